@@ -1,0 +1,9 @@
+/**
+ * The isomorphic engine of the GitLab environments plugins: shared types,
+ * ArgoCD-compatible health, resource graph inference and roll-up.
+ *
+ * @packageDocumentation
+ */
+export * from './types';
+export * from './annotations';
+export * from './permissions';

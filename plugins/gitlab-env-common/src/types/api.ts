@@ -1,0 +1,98 @@
+import { GitlabEnvError } from './errors';
+import { ResourceGraph } from './graph';
+import { HealthSummary } from './health';
+import { KubernetesObject } from './kubernetes';
+
+/** GitLab's deployment tiers, lower-cased as in its REST API. @public */
+export const DEPLOYMENT_TIERS = [
+  'production',
+  'staging',
+  'testing',
+  'development',
+  'other',
+] as const;
+
+/** @public */
+export type DeploymentTier = (typeof DEPLOYMENT_TIERS)[number];
+
+/** @public */
+export type EnvironmentState = 'available' | 'stopping' | 'stopped';
+
+/** @public */
+export interface GitlabAgentRef {
+  /** The numeric agent id KAS expects in `pat:<agent-id>:<token>`. */
+  id: string;
+  name: string;
+  /** Link to the agent's page in GitLab. */
+  webUrl?: string;
+  /** Full path of the project that holds the agent's configuration. */
+  configProject?: string;
+}
+
+/** @public */
+export interface GitlabDeploymentRef {
+  iid: string;
+  status: string;
+  ref?: string;
+  sha?: string;
+  finishedAt?: string;
+  webUrl?: string;
+}
+
+/** @public */
+export interface GitlabProjectRef {
+  /** The instance host, as configured under gitlabEnv.instances. */
+  instance: string;
+  id: string;
+  fullPath: string;
+  webUrl: string;
+}
+
+/** A GitLab environment as the plugin shows it. @public */
+export interface GitlabEnvironment {
+  id: string;
+  name: string;
+  slug: string;
+  tier: DeploymentTier;
+  state: EnvironmentState;
+  /** GitLab's environment type: the folder before the first `/`, if any. */
+  folder?: string;
+  externalUrl?: string;
+  webUrl?: string;
+  autoStopAt?: string;
+  namespace?: string;
+  fluxResourcePath?: string;
+  agent?: GitlabAgentRef;
+  lastDeployment?: GitlabDeploymentRef;
+}
+
+/** `GET /entity/:namespace/:kind/:name/environments` @public */
+export interface EntityEnvironmentsResponse {
+  entityRef: string;
+  project: GitlabProjectRef;
+  /** The label selector applied to cluster reads, when the entity sets one. */
+  labelSelector?: string;
+  environments: GitlabEnvironment[];
+}
+
+/** `GET /entity/:namespace/:kind/:name/environments/:slug/resources` @public */
+export interface EnvironmentResourcesResponse {
+  entityRef: string;
+  environment: GitlabEnvironment;
+  /** The namespace and selector the reads used, so the UI can say so. */
+  scope: { namespace?: string; labelSelector?: string };
+  /** Objects as read, trimmed of managedFields and last-applied annotations. */
+  resources: KubernetesObject[];
+  graph: ResourceGraph;
+  health: HealthSummary;
+  /** Failures that did not stop the rest of the data from loading. */
+  errors: GitlabEnvError[];
+  /** ISO time the data was read from the cluster (it may come from cache). */
+  fetchedAt: string;
+}
+
+/** The body of every error response of the backend's routes. @public */
+export interface GitlabEnvErrorResponse {
+  error: { name: string; message: string };
+  gitlabEnv: GitlabEnvError;
+}

@@ -1,0 +1,65 @@
+/**
+ * Every failure a user or an upstream can cause, as a stable code the
+ * frontend can render its own panel for.
+ *
+ * @public
+ */
+export const GITLAB_ENV_ERROR_CODES = [
+  /** The entity carries neither gitlab.com/project-slug nor gitlab.com/project-id. */
+  'MISSING_ANNOTATION',
+  /** An annotation is present but malformed (bad slug, bad glob, bad selector). */
+  'INVALID_ANNOTATION',
+  /** gitlab.com/instance names a host that is not under gitlabEnv.instances. */
+  'UNKNOWN_INSTANCE',
+  /** The instance has no token configured. */
+  'MISSING_TOKEN',
+  /** GitLab rejected the configured token itself (expired, revoked, wrong scope). */
+  'GITLAB_UNAUTHORIZED',
+  /** The project does not exist or the token cannot see it. */
+  'PROJECT_NOT_FOUND',
+  /** The environment slug is not one of the entity's environments. */
+  'ENVIRONMENT_NOT_FOUND',
+  /** The environment has no agent for Kubernetes set. */
+  'NO_AGENT',
+  /** KAS refused the token for this agent: the user is not under user_access. */
+  'AGENT_NOT_SHARED',
+  /** The environment has no Kubernetes namespace set. */
+  'NO_NAMESPACE',
+  /** The instance has KAS disabled, or KAS cannot be reached. */
+  'KAS_UNAVAILABLE',
+  /** KAS answered but the agent (agentk) is not connected. */
+  'AGENT_NOT_CONNECTED',
+  /** The cluster's RBAC refused to list a kind (403 from the API server). */
+  'KIND_FORBIDDEN',
+  /** Listing one kind failed for another reason. */
+  'KIND_FAILED',
+  /** Nothing was found in the namespace with the label selector used. */
+  'NO_RESOURCES',
+  /** GitLab or KAS did not answer in time. */
+  'UPSTREAM_TIMEOUT',
+  /** GitLab or KAS answered with something that is not what its API promises. */
+  'UPSTREAM_MALFORMED',
+  /** GitLab or KAS failed (5xx, connection reset). */
+  'UPSTREAM_ERROR',
+  /** The signed-in user lacks the permission to see this. */
+  'NOT_ALLOWED',
+] as const;
+
+/** @public */
+export type GitlabEnvErrorCode = (typeof GITLAB_ENV_ERROR_CODES)[number];
+
+/**
+ * A failure, as the API reports it. `message` says what happened, `hint`
+ * what to do about it; both are written for the person looking at the page.
+ *
+ * @public
+ */
+export interface GitlabEnvError {
+  code: GitlabEnvErrorCode;
+  message: string;
+  hint?: string;
+  /** Set for failures scoped to one resource kind, e.g. `apps/Deployment`. */
+  resource?: string;
+  /** The upstream HTTP status, when there was one. */
+  upstreamStatus?: number;
+}

@@ -1,0 +1,42 @@
+/**
+ * ArgoCD's health codes, listed from most healthy to least healthy: the
+ * order ArgoCD's `IsWorse` uses when rolling health up.
+ *
+ * @public
+ */
+export const HEALTH_STATUSES = [
+  'Healthy',
+  'Suspended',
+  'Progressing',
+  'Missing',
+  'Degraded',
+  'Unknown',
+] as const;
+
+/** @public */
+export type HealthStatus = (typeof HEALTH_STATUSES)[number];
+
+/** @public */
+export interface HealthAssessment {
+  status: HealthStatus;
+  message?: string;
+}
+
+/**
+ * Counts of objects per health status, for an environment or a subtree.
+ * Objects whose kind carries no health are counted in `none`.
+ *
+ * @public
+ */
+export type HealthCounts = Record<HealthStatus, number> & { none: number };
+
+/**
+ * The rolled-up health of a set of objects (an environment, a subtree).
+ *
+ * @public
+ */
+export interface HealthSummary {
+  status: HealthStatus;
+  counts: HealthCounts;
+  total: number;
+}

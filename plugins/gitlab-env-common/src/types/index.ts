@@ -1,0 +1,5 @@
+export * from './kubernetes';
+export * from './health';
+export * from './graph';
+export * from './errors';
+export * from './api';
