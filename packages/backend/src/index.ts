@@ -1,1 +1,23 @@
-export {};
+/*
+ * The demo portal's backend: Backstage's new backend system with the catalog
+ * reading examples/catalog, guest sign-in, the permission framework, and the
+ * gitlab-env plugin. By default it also embeds the GitLab + KAS simulator so
+ * that `npm start` has something to show on a machine with no GitLab.
+ */
+import { createBackend } from '@backstage/backend-defaults';
+import { gitlabSimulatorDemoPlugin } from './gitlabSimulatorDemoPlugin';
+
+const backend = createBackend();
+
+backend.add(import('@backstage/plugin-app-backend'));
+backend.add(import('@backstage/plugin-auth-backend'));
+backend.add(import('@backstage/plugin-auth-backend-module-guest-provider'));
+backend.add(import('@backstage/plugin-catalog-backend'));
+backend.add(import('@backstage/plugin-permission-backend'));
+backend.add(
+  import('@backstage/plugin-permission-backend-module-allow-all-policy'),
+);
+backend.add(gitlabSimulatorDemoPlugin);
+backend.add(import('@gitlab-env/backstage-plugin-gitlab-env-backend'));
+
+backend.start();

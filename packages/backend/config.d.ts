@@ -1,0 +1,11 @@
+export interface Config {
+  /** The demo portal's embedded GitLab + KAS simulator. */
+  gitlabSimulator?: {
+    /** Start the simulator inside the backend. */
+    enabled?: boolean;
+    /** Port the simulator listens on; the gitlabEnv instance must point at it. */
+    port?: number;
+    /** Interface to bind; loopback by default. */
+    host?: string;
+  };
+}
