@@ -1,0 +1,29 @@
+import { createApiRef } from '@backstage/core-plugin-api';
+import { CompoundEntityRef } from '@backstage/catalog-model';
+import {
+  EntityEnvironmentsResponse,
+  EnvironmentResourcesResponse,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+
+/**
+ * Reads an entity's GitLab environments and the Kubernetes resources
+ * deployed to them, from the gitlab-env backend.
+ *
+ * @public
+ */
+export interface GitlabEnvApi {
+  getEnvironments(
+    entity: CompoundEntityRef,
+    options?: { signal?: AbortSignal },
+  ): Promise<EntityEnvironmentsResponse>;
+  getEnvironmentResources(
+    entity: CompoundEntityRef,
+    environmentSlug: string,
+    options?: { signal?: AbortSignal },
+  ): Promise<EnvironmentResourcesResponse>;
+}
+
+/** @public */
+export const gitlabEnvApiRef = createApiRef<GitlabEnvApi>({
+  id: 'plugin.gitlab-env.api',
+});

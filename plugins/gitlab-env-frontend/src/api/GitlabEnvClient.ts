@@ -1,0 +1,66 @@
+import { CompoundEntityRef } from '@backstage/catalog-model';
+import { DiscoveryApi, FetchApi } from '@backstage/core-plugin-api';
+import {
+  EntityEnvironmentsResponse,
+  EnvironmentResourcesResponse,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { GitlabEnvApi } from './GitlabEnvApi';
+import { GitlabEnvApiError } from './GitlabEnvApiError';
+
+/**
+ * The `GitlabEnvApi` over HTTP: resolves the backend through discovery and
+ * calls it with the app's fetch (which adds the user's Backstage token).
+ *
+ * @public
+ */
+export class GitlabEnvClient implements GitlabEnvApi {
+  private readonly discoveryApi: DiscoveryApi;
+  private readonly fetchApi: FetchApi;
+
+  constructor(options: { discoveryApi: DiscoveryApi; fetchApi: FetchApi }) {
+    this.discoveryApi = options.discoveryApi;
+    this.fetchApi = options.fetchApi;
+  }
+
+  getEnvironments(
+    entity: CompoundEntityRef,
+    options?: { signal?: AbortSignal },
+  ): Promise<EntityEnvironmentsResponse> {
+    return this.get(`${entityPath(entity)}/environments`, options?.signal);
+  }
+
+  getEnvironmentResources(
+    entity: CompoundEntityRef,
+    environmentSlug: string,
+    options?: { signal?: AbortSignal },
+  ): Promise<EnvironmentResourcesResponse> {
+    return this.get(
+      `${entityPath(entity)}/environments/${encodeURIComponent(
+        environmentSlug,
+      )}/resources`,
+      options?.signal,
+    );
+  }
+
+  private async get<T>(path: string, signal?: AbortSignal): Promise<T> {
+    const baseUrl = await this.discoveryApi.getBaseUrl('gitlab-env');
+    const response = await this.fetchApi.fetch(`${baseUrl}${path}`, {
+      signal,
+    });
+    if (!response.ok) {
+      throw await GitlabEnvApiError.fromResponse(response);
+    }
+    return (await response.json()) as T;
+  }
+}
+
+// Lower-cased like the catalog's own entity URLs; lookups are case-insensitive.
+function entityPath({ namespace, kind, name }: CompoundEntityRef): string {
+  return `/entity/${[
+    namespace.toLocaleLowerCase('en-US'),
+    kind.toLocaleLowerCase('en-US'),
+    name,
+  ]
+    .map(encodeURIComponent)
+    .join('/')}`;
+}

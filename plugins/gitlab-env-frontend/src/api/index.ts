@@ -1,0 +1,4 @@
+export { gitlabEnvApiRef } from './GitlabEnvApi';
+export type { GitlabEnvApi } from './GitlabEnvApi';
+export { GitlabEnvClient } from './GitlabEnvClient';
+export { GitlabEnvApiError, isGitlabEnvApiError } from './GitlabEnvApiError';

@@ -1,0 +1,1 @@
+export { EntityGitlabEnvContent } from './EntityGitlabEnvContent';

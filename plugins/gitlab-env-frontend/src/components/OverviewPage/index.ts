@@ -1,0 +1,1 @@
+export { GitlabEnvOverviewPage } from './GitlabEnvOverviewPage';

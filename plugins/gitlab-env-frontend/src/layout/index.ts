@@ -1,0 +1,7 @@
+export { layoutResourceGraph } from './layoutResourceGraph';
+export type {
+  LayoutForest,
+  LayoutOptions,
+  NodePosition,
+  ResourceGraphLayout,
+} from './layoutResourceGraph';

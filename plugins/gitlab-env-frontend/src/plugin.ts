@@ -1,0 +1,51 @@
+import {
+  createApiFactory,
+  createPlugin,
+  createRoutableExtension,
+  discoveryApiRef,
+  fetchApiRef,
+} from '@backstage/core-plugin-api';
+import { GitlabEnvClient, gitlabEnvApiRef } from './api';
+import { overviewRouteRef, rootRouteRef } from './routes';
+
+/** @public */
+export const gitlabEnvApiFactory = createApiFactory({
+  api: gitlabEnvApiRef,
+  deps: { discoveryApi: discoveryApiRef, fetchApi: fetchApiRef },
+  factory: ({ discoveryApi, fetchApi }) =>
+    new GitlabEnvClient({ discoveryApi, fetchApi }),
+});
+
+/** The plugin for Backstage's classic frontend system. @public */
+export const gitlabEnvPlugin = createPlugin({
+  id: 'gitlab-env',
+  apis: [gitlabEnvApiFactory],
+  routes: { root: rootRouteRef, overview: overviewRouteRef },
+});
+
+/**
+ * The entity tab: the entity's GitLab environments, their health and the
+ * graph of their Kubernetes resources.
+ *
+ * @public
+ */
+export const EntityGitlabEnvContent = gitlabEnvPlugin.provide(
+  createRoutableExtension({
+    name: 'EntityGitlabEnvContent',
+    component: () =>
+      import('./components/EntityGitlabEnvContent').then(
+        m => m.EntityGitlabEnvContent,
+      ),
+    mountPoint: rootRouteRef,
+  }),
+);
+
+/** The portal-wide overview of deployments. @public */
+export const GitlabEnvOverviewPage = gitlabEnvPlugin.provide(
+  createRoutableExtension({
+    name: 'GitlabEnvOverviewPage',
+    component: () =>
+      import('./components/OverviewPage').then(m => m.GitlabEnvOverviewPage),
+    mountPoint: overviewRouteRef,
+  }),
+);
