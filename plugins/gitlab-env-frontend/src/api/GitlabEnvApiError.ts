@@ -20,8 +20,7 @@ export class GitlabEnvApiError extends Error {
   readonly detail: GitlabEnvError | undefined;
   readonly cause: ResponseError;
 
-  constructor(cause: ResponseError) {
-    const detail = readGitlabEnvError(cause.body);
+  constructor(cause: ResponseError, detail?: GitlabEnvError) {
     super(detail?.message ?? cause.message);
     this.cause = cause;
     this.detail = detail;
@@ -31,7 +30,16 @@ export class GitlabEnvApiError extends Error {
   }
 
   static async fromResponse(response: Response): Promise<GitlabEnvApiError> {
-    return new GitlabEnvApiError(await ResponseError.fromResponse(response));
+    // ResponseError keeps a body only in Backstage's own error shape (with
+    // `response`), so the `gitlabEnv` part is read from a copy first.
+    const text = await response
+      .clone()
+      .text()
+      .catch(() => '');
+    return new GitlabEnvApiError(
+      await ResponseError.fromResponse(response),
+      readGitlabEnvError(parseJson(text)),
+    );
   }
 }
 
@@ -40,6 +48,14 @@ export function isGitlabEnvApiError(
   error: unknown,
 ): error is GitlabEnvApiError {
   return error instanceof GitlabEnvApiError;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 // The body comes from the network: trust its shape only after checking it.

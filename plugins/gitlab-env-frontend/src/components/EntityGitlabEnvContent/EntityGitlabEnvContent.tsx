@@ -1,7 +1,172 @@
-import React from 'react';
-import { Progress } from '@backstage/core-components';
+import * as React from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { getCompoundEntityRef } from '@backstage/catalog-model';
+import { useApi } from '@backstage/core-plugin-api';
+import { useEntity } from '@backstage/plugin-catalog-react';
+import {
+  EntityEnvironmentsResponse,
+  EnvironmentResourcesResponse,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
+import Box from '@mui/material/Box';
+import Skeleton from '@mui/material/Skeleton';
+import { gitlabEnvApiRef } from '../../api';
+import { usePolledMap } from '../../hooks/usePolledMap';
+import { GitlabEnvErrorPanel } from '../errors/GitlabEnvErrorPanel';
+import { EnvironmentGrid } from '../environments/EnvironmentGrid';
+import { EnvironmentResources } from '../resources/EnvironmentResources';
+import { RefreshBar } from './RefreshBar';
 
-/** The entity tab (being built). */
-export function EntityGitlabEnvContent() {
-  return <Progress />;
+/** How often the tab rereads GitLab and the clusters while it is open. */
+export const REFRESH_INTERVAL_MS = 15_000;
+const ENVIRONMENTS_KEY = 'environments';
+
+/**
+ * The entity's Environments tab: a card per GitLab environment with its
+ * health, and the resources of the one the user opens (`?env=<slug>`).
+ */
+export function EntityGitlabEnvContent({
+  refreshIntervalMs = REFRESH_INTERVAL_MS,
+}: {
+  refreshIntervalMs?: number;
+}) {
+  const { entity } = useEntity();
+  const entityRef = useMemo(() => getCompoundEntityRef(entity), [entity]);
+  const api = useApi(gitlabEnvApiRef);
+  const [paused, setPaused] = useState(false);
+  const [searchParams, setSearchParams] = useSearchParams();
+  const selectedSlug = searchParams.get('env') ?? undefined;
+  const polling = { intervalMs: refreshIntervalMs, paused };
+
+  const list = usePolledMap<EntityEnvironmentsResponse>(
+    [ENVIRONMENTS_KEY],
+    (_key, signal) => api.getEnvironments(entityRef, { signal }),
+    polling,
+  );
+  const environments = list.entries.get(ENVIRONMENTS_KEY);
+  const envs = environments?.value?.environments;
+
+  // Stopped environments have nothing deployed: load them only when opened.
+  const resourceKeys = useMemo(() => {
+    const keys = (envs ?? [])
+      .filter(env => env.state !== 'stopped' || env.slug === selectedSlug)
+      .map(env => env.slug);
+    return keys;
+  }, [envs, selectedSlug]);
+  const resources = usePolledMap<EnvironmentResourcesResponse>(
+    resourceKeys,
+    (slug, signal) => api.getEnvironmentResources(entityRef, slug, { signal }),
+    polling,
+  );
+
+  const { refresh: refreshList } = list;
+  const { refresh: refreshResources } = resources;
+  const refreshAll = useCallback(() => {
+    refreshList();
+    refreshResources();
+  }, [refreshList, refreshResources]);
+
+  const open = useCallback(
+    (slug: string) => {
+      const next = new URLSearchParams(searchParams);
+      next.set('env', slug);
+      setSearchParams(next, { replace: true });
+    },
+    [searchParams, setSearchParams],
+  );
+  const resourcesRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (selectedSlug) {
+      resourcesRef.current?.scrollIntoView?.({
+        behavior: 'smooth',
+        block: 'start',
+      });
+    }
+  }, [selectedSlug]);
+
+  const now = Math.max(
+    environments?.updatedAt ?? 0,
+    ...[...resources.entries.values()].map(entry => entry.updatedAt ?? 0),
+  );
+  const selected = envs?.find(env => env.slug === selectedSlug);
+
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
+      <RefreshBar
+        updatedAt={environments?.updatedAt}
+        refreshing={Boolean(environments?.refreshing)}
+        paused={paused}
+        onPausedChange={setPaused}
+        onRefresh={refreshAll}
+        intervalMs={refreshIntervalMs}
+        project={environments?.value?.project}
+      />
+      {!environments || environments.loading ? <EnvironmentsSkeleton /> : null}
+      {environments?.error && !envs ? (
+        <GitlabEnvErrorPanel error={environments.error} onRetry={refreshList} />
+      ) : null}
+      {envs && envs.length === 0 ? (
+        <Alert severity="info" variant="outlined">
+          <AlertTitle>No environments</AlertTitle>
+          GitLab has no environments for this project
+          {environments?.value?.project
+            ? ` (${environments.value.project.fullPath})`
+            : ''}
+          , or the entity’s gitlab-env/environments and gitlab-env/tiers
+          annotations filter them all out. Environments appear once a CI/CD job
+          deploys with an <code>environment:</code> keyword.
+        </Alert>
+      ) : null}
+      {envs && envs.length > 0 ? (
+        <EnvironmentGrid
+          environments={envs}
+          resources={resources.entries}
+          selectedSlug={selectedSlug}
+          onOpen={open}
+          now={now || Date.now()}
+        />
+      ) : null}
+      <div ref={resourcesRef}>
+        {selected ? (
+          <EnvironmentResources
+            key={selected.slug}
+            environment={selected}
+            polled={resources.entries.get(selected.slug)}
+            onRetry={refreshResources}
+            now={now || Date.now()}
+          />
+        ) : null}
+        {envs && selectedSlug && !selected ? (
+          <Alert severity="warning" variant="outlined">
+            There is no environment “{selectedSlug}” for this entity any more.
+          </Alert>
+        ) : null}
+      </div>
+    </Box>
+  );
+}
+
+function EnvironmentsSkeleton() {
+  return (
+    <Box
+      aria-busy="true"
+      aria-label="Loading environments"
+      sx={{
+        display: 'grid',
+        gap: 2,
+        gridTemplateColumns: 'repeat(auto-fill, minmax(300px, 1fr))',
+      }}
+    >
+      {[0, 1, 2].map(index => (
+        <Skeleton
+          key={index}
+          variant="rounded"
+          height={220}
+          data-testid="environment-skeleton"
+        />
+      ))}
+    </Box>
+  );
 }

@@ -1,4 +1,4 @@
-import React from 'react';
+import * as React from 'react';
 import { Content, Header, Page } from '@backstage/core-components';
 import Typography from '@mui/material/Typography';
 

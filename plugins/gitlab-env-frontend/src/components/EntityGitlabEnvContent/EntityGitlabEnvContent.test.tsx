@@ -1,0 +1,437 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { setupServer } from 'msw/node';
+import { HttpResponse, delay, http } from 'msw';
+import { registerMswTestHooks } from '@backstage/test-utils';
+import {
+  GITLAB_ENV_ERROR_CODES,
+  GitlabEnvErrorCode,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { ENVIRONMENTS, shopResources } from '../../__testUtils__/fixtures';
+import { ENTITY_URL, renderTab } from '../../__testUtils__/renderTab';
+import { ERROR_CATALOG } from '../errors/errorCatalog';
+
+const server = setupServer();
+registerMswTestHooks(server);
+
+const environmentsResponse = (environments = ENVIRONMENTS) => ({
+  entityRef: 'component:default/storefront',
+  project: {
+    instance: 'gitlab.example.com',
+    id: '12',
+    fullPath: 'acme/shop',
+    webUrl: 'https://gitlab.example.com/acme/shop',
+  },
+  environments,
+});
+
+function errorBody(code: GitlabEnvErrorCode, hint?: string) {
+  return {
+    error: { name: 'GitlabEnvError', message: `failed with ${code}` },
+    gitlabEnv: { code, message: `Backend says ${code}.`, hint },
+  };
+}
+
+function serveShop({ requests }: { requests?: string[] } = {}) {
+  server.use(
+    http.get(`${ENTITY_URL}/environments`, ({ request }) => {
+      requests?.push(request.url);
+      return HttpResponse.json(environmentsResponse());
+    }),
+    http.get(`${ENTITY_URL}/environments/:slug/resources`, ({ params }) => {
+      const env = ENVIRONMENTS.find(e => e.slug === params.slug)!;
+      return HttpResponse.json(shopResources(env));
+    }),
+  );
+}
+
+async function openProduction() {
+  await renderTab({ route: '/?env=production' });
+  return screen.findByRole('region', { name: 'Resources of production' });
+}
+
+describe('EntityGitlabEnvContent', () => {
+  it('shows skeletons while the environments load', async () => {
+    server.use(
+      http.get(`${ENTITY_URL}/environments`, async () => {
+        await delay('infinite');
+        return HttpResponse.json({});
+      }),
+    );
+    await renderTab();
+    expect(await screen.findAllByTestId('environment-skeleton')).toHaveLength(
+      3,
+    );
+    expect(screen.getByLabelText('Loading environments')).toHaveAttribute(
+      'aria-busy',
+      'true',
+    );
+  });
+
+  it.each(GITLAB_ENV_ERROR_CODES.map(code => [code]))(
+    'renders the %s panel with the message and what to do',
+    async code => {
+      server.use(
+        http.get(`${ENTITY_URL}/environments`, () =>
+          HttpResponse.json(errorBody(code, `Hint for ${code}.`), {
+            status: 400,
+          }),
+        ),
+      );
+      await renderTab();
+      expect(
+        await screen.findByText(ERROR_CATALOG[code].title),
+      ).toBeInTheDocument();
+      expect(screen.getByText(`Backend says ${code}.`)).toBeInTheDocument();
+      expect(screen.getByText(`Hint for ${code}.`)).toBeInTheDocument();
+    },
+  );
+
+  it('falls back to its own advice when the backend sends no hint', async () => {
+    server.use(
+      http.get(`${ENTITY_URL}/environments`, () =>
+        HttpResponse.json(errorBody('MISSING_TOKEN'), { status: 500 }),
+      ),
+    );
+    await renderTab();
+    expect(
+      await screen.findByText(ERROR_CATALOG.MISSING_TOKEN.advice),
+    ).toBeInTheDocument();
+  });
+
+  it('shows a generic error panel for failures without a code', async () => {
+    server.use(
+      http.get(
+        `${ENTITY_URL}/environments`,
+        () =>
+          new HttpResponse('<html>Bad gateway</html>', {
+            status: 502,
+            headers: { 'content-type': 'text/html' },
+          }),
+      ),
+    );
+    await renderTab();
+    expect(
+      await screen.findByText(/Could not load environments/),
+    ).toBeInTheDocument();
+  });
+
+  it('explains an empty list of environments', async () => {
+    server.use(
+      http.get(`${ENTITY_URL}/environments`, () =>
+        HttpResponse.json(environmentsResponse([])),
+      ),
+    );
+    await renderTab();
+    const alert = await screen.findByText('No environments');
+    expect(alert.parentElement).toHaveTextContent(
+      'GitLab has no environments for this project (acme/shop)',
+    );
+  });
+
+  it('orders the cards production first, groups folders and collapses stopped environments', async () => {
+    serveShop();
+    await renderTab();
+    await screen.findByRole('heading', { name: 'production' });
+    const headings = screen
+      .getAllByRole('heading', { level: 3 })
+      .map(h => h.textContent);
+    expect(headings).toEqual([
+      'production',
+      'staging',
+      'review(2)',
+      'feature-a',
+      'feature-b',
+      'old-demo',
+    ]);
+    const folder = screen.getByRole('region', { name: 'Folder review' });
+    expect(within(folder).getAllByRole('heading', { level: 3 })).toHaveLength(
+      3,
+    );
+
+    expect(
+      screen.getByRole('button', { name: 'Expand old-demo' }),
+    ).toHaveAttribute('aria-expanded', 'false');
+    expect(
+      screen.queryByRole('button', { name: 'Show resources of old-demo' }),
+    ).not.toBeInTheDocument();
+    expect(screen.getByText('Stopped: nothing deployed.')).toBeInTheDocument();
+    await userEvent.click(
+      screen.getByRole('button', { name: 'Expand old-demo' }),
+    );
+    expect(
+      await screen.findByRole('button', { name: 'Show resources of old-demo' }),
+    ).toBeVisible();
+  });
+
+  it('shows each environment’s details and health badge', async () => {
+    serveShop();
+    await renderTab();
+    const card = await screen.findByRole('region', { name: 'production' });
+    expect(
+      await within(card).findByRole('status', {
+        name: 'Health: Degraded (1 Degraded, 2 Progressing, 13 Healthy)',
+      }),
+    ).toBeInTheDocument();
+    expect(
+      within(card).getByRole('link', { name: /^prod-agent/ }),
+    ).toHaveAttribute(
+      'href',
+      'https://gitlab.example.com/acme/agents/-/cluster_agents/prod',
+    );
+    expect(within(card).getByText('shop-production')).toBeInTheDocument();
+    expect(
+      within(card).getByRole('link', {
+        name: /main · 3f9a1c2d · \d+[smhd] ago/,
+      }),
+    ).toHaveAttribute(
+      'href',
+      'https://gitlab.example.com/acme/shop/-/deployments/42',
+    );
+    expect(
+      within(card).getByRole('link', { name: /^shop\.example\.com/ }),
+    ).toBeInTheDocument();
+  });
+
+  it('opens an environment’s graph, with many pods of one owner grouped until clicked', async () => {
+    serveShop();
+    await renderTab();
+    await userEvent.click(
+      await screen.findByRole('button', {
+        name: 'Show resources of production',
+      }),
+    );
+    const panel = await screen.findByRole('region', {
+      name: 'Resources of production',
+    });
+    expect(await within(panel).findByText('web-5d8f-0')).toBeInTheDocument();
+    // The Deployment and its ReplicaSet.
+    expect(within(panel).getAllByText('3/3 ready · 60m')).toHaveLength(2);
+    // 7 api pods > 5: one group node with counts per status.
+    const group = within(panel).getByText('7 pods');
+    expect(within(panel).queryByText('api-7c9b-3')).not.toBeInTheDocument();
+    const groupNode = group.closest('.react-flow__node') as HTMLElement;
+    expect(within(groupNode).getByLabelText('1 Degraded')).toBeInTheDocument();
+    expect(within(groupNode).getByLabelText('6 Healthy')).toBeInTheDocument();
+
+    fireEvent.click(group);
+    expect(await within(panel).findByText('api-7c9b-3')).toBeInTheDocument();
+    expect(within(panel).queryByText('7 pods')).not.toBeInTheDocument();
+    expect(
+      within(panel).getByText(
+        'CrashLoopBackOff · 0/1 ready · 12 restarts · 60m',
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it('opens the drawer of a node with its health, kubectl commands, events and YAML', async () => {
+    serveShop();
+    const panel = await openProduction();
+    fireEvent.click(await within(panel).findByText('7 pods'));
+    fireEvent.click(await within(panel).findByText('api-7c9b-3'));
+
+    const drawer = await screen.findByRole('dialog', {
+      name: 'Pod api-7c9b-3',
+    });
+    expect(
+      within(drawer).getByText('Back-off restarting failed container'),
+    ).toBeInTheDocument();
+    expect(
+      within(drawer).getByText('kubectl get pod api-7c9b-3 -n shop -o yaml'),
+    ).toBeInTheDocument();
+    expect(
+      within(drawer).getByText('kubectl describe pod api-7c9b-3 -n shop'),
+    ).toBeInTheDocument();
+    const chain = within(drawer).getByRole('list', { name: 'Owner chain' });
+    expect(chain).toHaveTextContent(
+      'Deployment/api›ReplicaSet/api-7c9b›Pod/api-7c9b-3',
+    );
+    expect(within(drawer).getByText('app=api')).toBeInTheDocument();
+
+    await userEvent.click(
+      within(drawer).getByRole('tab', { name: 'Events (1)' }),
+    );
+    expect(within(drawer).getByText(/BackOff/)).toBeInTheDocument();
+    expect(
+      within(drawer).getByText('Back-off restarting failed container app'),
+    ).toBeInTheDocument();
+
+    await userEvent.click(within(drawer).getByRole('tab', { name: 'YAML' }));
+    // The highlighter loads lazily.
+    await waitFor(() => expect(drawer).toHaveTextContent('kind: Pod'));
+    expect(drawer).toHaveTextContent('reason: CrashLoopBackOff');
+
+    // Walking up the owner chain selects the owner.
+    await userEvent.click(within(drawer).getByRole('tab', { name: 'Summary' }));
+    await userEvent.click(
+      within(drawer).getByRole('button', { name: 'Deployment/api' }),
+    );
+    expect(
+      await screen.findByRole('dialog', { name: 'Deployment api' }),
+    ).toBeInTheDocument();
+  });
+
+  it('filters by name and health, keeping the owners of matches as context', async () => {
+    serveShop();
+    const panel = await openProduction();
+    await within(panel).findByText('web-5d8f-0');
+
+    await userEvent.click(
+      within(panel).getByRole('button', { name: 'Degraded' }),
+    );
+    expect(await within(panel).findByText('api-7c9b-3')).toBeInTheDocument();
+    expect(within(panel).queryByText('web-5d8f-0')).not.toBeInTheDocument();
+    expect(within(panel).getByText('api-7c9b')).toBeInTheDocument();
+
+    await userEvent.click(
+      within(panel).getByRole('button', { name: 'Clear filters' }),
+    );
+    await userEvent.type(within(panel).getByLabelText('Name'), 'web');
+    await waitFor(() =>
+      expect(within(panel).queryByText('7 pods')).not.toBeInTheDocument(),
+    );
+    expect(within(panel).getByText('web-5d8f-1')).toBeInTheDocument();
+  });
+
+  it('hides uninteresting kinds until asked', async () => {
+    serveShop();
+    const panel = await openProduction();
+    await within(panel).findByText('web-5d8f-0');
+    expect(within(panel).queryByText('api-config')).not.toBeInTheDocument();
+
+    await userEvent.click(
+      within(panel).getByRole('checkbox', {
+        name: /Show all kinds \(2 hidden\)/,
+      }),
+    );
+    expect(await within(panel).findByText('api-config')).toBeInTheDocument();
+  });
+
+  it('lists the same resources as a table whose names open the drawer', async () => {
+    serveShop();
+    const panel = await openProduction();
+    await within(panel).findByText('web-5d8f-0');
+    await userEvent.click(
+      within(panel).getByRole('button', { name: 'List view' }),
+    );
+
+    const table = await within(panel).findByRole('table');
+    expect(within(table).getAllByRole('row')).toHaveLength(1 + 16);
+    // Worst health first.
+    const firstRow = within(table).getAllByRole('row')[1];
+    expect(firstRow).toHaveTextContent('api-7c9b-3');
+    await userEvent.click(
+      within(table).getByRole('button', { name: 'api-7c9b-3' }),
+    );
+    expect(
+      await screen.findByRole('dialog', { name: 'Pod api-7c9b-3' }),
+    ).toBeInTheDocument();
+  });
+
+  it('shows partial errors above the data that did load', async () => {
+    server.use(
+      http.get(`${ENTITY_URL}/environments`, () =>
+        HttpResponse.json(environmentsResponse()),
+      ),
+      http.get(`${ENTITY_URL}/environments/:slug/resources`, () =>
+        HttpResponse.json(
+          shopResources(ENVIRONMENTS[2], [
+            {
+              code: 'KIND_FORBIDDEN',
+              message: 'secrets is forbidden for the agent',
+              hint: 'Grant list on secrets.',
+              resource: 'Secret',
+              upstreamStatus: 403,
+            },
+          ]),
+        ),
+      ),
+    );
+    const panel = await openProduction();
+    const warning = await within(panel).findByRole('alert');
+    expect(warning).toHaveTextContent(
+      'Secret: secrets is forbidden for the agent — Grant list on secrets.',
+    );
+    expect(await within(panel).findByText('web-5d8f-0')).toBeInTheDocument();
+  });
+
+  it('renders an environment’s own error panel in place of its resources', async () => {
+    server.use(
+      http.get(`${ENTITY_URL}/environments`, () =>
+        HttpResponse.json(environmentsResponse()),
+      ),
+      http.get(`${ENTITY_URL}/environments/:slug/resources`, () =>
+        HttpResponse.json(
+          errorBody('AGENT_NOT_CONNECTED', 'Start agentk in the cluster.'),
+          { status: 503 },
+        ),
+      ),
+    );
+    const panel = await openProduction();
+    expect(
+      await within(panel).findByText(ERROR_CATALOG.AGENT_NOT_CONNECTED.title),
+    ).toBeInTheDocument();
+    expect(
+      within(panel).getByText('Start agentk in the cluster.'),
+    ).toBeInTheDocument();
+    // The card says so too, instead of a health badge.
+    const card = screen.getByRole('region', { name: 'production' });
+    expect(
+      within(card).getByText(ERROR_CATALOG.AGENT_NOT_CONNECTED.title),
+    ).toBeInTheDocument();
+  });
+
+  it('explains an environment with no resources', async () => {
+    server.use(
+      http.get(`${ENTITY_URL}/environments`, () =>
+        HttpResponse.json(environmentsResponse()),
+      ),
+      http.get(`${ENTITY_URL}/environments/:slug/resources`, () =>
+        HttpResponse.json({
+          ...shopResources(),
+          resources: [],
+          graph: { nodes: [], edges: [], roots: [] },
+        }),
+      ),
+    );
+    const panel = await openProduction();
+    expect(
+      await within(panel).findByText(
+        /No resources in this environment’s namespace/,
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it('shows a skeleton while an environment’s resources load', async () => {
+    server.use(
+      http.get(`${ENTITY_URL}/environments`, () =>
+        HttpResponse.json(environmentsResponse()),
+      ),
+      http.get(`${ENTITY_URL}/environments/:slug/resources`, async () => {
+        await delay('infinite');
+        return HttpResponse.json({});
+      }),
+    );
+    const panel = await openProduction();
+    expect(within(panel).getByTestId('resources-skeleton')).toBeInTheDocument();
+  });
+
+  it('refreshes on an interval until the user pauses it', async () => {
+    const requests: string[] = [];
+    serveShop({ requests });
+    await renderTab({ refreshIntervalMs: 300 });
+    await waitFor(() => expect(requests.length).toBeGreaterThanOrEqual(3), {
+      timeout: 5000,
+    });
+
+    const toggle = screen.getByRole('checkbox', { name: /Auto-refresh/ });
+    expect(toggle).toBeChecked();
+    await userEvent.click(toggle);
+    expect(toggle).not.toBeChecked();
+    // Let any request already under way finish, then nothing new starts.
+    await new Promise(resolve => setTimeout(resolve, 50));
+    const afterPause = requests.length;
+    await new Promise(resolve => setTimeout(resolve, 900));
+    expect(requests.length).toBe(afterPause);
+  }, 20_000);
+});

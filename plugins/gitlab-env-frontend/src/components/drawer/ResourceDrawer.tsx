@@ -1,0 +1,387 @@
+import * as React from 'react';
+import { useMemo, useState } from 'react';
+import { CodeSnippet, CopyTextButton } from '@backstage/core-components';
+import {
+  KubernetesObject,
+  ResourceGraph,
+  ResourceNode,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import Drawer from '@mui/material/Drawer';
+import IconButton from '@mui/material/IconButton';
+import Link from '@mui/material/Link';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import Typography from '@mui/material/Typography';
+import CloseIcon from '@mui/icons-material/Close';
+import { stringify } from 'yaml';
+import { HealthIcon, healthColor } from '../health/healthStyle';
+import { KindIcon } from '../graph/KindIcon';
+import { describeResource } from '../../view/describeResource';
+import { eventsFor } from '../../view/events';
+import { kubectlCommands } from '../../view/kubectl';
+import { formatAge } from '../../view/format';
+
+export interface ResourceDrawerProps {
+  node?: ResourceNode;
+  graph: ResourceGraph;
+  resources: readonly KubernetesObject[];
+  onSelect: (resourceId: string) => void;
+  onClose: () => void;
+  now: number;
+}
+
+/** Everything about one resource: summary, events, YAML and the kubectl to see it. */
+export function ResourceDrawer(props: ResourceDrawerProps) {
+  const { node, onClose } = props;
+  return (
+    <Drawer
+      anchor="right"
+      open={Boolean(node)}
+      onClose={onClose}
+      PaperProps={{
+        sx: { width: { xs: '100%', md: 720 } },
+        role: 'dialog',
+        'aria-label': node ? `${node.kind} ${node.name}` : undefined,
+      }}
+    >
+      {node ? <DrawerBody {...props} node={node} /> : null}
+    </Drawer>
+  );
+}
+
+function DrawerBody({
+  node,
+  graph,
+  resources,
+  onSelect,
+  onClose,
+  now,
+}: ResourceDrawerProps & { node: ResourceNode }) {
+  const [tab, setTab] = useState(0);
+  const object =
+    node.objectIndex === undefined ? undefined : resources[node.objectIndex];
+  const events = useMemo(() => eventsFor(node, resources), [node, resources]);
+  const yaml = useMemo(
+    () => (object ? stringify(object, { lineWidth: 0 }) : ''),
+    [object],
+  );
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
+      <Box
+        sx={{
+          display: 'flex',
+          alignItems: 'center',
+          gap: 1.5,
+          p: 2,
+          borderBottom: 1,
+          borderColor: 'divider',
+          borderLeft: `6px solid ${healthColor(node.health?.status)}`,
+        }}
+      >
+        <KindIcon kind={node.kind} sx={{ color: 'text.secondary' }} />
+        <Box sx={{ flexGrow: 1, minWidth: 0 }}>
+          <Typography variant="overline" color="text.secondary">
+            {node.group ? `${node.kind}.${node.group}` : node.kind}
+            {node.namespace ? ` · ${node.namespace}` : ''}
+          </Typography>
+          <Typography variant="h6" component="h2" noWrap title={node.name}>
+            {node.name}
+          </Typography>
+        </Box>
+        <IconButton aria-label="Close" onClick={onClose}>
+          <CloseIcon />
+        </IconButton>
+      </Box>
+      <Tabs
+        value={tab}
+        onChange={(_e, value) => setTab(value)}
+        sx={{ px: 2, borderBottom: 1, borderColor: 'divider' }}
+      >
+        <Tab label="Summary" />
+        <Tab label={`Events (${events.length})`} />
+        <Tab label="YAML" disabled={!object} />
+      </Tabs>
+      <Box sx={{ p: 2, overflow: 'auto', flexGrow: 1 }}>
+        {tab === 0 ? (
+          <Summary
+            node={node}
+            object={object}
+            graph={graph}
+            onSelect={onSelect}
+            now={now}
+          />
+        ) : null}
+        {tab === 1 ? <EventList events={events} now={now} /> : null}
+        {tab === 2 && object ? (
+          <CodeSnippet
+            text={yaml}
+            language="yaml"
+            showCopyCodeButton
+            customStyle={{ fontSize: 12, margin: 0 }}
+          />
+        ) : null}
+      </Box>
+    </Box>
+  );
+}
+
+function Summary({
+  node,
+  object,
+  graph,
+  onSelect,
+  now,
+}: {
+  node: ResourceNode;
+  object?: KubernetesObject;
+  graph: ResourceGraph;
+  onSelect: (id: string) => void;
+  now: number;
+}) {
+  const owners = ownerChain(node, graph);
+  const commands = kubectlCommands(node);
+  const conditions: any[] = Array.isArray(object?.status?.conditions)
+    ? object!.status.conditions
+    : [];
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2.5 }}>
+      <Section title="Health">
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+          <HealthIcon status={node.health?.status} />
+          <Typography variant="body1" sx={{ fontWeight: 600 }}>
+            {node.health?.status ?? 'No health for this kind'}
+          </Typography>
+          {node.missing ? (
+            <Chip size="small" label="not in cluster" color="warning" />
+          ) : null}
+        </Box>
+        {node.health?.message ? (
+          <Typography variant="body2" sx={{ mt: 0.5 }}>
+            {node.health.message}
+          </Typography>
+        ) : null}
+        <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+          {describeResource(object, now).join(' · ')}
+        </Typography>
+      </Section>
+
+      {owners.length > 0 ? (
+        <Section title="Owner chain">
+          <Box
+            component="ol"
+            aria-label="Owner chain"
+            sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5, m: 0, p: 0 }}
+          >
+            {owners.map(owner => (
+              <Box
+                component="li"
+                key={owner.id}
+                sx={{ listStyle: 'none', display: 'flex', gap: 0.5 }}
+              >
+                <Link
+                  component="button"
+                  variant="body2"
+                  onClick={() => onSelect(owner.id)}
+                >
+                  {owner.kind}/{owner.name}
+                </Link>
+                <Typography variant="body2" color="text.secondary">
+                  ›
+                </Typography>
+              </Box>
+            ))}
+            <Box component="li" sx={{ listStyle: 'none' }}>
+              <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                {node.kind}/{node.name}
+              </Typography>
+            </Box>
+          </Box>
+        </Section>
+      ) : null}
+
+      {conditions.length > 0 ? (
+        <Section title="Conditions">
+          <Box
+            component="table"
+            sx={{
+              width: '100%',
+              borderCollapse: 'collapse',
+              typography: 'body2',
+              '& th, & td': {
+                textAlign: 'left',
+                p: 0.5,
+                borderBottom: 1,
+                borderColor: 'divider',
+                verticalAlign: 'top',
+              },
+            }}
+          >
+            <thead>
+              <tr>
+                <th>Type</th>
+                <th>Status</th>
+                <th>Reason</th>
+                <th>Message</th>
+              </tr>
+            </thead>
+            <tbody>
+              {conditions.map((condition, index) => (
+                <tr key={`${condition?.type}-${index}`}>
+                  <td>{String(condition?.type ?? '')}</td>
+                  <td>{String(condition?.status ?? '')}</td>
+                  <td>{String(condition?.reason ?? '')}</td>
+                  <td>{String(condition?.message ?? '')}</td>
+                </tr>
+              ))}
+            </tbody>
+          </Box>
+        </Section>
+      ) : null}
+
+      <Section title="kubectl">
+        {[commands.get, commands.describe, commands.events].map(command => (
+          <Box
+            key={command}
+            sx={{
+              display: 'flex',
+              alignItems: 'center',
+              gap: 1,
+              fontFamily: 'monospace',
+              fontSize: 13,
+              bgcolor: 'action.hover',
+              borderRadius: 1,
+              px: 1,
+              mb: 0.5,
+            }}
+          >
+            <Box component="code" sx={{ flexGrow: 1, overflowX: 'auto' }}>
+              {command}
+            </Box>
+            <CopyTextButton text={command} />
+          </Box>
+        ))}
+      </Section>
+
+      <KeyValues title="Labels" values={object?.metadata?.labels} />
+      <KeyValues title="Annotations" values={object?.metadata?.annotations} />
+    </Box>
+  );
+}
+
+function ownerChain(node: ResourceNode, graph: ResourceGraph): ResourceNode[] {
+  const byId = new Map(graph.nodes.map(n => [n.id, n]));
+  const chain: ResourceNode[] = [];
+  const seen = new Set([node.id]);
+  for (
+    let parent = node.parentId ? byId.get(node.parentId) : undefined;
+    parent && !seen.has(parent.id);
+    parent = parent.parentId ? byId.get(parent.parentId) : undefined
+  ) {
+    seen.add(parent.id);
+    chain.unshift(parent);
+  }
+  return chain;
+}
+
+function KeyValues({
+  title,
+  values,
+}: {
+  title: string;
+  values?: Record<string, string>;
+}) {
+  const entries = Object.entries(values ?? {});
+  if (entries.length === 0) return null;
+  return (
+    <Section title={title}>
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
+        {entries.map(([key, value]) => (
+          <Chip
+            key={key}
+            size="small"
+            variant="outlined"
+            label={`${key}=${value}`}
+            title={`${key}=${value}`}
+            sx={{ maxWidth: '100%', fontFamily: 'monospace' }}
+          />
+        ))}
+      </Box>
+    </Section>
+  );
+}
+
+function EventList({
+  events,
+  now,
+}: {
+  events: ReturnType<typeof eventsFor>;
+  now: number;
+}) {
+  if (events.length === 0) {
+    return (
+      <Typography variant="body2" color="text.secondary">
+        No events for this object. Kubernetes keeps events for about an hour.
+      </Typography>
+    );
+  }
+  return (
+    <Box
+      component="ul"
+      aria-label="Events"
+      sx={{ m: 0, p: 0, display: 'flex', flexDirection: 'column', gap: 1 }}
+    >
+      {events.map((event, index) => (
+        <Box
+          component="li"
+          key={`${event.reason}-${index}`}
+          sx={{
+            listStyle: 'none',
+            borderLeft: 3,
+            borderColor:
+              event.type === 'Warning' ? 'warning.main' : 'success.main',
+            pl: 1.5,
+          }}
+        >
+          <Typography variant="body2" sx={{ fontWeight: 600 }}>
+            {event.type === 'Warning' ? '⚠ ' : ''}
+            {event.reason}
+            <Typography
+              component="span"
+              variant="caption"
+              color="text.secondary"
+              sx={{ ml: 1 }}
+            >
+              {event.count > 1 ? `×${event.count} · ` : ''}
+              {formatAge(event.lastSeen, now) ?? ''} ago
+            </Typography>
+          </Typography>
+          <Typography variant="body2">{event.message}</Typography>
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
+function Section({
+  title,
+  children,
+}: {
+  title: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <Box component="section">
+      <Typography
+        variant="subtitle2"
+        component="h3"
+        color="text.secondary"
+        sx={{ mb: 0.75, textTransform: 'uppercase', letterSpacing: 0.5 }}
+      >
+        {title}
+      </Typography>
+      {children}
+    </Box>
+  );
+}

@@ -1,0 +1,85 @@
+import * as React from 'react';
+import {
+  EnvironmentResourcesResponse,
+  GitlabEnvironment,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import FolderOutlinedIcon from '@mui/icons-material/FolderOutlined';
+import { Polled } from '../../hooks/usePolledMap';
+import { groupEnvironments } from '../../view/groupEnvironments';
+import { EnvironmentCard } from './EnvironmentCard';
+
+const GRID_SX = {
+  display: 'grid',
+  gap: 2,
+  gridTemplateColumns: 'repeat(auto-fill, minmax(300px, 1fr))',
+  alignItems: 'start',
+} as const;
+
+/** The cards, ordered, with each folder's environments gathered under its name. */
+export function EnvironmentGrid({
+  environments,
+  resources,
+  selectedSlug,
+  onOpen,
+  now,
+}: {
+  environments: GitlabEnvironment[];
+  resources: ReadonlyMap<string, Polled<EnvironmentResourcesResponse>>;
+  selectedSlug?: string;
+  onOpen: (slug: string) => void;
+  now: number;
+}) {
+  const groups = groupEnvironments(environments);
+  const card = (environment: GitlabEnvironment) => (
+    <EnvironmentCard
+      key={environment.slug}
+      environment={environment}
+      resources={resources.get(environment.slug)}
+      selected={environment.slug === selectedSlug}
+      onOpen={onOpen}
+      now={now}
+    />
+  );
+  return (
+    <Box sx={GRID_SX}>
+      {groups.map(group =>
+        group.folder ? (
+          <Box
+            key={`folder:${group.folder}`}
+            component="section"
+            aria-label={`Folder ${group.folder}`}
+            sx={{
+              gridColumn: '1 / -1',
+              border: 1,
+              borderColor: 'divider',
+              borderStyle: 'dashed',
+              borderRadius: 1,
+              p: 1.5,
+            }}
+          >
+            <Typography
+              variant="subtitle2"
+              component="h3"
+              sx={{ display: 'flex', alignItems: 'center', gap: 0.5, mb: 1 }}
+            >
+              <FolderOutlinedIcon fontSize="small" />
+              {group.folder}
+              <Typography
+                component="span"
+                variant="caption"
+                color="text.secondary"
+              >
+                ({group.environments.length})
+              </Typography>
+            </Typography>
+            <Box sx={GRID_SX}>{group.environments.map(card)}</Box>
+          </Box>
+        ) : (
+          card(group.environments[0])
+        ),
+      )}
+    </Box>
+  );
+}

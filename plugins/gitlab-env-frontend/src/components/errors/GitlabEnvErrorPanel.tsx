@@ -1,0 +1,85 @@
+import * as React from 'react';
+import { ErrorPanel } from '@backstage/core-components';
+import { GitlabEnvError } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Typography from '@mui/material/Typography';
+import { isGitlabEnvApiError } from '../../api';
+import { ERROR_CATALOG } from './errorCatalog';
+
+/**
+ * The panel for one failure: what happened and what to do about it, in the
+ * words of the backend's hint when it sent one. Errors without a code
+ * (network down, a proxy's HTML page) fall back to Backstage's ErrorPanel.
+ */
+export function GitlabEnvErrorPanel({
+  error,
+  onRetry,
+}: {
+  error: Error;
+  onRetry?: () => void;
+}) {
+  if (!isGitlabEnvApiError(error) || !error.detail) {
+    return <ErrorPanel error={error} title="Could not load environments" />;
+  }
+  return <GitlabEnvErrorAlert error={error.detail} onRetry={onRetry} />;
+}
+
+export function GitlabEnvErrorAlert({
+  error,
+  onRetry,
+}: {
+  error: GitlabEnvError;
+  onRetry?: () => void;
+}) {
+  const entry = ERROR_CATALOG[error.code];
+  return (
+    <Alert
+      severity={entry.severity}
+      variant="outlined"
+      data-error-code={error.code}
+      action={
+        onRetry && entry.severity !== 'info' ? (
+          <Button color="inherit" size="small" onClick={onRetry}>
+            Retry
+          </Button>
+        ) : undefined
+      }
+    >
+      <AlertTitle>{entry.title}</AlertTitle>
+      <Typography variant="body2">{error.message}</Typography>
+      <Box mt={1}>
+        <Typography variant="body2">
+          <strong>What to do: </strong>
+          {error.hint ?? entry.advice}
+        </Typography>
+      </Box>
+    </Alert>
+  );
+}
+
+/** Failures that did not stop the rest from loading, above the data. */
+export function PartialErrors({ errors }: { errors: GitlabEnvError[] }) {
+  if (errors.length === 0) return null;
+  return (
+    <Alert severity="warning" variant="outlined" role="alert">
+      <AlertTitle>
+        Some resources could not be read ({errors.length}); what did load is
+        shown below
+      </AlertTitle>
+      <Box component="ul" sx={{ m: 0, pl: 2 }}>
+        {errors.map((error, index) => (
+          <li key={`${error.code}-${error.resource ?? index}`}>
+            <Typography variant="body2">
+              {error.resource ? <strong>{error.resource}: </strong> : null}
+              {error.message}
+              {error.hint ? ` — ${error.hint}` : ''}
+            </Typography>
+          </li>
+        ))}
+      </Box>
+    </Alert>
+  );
+}

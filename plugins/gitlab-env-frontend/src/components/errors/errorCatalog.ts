@@ -1,0 +1,123 @@
+import { GitlabEnvErrorCode } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+
+export interface ErrorAdvice {
+  title: string;
+  /** What to do, when the backend sent no hint. */
+  advice: string;
+  /** Not a fault: a state to explain, shown as information. */
+  severity: 'error' | 'warning' | 'info';
+}
+
+/** A title and a fallback next step for every error code the backend sends. */
+export const ERROR_CATALOG: Record<GitlabEnvErrorCode, ErrorAdvice> = {
+  MISSING_ANNOTATION: {
+    title: 'No GitLab project for this entity',
+    advice:
+      'Add the gitlab.com/project-slug (or gitlab.com/project-id) annotation to the entity.',
+    severity: 'info',
+  },
+  INVALID_ANNOTATION: {
+    title: 'An annotation is not valid',
+    advice:
+      'Fix the annotation named in the message in the entity’s catalog-info.yaml.',
+    severity: 'error',
+  },
+  UNKNOWN_INSTANCE: {
+    title: 'Unknown GitLab instance',
+    advice:
+      'Add the host to gitlabEnv.instances in app-config.yaml, or fix the gitlab.com/instance annotation.',
+    severity: 'error',
+  },
+  MISSING_TOKEN: {
+    title: 'No GitLab token configured',
+    advice:
+      'Set a token for this instance under gitlabEnv.instances in app-config.yaml.',
+    severity: 'error',
+  },
+  GITLAB_UNAUTHORIZED: {
+    title: 'GitLab rejected the configured token',
+    advice:
+      'The token may be expired, revoked or missing the read_api scope: ask a Backstage admin to replace it.',
+    severity: 'error',
+  },
+  PROJECT_NOT_FOUND: {
+    title: 'GitLab project not found',
+    advice:
+      'Check the project slug or id annotation, and that the token can see the project.',
+    severity: 'error',
+  },
+  ENVIRONMENT_NOT_FOUND: {
+    title: 'Environment not found',
+    advice:
+      'The environment may have been deleted or filtered out by the entity’s gitlab-env annotations.',
+    severity: 'warning',
+  },
+  NO_AGENT: {
+    title: 'No agent for Kubernetes on this environment',
+    advice:
+      'In GitLab, open Operate › Environments › Edit and select the GitLab agent for this environment.',
+    severity: 'info',
+  },
+  AGENT_NOT_SHARED: {
+    title: 'The agent does not share this cluster',
+    advice:
+      'Add the project or group under user_access in the agent’s config.yaml.',
+    severity: 'warning',
+  },
+  NO_NAMESPACE: {
+    title: 'No Kubernetes namespace on this environment',
+    advice: 'In GitLab, edit the environment and set its Kubernetes namespace.',
+    severity: 'info',
+  },
+  KAS_UNAVAILABLE: {
+    title: 'GitLab’s Kubernetes agent server is unavailable',
+    advice:
+      'KAS may be disabled on this GitLab instance or unreachable from Backstage; ask your GitLab admin.',
+    severity: 'error',
+  },
+  AGENT_NOT_CONNECTED: {
+    title: 'The agent is not connected',
+    advice:
+      'Check that agentk is running in the cluster and can reach GitLab (kubectl logs -n gitlab-agent deploy/...).',
+    severity: 'warning',
+  },
+  KIND_FORBIDDEN: {
+    title: 'The cluster refused to list a kind',
+    advice:
+      'Grant the agent’s impersonated user list access to this kind in the namespace (RBAC).',
+    severity: 'warning',
+  },
+  KIND_FAILED: {
+    title: 'A kind could not be listed',
+    advice: 'Retry; if it persists, check the cluster API server.',
+    severity: 'warning',
+  },
+  NO_RESOURCES: {
+    title: 'No resources found',
+    advice:
+      'Nothing in the namespace matches; check the namespace and the gitlab-env/label-selector annotation.',
+    severity: 'info',
+  },
+  UPSTREAM_TIMEOUT: {
+    title: 'GitLab did not answer in time',
+    advice: 'Retry in a moment; the data refreshes on its own.',
+    severity: 'warning',
+  },
+  UPSTREAM_MALFORMED: {
+    title: 'GitLab answered with something unexpected',
+    advice:
+      'The GitLab or KAS version may not be supported; report it to your Backstage admin.',
+    severity: 'error',
+  },
+  UPSTREAM_ERROR: {
+    title: 'GitLab failed',
+    advice: 'Retry in a moment; if it persists, check GitLab’s status.',
+    severity: 'error',
+  },
+  NOT_ALLOWED: {
+    title: 'You are not allowed to see this',
+    advice:
+      'Ask the entity’s owners for access (permission gitlab-env.resources.read).',
+    severity: 'warning',
+  },
+};

@@ -1,0 +1,237 @@
+import * as React from 'react';
+import { useCallback, useMemo } from 'react';
+import {
+  Background,
+  Controls,
+  Edge,
+  MarkerType,
+  MiniMap,
+  Node,
+  NodeMouseHandler,
+  ReactFlow,
+} from '@xyflow/react';
+import '@xyflow/react/dist/style.css';
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import { useTheme } from '@mui/material/styles';
+import { RESOURCE_EDGE_TYPES } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { GraphView, ViewNode } from '../../view/buildGraphView';
+import { layoutResourceGraph } from '../../layout';
+import { describeResource } from '../../view/describeResource';
+import { healthColor } from '../health/healthStyle';
+import { ResourceNodeCard, ResourceNodeData } from './ResourceNodeCard';
+import { PodGroupNodeCard, PodGroupNodeData } from './PodGroupNodeCard';
+import { EDGE_STYLES } from './edgeStyles';
+
+const NODE_TYPES = { resource: ResourceNodeCard, podGroup: PodGroupNodeCard };
+const NODE_WIDTH = 260;
+const NODE_HEIGHT = 64;
+// Small graphs render whole; large ones only what is in the viewport.
+const VIRTUALIZE_ABOVE = 150;
+
+export interface ResourceGraphViewProps {
+  view: GraphView;
+  selectedId?: string;
+  onSelect: (resourceId: string) => void;
+  onExpandGroup: (ownerId: string) => void;
+  now: number;
+}
+
+/**
+ * The ArgoCD-style tree: owners left of what they own, the other relations
+ * drawn over it. Nodes and edges are derived from the view only, so
+ * selecting a node (highlighted through CSS) does not rebuild or re-lay
+ * anything out.
+ */
+export function ResourceGraphView({
+  view,
+  selectedId,
+  onSelect,
+  onExpandGroup,
+  now,
+}: ResourceGraphViewProps) {
+  const theme = useTheme();
+  const { nodes, edges, height } = useMemo(
+    () => toFlow(view, now),
+    // Ages in status lines move with the data's refresh, not with every render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [view],
+  );
+  const byId = useMemo(
+    () => new Map(view.nodes.map(node => [node.id, node])),
+    [view],
+  );
+  const onNodeClick: NodeMouseHandler = useCallback(
+    (_event, node) => {
+      const viewNode = byId.get(node.id);
+      if (viewNode?.type === 'podGroup') onExpandGroup(viewNode.parentId);
+      else if (viewNode) onSelect(viewNode.id);
+    },
+    [byId, onExpandGroup, onSelect],
+  );
+
+  return (
+    <Box>
+      <Box
+        data-testid="resource-graph"
+        sx={{
+          height: Math.min(Math.max(height + 80, 360), 720),
+          border: 1,
+          borderColor: 'divider',
+          borderRadius: 1,
+          bgcolor: theme.palette.mode === 'dark' ? 'grey.900' : 'grey.50',
+          ...(selectedId && {
+            [`& .react-flow__node[data-id="${cssEscape(
+              selectedId,
+            )}"] .gitlab-env-node`]: {
+              outline: `2px solid ${theme.palette.primary.main}`,
+              outlineOffset: 2,
+            },
+          }),
+        }}
+      >
+        <ReactFlow
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={NODE_TYPES}
+          onNodeClick={onNodeClick}
+          colorMode={theme.palette.mode}
+          fitView
+          fitViewOptions={{ padding: 0.1, maxZoom: 1 }}
+          minZoom={0.05}
+          maxZoom={2}
+          nodesDraggable={false}
+          nodesConnectable={false}
+          elementsSelectable={false}
+          onlyRenderVisibleElements={view.nodes.length > VIRTUALIZE_ABOVE}
+          proOptions={{ hideAttribution: true }}
+        >
+          <Background gap={24} />
+          <Controls showInteractive={false} position="top-left" />
+          {view.nodes.length > 30 ? (
+            <MiniMap
+              pannable
+              zoomable
+              nodeColor={node => minimapColor(node)}
+              position="bottom-right"
+            />
+          ) : null}
+        </ReactFlow>
+      </Box>
+      <EdgeLegend />
+    </Box>
+  );
+}
+
+function toFlow(view: GraphView, now: number) {
+  const layout = layoutResourceGraph(view, {
+    nodeWidth: NODE_WIDTH,
+    nodeHeight: NODE_HEIGHT,
+  });
+  const nodes: Node[] = view.nodes.map(viewNode => {
+    const position = layout.positions.get(viewNode.id) ?? { x: 0, y: 0 };
+    return {
+      id: viewNode.id,
+      type: viewNode.type,
+      position: { x: position.x, y: position.y },
+      width: NODE_WIDTH,
+      height: NODE_HEIGHT,
+      data: nodeData(viewNode, now),
+      ariaLabel: nodeLabel(viewNode),
+    };
+  });
+  const edges: Edge[] = view.edges.map(edge => {
+    const style = EDGE_STYLES[edge.type];
+    return {
+      id: edge.id,
+      source: edge.source,
+      target: edge.target,
+      type: edge.tree ? 'smoothstep' : 'default',
+      animated: style.animated,
+      style: {
+        stroke: style.color,
+        strokeWidth: edge.tree ? 1.5 : 1.25,
+        strokeDasharray: style.dash,
+      },
+      markerEnd: edge.tree
+        ? undefined
+        : { type: MarkerType.ArrowClosed, color: style.color },
+      ariaLabel: `${edge.source} ${edge.type} ${edge.target}`,
+    };
+  });
+  return { nodes, edges, height: layout.height };
+}
+
+function nodeData(
+  node: ViewNode,
+  now: number,
+): ResourceNodeData | PodGroupNodeData {
+  if (node.type === 'podGroup') {
+    return {
+      count: node.memberIds.length,
+      counts: node.counts,
+      health: node.status,
+    };
+  }
+  return {
+    kind: node.resource.kind,
+    name: node.resource.name,
+    health: node.resource.health?.status,
+    healthMessage: node.resource.health?.message,
+    statusLine: describeResource(node.object, now).join(' · '),
+    missing: Boolean(node.resource.missing),
+    context: node.context,
+  };
+}
+
+function nodeLabel(node: ViewNode): string {
+  if (node.type === 'podGroup') {
+    return `${node.memberIds.length} pods, ${node.status ?? 'no health'}`;
+  }
+  const { kind, name, health } = node.resource;
+  return `${kind} ${name}, ${health?.status ?? 'no health'}`;
+}
+
+function minimapColor(node: Node): string {
+  return healthColor((node.data as { health?: any }).health);
+}
+
+function cssEscape(value: string): string {
+  return typeof CSS !== 'undefined' && CSS.escape
+    ? CSS.escape(value)
+    : value.replace(/["\\]/g, '\\$&');
+}
+
+function EdgeLegend() {
+  return (
+    <Box
+      aria-label="Edge legend"
+      sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, mt: 1 }}
+    >
+      {RESOURCE_EDGE_TYPES.map(type => {
+        const style = EDGE_STYLES[type];
+        return (
+          <Box
+            key={type}
+            sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}
+          >
+            <svg width="28" height="8" aria-hidden>
+              <line
+                x1="0"
+                y1="4"
+                x2="28"
+                y2="4"
+                stroke={style.color}
+                strokeWidth="2"
+                strokeDasharray={style.dash}
+              />
+            </svg>
+            <Typography variant="caption" color="text.secondary">
+              {style.label}
+            </Typography>
+          </Box>
+        );
+      })}
+    </Box>
+  );
+}

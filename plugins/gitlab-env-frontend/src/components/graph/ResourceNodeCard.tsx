@@ -1,0 +1,72 @@
+import * as React from 'react';
+import { memo } from 'react';
+import { NodeProps } from '@xyflow/react';
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import { HealthStatus } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { HealthIcon, healthColor } from '../health/healthStyle';
+import { KindIcon } from './KindIcon';
+import { NodeFrame } from './NodeFrame';
+import { kindShortName } from '../../view/kinds';
+
+export interface ResourceNodeData extends Record<string, unknown> {
+  kind: string;
+  name: string;
+  health?: HealthStatus;
+  healthMessage?: string;
+  statusLine: string;
+  missing: boolean;
+  context: boolean;
+}
+
+/** A resource in the graph: kind icon, name, health and a kubectl-like status line. */
+export const ResourceNodeCard = memo(function ResourceNodeCardView({
+  data,
+}: NodeProps & { data: ResourceNodeData }) {
+  return (
+    <NodeFrame
+      color={healthColor(data.health)}
+      title={`${data.kind} ${data.name}${
+        data.health ? ` — ${data.health}` : ''
+      }${data.healthMessage ? `: ${data.healthMessage}` : ''}`}
+      sx={{
+        opacity: data.context ? 0.45 : 1,
+        borderStyle: data.missing ? 'dashed' : 'solid',
+      }}
+    >
+      <Box
+        sx={{
+          display: 'flex',
+          flexDirection: 'column',
+          alignItems: 'center',
+          width: 44,
+          flexShrink: 0,
+          color: 'text.secondary',
+        }}
+      >
+        <KindIcon kind={data.kind} />
+        <Typography variant="caption" sx={{ fontSize: 10, lineHeight: 1.2 }}>
+          {kindShortName(data.kind)}
+        </Typography>
+      </Box>
+      <Box sx={{ minWidth: 0, flexGrow: 1 }}>
+        <Typography
+          variant="body2"
+          noWrap
+          sx={{ fontWeight: 600, lineHeight: 1.3 }}
+        >
+          {data.name}
+        </Typography>
+        <Typography
+          variant="caption"
+          color="text.secondary"
+          noWrap
+          component="div"
+        >
+          {data.statusLine}
+        </Typography>
+      </Box>
+      <HealthIcon status={data.health} />
+    </NodeFrame>
+  );
+});

@@ -1,0 +1,59 @@
+import * as React from 'react';
+import {
+  HEALTH_STATUSES,
+  HealthSummary,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { HealthIcon, healthColor } from './healthStyle';
+
+/**
+ * An environment's rolled-up health and how many resources are in each
+ * status, worst first, as ArgoCD's application tiles show it.
+ */
+export function HealthBadge({ summary }: { summary: HealthSummary }) {
+  const present = [...HEALTH_STATUSES]
+    .reverse()
+    .filter(status => summary.counts[status] > 0);
+  const description = present
+    .map(status => `${summary.counts[status]} ${status}`)
+    .join(', ');
+  return (
+    <Box
+      role="status"
+      aria-label={`Health: ${summary.status}${
+        description ? ` (${description})` : ''
+      }`}
+      sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}
+    >
+      <Chip
+        size="small"
+        variant="outlined"
+        icon={<HealthIcon status={summary.status} />}
+        label={summary.status}
+        sx={{
+          fontWeight: 600,
+          borderColor: healthColor(summary.status),
+          color: healthColor(summary.status),
+        }}
+      />
+      {present.map(status => (
+        <Tooltip key={status} title={`${summary.counts[status]} ${status}`}>
+          <Typography
+            component="span"
+            variant="caption"
+            sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.25 }}
+          >
+            <HealthIcon status={status} fontSize="inherit" />
+            {summary.counts[status]}
+          </Typography>
+        </Tooltip>
+      ))}
+      <Typography component="span" variant="caption" color="text.secondary">
+        {summary.total} resources
+      </Typography>
+    </Box>
+  );
+}

@@ -1,0 +1,216 @@
+import * as React from 'react';
+import { useCallback, useMemo, useState } from 'react';
+import {
+  EnvironmentResourcesResponse,
+  GitlabEnvironment,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import Typography from '@mui/material/Typography';
+import { Polled } from '../../hooks/usePolledMap';
+import {
+  NO_FILTERS,
+  ResourceFilters,
+  buildGraphView,
+  resourceMatcher,
+} from '../../view/buildGraphView';
+import {
+  GitlabEnvErrorPanel,
+  PartialErrors,
+} from '../errors/GitlabEnvErrorPanel';
+import { HealthBadge } from '../health/HealthBadge';
+import { ResourceGraphView } from '../graph/ResourceGraphView';
+import { ResourceDrawer } from '../drawer/ResourceDrawer';
+import { ResourceTable } from './ResourceTable';
+import { ResourceFiltersBar, ResourceViewMode } from './ResourceFiltersBar';
+import { formatAge } from '../../view/format';
+
+/** One environment opened: its resources as a graph or a list, and the drawer. */
+export function EnvironmentResources({
+  environment,
+  polled,
+  onRetry,
+  now,
+}: {
+  environment: GitlabEnvironment;
+  polled?: Polled<EnvironmentResourcesResponse>;
+  onRetry: () => void;
+  now: number;
+}) {
+  return (
+    <Paper
+      component="section"
+      variant="outlined"
+      aria-label={`Resources of ${environment.name}`}
+      sx={{ p: 2, display: 'flex', flexDirection: 'column', gap: 2 }}
+    >
+      <Box
+        sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}
+      >
+        <Typography variant="h5" component="h2">
+          {environment.name}
+        </Typography>
+        {polled?.value ? <HealthBadge summary={polled.value.health} /> : null}
+        <Box sx={{ flexGrow: 1 }} />
+        {polled?.value ? (
+          <Typography variant="caption" color="text.secondary">
+            namespace <code>{polled.value.scope.namespace ?? '—'}</code>
+            {polled.value.scope.labelSelector ? (
+              <>
+                {' '}
+                · selector <code>{polled.value.scope.labelSelector}</code>
+              </>
+            ) : null}
+            {' · read '}
+            {formatAge(polled.value.fetchedAt, now) ?? '?'} ago
+          </Typography>
+        ) : null}
+      </Box>
+      <ResourcesBody polled={polled} onRetry={onRetry} now={now} />
+    </Paper>
+  );
+}
+
+function ResourcesBody({
+  polled,
+  onRetry,
+  now,
+}: {
+  polled?: Polled<EnvironmentResourcesResponse>;
+  onRetry: () => void;
+  now: number;
+}) {
+  if (!polled || polled.loading) return <ResourcesSkeleton />;
+  if (!polled.value) {
+    return <GitlabEnvErrorPanel error={polled.error!} onRetry={onRetry} />;
+  }
+  return (
+    <>
+      {polled.error ? (
+        <Alert severity="warning" variant="outlined">
+          The last refresh failed ({polled.error.message}); showing the data
+          read before.
+        </Alert>
+      ) : null}
+      <PartialErrors errors={polled.value.errors} />
+      {polled.value.resources.length === 0 ? (
+        <Alert severity="info" variant="outlined">
+          No resources in this environment’s namespace
+          {polled.value.scope.labelSelector ? ' match the label selector' : ''}.
+          Deploy something, or check the namespace set on the environment in
+          GitLab.
+        </Alert>
+      ) : (
+        <ResourceExplorer data={polled.value} now={now} />
+      )}
+    </>
+  );
+}
+
+function ResourceExplorer({
+  data,
+  now,
+}: {
+  data: EnvironmentResourcesResponse;
+  now: number;
+}) {
+  const [filters, setFilters] = useState<ResourceFilters>(NO_FILTERS);
+  const [expandedGroups, setExpandedGroups] = useState<ReadonlySet<string>>(
+    new Set(),
+  );
+  const [mode, setMode] = useState<ResourceViewMode>('graph');
+  const [selectedId, setSelectedId] = useState<string>();
+  const { graph, resources } = data;
+
+  const view = useMemo(
+    () => buildGraphView(graph, resources, { filters, expandedGroups }),
+    [graph, resources, filters, expandedGroups],
+  );
+  const kinds = useMemo(
+    () => [...new Set(graph.nodes.map(node => node.kind))].sort(),
+    [graph],
+  );
+  const listed = useMemo(() => {
+    const { kindShown, matches } = resourceMatcher(filters);
+    return graph.nodes.filter(node => kindShown(node) && matches(node));
+  }, [graph, filters]);
+  const selected = useMemo(
+    () => graph.nodes.find(node => node.id === selectedId),
+    [graph, selectedId],
+  );
+  const expandGroup = useCallback(
+    (ownerId: string) =>
+      setExpandedGroups(previous => new Set(previous).add(ownerId)),
+    [],
+  );
+
+  return (
+    <>
+      <ResourceFiltersBar
+        filters={filters}
+        onChange={setFilters}
+        kinds={kinds}
+        hiddenCount={view.hiddenCount}
+        mode={mode}
+        onModeChange={setMode}
+      />
+      {expandedGroups.size > 0 && mode === 'graph' ? (
+        <Box>
+          <Button size="small" onClick={() => setExpandedGroups(new Set())}>
+            Collapse pod groups
+          </Button>
+        </Box>
+      ) : null}
+      {view.matchCount === 0 ? (
+        <Alert severity="info" variant="outlined">
+          No resource matches the filters.
+        </Alert>
+      ) : null}
+      {mode === 'graph' && view.matchCount > 0 ? (
+        <ResourceGraphView
+          view={view}
+          selectedId={selectedId}
+          onSelect={setSelectedId}
+          onExpandGroup={expandGroup}
+          now={now}
+        />
+      ) : null}
+      {mode === 'list' && view.matchCount > 0 ? (
+        <ResourceTable
+          nodes={listed}
+          resources={resources}
+          onSelect={setSelectedId}
+          now={now}
+        />
+      ) : null}
+      <ResourceDrawer
+        node={selected}
+        graph={graph}
+        resources={resources}
+        onSelect={setSelectedId}
+        onClose={() => setSelectedId(undefined)}
+        now={now}
+      />
+    </>
+  );
+}
+
+function ResourcesSkeleton() {
+  return (
+    <Box aria-busy="true" aria-label="Loading resources">
+      <Box sx={{ display: 'flex', gap: 1.5, mb: 2 }}>
+        <Skeleton variant="rounded" width={200} height={40} />
+        <Skeleton variant="rounded" width={200} height={40} />
+        <Skeleton variant="rounded" width={240} height={40} />
+      </Box>
+      <Skeleton
+        variant="rounded"
+        height={420}
+        data-testid="resources-skeleton"
+      />
+    </Box>
+  );
+}

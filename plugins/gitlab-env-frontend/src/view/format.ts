@@ -1,0 +1,20 @@
+/** A compact age like kubectl prints it: 45s, 12m, 3h, 5d. */
+export function formatAge(
+  timestamp: string | undefined,
+  now: number,
+): string | undefined {
+  if (!timestamp) return undefined;
+  const since = Date.parse(timestamp);
+  if (Number.isNaN(since)) return undefined;
+  const seconds = Math.max(0, Math.floor((now - since) / 1000));
+  if (seconds < 120) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 120) return `${minutes}m`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours}h`;
+  return `${Math.floor(hours / 24)}d`;
+}
+
+export function shortSha(sha: string | undefined): string | undefined {
+  return sha?.slice(0, 8);
+}
