@@ -1,1 +1,29 @@
-export {};
+/**
+ * A local GitLab + KAS simulator: GitLab GraphQL and REST, and the KAS
+ * Kubernetes API proxy in front of simulated clusters, with fault injection.
+ *
+ * @packageDocumentation
+ */
+export { startGitlabSimulator } from './server';
+export type {
+  RunningSimulator,
+  SimulatorOptions,
+  SimulatorStats,
+} from './server';
+export type { FaultKnobs } from './faults';
+export { DEFAULT_FAULTS } from './faults';
+export {
+  loadDefaultScenario,
+  loadScenario,
+  DEFAULT_SCENARIO_DIR,
+} from './scenario/load';
+export {
+  generateScenario,
+  scenarioCatalogEntities,
+  DEMO_TOKEN,
+  BENCH_AGENT,
+} from './scenario/generate';
+export type { GenerateOptions } from './scenario/generate';
+export { environmentSlug } from './scenario/slug';
+export { expandCluster } from './cluster/expand';
+export type * from './scenario/types';

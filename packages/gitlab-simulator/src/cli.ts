@@ -1,0 +1,132 @@
+/* eslint-disable no-console */
+import { parseArgs } from 'util';
+import { FaultKnobs } from './faults';
+import { loadDefaultScenario, loadScenario } from './scenario/load';
+import { generateScenario } from './scenario/generate';
+import { startGitlabSimulator } from './server';
+
+const USAGE = `Usage: gitlab-simulator [options]
+
+  --port <n>             listen port (default 7008; 0 = random)
+  --host <addr>          listen address (default 127.0.0.1)
+  --scenario <dir>       scenario directory (default examples/scenarios/default)
+  --generate <PxExO>     generated scenario: projects x environments x objects, e.g. 300x4x20
+  --latency <ms>         latency added to every request
+  --error-rate <0..1>    chance a request fails
+  --error-kind <kind>    5xx | reset | slow-body | malformed-json (default 5xx)
+  --forbid <list>        comma-separated resources RBAC forbids, e.g. secrets,apps/deployments
+  --disconnect <list>    comma-separated agent ids whose agentk is not connected
+  --no-kas               answer as an instance without KAS
+`;
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: '7008' },
+      host: { type: 'string', default: '127.0.0.1' },
+      scenario: { type: 'string' },
+      generate: { type: 'string' },
+      latency: { type: 'string' },
+      'error-rate': { type: 'string' },
+      'error-kind': { type: 'string' },
+      forbid: { type: 'string' },
+      disconnect: { type: 'string' },
+      'no-kas': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const list = (value?: string) =>
+    value
+      ? value
+          .split(',')
+          .map(s => s.trim())
+          .filter(Boolean)
+      : undefined;
+  const faults: Partial<FaultKnobs> = {
+    ...(values.latency ? { latencyMs: Number(values.latency) } : {}),
+    ...(values['error-rate']
+      ? { errorRate: Number(values['error-rate']) }
+      : {}),
+    ...(values['error-kind']
+      ? { errorKind: values['error-kind'] as FaultKnobs['errorKind'] }
+      : {}),
+    ...(values.forbid ? { forbiddenKinds: list(values.forbid) } : {}),
+    ...(values.disconnect
+      ? { disconnectedAgents: list(values.disconnect) }
+      : {}),
+    ...(values['no-kas'] ? { kasEnabled: false } : {}),
+  };
+  let scenario;
+  if (values.generate) {
+    const [projects, environmentsPerProject, objectsPerEnvironment] =
+      values.generate.split('x').map(Number);
+    scenario = generateScenario({
+      projects,
+      environmentsPerProject,
+      objectsPerEnvironment,
+    });
+  } else {
+    scenario = values.scenario
+      ? loadScenario(values.scenario)
+      : loadDefaultScenario();
+  }
+  const simulator = await startGitlabSimulator({
+    port: Number(values.port),
+    host: values.host,
+    scenario,
+    faults,
+    logger: { info: console.log, warn: console.warn },
+  });
+  const objects = scenario.clusters.reduce((n, c) => n + c.objects.length, 0);
+  console.log(`
+Scenario:   ${scenario.name} (${scenario.projects.length} projects, ${
+    scenario.agents.length
+  } agents, ${objects} Kubernetes objects)
+GitLab:     ${simulator.url}   (instance host ${scenario.instance.host})
+GraphQL:    ${simulator.graphqlUrl}
+REST:       ${simulator.apiUrl}
+KAS proxy:  ${simulator.kasProxyUrl}
+
+Tokens:
+${scenario.tokens
+  .map(
+    t =>
+      `  ${t.token.padEnd(28)} ${t.username.padEnd(14)} ${t.scopes.join(',')}${
+        t.revoked ? ' (revoked)' : ''
+      }${t.expiresAt ? ` (expires ${t.expiresAt})` : ''}`,
+  )
+  .join('\n')}
+
+Agents (use Authorization: Bearer pat:<agent id>:<token> on the KAS proxy):
+${scenario.agents
+  .map(
+    a =>
+      `  ${String(a.id).padEnd(3)} ${a.name.padEnd(12)} ${
+        a.connected ? 'connected' : 'NOT connected'
+      }`,
+  )
+  .join('\n')}
+
+Try:
+  curl -H 'PRIVATE-TOKEN: ${scenario.tokens[0]?.token}' ${
+    simulator.apiUrl
+  }/projects/acme%2Fshop%2Fstorefront/environments
+  curl -H 'Authorization: Bearer pat:1:${scenario.tokens[0]?.token}' ${
+    simulator.kasProxyUrl
+  }/api/v1/namespaces/storefront/pods
+`);
+  const stop = () => {
+    simulator.close().then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch(error => {
+  console.error(error);
+  process.exit(1);
+});

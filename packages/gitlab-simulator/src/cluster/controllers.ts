@@ -1,0 +1,404 @@
+import { KubeObject } from '../scenario/types';
+import { buildEvent } from './events';
+import { isoSeconds } from './ids';
+import { endpointsForService } from './networking';
+import { deepClone, ExpandContext, isControlledBy } from './objects';
+import { ClusterStore } from './store';
+import {
+  buildReplicaSetPod,
+  buildStatefulSetPod,
+  deploymentPodState,
+  deploymentRevision,
+  deploymentStatus,
+  replicaSetStatus,
+  statefulSetStatus,
+} from './workloads';
+
+/**
+ * The reactions of kube-controller-manager to API writes: replace deleted
+ * pods, scale ReplicaSets and StatefulSets, garbage-collect dependents, and
+ * keep EndpointSlices and statuses in step.
+ */
+export class Controllers {
+  private nonce = 0;
+
+  constructor(
+    private readonly store: ClusterStore,
+    private readonly cluster: string,
+  ) {}
+
+  private ctx(): ExpandContext {
+    const nodes = this.store
+      .list(this.store.registry.forKind('', 'Node')!)
+      .map(n => n.metadata.name);
+    return {
+      cluster: this.cluster,
+      now: new Date(),
+      nodes: nodes.length ? nodes : [`${this.cluster}-pool-1`],
+    };
+  }
+
+  private resource(group: string, kind: string) {
+    return this.store.registry.forKind(group, kind)!;
+  }
+
+  private children(
+    owner: KubeObject,
+    group: string,
+    kind: string,
+  ): KubeObject[] {
+    return this.store
+      .list(this.resource(group, kind), owner.metadata.namespace)
+      .filter(o => isControlledBy(o, owner));
+  }
+
+  private ownerOf(
+    object: KubeObject,
+    group: string,
+    kind: string,
+  ): KubeObject | undefined {
+    const ref = object.metadata.ownerReferences?.find(
+      r => r.controller && r.kind === kind,
+    );
+    if (!ref) return undefined;
+    const owner = this.store.get(
+      this.resource(group, kind),
+      object.metadata.namespace,
+      ref.name,
+    );
+    return owner?.metadata.uid === ref.uid ? owner : undefined;
+  }
+
+  private record(
+    involved: KubeObject,
+    type: 'Normal' | 'Warning',
+    reason: string,
+    message: string,
+    component: string,
+  ) {
+    this.store.upsert(
+      buildEvent(
+        { involved, type, reason, message, component, first: new Date() },
+        { ...this.ctx(), cluster: `${this.cluster}/${++this.nonce}` },
+      ),
+    );
+  }
+
+  /** Deletes an object and, like the garbage collector, everything it owns. */
+  deleteCascading(object: KubeObject): KubeObject | undefined {
+    const resource = this.store.registry.forObject(object)!;
+    const deleted = this.store.remove(
+      resource,
+      object.metadata.namespace,
+      object.metadata.name,
+    );
+    if (!deleted) return undefined;
+    const dependents = this.store
+      .all()
+      .filter(
+        o =>
+          o.kind !== 'Event' &&
+          (o.metadata.ownerReferences ?? []).some(
+            r => r.uid === object.metadata.uid,
+          ),
+      );
+    dependents.forEach(d => this.deleteCascading(d));
+    if (object.kind === 'Pod') {
+      this.afterPodDeleted(deleted);
+    }
+    if (object.metadata.namespace) {
+      this.syncEndpoints(object.metadata.namespace);
+    }
+    return deleted;
+  }
+
+  private afterPodDeleted(pod: KubeObject) {
+    const rs = this.ownerOf(pod, 'apps', 'ReplicaSet');
+    if (rs) {
+      this.reconcileReplicaSet(rs);
+      return;
+    }
+    const sts = this.ownerOf(pod, 'apps', 'StatefulSet');
+    if (sts) {
+      this.reconcileStatefulSet(sts);
+    }
+  }
+
+  /** Sets `spec.replicas` of a Deployment, ReplicaSet or StatefulSet and lets the controllers converge. */
+  scale(object: KubeObject, replicas: number): KubeObject {
+    const updated = deepClone(object);
+    if (updated.spec.replicas !== replicas) {
+      updated.spec.replicas = replicas;
+      updated.metadata.generation = (updated.metadata.generation ?? 1) + 1;
+    }
+    const stored = this.store.upsert(updated);
+    this.reconcile(stored);
+    return this.store.get(
+      this.store.registry.forObject(stored)!,
+      stored.metadata.namespace,
+      stored.metadata.name,
+    )!;
+  }
+
+  /** Brings the children and status of a workload in line with its spec. */
+  reconcile(object: KubeObject) {
+    switch (object.kind) {
+      case 'Deployment':
+        this.reconcileDeployment(object);
+        break;
+      case 'ReplicaSet':
+        this.reconcileReplicaSet(object);
+        break;
+      case 'StatefulSet':
+        this.reconcileStatefulSet(object);
+        break;
+      default:
+    }
+  }
+
+  private reconcileDeployment(deployment: KubeObject) {
+    const revision = String(deploymentRevision(deployment));
+    const replicaSets = this.children(deployment, 'apps', 'ReplicaSet');
+    const current = replicaSets.find(
+      rs =>
+        rs.metadata.annotations?.['deployment.kubernetes.io/revision'] ===
+        revision,
+    );
+    if (current && current.spec.replicas !== deployment.spec.replicas) {
+      const from = current.spec.replicas;
+      const rs = deepClone(current);
+      rs.spec.replicas = deployment.spec.replicas;
+      rs.metadata.annotations = {
+        ...rs.metadata.annotations,
+        'deployment.kubernetes.io/desired-replicas': String(
+          deployment.spec.replicas,
+        ),
+      };
+      this.store.upsert(rs);
+      this.record(
+        deployment,
+        'Normal',
+        'ScalingReplicaSet',
+        `Scaled ${rs.spec.replicas > from ? 'up' : 'down'} replica set ${
+          rs.metadata.name
+        } from ${from} to ${rs.spec.replicas}`,
+        'deployment-controller',
+      );
+      this.reconcileReplicaSet(rs, false);
+    }
+    this.updateDeploymentStatus(deployment);
+  }
+
+  private updateDeploymentStatus(deployment: KubeObject) {
+    const fresh = this.store.get(
+      this.resource('apps', 'Deployment'),
+      deployment.metadata.namespace,
+      deployment.metadata.name,
+    );
+    if (!fresh) return;
+    const replicaSets = this.children(fresh, 'apps', 'ReplicaSet');
+    const status = deploymentStatus(
+      fresh,
+      replicaSets,
+      rs => this.children(rs, '', 'Pod'),
+      isoSeconds(new Date()),
+    );
+    this.store.upsert({ ...fresh, status });
+  }
+
+  private reconcileReplicaSet(rs: KubeObject, updateOwner = true) {
+    const fresh =
+      this.store.get(
+        this.resource('apps', 'ReplicaSet'),
+        rs.metadata.namespace,
+        rs.metadata.name,
+      ) ?? rs;
+    const deployment = this.ownerOf(fresh, 'apps', 'Deployment');
+    const pods = this.children(fresh, '', 'Pod');
+    const desired = fresh.spec.replicas ?? 1;
+    const ctx = this.ctx();
+    const current = deployment
+      ? fresh.metadata.annotations?.['deployment.kubernetes.io/revision'] ===
+        String(deploymentRevision(deployment))
+      : true;
+    for (let i = pods.length; i < desired; i++) {
+      const state = deployment
+        ? deploymentPodState(deployment, current, i)
+        : 'running';
+      const pod = this.store.upsert(
+        buildReplicaSetPod(
+          fresh,
+          state,
+          `${Date.now()}-${++this.nonce}`,
+          ctx.now,
+          ctx,
+        ),
+      );
+      this.record(
+        fresh,
+        'Normal',
+        'SuccessfulCreate',
+        `Created pod: ${pod.metadata.name}`,
+        'replicaset-controller',
+      );
+    }
+    // Scale down removes the newest pods first.
+    const surplus = pods
+      .sort((a, b) =>
+        String(b.metadata.creationTimestamp).localeCompare(
+          String(a.metadata.creationTimestamp),
+        ),
+      )
+      .slice(0, Math.max(0, pods.length - desired));
+    for (const pod of surplus) {
+      this.store.remove(
+        this.resource('', 'Pod'),
+        pod.metadata.namespace,
+        pod.metadata.name,
+      );
+      this.record(
+        fresh,
+        'Normal',
+        'SuccessfulDelete',
+        `Deleted pod: ${pod.metadata.name}`,
+        'replicaset-controller',
+      );
+    }
+    this.store.upsert({
+      ...fresh,
+      status: replicaSetStatus(fresh, this.children(fresh, '', 'Pod')),
+    });
+    this.syncEndpoints(fresh.metadata.namespace!);
+    if (deployment && updateOwner) {
+      this.updateDeploymentStatus(deployment);
+    }
+  }
+
+  private reconcileStatefulSet(sts: KubeObject) {
+    const fresh =
+      this.store.get(
+        this.resource('apps', 'StatefulSet'),
+        sts.metadata.namespace,
+        sts.metadata.name,
+      ) ?? sts;
+    const revisionName =
+      fresh.status?.updateRevision ?? `${fresh.metadata.name}-rev`;
+    const desired = fresh.spec.replicas ?? 1;
+    const ctx = this.ctx();
+    const byName = new Map(
+      this.children(fresh, '', 'Pod').map(p => [p.metadata.name, p]),
+    );
+    for (let i = 0; i < desired; i++) {
+      if (!byName.has(`${fresh.metadata.name}-${i}`)) {
+        // A recreated pod keeps its name but is a new object.
+        const pod = buildStatefulSetPod(
+          { ...fresh, metadata: { ...fresh.metadata } },
+          revisionName,
+          i,
+          ctx.now,
+          { ...ctx, cluster: `${this.cluster}/${Date.now()}-${++this.nonce}` },
+        );
+        pod.metadata.ownerReferences = [
+          {
+            apiVersion: fresh.apiVersion,
+            kind: fresh.kind,
+            name: fresh.metadata.name,
+            uid: fresh.metadata.uid!,
+            controller: true,
+            blockOwnerDeletion: true,
+          },
+        ];
+        this.store.upsert(pod);
+        this.record(
+          fresh,
+          'Normal',
+          'SuccessfulCreate',
+          `create Pod ${pod.metadata.name} in StatefulSet ${fresh.metadata.name} successful`,
+          'statefulset-controller',
+        );
+      }
+    }
+    for (const [name, pod] of byName) {
+      if (Number(name.slice(fresh.metadata.name.length + 1)) >= desired) {
+        this.store.remove(
+          this.resource('', 'Pod'),
+          pod.metadata.namespace,
+          name,
+        );
+        this.record(
+          fresh,
+          'Normal',
+          'SuccessfulDelete',
+          `delete Pod ${name} in StatefulSet ${fresh.metadata.name} successful`,
+          'statefulset-controller',
+        );
+      }
+    }
+    const pods = this.children(fresh, '', 'Pod');
+    this.store.upsert({
+      ...fresh,
+      status: statefulSetStatus(fresh, pods, revisionName),
+    });
+    this.syncEndpoints(fresh.metadata.namespace!);
+  }
+
+  /** Rewrites EndpointSlices and Endpoints of the namespace's Services that changed. */
+  syncEndpoints(namespace: string) {
+    const ctx = this.ctx();
+    const pods = this.store.list(this.resource('', 'Pod'), namespace);
+    for (const service of this.store.list(
+      this.resource('', 'Service'),
+      namespace,
+    )) {
+      for (const desired of endpointsForService(service, pods, ctx)) {
+        const resource = this.store.registry.forObject(desired)!;
+        const existing =
+          resource.kind === 'EndpointSlice'
+            ? this.store
+                .list(resource, namespace)
+                .find(s => isControlledBy(s, service))
+            : this.store.get(resource, namespace, desired.metadata.name);
+        const comparable = (o: KubeObject) =>
+          JSON.stringify({ ...o, metadata: undefined });
+        if (!existing) {
+          this.store.upsert(desired);
+        } else if (comparable(existing) !== comparable(desired)) {
+          this.store.upsert({
+            ...desired,
+            metadata: {
+              ...existing.metadata,
+              annotations: desired.metadata.annotations,
+            },
+          });
+        }
+      }
+    }
+  }
+
+  /** What Flux controllers do when asked to reconcile: note the request as handled. */
+  afterPatch(before: KubeObject, after: KubeObject) {
+    const requested = 'reconcile.fluxcd.io/requestedAt';
+    const wanted = after.metadata.annotations?.[requested];
+    if (
+      wanted &&
+      wanted !== before.metadata.annotations?.[requested] &&
+      /fluxcd\.io$/.test(after.apiVersion.split('/')[0])
+    ) {
+      const fresh = this.store.get(
+        this.store.registry.forObject(after)!,
+        after.metadata.namespace,
+        after.metadata.name,
+      )!;
+      this.store.upsert({
+        ...fresh,
+        status: { ...fresh.status, lastHandledReconcileAt: wanted },
+      });
+    }
+    if (
+      ['Deployment', 'ReplicaSet', 'StatefulSet'].includes(after.kind) &&
+      before.spec?.replicas !== after.spec?.replicas
+    ) {
+      this.reconcile(after);
+    }
+  }
+}

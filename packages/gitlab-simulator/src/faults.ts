@@ -1,0 +1,39 @@
+/** Failure modes the simulator can inject, per request, into GitLab and KAS answers. */
+export interface FaultKnobs {
+  /** Added to every request (GitLab and KAS). */
+  latencyMs: number;
+  /** 0..1 chance a request fails with `errorKind`. */
+  errorRate: number;
+  errorKind: '5xx' | 'reset' | 'slow-body' | 'malformed-json';
+  /** RBAC 403 for list/get of these resources: `plural` (any group) or `group/plural`. */
+  forbiddenKinds: string[];
+  /** Agent ids (names also accepted) answering as KAS does when agentk is not connected. */
+  disconnectedAgents: string[];
+  /** `metadata.kas.enabled`; when false the KAS proxy answers 404 like an instance without KAS. */
+  kasEnabled: boolean;
+}
+
+export const DEFAULT_FAULTS: FaultKnobs = {
+  latencyMs: 0,
+  errorRate: 0,
+  errorKind: '5xx',
+  forbiddenKinds: [],
+  disconnectedAgents: [],
+  kasEnabled: true,
+};
+
+/** Does a `forbiddenKinds` entry cover this resource? */
+export function isForbiddenBy(
+  entries: string[],
+  group: string,
+  plural: string,
+  subresource?: string,
+): boolean {
+  return entries.some(entry => {
+    const [first, second] = entry.split('/');
+    if (second === undefined) return first === plural;
+    // `pods/log` names a subresource; `apps/deployments` a group and resource.
+    if (first === plural && second === subresource) return true;
+    return first === group && second === plural;
+  });
+}

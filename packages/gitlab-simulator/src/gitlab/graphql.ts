@@ -1,0 +1,372 @@
+import {
+  buildSchema,
+  execute,
+  GraphQLError,
+  GraphQLSchema,
+  parse,
+  validate,
+} from 'graphql';
+import {
+  ScenarioAgent,
+  ScenarioEnvironment,
+  ScenarioGroup,
+  ScenarioProject,
+} from '../scenario/types';
+import { environmentSlug } from '../scenario/slug';
+import { Caller, GitlabDirectory } from './access';
+import { connection, ConnectionArgs } from './connection';
+import { GITLAB_SCHEMA_SDL } from './schema.graphql';
+
+/** GitLab's `/api/graphql`: the schema above, executed with GitLab's visibility rules and limits. */
+
+export interface GraphqlContext {
+  directory: GitlabDirectory;
+  caller?: Caller;
+  baseUrl: string;
+  kasProxyUrl: string;
+  kasEnabled: boolean;
+  /** Resolutions of `Project.environments` in this operation (GitLab allows one). */
+  environmentsCalls: number;
+}
+
+const VALID_STATES = ['available', 'stopping', 'stopped'];
+
+interface EnvironmentFilter {
+  name?: string | null;
+  search?: string | null;
+  states?: string[] | null;
+  type?: string | null;
+}
+
+function environmentType(name: string): string | null {
+  const slash = name.indexOf('/');
+  return slash < 0 ? null : name.slice(0, slash);
+}
+
+export function filterEnvironments(
+  environments: ScenarioEnvironment[],
+  filter: EnvironmentFilter,
+): ScenarioEnvironment[] {
+  if (filter.states && filter.states.some(s => !VALID_STATES.includes(s))) {
+    throw new GraphQLError('Requested states are invalid');
+  }
+  return environments
+    .filter(e => !filter.name || e.name === filter.name)
+    .filter(
+      e =>
+        !filter.search ||
+        e.name.toLowerCase().includes(filter.search.toLowerCase()),
+    )
+    .filter(
+      e =>
+        !filter.states ||
+        filter.states.length === 0 ||
+        filter.states.includes(e.state),
+    )
+    .filter(e => !filter.type || environmentType(e.name) === filter.type)
+    .sort((a, b) => a.id - b.id);
+}
+
+function agentNode(agent: ScenarioAgent, ctx: GraphqlContext) {
+  return {
+    id: `gid://gitlab/Clusters::Agent/${agent.id}`,
+    name: agent.name,
+    webPath: `/${agent.configProject}/-/cluster_agents/${agent.name}`,
+    createdAt: agent.createdAt,
+    updatedAt: agent.createdAt,
+    project: () => {
+      const project = ctx.directory.project(agent.configProject);
+      return project && ctx.directory.canReadProject(ctx.caller, project)
+        ? projectNode(project, ctx)
+        : null;
+    },
+    connections: () => {
+      const nodes = agent.connected
+        ? [
+            {
+              connectedAt: agent.createdAt,
+              connectionId: String(7_000_000 + agent.id),
+              metadata: {
+                version: 'v17.11.0',
+                commit: 'c0ffee12',
+                podName: `gitlab-agent-${agent.name}-7c9d6f5b8-x2k4p`,
+                podNamespace: 'gitlab-agent',
+              },
+            },
+          ]
+        : [];
+      return { count: nodes.length, nodes };
+    },
+  };
+}
+
+function environmentNode(
+  project: ScenarioProject,
+  env: ScenarioEnvironment,
+  ctx: GraphqlContext,
+) {
+  return {
+    id: `gid://gitlab/Environment/${env.id}`,
+    name: env.name,
+    slug: environmentSlug(env.name),
+    tier: env.tier.toUpperCase(),
+    state: env.state,
+    environmentType: environmentType(env.name),
+    externalUrl: env.externalUrl ?? null,
+    path: `/${project.fullPath}/-/environments/${env.id}`,
+    description: null,
+    createdAt: env.createdAt,
+    updatedAt: env.updatedAt,
+    autoStopAt: env.autoStopAt ?? null,
+    autoDeleteAt: null,
+    kubernetesNamespace: env.kubernetesNamespace ?? null,
+    fluxResourcePath: env.fluxResourcePath ?? null,
+    deploymentsDisplayCount:
+      env.deployments.length > 999 ? '999+' : String(env.deployments.length),
+    clusterAgent: () => {
+      const agent = env.agent
+        ? ctx.directory.agentByName(env.agent)
+        : undefined;
+      return agent && ctx.directory.canReadAgent(ctx.caller, agent)
+        ? agentNode(agent, ctx)
+        : null;
+    },
+    lastDeployment: ({ status }: { status: string }) => {
+      const deployment = env.deployments.find(d => d.status === status);
+      return deployment
+        ? {
+            id: `gid://gitlab/Deployment/${deployment.id}`,
+            iid: String(deployment.iid),
+            status: deployment.status,
+            ref: deployment.ref,
+            sha: deployment.sha,
+            tag: false,
+            createdAt: deployment.createdAt,
+            updatedAt: deployment.finishedAt ?? deployment.createdAt,
+            finishedAt: deployment.finishedAt ?? null,
+            webPath: `/${project.fullPath}/-/environments/${env.id}/deployments/${deployment.iid}`,
+          }
+        : null;
+    },
+  };
+}
+
+function projectNode(project: ScenarioProject, ctx: GraphqlContext): any {
+  const readable = () => ctx.directory.canReadEnvironments(ctx.caller, project);
+  const groupPath = project.fullPath.slice(
+    0,
+    project.fullPath.lastIndexOf('/'),
+  );
+  return {
+    id: `gid://gitlab/Project/${project.id}`,
+    fullPath: project.fullPath,
+    path: project.fullPath.split('/').pop(),
+    name: project.name,
+    nameWithNamespace: project.fullPath.split('/').join(' / '),
+    description: project.description ?? null,
+    webUrl: `${ctx.baseUrl}/${project.fullPath}`,
+    visibility: project.visibility,
+    archived: false,
+    group: () => {
+      const group = ctx.directory.group(groupPath);
+      return group && ctx.directory.canReadGroup(ctx.caller, group)
+        ? groupNode(group, ctx)
+        : null;
+    },
+    environment: (args: EnvironmentFilter) => {
+      if (!readable()) return null;
+      const env = filterEnvironments(project.environments, args)[0];
+      return env ? environmentNode(project, env, ctx) : null;
+    },
+    environments: (args: EnvironmentFilter & ConnectionArgs) => {
+      ctx.environmentsCalls += 1;
+      if (ctx.environmentsCalls > 1) {
+        throw new GraphQLError(
+          '"environments" field can be requested only for 1 Project(s) at a time.',
+        );
+      }
+      const environments = readable()
+        ? filterEnvironments(project.environments, args)
+        : [];
+      return connection(
+        environments,
+        e => e.id,
+        e => environmentNode(project, e, ctx),
+        args,
+      );
+    },
+    clusterAgent: ({ name }: { name: string }) => {
+      const agent = ctx.directory.scenario.agents.find(
+        a => a.name === name && a.configProject === project.fullPath,
+      );
+      return agent && ctx.directory.canReadAgent(ctx.caller, agent)
+        ? agentNode(agent, ctx)
+        : null;
+    },
+    clusterAgents: (args: ConnectionArgs) => {
+      const agents = ctx.directory.scenario.agents.filter(
+        a =>
+          a.configProject === project.fullPath &&
+          ctx.directory.canReadAgent(ctx.caller, a),
+      );
+      return connection(
+        agents,
+        a => a.id,
+        a => agentNode(a, ctx),
+        args,
+      );
+    },
+  };
+}
+
+function groupNode(group: ScenarioGroup, ctx: GraphqlContext) {
+  return {
+    id: `gid://gitlab/Group/${group.id}`,
+    fullPath: group.fullPath,
+    name: group.name,
+    webUrl: `${ctx.baseUrl}/groups/${group.fullPath}`,
+    visibility: group.visibility,
+    projects: (
+      args: ConnectionArgs & { includeSubgroups?: boolean; search?: string },
+    ) => {
+      const projects = ctx.directory
+        .projectsInGroup(group, !!args.includeSubgroups)
+        .filter(p => ctx.directory.canReadProject(ctx.caller, p))
+        .filter(
+          p =>
+            !args.search ||
+            p.fullPath.toLowerCase().includes(args.search.toLowerCase()),
+        );
+      return connection(
+        projects,
+        p => p.id,
+        p => projectNode(p, ctx),
+        args,
+      );
+    },
+  };
+}
+
+function rootValue(ctx: GraphqlContext) {
+  const { directory, caller } = ctx;
+  return {
+    project: ({ fullPath }: { fullPath: string }) => {
+      const project = /^\d+$/.test(fullPath)
+        ? undefined
+        : directory.project(fullPath);
+      return project && directory.canReadProject(caller, project)
+        ? projectNode(project, ctx)
+        : null;
+    },
+    projects: (
+      args: ConnectionArgs & {
+        ids?: string[];
+        fullPaths?: string[];
+        search?: string;
+        membership?: boolean;
+      },
+    ) => {
+      const ids = args.ids?.map(id =>
+        Number(id.replace('gid://gitlab/Project/', '')),
+      );
+      const projects = directory.scenario.projects
+        .filter(p => directory.canReadProject(caller, p))
+        .filter(p => !ids || ids.includes(p.id))
+        .filter(p => !args.fullPaths || args.fullPaths.includes(p.fullPath))
+        .filter(p => !args.search || p.fullPath.includes(args.search))
+        .filter(
+          p =>
+            !args.membership || directory.roleIn(caller?.user, p.fullPath) > 0,
+        )
+        .sort((a, b) => a.id - b.id);
+      return connection(
+        projects,
+        p => p.id,
+        p => projectNode(p, ctx),
+        args,
+      );
+    },
+    group: ({ fullPath }: { fullPath: string }) => {
+      const group = directory.group(fullPath);
+      return group && directory.canReadGroup(caller, group)
+        ? groupNode(group, ctx)
+        : null;
+    },
+    metadata: () =>
+      caller
+        ? {
+            version: directory.scenario.instance.version,
+            revision: directory.scenario.instance.revision,
+            enterprise: directory.scenario.instance.version.endsWith('-ee'),
+            kas: {
+              enabled: ctx.kasEnabled,
+              externalUrl: ctx.kasEnabled
+                ? `${ctx.baseUrl.replace(/^http/, 'ws')}/-/kubernetes-agent/`
+                : null,
+              externalK8sProxyUrl: ctx.kasEnabled ? ctx.kasProxyUrl : null,
+              version: ctx.kasEnabled
+                ? directory.scenario.instance.kasVersion
+                : null,
+            },
+          }
+        : null,
+    currentUser: () =>
+      caller
+        ? {
+            id: `gid://gitlab/User/${caller.user.id}`,
+            username: caller.user.username,
+            name: caller.user.name,
+            webUrl: `${ctx.baseUrl}/${caller.user.username}`,
+          }
+        : null,
+  };
+}
+
+let schema: GraphQLSchema | undefined;
+
+function gitlabSchema(): GraphQLSchema {
+  schema ??= buildSchema(GITLAB_SCHEMA_SDL);
+  return schema;
+}
+
+export interface GraphqlRequest {
+  query?: unknown;
+  variables?: unknown;
+  operationName?: unknown;
+}
+
+/** Runs one GraphQL operation and returns the JSON GitLab would answer with. */
+export async function runGraphql(
+  request: GraphqlRequest,
+  ctx: Omit<GraphqlContext, 'environmentsCalls'>,
+) {
+  if (typeof request.query !== 'string' || !request.query.trim()) {
+    return { errors: [{ message: 'No query string was present' }] };
+  }
+  let document;
+  try {
+    document = parse(request.query);
+  } catch (error) {
+    return { errors: [(error as GraphQLError).toJSON()] };
+  }
+  const validationErrors = validate(gitlabSchema(), document);
+  if (validationErrors.length > 0) {
+    return { errors: validationErrors.map(e => e.toJSON()) };
+  }
+  const context: GraphqlContext = { ...ctx, environmentsCalls: 0 };
+  const result = await execute({
+    schema: gitlabSchema(),
+    document,
+    rootValue: rootValue(context),
+    contextValue: context,
+    variableValues: (request.variables as Record<string, unknown>) ?? undefined,
+    operationName:
+      typeof request.operationName === 'string'
+        ? request.operationName
+        : undefined,
+  });
+  return {
+    ...(result.errors ? { errors: result.errors.map(e => e.toJSON()) } : {}),
+    ...(result.data !== undefined ? { data: result.data } : {}),
+  };
+}

@@ -1,0 +1,289 @@
+import { createServer, IncomingMessage, ServerResponse } from 'http';
+import { AddressInfo } from 'net';
+import { Controllers } from './cluster/controllers';
+import { ClusterStore } from './cluster/store';
+import { DEFAULT_FAULTS, FaultKnobs, isForbiddenBy } from './faults';
+import { GitlabDirectory } from './gitlab/access';
+import { runGraphql } from './gitlab/graphql';
+import { handleRest } from './gitlab/rest';
+import {
+  gitlabTokenOf,
+  markBodyFault,
+  readBody,
+  sendJson,
+} from './http/respond';
+import { handleKas } from './kas/proxy';
+import { KubeApi } from './kube/apiServer';
+import { failure, sendStatus } from './kube/status';
+import { loadDefaultScenario } from './scenario/load';
+import { Scenario } from './scenario/types';
+
+export interface SimulatorOptions {
+  /** 0 = random free port (default 0). */
+  port?: number;
+  /** Default '127.0.0.1'. */
+  host?: string;
+  /** Default: loadDefaultScenario(). */
+  scenario?: Scenario;
+  faults?: Partial<FaultKnobs>;
+  /** Default: silent. */
+  logger?: { info(msg: string): void; warn(msg: string): void };
+  /** Interval between streamed log lines with `follow=true` (default 1000 ms). */
+  logFollowIntervalMs?: number;
+}
+
+export interface SimulatorStats {
+  requests: number;
+  graphql: number;
+  rest: number;
+  kas: number;
+  byPath: Record<string, number>;
+}
+
+export interface RunningSimulator {
+  /** GitLab base URL, e.g. http://127.0.0.1:41234. */
+  url: string;
+  graphqlUrl: string;
+  apiUrl: string;
+  /** `${url}/-/kubernetes-agent/k8s-proxy`, no trailing slash. */
+  kasProxyUrl: string;
+  scenario: Scenario;
+  setFaults(faults: Partial<FaultKnobs>): void;
+  stats(): SimulatorStats;
+  resetStats(): void;
+  close(): Promise<void>;
+}
+
+const KAS_PREFIX = '/-/kubernetes-agent/k8s-proxy';
+
+function emptyStats(): SimulatorStats {
+  return { requests: 0, graphql: 0, rest: 0, kas: 0, byPath: {} };
+}
+
+function surfaceOf(pathname: string): 'graphql' | 'rest' | 'kas' | undefined {
+  if (pathname === '/api/graphql') return 'graphql';
+  if (pathname.startsWith('/api/v4/')) return 'rest';
+  if (pathname.startsWith('/-/kubernetes-agent/')) return 'kas';
+  return undefined;
+}
+
+function sendServerError(
+  res: ServerResponse,
+  surface: ReturnType<typeof surfaceOf>,
+) {
+  if (surface === 'kas') {
+    sendStatus(
+      res,
+      failure(503, 'GitLab Agent Server: Service Unavailable: simulated fault'),
+    );
+  } else if (surface === 'graphql') {
+    sendJson(res, 500, { errors: [{ message: 'Internal server error' }] });
+  } else {
+    sendJson(res, 500, { message: '500 Internal Server Error' });
+  }
+}
+
+/** Starts a GitLab + KAS simulator on a real socket. */
+export async function startGitlabSimulator(
+  options: SimulatorOptions = {},
+): Promise<RunningSimulator> {
+  const scenario = options.scenario ?? loadDefaultScenario();
+  const logger = options.logger ?? { info: () => {}, warn: () => {} };
+  let faults: FaultKnobs = { ...DEFAULT_FAULTS, ...options.faults };
+  let stats = emptyStats();
+  const streams = new Set<() => void>();
+  const directory = new GitlabDirectory(scenario);
+
+  const forbiddenKinds = () => faults.forbiddenKinds;
+  const clusters = new Map<string, KubeApi>();
+  for (const cluster of scenario.clusters) {
+    const store = new ClusterStore(cluster.objects);
+    for (const object of store.unserved) {
+      logger.warn(
+        `cluster ${cluster.agent}: no resource serves ${object.apiVersion} ${object.kind} (${object.metadata.name}); add its CRD`,
+      );
+    }
+    const agent = scenario.agents.find(a => a.name === cluster.agent);
+    clusters.set(cluster.agent, {
+      store,
+      controllers: new Controllers(store, cluster.agent),
+      kubernetesVersion: cluster.kubernetesVersion,
+      isForbidden: (resource, subresource) =>
+        isForbiddenBy(
+          [...forbiddenKinds(), ...(agent?.forbiddenResources ?? [])],
+          resource.group,
+          resource.plural,
+          subresource,
+        ),
+      trackStream: stop => {
+        streams.add(stop);
+        return () => streams.delete(stop);
+      },
+      logFollowIntervalMs: options.logFollowIntervalMs ?? 1000,
+    });
+  }
+
+  let urls: { url: string; kasProxyUrl: string } = { url: '', kasProxyUrl: '' };
+
+  async function route(req: IncomingMessage, res: ServerResponse, url: URL) {
+    const pathname = url.pathname;
+    const surface = surfaceOf(pathname);
+    if (surface === 'kas') {
+      if (!faults.kasEnabled) {
+        sendJson(res, 404, { error: '404 Not Found' });
+        return;
+      }
+      if (!pathname.startsWith(`${KAS_PREFIX}/`)) {
+        sendStatus(
+          res,
+          failure(
+            400,
+            'GitLab Agent Server: Bad request: URL does not start with expected prefix',
+          ),
+        );
+        return;
+      }
+      await handleKas(req, res, url, pathname.slice(KAS_PREFIX.length), {
+        directory,
+        clusters,
+        gitlabOrigin: new URL(urls.url).origin,
+        kasVersion: scenario.instance.kasVersion,
+        disconnectedAgents: () => faults.disconnectedAgents,
+      });
+      return;
+    }
+    if (pathname === '/-/readiness' || pathname === '/-/health') {
+      sendJson(res, 200, { status: 'ok' });
+      return;
+    }
+    if (!surface) {
+      sendJson(res, 404, { error: '404 Not Found' });
+      return;
+    }
+    const auth = directory.authenticate(gitlabTokenOf(req));
+    if ('invalid' in auth) {
+      if (surface === 'graphql') {
+        // GraphqlController renders authentication failures in the GraphQL error shape.
+        sendJson(res, 401, { errors: [{ message: 'Invalid token' }] });
+      } else {
+        sendJson(res, 401, { message: '401 Unauthorized' });
+      }
+      return;
+    }
+    const context = {
+      directory,
+      caller: auth.caller,
+      baseUrl: urls.url,
+      kasProxyUrl: urls.kasProxyUrl,
+      kasEnabled: faults.kasEnabled,
+    };
+    if (surface === 'rest') {
+      handleRest(req, res, url, pathname.slice('/api/v4'.length), context);
+      return;
+    }
+    if (auth.caller && !directory.hasScope(auth.caller, 'api', 'read_api')) {
+      sendJson(res, 403, { errors: [{ message: 'Insufficient scope' }] });
+      return;
+    }
+    let body: any;
+    if (req.method === 'POST') {
+      try {
+        body = JSON.parse((await readBody(req)) || '{}');
+      } catch {
+        sendJson(res, 400, {
+          errors: [{ message: 'Invalid JSON in request body' }],
+        });
+        return;
+      }
+    } else {
+      body = {
+        query: url.searchParams.get('query'),
+        variables: JSON.parse(url.searchParams.get('variables') ?? 'null'),
+        operationName: url.searchParams.get('operationName'),
+      };
+    }
+    // An array body is a multiplexed batch: each operation gets its own limits.
+    const result = Array.isArray(body)
+      ? await Promise.all(body.map(op => runGraphql(op, context)))
+      : await runGraphql(body, context);
+    sendJson(res, 200, result);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? '/', urls.url || 'http://localhost');
+    const surface = surfaceOf(url.pathname);
+    stats.requests += 1;
+    if (surface) stats[surface] += 1;
+    const key = `${req.method} ${url.pathname}`;
+    stats.byPath[key] = (stats.byPath[key] ?? 0) + 1;
+    const current = faults;
+    if (current.latencyMs > 0) {
+      await new Promise(resolve => setTimeout(resolve, current.latencyMs));
+    }
+    if (current.errorRate > 0 && Math.random() < current.errorRate) {
+      switch (current.errorKind) {
+        case 'reset':
+          req.socket.destroy();
+          return;
+        case '5xx':
+          sendServerError(res, surface);
+          return;
+        default:
+          markBodyFault(res, current.errorKind);
+      }
+    }
+    await route(req, res, url);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(error => {
+      logger.warn(
+        `simulator: ${req.method} ${req.url} failed: ${
+          (error as Error).stack ?? error
+        }`,
+      );
+      if (!res.headersSent) {
+        sendJson(res, 500, { message: '500 Internal Server Error' });
+      } else {
+        res.destroy();
+      }
+    });
+  });
+
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const hostPart = host.includes(':') ? `[${host}]` : host;
+  const url = `http://${hostPart}:${port}`;
+  urls = { url, kasProxyUrl: `${url}${KAS_PREFIX}` };
+  logger.info(
+    `GitLab simulator (scenario ${scenario.name}) listening on ${url}`,
+  );
+
+  return {
+    url,
+    graphqlUrl: `${url}/api/graphql`,
+    apiUrl: `${url}/api/v4`,
+    kasProxyUrl: urls.kasProxyUrl,
+    scenario,
+    setFaults(next) {
+      faults = { ...faults, ...next };
+    },
+    stats: () => ({ ...stats, byPath: { ...stats.byPath } }),
+    resetStats() {
+      stats = emptyStats();
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        [...streams].forEach(stop => stop());
+        server.close(error => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
