@@ -313,6 +313,8 @@ function handleWatch(
     'Transfer-Encoding': 'chunked',
     'Cache-Control': 'no-cache, private',
   });
+  // Headers go out at once, like kube-apiserver, even before the first event.
+  res.flushHeaders();
   const write = (type: string, object: KubeObject) =>
     res.write(`${JSON.stringify({ type, object: served(object, target) })}\n`);
   const since = query.get('resourceVersion');

@@ -5,7 +5,10 @@ import { createHash } from 'crypto';
  * `[a-z0-9-]`, starting with a letter, with a hash suffix whenever the name
  * had to be changed or shortened.
  */
-export function environmentSlug(name: string): string {
+export function environmentSlug(
+  name: string,
+  hexDigest = createHash('sha256').update(name).digest('hex'),
+): string {
   let slug = name.toLowerCase().replace(/[^a-z0-9]/g, '-');
   if (!/^[a-z]/.test(slug)) {
     slug = `env-${slug}`;
@@ -14,9 +17,7 @@ export function environmentSlug(name: string): string {
   if (slug.length > 24 || slug !== name) {
     slug = slug.slice(0, 17);
     if (!slug.endsWith('-')) slug += '-';
-    const hash = BigInt(
-      `0x${createHash('sha256').update(name).digest('hex')}`,
-    ).toString(36);
+    const hash = BigInt(`0x${hexDigest}`).toString(36);
     return `${slug}${hash.slice(-6)}`;
   }
   return slug.replace(/-$/, '');

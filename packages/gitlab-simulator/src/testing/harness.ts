@@ -1,0 +1,96 @@
+import { DEMO_TOKEN } from '../scenario/generate';
+import {
+  RunningSimulator,
+  SimulatorOptions,
+  startGitlabSimulator,
+} from '../server';
+
+/** Starts a simulator on a random port for one test file and closes it afterwards. */
+export function useSimulator(options: SimulatorOptions = {}) {
+  const ref: { current?: RunningSimulator } = {};
+  beforeAll(async () => {
+    ref.current = await startGitlabSimulator({ port: 0, ...options });
+  });
+  afterAll(async () => {
+    await ref.current?.close();
+  });
+  return () => ref.current!;
+}
+
+export async function graphql(
+  sim: RunningSimulator,
+  query: string,
+  variables?: Record<string, unknown>,
+  token: string | null = DEMO_TOKEN,
+) {
+  const response = await fetch(sim.graphqlUrl, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify({ query, variables }),
+  });
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+/** A request through the KAS proxy as `pat:<agentId>:<token>`. */
+export function kas(
+  sim: RunningSimulator,
+  agentId: number,
+  path: string,
+  init: RequestInit = {},
+  token = DEMO_TOKEN,
+) {
+  return fetch(`${sim.kasProxyUrl}${path}`, {
+    ...init,
+    headers: {
+      Authorization: `Bearer pat:${agentId}:${token}`,
+      ...(init.headers as Record<string, string>),
+    },
+  });
+}
+
+export async function kasJson(
+  sim: RunningSimulator,
+  agentId: number,
+  path: string,
+  init: RequestInit = {},
+) {
+  const response = await kas(sim, agentId, path, init);
+  return {
+    status: response.status,
+    body: (await response.json()) as any,
+    headers: response.headers,
+  };
+}
+
+/** Reads NDJSON watch events from a streaming response until `until` is satisfied. */
+export async function readWatchEvents(
+  response: Response,
+  until: (events: any[]) => boolean,
+): Promise<any[]> {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  const events: any[] = [];
+  let buffer = '';
+  while (!until(events)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let newline = buffer.indexOf('\n');
+    while (newline >= 0) {
+      events.push(JSON.parse(buffer.slice(0, newline)));
+      buffer = buffer.slice(newline + 1);
+      newline = buffer.indexOf('\n');
+    }
+  }
+  await reader.cancel();
+  return events;
+}
+
+export const PROD_US = 1;
+export const PROD_EU = 2;
+export const NONPROD = 3;
+export const RESTRICTED = 4;
+export const EDGE = 5;
