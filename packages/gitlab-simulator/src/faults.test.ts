@@ -1,0 +1,163 @@
+import { DEFAULT_FAULTS } from './faults';
+import { DEMO_TOKEN } from './scenario/generate';
+import {
+  graphql,
+  kas,
+  kasJson,
+  NONPROD,
+  PROD_US,
+  useSimulator,
+} from './testing/harness';
+
+describe('fault knobs', () => {
+  const sim = useSimulator();
+  afterEach(() => sim().setFaults(DEFAULT_FAULTS));
+
+  const project = () =>
+    fetch(`${sim().apiUrl}/projects/101`, {
+      headers: { 'PRIVATE-TOKEN': DEMO_TOKEN },
+    });
+
+  it('holds every request back by latencyMs', async () => {
+    sim().resetStats();
+    sim().setFaults({ latencyMs: 60_000 });
+    let slowDone = false;
+    const slow = project().then(
+      () => (slowDone = true),
+      () => (slowDone = true),
+    );
+    // Lower the knob once the server holds the first request.
+    while (!sim().stats().byPath['GET /api/v4/projects/101']) {
+      await new Promise(resolve => setImmediate(resolve));
+    }
+    sim().setFaults({ latencyMs: 0 });
+    // A request started after the knob was lowered overtakes the held-back one.
+    expect((await project()).status).toBe(200);
+    expect(slowDone).toBe(false);
+    expect(sim().stats().byPath['GET /api/v4/projects/101']).toBe(2);
+    void slow;
+  });
+
+  it('fails requests with 5xx in each surface own error shape', async () => {
+    sim().setFaults({ errorRate: 1, errorKind: '5xx' });
+    const rest = await project();
+    expect(rest.status).toBe(500);
+    expect(await rest.json()).toEqual({ message: '500 Internal Server Error' });
+    const gql = await graphql(sim(), '{ currentUser { username } }');
+    expect(gql).toEqual({
+      status: 500,
+      body: { errors: [{ message: 'Internal server error' }] },
+    });
+    const proxy = await kasJson(sim(), PROD_US, '/api/v1/pods');
+    expect(proxy.body).toMatchObject({
+      kind: 'Status',
+      code: 503,
+      reason: 'ServiceUnavailable',
+    });
+  });
+
+  it('resets the connection', async () => {
+    sim().setFaults({ errorRate: 1, errorKind: 'reset' });
+    await expect(project()).rejects.toThrow('fetch failed');
+  });
+
+  it('dribbles the body slowly but completely', async () => {
+    sim().setFaults({ errorRate: 1, errorKind: 'slow-body' });
+    const response = await project();
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    const chunks: Uint8Array[] = [];
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+    }
+    expect(chunks.length).toBeGreaterThan(5);
+    const text = Buffer.concat(chunks).toString('utf8');
+    expect(JSON.parse(text).id).toBe(101);
+  });
+
+  it('answers 200 with truncated JSON', async () => {
+    sim().setFaults({ errorRate: 1, errorKind: 'malformed-json' });
+    const response = await kas(
+      sim(),
+      PROD_US,
+      '/api/v1/namespaces/storefront/pods',
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    const text = await response.text();
+    expect(() => JSON.parse(text)).toThrow();
+  });
+
+  it('forbids resources by plural or group/plural, and subresources', async () => {
+    sim().setFaults({
+      forbiddenKinds: ['apps/deployments', 'configmaps', 'pods/log'],
+    });
+    expect(
+      (await kasJson(sim(), NONPROD, '/apis/apps/v1/deployments')).body,
+    ).toMatchObject({ code: 403, reason: 'Forbidden' });
+    expect(
+      (
+        await kasJson(
+          sim(),
+          NONPROD,
+          '/api/v1/namespaces/checkout-staging/configmaps/checkout-config',
+        )
+      ).status,
+    ).toBe(403);
+    expect(
+      (await kasJson(sim(), NONPROD, '/apis/apps/v1/replicasets')).status,
+    ).toBe(200);
+    const pods = (
+      await kasJson(sim(), NONPROD, '/api/v1/namespaces/notifications-dev/pods')
+    ).body.items;
+    expect(pods.length).toBeGreaterThan(0);
+    const log = await kasJson(
+      sim(),
+      NONPROD,
+      `/api/v1/namespaces/notifications-dev/pods/${pods[0].metadata.name}/log`,
+    );
+    expect(log.body.message).toContain('cannot get resource "pods/log"');
+  });
+
+  it('disconnects agents by id', async () => {
+    sim().setFaults({ disconnectedAgents: [String(PROD_US)] });
+    expect((await kas(sim(), PROD_US, '/api/v1/pods')).status).toBe(502);
+    expect((await kas(sim(), NONPROD, '/api/v1/pods')).status).toBe(200);
+  });
+
+  it('turns KAS off in metadata and at the proxy', async () => {
+    sim().setFaults({ kasEnabled: false });
+    const { body } = await graphql(
+      sim(),
+      '{ metadata { kas { enabled externalK8sProxyUrl } } }',
+    );
+    expect(body.data.metadata.kas).toEqual({
+      enabled: false,
+      externalK8sProxyUrl: null,
+    });
+    expect((await kas(sim(), PROD_US, '/api/v1/pods')).status).toBe(404);
+  });
+
+  it('counts requests by surface and path until reset', async () => {
+    sim().resetStats();
+    await project();
+    await graphql(sim(), '{ currentUser { username } }');
+    await kas(sim(), PROD_US, '/version');
+    await kas(sim(), PROD_US, '/version');
+    expect(sim().stats()).toEqual({
+      requests: 4,
+      graphql: 1,
+      rest: 1,
+      kas: 2,
+      byPath: {
+        'GET /api/v4/projects/101': 1,
+        'POST /api/graphql': 1,
+        'GET /-/kubernetes-agent/k8s-proxy/version': 2,
+      },
+    });
+    sim().resetStats();
+    expect(sim().stats().requests).toBe(0);
+  });
+});
