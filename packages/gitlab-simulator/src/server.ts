@@ -30,6 +30,11 @@ export interface SimulatorOptions {
   logger?: { info(msg: string): void; warn(msg: string): void };
   /** Interval between streamed log lines with `follow=true` (default 1000 ms). */
   logFollowIntervalMs?: number;
+  /**
+   * How often simulated time advances (crash-looping pods restart again),
+   * producing MODIFIED watch events; default 30000 ms, 0 turns it off.
+   */
+  tickMs?: number;
 }
 
 export interface SimulatorStats {
@@ -258,6 +263,17 @@ export async function startGitlabSimulator(
       resolve();
     });
   });
+  const tickMs = options.tickMs ?? 30_000;
+  const ticker =
+    tickMs > 0
+      ? setInterval(
+          () => clusters.forEach(cluster => cluster.controllers.advance()),
+          tickMs,
+        )
+      : undefined;
+  // The ticker alone must not keep a process (or a test run) alive.
+  ticker?.unref();
+
   const { port } = server.address() as AddressInfo;
   const hostPart = host.includes(':') ? `[${host}]` : host;
   const url = `http://${hostPart}:${port}`;
@@ -281,6 +297,7 @@ export async function startGitlabSimulator(
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
+        clearInterval(ticker);
         [...streams].forEach(stop => stop());
         server.close(error => (error ? reject(error) : resolve()));
         server.closeAllConnections();

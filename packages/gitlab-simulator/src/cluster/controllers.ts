@@ -375,6 +375,50 @@ export class Controllers {
     }
   }
 
+  /**
+   * Lets time pass: crash-looping containers restart once more and their
+   * BackOff events count up, so watches see MODIFIED events in a quiet demo.
+   */
+  advance() {
+    const now = new Date();
+    const at = isoSeconds(now);
+    const podResource = this.resource('', 'Pod');
+    const eventResource = this.resource('', 'Event');
+    for (const pod of this.store.list(podResource)) {
+      const statuses: any[] = pod.status?.containerStatuses ?? [];
+      if (!statuses.some(c => c.state?.waiting?.reason === 'CrashLoopBackOff'))
+        continue;
+      const updated = deepClone(pod);
+      for (const status of updated.status.containerStatuses) {
+        if (status.state?.waiting?.reason !== 'CrashLoopBackOff') continue;
+        status.restartCount += 1;
+        status.lastState = {
+          terminated: {
+            ...status.lastState?.terminated,
+            startedAt: isoSeconds(new Date(now.getTime() - 3000)),
+            finishedAt: at,
+          },
+        };
+      }
+      this.store.upsert(updated);
+      for (const event of this.store.list(
+        eventResource,
+        pod.metadata.namespace,
+      )) {
+        if (
+          event.involvedObject?.uid === pod.metadata.uid &&
+          event.reason === 'BackOff'
+        ) {
+          this.store.upsert({
+            ...event,
+            count: (event.count ?? 1) + 1,
+            lastTimestamp: at,
+          });
+        }
+      }
+    }
+  }
+
   /** What Flux controllers do when asked to reconcile: note the request as handled. */
   afterPatch(before: KubeObject, after: KubeObject) {
     const requested = 'reconcile.fluxcd.io/requestedAt';

@@ -1,3 +1,4 @@
+import { DEMO_TOKEN } from '../scenario/generate';
 import { graphql, useSimulator } from '../testing/harness';
 
 const ENVIRONMENT_FIELDS = `
@@ -361,5 +362,36 @@ describe('GitLab GraphQL', () => {
     expect(missingStatus.body.errors[0].message).toContain(
       'argument "status" of type "DeploymentStatus!" is required',
     );
+  });
+
+  it('runs multiplexed batches with per-operation limits, and GET queries', async () => {
+    const query = (path: string) => ({
+      query: `{ project(fullPath: "${path}") { environments { nodes { name } } } }`,
+    });
+    const response = await fetch(sim().graphqlUrl, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Authorization: `Bearer ${DEMO_TOKEN}`,
+      },
+      body: JSON.stringify([
+        query('acme/shop/storefront'),
+        query('acme/shop/checkout-api'),
+      ]),
+    });
+    const results = (await response.json()) as any[];
+    expect(results.map(r => r.errors)).toEqual([undefined, undefined]);
+    expect(
+      results[1].data.project.environments.nodes.map((n: any) => n.name),
+    ).toEqual(['production', 'staging']);
+    const get = await fetch(
+      `${sim().graphqlUrl}?query=${encodeURIComponent(
+        '{ currentUser { username } }',
+      )}`,
+      { headers: { 'PRIVATE-TOKEN': DEMO_TOKEN } },
+    );
+    expect(await get.json()).toEqual({
+      data: { currentUser: { username: 'backstage-bot' } },
+    });
   });
 });

@@ -748,3 +748,99 @@ describe('Kubernetes API behind KAS', () => {
     });
   });
 });
+
+describe('simulated time', () => {
+  const sim = useSimulator({ tickMs: 50 });
+
+  it('restarts crash-looping containers again, visible to watchers as MODIFIED', async () => {
+    const response = await kas(
+      sim(),
+      NONPROD,
+      '/api/v1/namespaces/checkout-staging/pods?watch=true',
+    );
+    const events = await readWatchEvents(response, seen =>
+      seen.some(e => e.type === 'MODIFIED'),
+    );
+    const added = events.find(e => e.type === 'ADDED');
+    const modified = events.find(e => e.type === 'MODIFIED');
+    expect(
+      modified.object.status.containerStatuses[0].restartCount,
+    ).toBeGreaterThan(added.object.status.containerStatuses[0].restartCount);
+  });
+});
+
+describe('creating objects', () => {
+  const sim = useSimulator();
+
+  it('creates an object in a collection and refuses a duplicate', async () => {
+    const body = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'feature-flags' },
+      data: { cart: 'on' },
+    });
+    const created = await kasJson(
+      sim(),
+      NONPROD,
+      '/api/v1/namespaces/checkout-staging/configmaps',
+      { method: 'POST', body },
+    );
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      kind: 'ConfigMap',
+      metadata: {
+        name: 'feature-flags',
+        namespace: 'checkout-staging',
+        uid: expect.any(String),
+      },
+    });
+    const again = await kasJson(
+      sim(),
+      NONPROD,
+      '/api/v1/namespaces/checkout-staging/configmaps',
+      { method: 'POST', body },
+    );
+    expect(again.body).toMatchObject({
+      code: 409,
+      reason: 'AlreadyExists',
+      message: 'configmaps "feature-flags" already exists',
+    });
+  });
+
+  it('deletes a Deployment with everything it owns', async () => {
+    const deleted = await kasJson(
+      sim(),
+      NONPROD,
+      '/apis/apps/v1/namespaces/notifications-dev/deployments/mailhog',
+      { method: 'DELETE' },
+    );
+    expect(deleted.body).toMatchObject({
+      kind: 'Status',
+      status: 'Success',
+      details: { name: 'mailhog', group: 'apps', kind: 'deployments' },
+    });
+    const replicaSets = (
+      await kasJson(
+        sim(),
+        NONPROD,
+        '/apis/apps/v1/namespaces/notifications-dev/replicasets?labelSelector=app.kubernetes.io%2Fname%3Dmailhog',
+      )
+    ).body.items;
+    const pods = (
+      await kasJson(
+        sim(),
+        NONPROD,
+        '/api/v1/namespaces/notifications-dev/pods?labelSelector=app.kubernetes.io%2Fname%3Dmailhog',
+      )
+    ).body.items;
+    expect([replicaSets.length, pods.length]).toEqual([0, 0]);
+    const slice = (
+      await kasJson(
+        sim(),
+        NONPROD,
+        '/apis/discovery.k8s.io/v1/namespaces/notifications-dev/endpointslices?labelSelector=kubernetes.io%2Fservice-name%3Dmailhog',
+      )
+    ).body.items[0];
+    expect(slice.endpoints).toEqual([]);
+  });
+});
