@@ -1,0 +1,163 @@
+// The Environments tab of an entity, in Chromium against the demo portal:
+// health badges on the cards, the resource graph, the drawer of a degraded
+// pod, and how long a 1,000-resource graph takes to become interactive.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, test } from 'node:test';
+import { openPortal } from '../lib/portal.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const TIMEOUT = 30_000;
+
+let portal;
+before(async () => {
+  portal = await openPortal();
+});
+after(async () => {
+  await portal?.close();
+});
+
+test('the cards show each environment with its health', async () => {
+  const page = await portal.page();
+  await portal.goto(page, '/catalog/default/component/storefront/gitlab-env');
+  const cards = page.locator('section[data-environment]');
+  await cards.first().waitFor({ timeout: TIMEOUT });
+  // Production comes first, and the folder groups its regions.
+  const firstCard = await cards.first().getAttribute('data-environment');
+  assert.match(firstCard, /^production/);
+  await page
+    .getByRole('region', { name: 'Folder production' })
+    .waitFor({ timeout: TIMEOUT });
+
+  // Every running environment ends with a badge or a named problem, never a skeleton.
+  const badges = page.getByRole('status', { name: /^Health: / });
+  await badges.first().waitFor({ timeout: TIMEOUT });
+  await page.waitForFunction(
+    () =>
+      document.querySelectorAll(
+        'section[data-environment] .v5-MuiSkeleton-root',
+      ).length === 0,
+    null,
+    { timeout: TIMEOUT },
+  );
+  const labels = await badges.evaluateAll(nodes =>
+    nodes.map(node => node.getAttribute('aria-label')),
+  );
+  console.log(`storefront badges:\n  ${labels.join('\n  ')}`);
+  assert.ok(labels.length >= 2, 'at least two environments have health');
+
+  // Stopped environments start collapsed.
+  const stopped = page.getByRole('button', {
+    name: /^Expand review\/old-checkout/,
+  });
+  assert.equal(await stopped.getAttribute('aria-expanded'), 'false');
+  await portal.screenshot(page, 'entity-tab');
+  assert.deepEqual(page.errors.filter(isAppError), []);
+});
+
+test('a degraded pod opens a drawer with its events, YAML and kubectl command', async () => {
+  const page = await portal.page();
+  await portal.goto(
+    page,
+    '/catalog/default/component/checkout-api/gitlab-env?env=staging',
+  );
+  const panel = page.getByRole('region', { name: 'Resources of staging' });
+  const graph = panel.getByTestId('resource-graph');
+  await graph
+    .locator('.react-flow__node')
+    .first()
+    .waitFor({ timeout: TIMEOUT });
+  await portal.screenshot(page, 'entity-tab-graph');
+
+  // Degraded pods may sit in a pod group: open it first.
+  const groups = graph.locator('.react-flow__node-podGroup');
+  if ((await groups.count()) > 0) await groups.first().click();
+  const degradedPod = graph
+    .locator('.react-flow__node[aria-label^="Pod "][aria-label$=", Degraded"]')
+    .first();
+  await degradedPod.waitFor({ timeout: TIMEOUT });
+  const label = await degradedPod.getAttribute('aria-label');
+  const podName = label.replace(/^Pod /, '').replace(/, Degraded$/, '');
+  await degradedPod.click();
+
+  const drawer = page.getByRole('dialog', { name: `Pod ${podName}` });
+  await drawer.waitFor({ timeout: TIMEOUT });
+  await drawer
+    .getByText(`kubectl get pod ${podName} -n checkout-staging -o yaml`)
+    .waitFor({ timeout: TIMEOUT });
+  await portal.screenshot(page, 'entity-tab-drawer');
+
+  await drawer.getByRole('tab', { name: /^Events/ }).click();
+  await drawer
+    .getByText(/BackOff/)
+    .first()
+    .waitFor({ timeout: TIMEOUT });
+  await drawer.getByRole('tab', { name: 'YAML' }).click();
+  await drawer
+    .getByText('CrashLoopBackOff')
+    .first()
+    .waitFor({ timeout: TIMEOUT });
+  await portal.screenshot(page, 'entity-tab-drawer-yaml');
+  assert.deepEqual(page.errors.filter(isAppError), []);
+});
+
+test('a 1,000-resource environment becomes interactive quickly (timing printed)', async () => {
+  const body = execFileSync(
+    'npx',
+    ['tsx', 'plugins/gitlab-env-frontend/bench/environmentResponse.ts', '1000'],
+    {
+      cwd: root,
+      maxBuffer: 64 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
+  const page = await portal.page();
+  let arrivedAt;
+  await page.route(
+    /\/environments\/review-feature-cart[^/]*\/resources/,
+    route => {
+      arrivedAt = Date.now();
+      return route.fulfill({
+        status: 200,
+        contentType: 'application/json',
+        body,
+      });
+    },
+  );
+  await portal.goto(page, '/catalog/default/component/storefront/gitlab-env');
+  await page
+    .getByRole('button', { name: /^Show resources of review\/feature-cart/ })
+    .click({ timeout: TIMEOUT });
+  const graph = page.getByTestId('resource-graph');
+  await graph
+    .locator('.react-flow__node')
+    .first()
+    .waitFor({ timeout: TIMEOUT });
+  const renderedAt = Date.now();
+
+  // Interactive: a click on a node opens its drawer.
+  await graph.locator('.react-flow__node-resource').first().click();
+  await page.getByRole('dialog').waitFor({ timeout: TIMEOUT });
+  const interactiveAt = Date.now();
+  const nodes = await graph.locator('.react-flow__node').count();
+  console.log(
+    `1,000-resource environment: graph drawn ${
+      renderedAt - arrivedAt
+    } ms after the data arrived, ` +
+      `drawer open ${
+        interactiveAt - arrivedAt
+      } ms after (${nodes} nodes in the viewport DOM)`,
+  );
+  await page.keyboard.press('Escape');
+  await portal.screenshot(page, 'entity-tab-1000');
+  assert.deepEqual(page.errors.filter(isAppError), []);
+});
+
+// React's development warnings are not failures of the page.
+function isAppError(text) {
+  return !/Warning:|findDOMNode|defaultProps|React Router Future Flag/.test(
+    text,
+  );
+}
