@@ -151,6 +151,25 @@ export class GitlabDirectory {
     );
   }
 
+  /**
+   * The entry of an agent's `user_access` or `ci_access` that authorizes a
+   * project: the project itself, else the nearest listed ancestor group (the
+   * most specific entry wins; entries are not merged).
+   */
+  authorizationFor(
+    agent: ScenarioAgent,
+    kind: 'user_access' | 'ci_access',
+    project: ScenarioProject,
+  ): AgentAuthorizationEntry | undefined {
+    const entries = agent.config[kind];
+    const direct = entries?.projects?.find(e => e.id === project.fullPath);
+    if (direct) return direct;
+    const groups = (entries?.groups ?? []).filter(g =>
+      isWithin(project.fullPath, g.id),
+    );
+    return groups.sort((a, b) => b.id.length - a.id.length)[0];
+  }
+
   /** `user_access` lets the user through KAS (needs an `access_as` and a matching entry). */
   userAccessCovers(user: ScenarioUser, agent: ScenarioAgent): boolean {
     const access = agent.config.user_access;

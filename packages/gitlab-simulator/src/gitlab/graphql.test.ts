@@ -394,4 +394,62 @@ describe('GitLab GraphQL', () => {
       data: { currentUser: { username: 'backstage-bot' } },
     });
   });
+
+  it('lists the agents shared with a project through user_access and ci_access', async () => {
+    const { body } = await graphql(
+      sim(),
+      `
+        {
+          project(fullPath: "acme/platform/notifications") {
+            userAccessAuthorizedAgents {
+              nodes {
+                agent {
+                  name
+                }
+                config
+              }
+            }
+            ciAccessAuthorizedAgents {
+              nodes {
+                agent {
+                  name
+                }
+                config
+              }
+            }
+          }
+        }
+      `,
+    );
+    const { userAccessAuthorizedAgents: user, ciAccessAuthorizedAgents: ci } =
+      body.data.project;
+    // restricted is missing from user_access: the dashboard cannot reach it.
+    expect(user.nodes.map((n: any) => n.agent.name)).toEqual([
+      'prod-us',
+      'nonprod',
+      'edge',
+    ]);
+    expect(user.nodes[0].config).toEqual({
+      access_as: { agent: {} },
+      id: 'acme/platform',
+    });
+    expect(
+      ci.nodes.map((n: any) => [
+        n.agent.name,
+        n.config.default_namespace ?? null,
+      ]),
+    ).toEqual([
+      ['nonprod', null],
+      ['restricted', 'notifications'],
+    ]);
+    const outsider = await graphql(
+      sim(),
+      '{ project(fullPath: "acme/docs-site") { userAccessAuthorizedAgents { nodes { agent { name } } } } }',
+      undefined,
+      'glpat-outsider',
+    );
+    expect(outsider.body.data.project.userAccessAuthorizedAgents.nodes).toEqual(
+      [],
+    );
+  });
 });

@@ -151,6 +151,41 @@ function environmentNode(
   };
 }
 
+/**
+ * Agents shared with a project through `user_access` or `ci_access`, with the
+ * authorizing config entry; only for Developers of the project, as in GitLab.
+ */
+function authorizedAgents(
+  project: ScenarioProject,
+  kind: 'user_access' | 'ci_access',
+  ctx: GraphqlContext,
+  args: ConnectionArgs,
+) {
+  const developer =
+    ctx.directory.roleIn(ctx.caller?.user, project.fullPath) >= 30;
+  const authorizations = developer
+    ? ctx.directory.scenario.agents
+        .map(agent => ({
+          agent,
+          entry: ctx.directory.authorizationFor(agent, kind, project),
+        }))
+        .filter(a => a.entry !== undefined)
+    : [];
+  return connection(
+    authorizations,
+    a => a.agent.id,
+    a => ({
+      agent: agentNode(a.agent, ctx),
+      // GitLab returns the entry's settings, with access_as from the agent's user_access.
+      config:
+        kind === 'user_access'
+          ? { access_as: a.agent.config.user_access?.access_as, ...a.entry }
+          : a.entry,
+    }),
+    args,
+  );
+}
+
 function projectNode(project: ScenarioProject, ctx: GraphqlContext): any {
   const readable = () => ctx.directory.canReadEnvironments(ctx.caller, project);
   const groupPath = project.fullPath.slice(
@@ -203,6 +238,10 @@ function projectNode(project: ScenarioProject, ctx: GraphqlContext): any {
         ? agentNode(agent, ctx)
         : null;
     },
+    userAccessAuthorizedAgents: (args: ConnectionArgs) =>
+      authorizedAgents(project, 'user_access', ctx, args),
+    ciAccessAuthorizedAgents: (args: ConnectionArgs) =>
+      authorizedAgents(project, 'ci_access', ctx, args),
     clusterAgents: (args: ConnectionArgs) => {
       const agents = ctx.directory.scenario.agents.filter(
         a =>

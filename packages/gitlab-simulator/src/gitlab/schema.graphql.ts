@@ -118,6 +118,40 @@ export const GITLAB_SCHEMA_SDL = /* GraphQL */ `
       last: Int
       before: String
     ): ClusterAgentConnection
+    userAccessAuthorizedAgents(
+      first: Int
+      after: String
+      last: Int
+      before: String
+    ): ClusterAgentAuthorizationUserAccessConnection
+    ciAccessAuthorizedAgents(
+      first: Int
+      after: String
+      last: Int
+      before: String
+    ): ClusterAgentAuthorizationCiAccessConnection
+  }
+
+  type ClusterAgentAuthorizationUserAccess {
+    agent: ClusterAgent
+    config: JSON
+  }
+
+  type ClusterAgentAuthorizationUserAccessConnection {
+    count: Int!
+    nodes: [ClusterAgentAuthorizationUserAccess]
+    pageInfo: PageInfo!
+  }
+
+  type ClusterAgentAuthorizationCiAccess {
+    agent: ClusterAgent
+    config: JSON
+  }
+
+  type ClusterAgentAuthorizationCiAccessConnection {
+    count: Int!
+    nodes: [ClusterAgentAuthorizationCiAccess]
+    pageInfo: PageInfo!
   }
 
   type ProjectConnection {
