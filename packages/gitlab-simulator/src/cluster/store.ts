@@ -15,19 +15,28 @@ function resourceKey(resource: ApiResource): string {
   return `${resource.group}/${resource.plural}`;
 }
 
-function objectKey(namespace: string | undefined, name: string): string {
-  return `${namespace ?? ''}/${name}`;
+/** '' for cluster-scoped objects, so they share one bucket. */
+function namespaceKey(
+  resource: ApiResource,
+  namespace: string | undefined,
+): string {
+  return resource.namespaced ? namespace ?? '' : '';
 }
 
 /**
  * The state of one simulated cluster, like etcd behind an API server: objects
- * by resource, a global resourceVersion, and change notifications for watches.
+ * by resource, namespace and name, a global resourceVersion, and change
+ * notifications for watches.
  */
 export class ClusterStore {
   readonly registry: ResourceRegistry;
   /** Objects of kinds no built-in or CRD declares (a scenario mistake). */
   readonly unserved: KubeObject[] = [];
-  private readonly objects = new Map<string, Map<string, KubeObject>>();
+  /** resource -> namespace -> name -> object; indexed so per-namespace reads stay cheap in large benchmarks. */
+  private readonly objects = new Map<
+    string,
+    Map<string, Map<string, KubeObject>>
+  >();
   private revision = 0;
   private readonly listeners = new Set<(event: StoreEvent) => void>();
 
@@ -49,18 +58,20 @@ export class ClusterStore {
     return String(this.revision);
   }
 
-  /** Objects of a resource, in one namespace or all, ordered like etcd keys. */
+  /** Objects of a resource, in one namespace or all, ordered like etcd keys (namespace, then name). */
   list(resource: ApiResource, namespace?: string): KubeObject[] {
-    const all = [...(this.objects.get(resourceKey(resource))?.values() ?? [])];
-    const filtered =
+    const byNamespace = this.objects.get(resourceKey(resource));
+    if (!byNamespace) return [];
+    const namespaces =
       namespace === undefined
-        ? all
-        : all.filter(o => o.metadata.namespace === namespace);
-    return filtered.sort((a, b) =>
-      objectKey(a.metadata.namespace, a.metadata.name).localeCompare(
-        objectKey(b.metadata.namespace, b.metadata.name),
-      ),
-    );
+        ? [...byNamespace.keys()].sort()
+        : [namespaceKey(resource, namespace)];
+    return namespaces.flatMap(ns => {
+      const byName = byNamespace.get(ns);
+      return byName
+        ? [...byName.keys()].sort().map(name => byName.get(name)!)
+        : [];
+    });
   }
 
   get(
@@ -70,12 +81,15 @@ export class ClusterStore {
   ): KubeObject | undefined {
     return this.objects
       .get(resourceKey(resource))
-      ?.get(objectKey(resource.namespaced ? namespace : undefined, name));
+      ?.get(namespaceKey(resource, namespace))
+      ?.get(name);
   }
 
   /** Every object, for tests and summaries. */
   all(): KubeObject[] {
-    return [...this.objects.values()].flatMap(m => [...m.values()]);
+    return [...this.objects.values()].flatMap(byNamespace =>
+      [...byNamespace.values()].flatMap(byName => [...byName.values()]),
+    );
   }
 
   /** Stores an object (create or replace), bumping its resourceVersion. */
@@ -92,13 +106,14 @@ export class ClusterStore {
     namespace: string | undefined,
     name: string,
   ): KubeObject | undefined {
-    const bucket = this.objects.get(resourceKey(resource));
-    const key = objectKey(resource.namespaced ? namespace : undefined, name);
-    const existing = bucket?.get(key);
-    if (!existing) {
+    const byName = this.objects
+      .get(resourceKey(resource))
+      ?.get(namespaceKey(resource, namespace));
+    const existing = byName?.get(name);
+    if (!byName || !existing) {
       return undefined;
     }
-    bucket!.delete(key);
+    byName.delete(name);
     const deleted = {
       ...existing,
       metadata: {
@@ -121,13 +136,13 @@ export class ClusterStore {
     notify: boolean,
   ): KubeObject {
     const key = resourceKey(resource);
-    const bucket = this.objects.get(key) ?? new Map<string, KubeObject>();
-    this.objects.set(key, bucket);
-    const id = objectKey(
-      resource.namespaced ? object.metadata.namespace : undefined,
-      object.metadata.name,
-    );
-    const previous = bucket.get(id);
+    const byNamespace =
+      this.objects.get(key) ?? new Map<string, Map<string, KubeObject>>();
+    this.objects.set(key, byNamespace);
+    const ns = namespaceKey(resource, object.metadata.namespace);
+    const byName = byNamespace.get(ns) ?? new Map<string, KubeObject>();
+    byNamespace.set(ns, byName);
+    const previous = byName.get(object.metadata.name);
     const stored = {
       ...object,
       metadata: {
@@ -135,7 +150,7 @@ export class ClusterStore {
         resourceVersion: String(++this.revision),
       },
     };
-    bucket.set(id, stored);
+    byName.set(object.metadata.name, stored);
     if (notify) {
       this.emit(
         previous

@@ -1,3 +1,5 @@
+import { expandCluster } from '../cluster/expand';
+import { generateScenario } from '../scenario/generate';
 import {
   kas,
   kasJson,
@@ -842,5 +844,59 @@ describe('creating objects', () => {
       )
     ).body.items[0];
     expect(slice.endpoints).toEqual([]);
+  });
+});
+
+describe('pagination across namespaces whose names prefix each other', () => {
+  const scenario = generateScenario({
+    projects: 1,
+    environmentsPerProject: 1,
+    objectsPerEnvironment: 6,
+  });
+  const configMaps = ['app', 'app-b', 'app.c'].flatMap(namespace =>
+    ['one', 'two'].map(name => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, namespace },
+      data: {},
+    })),
+  );
+  scenario.clusters[0].objects.push(
+    ...expandCluster(configMaps, {
+      cluster: 'extra',
+      now: new Date(),
+      events: false,
+    }).filter(o => o.kind === 'ConfigMap'),
+  );
+  const sim = useSimulator({ scenario });
+
+  it('continues exactly where the previous page ended', async () => {
+    const all = (await kasJson(sim(), 1, '/api/v1/configmaps')).body.items.map(
+      (c: any) => `${c.metadata.namespace}/${c.metadata.name}`,
+    );
+    expect(all).toEqual([
+      'app/one',
+      'app/two',
+      'app-b/one',
+      'app-b/two',
+      'app.c/one',
+      'app.c/two',
+    ]);
+    const paged: string[] = [];
+    let token = '';
+    do {
+      const { body } = await kasJson(
+        sim(),
+        1,
+        `/api/v1/configmaps?limit=1${token ? `&continue=${token}` : ''}`,
+      );
+      paged.push(
+        ...body.items.map(
+          (c: any) => `${c.metadata.namespace}/${c.metadata.name}`,
+        ),
+      );
+      token = body.metadata.continue ?? '';
+    } while (token);
+    expect(paged).toEqual(all);
   });
 });

@@ -110,6 +110,15 @@ function objectKey(o: KubeObject) {
   return `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 }
 
+/** Is the object after `key` (`namespace/name`) in the store's (namespace, name) order? */
+function isAfter(o: KubeObject, key: string): boolean {
+  const slash = key.indexOf('/');
+  const namespace = key.slice(0, slash);
+  const name = key.slice(slash + 1);
+  const ns = o.metadata.namespace ?? '';
+  return ns === namespace ? o.metadata.name > name : ns > namespace;
+}
+
 function encodeContinue(resourceVersion: string, start: string) {
   return Buffer.from(
     JSON.stringify({ v: 'meta.k8s.io/v1', rv: Number(resourceVersion), start }),
@@ -270,7 +279,7 @@ function handleList(
       );
       return;
     }
-    items = items.filter(o => objectKey(o) > start);
+    items = items.filter(o => isAfter(o, start));
   }
   const limit = Number(query.get('limit') ?? 0);
   const metadata: Record<string, unknown> = { resourceVersion };
