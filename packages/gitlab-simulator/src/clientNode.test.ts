@@ -5,6 +5,9 @@ import {
   CustomObjectsApi,
   KubeConfig,
   Log,
+  makeInformer,
+  PatchStrategy,
+  setHeaderOptions,
   Watch,
 } from '@kubernetes/client-node';
 import { DEMO_TOKEN } from './scenario/generate';
@@ -156,5 +159,40 @@ describe('@kubernetes/client-node through the KAS proxy', () => {
     await enough;
     controller.abort();
     expect(text.split('\n').filter(Boolean).length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('keeps an informer cache in step: list, then watch from its resourceVersion', async () => {
+    const kc = kubeConfig(NONPROD);
+    const core = kc.makeApiClient(CoreV1Api);
+    const informer = makeInformer(
+      kc,
+      '/api/v1/namespaces/storefront-staging/configmaps',
+      () => core.listNamespacedConfigMap({ namespace: 'storefront-staging' }),
+    );
+    const added: string[] = [];
+    const updated: string[] = [];
+    let resolveUpdate: () => void = () => {};
+    const sawUpdate = new Promise<void>(resolve => (resolveUpdate = resolve));
+    informer.on('add', obj => added.push(obj.metadata!.name!));
+    informer.on('update', obj => {
+      updated.push(obj.metadata!.name!);
+      resolveUpdate();
+    });
+    await informer.start();
+    expect(added).toEqual(['storefront-config']);
+    await core.patchNamespacedConfigMap(
+      {
+        name: 'storefront-config',
+        namespace: 'storefront-staging',
+        body: { data: { EXTRA: '1' } },
+      },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
+    await sawUpdate;
+    await informer.stop();
+    expect(updated).toEqual(['storefront-config']);
+    expect(
+      informer.get('storefront-config', 'storefront-staging')?.data?.EXTRA,
+    ).toBe('1');
   });
 });
