@@ -68,6 +68,15 @@ export class GitlabDirectory {
     );
   }
 
+  /** Does the user hold at least `role` on the path (directly or through a group)? */
+  hasRole(
+    user: ScenarioUser | undefined,
+    path: string,
+    role: AccessRole,
+  ): boolean {
+    return this.roleIn(user, path) >= ROLE_LEVEL[role];
+  }
+
   project(idOrPath: string | number): ScenarioProject | undefined {
     const key = String(idOrPath);
     return /^\d+$/.test(key)

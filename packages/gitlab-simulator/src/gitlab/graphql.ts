@@ -161,8 +161,11 @@ function authorizedAgents(
   ctx: GraphqlContext,
   args: ConnectionArgs,
 ) {
-  const developer =
-    ctx.directory.roleIn(ctx.caller?.user, project.fullPath) >= 30;
+  const developer = ctx.directory.hasRole(
+    ctx.caller?.user,
+    project.fullPath,
+    'developer',
+  );
   const authorizations = developer
     ? ctx.directory.scenario.agents
         .map(agent => ({

@@ -273,7 +273,7 @@ export function handleRest(
     return;
   }
   if (rest === '/cluster_agents') {
-    if (directory.roleIn(caller?.user, project.fullPath) < 30) {
+    if (!directory.hasRole(caller?.user, project.fullPath, 'developer')) {
       sendJson(res, 403, { message: '403 Forbidden' });
       return;
     }

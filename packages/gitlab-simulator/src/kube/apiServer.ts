@@ -1,14 +1,6 @@
-import { randomUUID } from 'crypto';
 import { IncomingMessage, ServerResponse } from 'http';
 import { KubeObject } from '../scenario/types';
 import { Controllers } from '../cluster/controllers';
-import { deepClone, selectorString } from '../cluster/objects';
-import {
-  jsonPatch,
-  mergePatch,
-  PatchError,
-  strategicMergePatch,
-} from '../cluster/patch';
 import {
   ApiResource,
   apiVersionOf,
@@ -20,7 +12,7 @@ import {
   SelectorError,
 } from '../cluster/selectors';
 import { ClusterStore, StoreEvent } from '../cluster/store';
-import { readBody, sendJson } from '../http/respond';
+import { sendJson } from '../http/respond';
 import {
   apiGroup,
   coreVersions,
@@ -31,14 +23,14 @@ import {
 import { logRequestError, streamLogs } from './logs';
 import {
   badRequest,
-  failure,
   forbidden,
-  KubeStatus,
   methodNotAllowed,
   notFound,
   pathNotFound,
   sendStatus,
 } from './status';
+import { parseTarget, served, Target } from './target';
+import { handleCreate, handleDelete, handleWrite, toScale } from './writes';
 
 /**
  * A kube-apiserver over a ClusterStore: discovery, get/list/watch with
@@ -55,47 +47,10 @@ export interface KubeApi {
   logFollowIntervalMs: number;
 }
 
-interface Target {
-  resource: ApiResource;
-  version: string;
-  namespace?: string;
-  name?: string;
-  subresource?: string;
-}
-
 const BUILTIN = new Set(BUILTIN_RESOURCES);
 const DEFAULT_WATCH_TIMEOUT_S = 1800;
 
-function parseTarget(
-  api: KubeApi,
-  segments: string[],
-): Target | KubeStatus | 'discovery' {
-  const core = segments[0] === 'api';
-  const group = core ? '' : segments[1];
-  const version = core ? segments[1] : segments[2];
-  const rest = segments.slice(core ? 2 : 3);
-  if (rest.length === 0) return 'discovery';
-  let namespace: string | undefined;
-  let parts = rest;
-  if (rest[0] === 'namespaces' && rest.length >= 3) {
-    namespace = rest[1];
-    parts = rest.slice(2);
-  }
-  if (parts.length > 3) return pathNotFound();
-  const [plural, name, subresource] = parts;
-  const resource = api.store.registry.forPath(group, version, plural);
-  if (!resource || (namespace !== undefined && !resource.namespaced))
-    return pathNotFound();
-  if (subresource && !resource.subresources.some(s => s.name === subresource))
-    return pathNotFound();
-  return { resource, version, namespace, name, subresource };
-}
-
 /** An object as served at the requested version (CRDs may serve several). */
-function served(object: KubeObject, target: Target): KubeObject {
-  const apiVersion = apiVersionOf(target.resource.group, target.version);
-  return object.apiVersion === apiVersion ? object : { ...object, apiVersion };
-}
 
 function listItem(object: KubeObject, target: Target): KubeObject {
   // kube-apiserver leaves kind/apiVersion out of list items for built-in types.
@@ -178,7 +133,7 @@ export async function handleKubeRequest(
     }
     return;
   }
-  const target = parseTarget(api, segments);
+  const target = parseTarget(api.store, segments);
   if (target === 'discovery') {
     const core = segments[0] === 'api';
     const doc = resourceList(
@@ -244,7 +199,7 @@ export async function handleKubeRequest(
       sendStatus(res, notFound(target.resource, target.name));
       return;
     }
-    await handleObject(api, req, res, target, object, query, method);
+    await handleObject(api, req, res, target, object, query);
   } catch (error) {
     if (error instanceof SelectorError) {
       sendStatus(res, badRequest(error.message));
@@ -359,48 +314,45 @@ function handleWatch(
   res.on('close', stop);
 }
 
-function toScale(object: KubeObject): KubeObject {
-  return {
-    kind: 'Scale',
-    apiVersion: 'autoscaling/v1',
-    metadata: {
-      name: object.metadata.name,
-      namespace: object.metadata.namespace,
-      uid: object.metadata.uid,
-      resourceVersion: object.metadata.resourceVersion,
-      creationTimestamp: object.metadata.creationTimestamp,
-    },
-    spec: { replicas: object.spec?.replicas ?? 1 },
-    status: {
-      replicas: object.status?.replicas ?? 0,
-      selector: selectorString(object.spec?.selector?.matchLabels),
-    },
-  };
-}
-
-async function readJson(req: IncomingMessage): Promise<any> {
-  const text = await readBody(req);
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new PatchError(`error decoding patch: ${(e as Error).message}`);
+function handleLog(
+  api: KubeApi,
+  res: ServerResponse,
+  target: Target,
+  pod: KubeObject,
+  query: URLSearchParams,
+) {
+  const previous = query.get('previous') === 'true';
+  const container = logRequestError(
+    pod,
+    query.get('container') ?? undefined,
+    previous,
+  );
+  if (typeof container !== 'string') {
+    sendStatus(res, container);
+    return;
   }
+  const tail = query.get('tailLines');
+  streamLogs(
+    res,
+    { pod, container, previous, now: new Date() },
+    {
+      tailLines: tail === null ? undefined : Number(tail),
+      timestamps: query.get('timestamps') === 'true',
+      follow: query.get('follow') === 'true',
+      followIntervalMs: api.logFollowIntervalMs,
+      // Following ends when the pod goes away (or is replaced under the same name).
+      podExists: () =>
+        api.store.get(target.resource, target.namespace, pod.metadata.name)
+          ?.metadata.uid === pod.metadata.uid,
+      onClose: stop => {
+        const untrack = api.trackStream(stop);
+        res.on('close', untrack);
+      },
+    },
+  );
 }
 
-function applyPatch(contentType: string, current: any, patch: any) {
-  if (contentType.startsWith('application/json-patch+json'))
-    return jsonPatch(current, patch);
-  if (contentType.startsWith('application/merge-patch+json'))
-    return mergePatch(current, patch);
-  return strategicMergePatch(current, patch);
-}
-
-const PATCH_TYPES = [
-  'application/json-patch+json',
-  'application/merge-patch+json',
-  'application/strategic-merge-patch+json',
-];
-
+/** Requests addressing one existing object or its subresource. */
 async function handleObject(
   api: KubeApi,
   req: IncomingMessage,
@@ -408,257 +360,26 @@ async function handleObject(
   target: Target,
   object: KubeObject,
   query: URLSearchParams,
-  method: string,
 ) {
+  const method = req.method ?? 'GET';
   const sub = target.subresource;
-  if (sub === 'log') {
-    if (method !== 'GET') return sendStatus(res, methodNotAllowed());
-    const previous = query.get('previous') === 'true';
-    const container = logRequestError(
-      object,
-      query.get('container') ?? undefined,
-      previous,
-    );
-    if (typeof container !== 'string') return sendStatus(res, container);
-    const tail = query.get('tailLines');
-    streamLogs(
-      res,
-      { pod: object, container, previous, now: new Date() },
-      {
-        tailLines: tail === null ? undefined : Number(tail),
-        timestamps: query.get('timestamps') === 'true',
-        follow: query.get('follow') === 'true',
-        followIntervalMs: api.logFollowIntervalMs,
-        podExists: () =>
-          api.store.get(target.resource, target.namespace, target.name!)
-            ?.metadata.uid === object.metadata.uid,
-        onClose: stop => {
-          const untrack = api.trackStream(stop);
-          res.on('close', untrack);
-        },
-      },
-    );
-    return undefined;
-  }
   if (sub === 'exec' || sub === 'attach') {
-    return sendStatus(res, badRequest('Upgrade request required'));
-  }
-  if (method === 'GET') {
-    return sendJson(
+    sendStatus(res, badRequest('Upgrade request required'));
+  } else if (sub === 'log') {
+    if (method === 'GET') {
+      handleLog(api, res, target, object, query);
+    } else {
+      sendStatus(res, methodNotAllowed());
+    }
+  } else if (method === 'GET') {
+    sendJson(
       res,
       200,
       sub === 'scale' ? toScale(object) : served(object, target),
     );
+  } else if (method === 'DELETE' && !sub) {
+    handleDelete(api, res, target, object);
+  } else {
+    await handleWrite(api, req, res, target, object);
   }
-  if (method === 'DELETE') {
-    const deleted = api.controllers.deleteCascading(object)!;
-    if (target.resource.kind === 'Pod') {
-      return sendJson(res, 200, served(deleted, target));
-    }
-    return sendJson(res, 200, {
-      kind: 'Status',
-      apiVersion: 'v1',
-      metadata: {},
-      status: 'Success',
-      details: {
-        name: object.metadata.name,
-        ...(target.resource.group ? { group: target.resource.group } : {}),
-        kind: target.resource.plural,
-        uid: object.metadata.uid,
-      },
-    });
-  }
-  if (method !== 'PATCH' && method !== 'PUT') {
-    return sendStatus(res, methodNotAllowed());
-  }
-  const contentType = String(req.headers['content-type'] ?? 'application/json');
-  if (method === 'PATCH' && !PATCH_TYPES.some(t => contentType.startsWith(t))) {
-    return sendStatus(
-      res,
-      failure(
-        415,
-        `the body of the request was in an unknown format - accepted media types include: ${PATCH_TYPES.join(
-          ', ',
-        )}`,
-      ),
-    );
-  }
-  let body: any;
-  try {
-    body = await readJson(req);
-  } catch (e) {
-    return sendStatus(res, badRequest((e as Error).message));
-  }
-  if (sub === 'scale') {
-    let scale: any;
-    try {
-      scale =
-        method === 'PUT'
-          ? body
-          : applyPatch(contentType, toScale(object), body);
-    } catch (e) {
-      return sendStatus(
-        res,
-        failure(
-          422,
-          `the server rejected our request due to an error in our request: ${
-            (e as Error).message
-          }`,
-        ),
-      );
-    }
-    const replicas = scale?.spec?.replicas;
-    if (!Number.isInteger(replicas) || replicas < 0) {
-      return sendStatus(
-        res,
-        failure(
-          422,
-          `Scale.autoscaling "${
-            object.metadata.name
-          }" is invalid: spec.replicas: Invalid value: ${JSON.stringify(
-            replicas,
-          )}: must be greater than or equal to 0`,
-          {
-            name: object.metadata.name,
-            group: 'autoscaling',
-            kind: 'Scale',
-            causes: [
-              {
-                reason: 'FieldValueInvalid',
-                message: 'Invalid value: must be greater than or equal to 0',
-                field: 'spec.replicas',
-              },
-            ],
-          },
-        ),
-      );
-    }
-    return sendJson(res, 200, toScale(api.controllers.scale(object, replicas)));
-  }
-  let next: any;
-  try {
-    if (method === 'PUT') {
-      next = body;
-    } else {
-      const current = served(object, target);
-      const patched = applyPatch(
-        contentType,
-        sub === 'status' ? { status: current.status } : current,
-        body,
-      );
-      next =
-        sub === 'status' ? { ...current, status: patched.status } : patched;
-    }
-  } catch (e) {
-    return sendStatus(
-      res,
-      failure(
-        422,
-        `the server rejected our request due to an error in our request: ${
-          (e as Error).message
-        }`,
-      ),
-    );
-  }
-  const sentVersion = next?.metadata?.resourceVersion;
-  if (sentVersion && sentVersion !== object.metadata.resourceVersion) {
-    return sendStatus(
-      res,
-      failure(
-        409,
-        `Operation cannot be fulfilled on ${target.resource.plural}${
-          target.resource.group ? `.${target.resource.group}` : ''
-        } "${
-          object.metadata.name
-        }": the object has been modified; please apply your changes to the latest version and try again`,
-        {
-          name: object.metadata.name,
-          kind: target.resource.plural,
-        },
-      ),
-    );
-  }
-  const updated: KubeObject = {
-    ...next,
-    apiVersion: object.apiVersion,
-    kind: object.kind,
-    metadata: {
-      ...next?.metadata,
-      name: object.metadata.name,
-      namespace: object.metadata.namespace,
-      uid: object.metadata.uid,
-      creationTimestamp: object.metadata.creationTimestamp,
-      generation: object.metadata.generation,
-    },
-  };
-  if (
-    JSON.stringify(updated.spec) !== JSON.stringify(object.spec) &&
-    object.metadata.generation !== undefined
-  ) {
-    updated.metadata.generation = object.metadata.generation + 1;
-  }
-  const stored = api.store.upsert(updated);
-  api.controllers.afterPatch(object, stored);
-  const fresh = api.store.get(target.resource, target.namespace, target.name!)!;
-  return sendJson(res, 200, served(fresh, target));
-}
-
-async function handleCreate(
-  api: KubeApi,
-  req: IncomingMessage,
-  res: ServerResponse,
-  target: Target,
-) {
-  let body: any;
-  try {
-    body = await readJson(req);
-  } catch (e) {
-    return sendStatus(res, badRequest((e as Error).message));
-  }
-  const name =
-    body?.metadata?.name ??
-    (body?.metadata?.generateName
-      ? `${body.metadata.generateName}${Math.random().toString(36).slice(2, 7)}`
-      : undefined);
-  if (!name) {
-    return sendStatus(
-      res,
-      failure(
-        422,
-        `${target.resource.kind} "" is invalid: metadata.name: Required value: name or generateName is required`,
-      ),
-    );
-  }
-  if (api.store.get(target.resource, target.namespace, name)) {
-    return sendStatus(
-      res,
-      failure(
-        409,
-        `${target.resource.plural}${
-          target.resource.group ? `.${target.resource.group}` : ''
-        } "${name}" already exists`,
-        { name, kind: target.resource.plural },
-        'AlreadyExists',
-      ),
-    );
-  }
-  const object: KubeObject = deepClone({
-    ...body,
-    apiVersion: apiVersionOf(target.resource.group, target.version),
-    kind: target.resource.kind,
-    metadata: {
-      ...body.metadata,
-      name,
-      ...(target.resource.namespaced
-        ? {
-            namespace:
-              target.namespace ?? body.metadata?.namespace ?? 'default',
-          }
-        : {}),
-      uid: randomUUID(),
-      creationTimestamp: `${new Date().toISOString().slice(0, 19)}Z`,
-      ...(body.spec !== undefined ? { generation: 1 } : {}),
-    },
-  });
-  return sendJson(res, 201, served(api.store.upsert(object), target));
 }
