@@ -452,4 +452,27 @@ describe('GitLab GraphQL', () => {
       [],
     );
   });
+
+  it('refuses queries deeper than GitLab allows', async () => {
+    // project > clusterAgents > nodes > project > clusterAgents > nodes > ... : 3 levels per hop.
+    let selection = 'name';
+    for (let i = 0; i < 7; i++)
+      selection = `clusterAgents { nodes { project { ${selection} } } }`;
+    const { body } = await graphql(
+      sim(),
+      `{ project(fullPath: "acme/infra") { ${selection} } }`,
+      undefined,
+      'glpat-alice',
+    );
+    expect(body.errors).toEqual([
+      { message: 'Query has depth of 23, which exceeds max depth of 20' },
+    ]);
+    const fragment = await graphql(
+      sim(),
+      'query { ...Q } fragment Q on Query { project(fullPath: "acme/infra") { clusterAgents { nodes { name } } } }',
+      undefined,
+      'glpat-alice',
+    );
+    expect(fragment.body.errors).toBeUndefined();
+  });
 });

@@ -15,6 +15,7 @@ import {
 import { environmentSlug } from '../scenario/slug';
 import { Caller, GitlabDirectory } from './access';
 import { connection, ConnectionArgs } from './connection';
+import { MAX_DEPTH, queryDepth } from './depth';
 import { GITLAB_SCHEMA_SDL } from './schema.graphql';
 
 /** GitLab's `/api/graphql`: the schema above, executed with GitLab's visibility rules and limits. */
@@ -394,6 +395,17 @@ export async function runGraphql(
   const validationErrors = validate(gitlabSchema(), document);
   if (validationErrors.length > 0) {
     return { errors: validationErrors.map(e => e.toJSON()) };
+  }
+  const depth = queryDepth(document);
+  const maxDepth = ctx.caller ? MAX_DEPTH.authenticated : MAX_DEPTH.anonymous;
+  if (depth > maxDepth) {
+    return {
+      errors: [
+        {
+          message: `Query has depth of ${depth}, which exceeds max depth of ${maxDepth}`,
+        },
+      ],
+    };
   }
   const context: GraphqlContext = { ...ctx, environmentsCalls: 0 };
   const result = await execute({
