@@ -191,21 +191,24 @@ export async function startGitlabSimulator(
       return;
     }
     let body: any;
-    if (req.method === 'POST') {
-      try {
-        body = JSON.parse((await readBody(req)) || '{}');
-      } catch {
-        sendJson(res, 400, {
-          errors: [{ message: 'Invalid JSON in request body' }],
-        });
-        return;
+    try {
+      body =
+        req.method === 'POST'
+          ? JSON.parse((await readBody(req)) || '{}')
+          : {
+              query: url.searchParams.get('query'),
+              variables: url.searchParams.get('variables'),
+              operationName: url.searchParams.get('operationName'),
+            };
+      // Like GitLab, variables may also arrive as a JSON-encoded string.
+      for (const op of Array.isArray(body) ? body : [body]) {
+        if (typeof op?.variables === 'string')
+          op.variables = JSON.parse(op.variables || 'null');
       }
-    } else {
-      body = {
-        query: url.searchParams.get('query'),
-        variables: JSON.parse(url.searchParams.get('variables') ?? 'null'),
-        operationName: url.searchParams.get('operationName'),
-      };
+    } catch (error) {
+      // GraphqlController answers unparsable variables with 422.
+      sendJson(res, 422, { errors: [{ message: (error as Error).message }] });
+      return;
     }
     // An array body is a multiplexed batch: each operation gets its own limits.
     const result = Array.isArray(body)

@@ -475,4 +475,24 @@ describe('GitLab GraphQL', () => {
     );
     expect(fragment.body.errors).toBeUndefined();
   });
+
+  it('accepts variables as a JSON string and answers 422 when they do not parse', async () => {
+    const post = (variables: string) =>
+      fetch(sim().graphqlUrl, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          'PRIVATE-TOKEN': DEMO_TOKEN,
+        },
+        body: JSON.stringify({
+          query: 'query($p: ID!) { project(fullPath: $p) { id } }',
+          variables,
+        }),
+      });
+    const ok = await post('{"p":"acme/shop/storefront"}');
+    expect(await ok.json()).toEqual({
+      data: { project: { id: 'gid://gitlab/Project/101' } },
+    });
+    expect((await post('{not json')).status).toBe(422);
+  });
 });
