@@ -53,6 +53,20 @@ describe('Kubernetes API behind KAS', () => {
       ]);
     });
 
+    it('lists its paths at / and answers health checks', async () => {
+      const root = (await kasJson(sim(), PROD_US, '/')).body;
+      expect(root.paths).toEqual(
+        expect.arrayContaining([
+          '/api/v1',
+          '/apis/apps/v1',
+          '/apis/kustomize.toolkit.fluxcd.io/v1',
+          '/version',
+        ]),
+      );
+      const health = await kas(sim(), PROD_US, '/readyz');
+      expect(await health.text()).toBe('ok');
+    });
+
     it('describes resources with namespaced, verbs, kind and subresources', async () => {
       const core = (await kasJson(sim(), PROD_US, '/api/v1')).body;
       const byName = Object.fromEntries(

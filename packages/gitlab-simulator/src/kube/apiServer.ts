@@ -99,6 +99,24 @@ function verbOf(method: string, target: Target, watch: boolean) {
   );
 }
 
+/** What `GET /` lists: every discovery path, like kube-apiserver. */
+function rootPaths(api: KubeApi): string[] {
+  const groups = api.store.registry.groups().filter(g => g.name !== '');
+  return [
+    '/api',
+    '/api/v1',
+    '/apis',
+    ...groups.flatMap(g => [
+      `/apis/${g.name}`,
+      ...g.versions.map(v => `/apis/${g.name}/${v}`),
+    ]),
+    '/healthz',
+    '/livez',
+    '/readyz',
+    '/version',
+  ];
+}
+
 export async function handleKubeRequest(
   api: KubeApi,
   req: IncomingMessage,
@@ -110,6 +128,18 @@ export async function handleKubeRequest(
   const method = req.method ?? 'GET';
   if (path === '/version' || path === '/version/') {
     sendJson(res, 200, versionInfo(api.kubernetesVersion));
+    return;
+  }
+  if (
+    ['healthz', 'readyz', 'livez'].includes(segments[0]) &&
+    segments.length === 1
+  ) {
+    res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
+    res.end('ok');
+    return;
+  }
+  if (segments.length === 0) {
+    sendJson(res, 200, { paths: rootPaths(api) });
     return;
   }
   if (segments[0] !== 'api' && segments[0] !== 'apis') {
