@@ -5,6 +5,7 @@ import { endpointsForService } from './networking';
 import { deepClone, ExpandContext, isControlledBy } from './objects';
 import { ClusterStore } from './store';
 import {
+  buildClaim,
   buildReplicaSetPod,
   buildStatefulSetPod,
   deploymentPodState,
@@ -288,35 +289,40 @@ export class Controllers {
     const byName = new Map(
       this.children(fresh, '', 'Pod').map(p => [p.metadata.name, p]),
     );
+    const claims = this.resource('', 'PersistentVolumeClaim');
     for (let i = 0; i < desired; i++) {
-      if (!byName.has(`${fresh.metadata.name}-${i}`)) {
-        // A recreated pod keeps its name but is a new object.
-        const pod = buildStatefulSetPod(
-          { ...fresh, metadata: { ...fresh.metadata } },
-          revisionName,
-          i,
-          ctx.now,
-          { ...ctx, cluster: `${this.cluster}/${Date.now()}-${++this.nonce}` },
-        );
-        pod.metadata.ownerReferences = [
-          {
-            apiVersion: fresh.apiVersion,
-            kind: fresh.kind,
-            name: fresh.metadata.name,
-            uid: fresh.metadata.uid!,
-            controller: true,
-            blockOwnerDeletion: true,
-          },
-        ];
-        this.store.upsert(pod);
-        this.record(
-          fresh,
-          'Normal',
-          'SuccessfulCreate',
-          `create Pod ${pod.metadata.name} in StatefulSet ${fresh.metadata.name} successful`,
-          'statefulset-controller',
-        );
+      if (byName.has(`${fresh.metadata.name}-${i}`)) continue;
+      // A new ordinal gets its claims; existing claims are kept and reused.
+      for (const template of fresh.spec.volumeClaimTemplates ?? []) {
+        if (
+          !this.store.get(
+            claims,
+            fresh.metadata.namespace,
+            `${template.metadata.name}-${fresh.metadata.name}-${i}`,
+          )
+        ) {
+          buildClaim(template, fresh, i, ctx.now, ctx).forEach(o =>
+            this.store.upsert(o),
+          );
+        }
       }
+      // A recreated pod keeps its name but is a new object.
+      const pod = buildStatefulSetPod(
+        fresh,
+        revisionName,
+        i,
+        ctx.now,
+        ctx,
+        `${Date.now()}-${++this.nonce}`,
+      );
+      this.store.upsert(pod);
+      this.record(
+        fresh,
+        'Normal',
+        'SuccessfulCreate',
+        `create Pod ${pod.metadata.name} in StatefulSet ${fresh.metadata.name} successful`,
+        'statefulset-controller',
+      );
     }
     for (const [name, pod] of byName) {
       if (Number(name.slice(fresh.metadata.name.length + 1)) >= desired) {

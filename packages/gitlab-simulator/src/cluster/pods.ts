@@ -36,6 +36,8 @@ export interface PodInput {
   state: PodState;
   created: Date;
   ctx: ExpandContext;
+  /** Distinguishes a pod recreated under the same name (new uid). */
+  incarnation?: string;
 }
 
 const CRASHLOOP_RESTARTS = 17;
@@ -251,7 +253,9 @@ function defaultContainer(container: any) {
 /** A Pod as the scheduler and kubelet leave it for the given behaviour. */
 export function buildPod(input: PodInput): KubeObject {
   const seed = `${input.ctx.cluster}/pod/${input.namespace}/${input.name}`;
-  const uid = stableUid(seed);
+  const uid = stableUid(
+    input.incarnation ? `${seed}#${input.incarnation}` : seed,
+  );
   const templateSpec = deepClone(input.template.spec ?? {});
   const nodeName =
     input.state === 'pending'

@@ -362,7 +362,8 @@ function claimName(template: any, sts: KubeObject, index: number): string {
   return `${template.metadata.name}-${sts.metadata.name}-${index}`;
 }
 
-function buildClaim(
+/** The PersistentVolumeClaim (and its bound PersistentVolume) of one StatefulSet ordinal. */
+export function buildClaim(
   template: any,
   sts: KubeObject,
   index: number,
@@ -450,6 +451,7 @@ export function buildStatefulSetPod(
   index: number,
   created: Date,
   ctx: ExpandContext,
+  incarnation?: string,
 ) {
   const name = `${sts.metadata.name}-${index}`;
   return buildPod({
@@ -469,6 +471,7 @@ export function buildStatefulSetPod(
     state: statefulSetPodState(sts, index),
     created,
     ctx,
+    incarnation,
   });
 }
 

@@ -728,6 +728,68 @@ describe('Kubernetes API behind KAS', () => {
       expect(invalid.body).toMatchObject({ code: 422, reason: 'Invalid' });
     });
 
+    it('scales a StatefulSet up with a new claim, and down keeping the claims', async () => {
+      const scalePath =
+        '/apis/apps/v1/namespaces/search/statefulsets/search-indexer/scale';
+      const merge = { 'Content-Type': 'application/merge-patch+json' };
+      await kas(sim(), PROD_US, scalePath, {
+        method: 'PATCH',
+        headers: merge,
+        body: JSON.stringify({ spec: { replicas: 4 } }),
+      });
+      const pod = (
+        await kasJson(
+          sim(),
+          PROD_US,
+          '/api/v1/namespaces/search/pods/search-indexer-3',
+        )
+      ).body;
+      expect(pod.spec.volumes).toContainEqual({
+        name: 'data',
+        persistentVolumeClaim: { claimName: 'data-search-indexer-3' },
+      });
+      const claim = (
+        await kasJson(
+          sim(),
+          PROD_US,
+          '/api/v1/namespaces/search/persistentvolumeclaims/data-search-indexer-3',
+        )
+      ).body;
+      expect(claim.status.phase).toBe('Bound');
+      await kas(sim(), PROD_US, scalePath, {
+        method: 'PATCH',
+        headers: merge,
+        body: JSON.stringify({ spec: { replicas: 2 } }),
+      });
+      const pods = (
+        await kasJson(
+          sim(),
+          PROD_US,
+          '/api/v1/namespaces/search/pods?labelSelector=app.kubernetes.io%2Fname%3Dsearch-indexer',
+        )
+      ).body.items;
+      expect(pods.map((p: any) => p.metadata.name)).toEqual([
+        'search-indexer-0',
+        'search-indexer-1',
+      ]);
+      const claims = (
+        await kasJson(
+          sim(),
+          PROD_US,
+          '/api/v1/namespaces/search/persistentvolumeclaims',
+        )
+      ).body.items;
+      expect(claims).toHaveLength(4);
+      const sts = (
+        await kasJson(
+          sim(),
+          PROD_US,
+          '/apis/apps/v1/namespaces/search/statefulsets/search-indexer',
+        )
+      ).body;
+      expect(sts.status).toMatchObject({ replicas: 2, readyReplicas: 2 });
+    });
+
     it('keeps EndpointSlices in step when a Service backend scales', async () => {
       await kas(
         sim(),
