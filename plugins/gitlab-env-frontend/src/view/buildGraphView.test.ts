@@ -121,3 +121,48 @@ describe('buildGraphView', () => {
     expect(view.roots).toEqual([graph.nodes[1].id]);
   });
 });
+
+describe('buildGraphView routes', () => {
+  it('places a Service nothing owns right of the Ingress routing to it', () => {
+    const view = buildGraphView(shop.graph, shop.resources, options);
+    const ingress = id('Ingress', 'web');
+    const service = id('Service', 'web');
+    expect(view.roots).not.toContain(service);
+    expect(view.nodes.find(n => n.id === ingress)!.childIds).toEqual([service]);
+    expect(view.edges).toContainEqual(
+      expect.objectContaining({
+        source: ingress,
+        target: service,
+        type: 'routes',
+        tree: true,
+      }),
+    );
+  });
+});
+
+describe('buildGraphView scales', () => {
+  it('places an unowned Deployment right of the HPA scaling it, never in a cycle', () => {
+    const make = (kind: string, name: string): KubernetesObject => ({
+      apiVersion: 'apps/v1',
+      kind,
+      metadata: { name, namespace: 'ns' },
+    });
+    const hpa = make('HorizontalPodAutoscaler', 'web');
+    const deployment = make('Deployment', 'web');
+    const graph = graphFrom(
+      [deployment, hpa],
+      [
+        [hpa, 'scales', deployment],
+        // A nonsensical loop back must not make a cycle.
+        [deployment, 'scales', hpa],
+      ],
+      () => undefined,
+    );
+    const view = buildGraphView(graph, [deployment, hpa], options);
+    const [deploymentId, hpaId] = graph.nodes.map(n => n.id);
+    expect(view.roots).toEqual([hpaId]);
+    expect(view.nodes.find(n => n.id === hpaId)!.childIds).toEqual([
+      deploymentId,
+    ]);
+  });
+});

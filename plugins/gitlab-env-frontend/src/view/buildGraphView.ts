@@ -117,6 +117,7 @@ export function buildGraphView(
       if (!parents.has(childId)) parents.set(childId, node.id);
     }
   }
+  adoptUnownedTargets(graph, children, parents);
 
   // Filters: a node stays when it matches or gives a match its context.
   const kept = new Set<string>();
@@ -218,6 +219,46 @@ export function resourceMatcher(filters: ResourceFilters) {
   };
 }
 
+// Relations that place an unowned target right of its source (see below).
+const ADOPTING_EDGE_TYPES: readonly ResourceEdgeType[] = ['routes', 'scales'];
+const TREE_EDGE_TYPES: readonly ResourceEdgeType[] = [
+  ...OWNERSHIP_EDGE_TYPES,
+  ...ADOPTING_EDGE_TYPES,
+];
+
+/**
+ * A Service nothing owns is a root, like the Ingress that routes to it (and a
+ * Deployment like the HPA that scales it); drawn as sibling roots, the edge
+ * between them would run backwards. Like ArgoCD's network view, the target
+ * goes right of the (first) source instead, so the graph reads left to
+ * right: Ingress › Service › Pods, HPA › Deployment › ReplicaSet.
+ */
+function adoptUnownedTargets(
+  graph: ResourceGraph,
+  children: Map<string, string[]>,
+  parents: Map<string, string>,
+) {
+  for (const edge of graph.edges) {
+    const { source, target } = edge;
+    if (
+      !ADOPTING_EDGE_TYPES.includes(edge.type) ||
+      source === target ||
+      parents.has(target) ||
+      !children.has(source) ||
+      !children.has(target)
+    ) {
+      continue;
+    }
+    let ancestor: string | undefined = source;
+    while (ancestor !== undefined && ancestor !== target) {
+      ancestor = parents.get(ancestor);
+    }
+    if (ancestor === target) continue; // would make a cycle
+    parents.set(target, source);
+    children.get(source)!.push(target);
+  }
+}
+
 function podGroup(
   ownerId: string,
   podIds: string[],
@@ -264,7 +305,7 @@ function viewEdges(
   };
   const ownershipType = new Map<string, ResourceEdgeType>();
   for (const edge of graph.edges) {
-    if (OWNERSHIP_EDGE_TYPES.includes(edge.type)) {
+    if (TREE_EDGE_TYPES.includes(edge.type)) {
       ownershipType.set(`${edge.source}->${edge.target}`, edge.type);
     }
   }

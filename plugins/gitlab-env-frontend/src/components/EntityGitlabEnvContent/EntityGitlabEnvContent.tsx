@@ -78,12 +78,15 @@ export function EntityGitlabEnvContent({
   );
   const resourcesRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    if (selectedSlug) {
-      resourcesRef.current?.scrollIntoView?.({
-        behavior: 'smooth',
-        block: 'start',
-      });
+    const element = resourcesRef.current;
+    if (!selectedSlug || !element || typeof window.scrollTo !== 'function') {
+      return;
     }
+    // Vertically only: scrollIntoView would also scroll a wide page sideways.
+    window.scrollTo({
+      top: element.getBoundingClientRect().top + window.scrollY - 16,
+      behavior: 'smooth',
+    });
   }, [selectedSlug]);
 
   const now = Math.max(

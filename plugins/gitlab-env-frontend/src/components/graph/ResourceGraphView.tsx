@@ -26,8 +26,9 @@ import { EDGE_STYLES } from './edgeStyles';
 const NODE_TYPES = { resource: ResourceNodeCard, podGroup: PodGroupNodeCard };
 const NODE_WIDTH = 260;
 const NODE_HEIGHT = 64;
-// Small graphs render whole; large ones only what is in the viewport.
-const VIRTUALIZE_ABOVE = 150;
+// Above this, graphs open at a readable zoom instead of fitted, and render
+// only what is in the viewport.
+const LARGE_GRAPH = 80;
 
 export interface ResourceGraphViewProps {
   view: GraphView;
@@ -51,6 +52,7 @@ export function ResourceGraphView({
   now,
 }: ResourceGraphViewProps) {
   const theme = useTheme();
+  const large = view.nodes.length > LARGE_GRAPH;
   const { nodes, edges, height } = useMemo(
     () => toFlow(view, now),
     // Ages in status lines move with the data's refresh, not with every render.
@@ -96,14 +98,19 @@ export function ResourceGraphView({
           nodeTypes={NODE_TYPES}
           onNodeClick={onNodeClick}
           colorMode={theme.palette.mode}
-          fitView
+          // A whole large environment fitted is too small to read: open it
+          // at a readable zoom at the top-left, like ArgoCD's tree, and let
+          // the wheel scroll through it.
+          fitView={!large}
           fitViewOptions={{ padding: 0.1, maxZoom: 1 }}
+          defaultViewport={{ x: 24, y: 24, zoom: 0.8 }}
+          panOnScroll={large}
           minZoom={0.05}
           maxZoom={2}
           nodesDraggable={false}
           nodesConnectable={false}
           elementsSelectable={false}
-          onlyRenderVisibleElements={view.nodes.length > VIRTUALIZE_ABOVE}
+          onlyRenderVisibleElements={large}
           proOptions={{ hideAttribution: true }}
         >
           <Background gap={24} />
