@@ -64,6 +64,11 @@ export interface GitlabEnvironment {
   fluxResourcePath?: string;
   agent?: GitlabAgentRef;
   lastDeployment?: GitlabDeploymentRef;
+  /**
+   * The rolled-up health of the environment's resources, when the backend
+   * computed it for the list; the UI then needs no resource read per card.
+   */
+  health?: HealthSummary;
 }
 
 /** `GET /entity/:namespace/:kind/:name/environments` @public */
