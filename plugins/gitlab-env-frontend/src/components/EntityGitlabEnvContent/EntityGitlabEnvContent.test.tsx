@@ -193,6 +193,46 @@ describe('EntityGitlabEnvContent', () => {
     ).toBeInTheDocument();
   });
 
+  it('uses the health the backend summarised in the list, reading no resources until one is opened', async () => {
+    const resourceRequests: string[] = [];
+    const summarised = ENVIRONMENTS.map(env => ({
+      ...env,
+      health: shopResources(env).health,
+    }));
+    server.use(
+      http.get(`${ENTITY_URL}/environments`, () =>
+        HttpResponse.json(environmentsResponse(summarised)),
+      ),
+      http.get(`${ENTITY_URL}/environments/:slug/resources`, ({ request }) => {
+        resourceRequests.push(request.url);
+        return HttpResponse.json(shopResources());
+      }),
+    );
+    await renderTab();
+    const card = await screen.findByRole('region', { name: 'staging' });
+    expect(
+      within(card).getByRole('status', { name: /^Health: Degraded/ }),
+    ).toBeInTheDocument();
+    expect(resourceRequests).toEqual([]);
+
+    await userEvent.click(
+      screen.getByRole('button', { name: 'Show resources of staging' }),
+    );
+    await screen.findByRole('region', { name: 'Resources of staging' });
+    await waitFor(() =>
+      expect(resourceRequests).toEqual([
+        expect.stringMatching(/\/environments\/staging\/resources$/),
+      ]),
+    );
+
+    await userEvent.click(
+      screen.getByRole('button', { name: 'Close resources of staging' }),
+    );
+    expect(
+      screen.queryByRole('region', { name: 'Resources of staging' }),
+    ).not.toBeInTheDocument();
+  });
+
   it('opens an environment’s graph, with many pods of one owner grouped until clicked', async () => {
     serveShop();
     await renderTab();

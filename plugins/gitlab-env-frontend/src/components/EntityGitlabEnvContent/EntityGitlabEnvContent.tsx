@@ -48,13 +48,20 @@ export function EntityGitlabEnvContent({
   const environments = list.entries.get(ENVIRONMENTS_KEY);
   const envs = environments?.value?.environments;
 
-  // Stopped environments have nothing deployed: load them only when opened.
-  const resourceKeys = useMemo(() => {
-    const keys = (envs ?? [])
-      .filter(env => env.state !== 'stopped' || env.slug === selectedSlug)
-      .map(env => env.slug);
-    return keys;
-  }, [envs, selectedSlug]);
+  // Resources load for the opened environment, and for the badge of each
+  // running one when the backend did not already summarise its health.
+  // Stopped environments have nothing deployed.
+  const resourceKeys = useMemo(
+    () =>
+      (envs ?? [])
+        .filter(
+          env =>
+            env.slug === selectedSlug ||
+            (env.state !== 'stopped' && !env.health),
+        )
+        .map(env => env.slug),
+    [envs, selectedSlug],
+  );
   const resources = usePolledMap<EnvironmentResourcesResponse>(
     resourceKeys,
     (slug, signal) => api.getEnvironmentResources(entityRef, slug, { signal }),
@@ -76,6 +83,11 @@ export function EntityGitlabEnvContent({
     },
     [searchParams, setSearchParams],
   );
+  const close = useCallback(() => {
+    const next = new URLSearchParams(searchParams);
+    next.delete('env');
+    setSearchParams(next, { replace: true });
+  }, [searchParams, setSearchParams]);
   const resourcesRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = resourcesRef.current;
@@ -138,6 +150,7 @@ export function EntityGitlabEnvContent({
             environment={selected}
             polled={resources.entries.get(selected.slug)}
             onRetry={refreshResources}
+            onClose={close}
             now={now || Date.now()}
           />
         ) : null}

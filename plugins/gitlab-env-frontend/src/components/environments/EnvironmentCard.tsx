@@ -140,7 +140,9 @@ function EnvironmentHealth({
   environment,
   resources,
 }: Pick<EnvironmentCardProps, 'environment' | 'resources'>) {
-  if (environment.state === 'stopped' && !resources?.value) {
+  const summary = resources?.value?.health ?? environment.health;
+  if (summary) return <HealthBadge summary={summary} />;
+  if (environment.state === 'stopped') {
     return (
       <Typography variant="body2" color="text.secondary">
         Stopped: nothing deployed.
@@ -149,9 +151,6 @@ function EnvironmentHealth({
   }
   if (!resources || resources.loading) {
     return <Skeleton variant="rounded" width="70%" height={24} />;
-  }
-  if (resources.value) {
-    return <HealthBadge summary={resources.value.health} />;
   }
   const error = resources.error;
   const title =

@@ -10,6 +10,9 @@ import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
+import IconButton from '@mui/material/IconButton';
+import Tooltip from '@mui/material/Tooltip';
+import CloseIcon from '@mui/icons-material/Close';
 import { Polled } from '../../hooks/usePolledMap';
 import {
   NO_FILTERS,
@@ -33,11 +36,13 @@ export function EnvironmentResources({
   environment,
   polled,
   onRetry,
+  onClose,
   now,
 }: {
   environment: GitlabEnvironment;
   polled?: Polled<EnvironmentResourcesResponse>;
   onRetry: () => void;
+  onClose: () => void;
   now: number;
 }) {
   return (
@@ -68,6 +73,15 @@ export function EnvironmentResources({
             {formatAge(polled.value.fetchedAt, now) ?? '?'} ago
           </Typography>
         ) : null}
+        <Tooltip title="Close">
+          <IconButton
+            aria-label={`Close resources of ${environment.name}`}
+            onClick={onClose}
+            size="small"
+          >
+            <CloseIcon />
+          </IconButton>
+        </Tooltip>
       </Box>
       <ResourcesBody polled={polled} onRetry={onRetry} now={now} />
     </Paper>
