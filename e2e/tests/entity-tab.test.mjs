@@ -122,7 +122,8 @@ test('a 1,000-resource environment becomes interactive quickly (timing printed)'
   const requested = new Promise(resolve => (release = resolve));
   const reply = { status: 200, contentType: 'application/json', body };
   await page.route(
-    /\/environments\/review-feature-cart[^/]*\/resources/,
+    // GitLab slugs `review/feature-cart` as `review-feature-ca-<hash>`.
+    /\/environments\/review-feature-ca[^/]*\/resources/,
     route => {
       if (held) return route.fulfill(reply);
       held = route;
