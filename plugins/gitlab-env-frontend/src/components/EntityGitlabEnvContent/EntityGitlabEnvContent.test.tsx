@@ -311,6 +311,23 @@ describe('EntityGitlabEnvContent', () => {
     ).toBeInTheDocument();
   });
 
+  it('opens nodes from the keyboard', async () => {
+    serveShop();
+    const panel = await openProduction();
+    const group = (await within(panel).findByText('7 pods')).closest(
+      '.react-flow__node',
+    ) as HTMLElement;
+    expect(group).toHaveAttribute('tabindex', '0');
+    fireEvent.keyDown(group, { key: 'Enter' });
+    const pod = (await within(panel).findByText('api-7c9b-3')).closest(
+      '.react-flow__node',
+    ) as HTMLElement;
+    fireEvent.keyDown(pod, { key: ' ' });
+    expect(
+      await screen.findByRole('dialog', { name: 'Pod api-7c9b-3' }),
+    ).toBeInTheDocument();
+  });
+
   it('filters by name and health, keeping the owners of matches as context', async () => {
     serveShop();
     const panel = await openProduction();

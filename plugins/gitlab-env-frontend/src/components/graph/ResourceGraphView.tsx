@@ -85,19 +85,37 @@ export function ResourceGraphView({
     () => new Map(view.nodes.map(node => [node.id, node])),
     [view],
   );
-  const onNodeClick: NodeMouseHandler = useCallback(
-    (_event, node) => {
-      const viewNode = byId.get(node.id);
+  const activate = useCallback(
+    (id: string) => {
+      const viewNode = byId.get(id);
       if (viewNode?.type === 'podGroup') onExpandGroup(viewNode.parentId);
       else if (viewNode) onSelect(viewNode.id);
     },
     [byId, onExpandGroup, onSelect],
+  );
+  const onNodeClick: NodeMouseHandler = useCallback(
+    (_event, node) => activate(node.id),
+    [activate],
+  );
+  // Nodes are focusable (Tab); Enter or Space opens them like a click.
+  const onKeyDown = useCallback(
+    (event: React.KeyboardEvent<HTMLElement>) => {
+      if (event.key !== 'Enter' && event.key !== ' ') return;
+      const id = (event.target as HTMLElement)
+        .closest('.react-flow__node')
+        ?.getAttribute('data-id');
+      if (!id) return;
+      event.preventDefault();
+      activate(id);
+    },
+    [activate],
   );
 
   return (
     <Box>
       <Box
         data-testid="resource-graph"
+        onKeyDown={onKeyDown}
         sx={{
           height: Math.min(Math.max(height + 80, 360), 720),
           border: 1,
