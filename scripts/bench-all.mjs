@@ -11,6 +11,7 @@ const workspaces = [
   'plugins/gitlab-env-common',
   'plugins/gitlab-env-backend',
   'plugins/gitlab-env-frontend',
+  'packages/gitlab-simulator',
 ];
 let failed = 0;
 for (const workspace of workspaces) {
