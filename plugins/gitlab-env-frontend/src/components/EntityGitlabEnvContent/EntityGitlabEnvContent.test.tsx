@@ -473,6 +473,32 @@ describe('EntityGitlabEnvContent', () => {
     expect(within(panel).getByTestId('resources-skeleton')).toBeInTheDocument();
   });
 
+  it('keeps the environments on screen when a refresh fails, and says so', async () => {
+    let calls = 0;
+    server.use(
+      http.get(`${ENTITY_URL}/environments`, () => {
+        calls++;
+        return calls === 1
+          ? HttpResponse.json(environmentsResponse())
+          : HttpResponse.json(errorBody('UPSTREAM_TIMEOUT'), { status: 504 });
+      }),
+      http.get(`${ENTITY_URL}/environments/:slug/resources`, () =>
+        HttpResponse.json(shopResources()),
+      ),
+    );
+    await renderTab();
+    await screen.findByRole('heading', { name: 'production' });
+    await userEvent.click(screen.getByRole('button', { name: 'Refresh now' }));
+    expect(
+      await screen.findByText(
+        /The last refresh failed \(Backend says UPSTREAM_TIMEOUT\.\)/,
+      ),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByRole('heading', { name: 'production' }),
+    ).toBeInTheDocument();
+  });
+
   it('refreshes on an interval until the user pauses it', async () => {
     const requests: string[] = [];
     serveShop({ requests });

@@ -122,6 +122,12 @@ export function EntityGitlabEnvContent({
       {environments?.error && !envs ? (
         <GitlabEnvErrorPanel error={environments.error} onRetry={refreshList} />
       ) : null}
+      {environments?.error && envs ? (
+        <Alert severity="warning" variant="outlined">
+          The last refresh failed ({environments.error.message}); showing the
+          environments read before.
+        </Alert>
+      ) : null}
       {envs && envs.length === 0 ? (
         <Alert severity="info" variant="outlined">
           <AlertTitle>No environments</AlertTitle>
