@@ -7,3 +7,4 @@
 export * from './types';
 export * from './annotations';
 export * from './permissions';
+export * from './overview';
