@@ -3,6 +3,7 @@ import { CompoundEntityRef } from '@backstage/catalog-model';
 import {
   EntityEnvironmentsResponse,
   EnvironmentResourcesResponse,
+  OverviewStreamLine,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 
 /**
@@ -21,6 +22,14 @@ export interface GitlabEnvApi {
     environmentSlug: string,
     options?: { signal?: AbortSignal },
   ): Promise<EnvironmentResourcesResponse>;
+  /**
+   * Reads the portal-wide deployment overview, calling `onLine` for each
+   * line as it arrives so the page can fill while the backend works.
+   */
+  streamOverview(
+    onLine: (line: OverviewStreamLine) => void,
+    options?: { signal?: AbortSignal },
+  ): Promise<void>;
 }
 
 /** @public */

@@ -3,6 +3,7 @@ import { DiscoveryApi, FetchApi } from '@backstage/core-plugin-api';
 import {
   EntityEnvironmentsResponse,
   EnvironmentResourcesResponse,
+  OverviewStreamLine,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { GitlabEnvApi } from './GitlabEnvApi';
 import { GitlabEnvApiError } from './GitlabEnvApiError';
@@ -42,6 +43,23 @@ export class GitlabEnvClient implements GitlabEnvApi {
     );
   }
 
+  async streamOverview(
+    onLine: (line: OverviewStreamLine) => void,
+    options?: { signal?: AbortSignal },
+  ): Promise<void> {
+    const baseUrl = await this.discoveryApi.getBaseUrl('gitlab-env');
+    const response = await this.fetchApi.fetch(`${baseUrl}/overview`, {
+      signal: options?.signal,
+      headers: { accept: 'application/x-ndjson' },
+    });
+    if (!response.ok) {
+      throw await GitlabEnvApiError.fromResponse(response);
+    }
+    for await (const line of ndjsonLines(response)) {
+      onLine(JSON.parse(line) as OverviewStreamLine);
+    }
+  }
+
   private async get<T>(path: string, signal?: AbortSignal): Promise<T> {
     const baseUrl = await this.discoveryApi.getBaseUrl('gitlab-env');
     const response = await this.fetchApi.fetch(`${baseUrl}${path}`, {
@@ -63,4 +81,24 @@ function entityPath({ namespace, kind, name }: CompoundEntityRef): string {
   ]
     .map(encodeURIComponent)
     .join('/')}`;
+}
+
+/** The non-empty lines of a streamed body, each as soon as it is complete. */
+async function* ndjsonLines(response: Response): AsyncGenerator<string> {
+  if (!response.body) {
+    yield* (await response.text()).split('\n').filter(Boolean);
+    return;
+  }
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffered = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    buffered += decoder.decode(value, { stream: !done });
+    const lines = buffered.split('\n');
+    buffered = lines.pop() ?? '';
+    yield* lines.filter(Boolean);
+    if (done) break;
+  }
+  if (buffered.trim()) yield buffered;
 }

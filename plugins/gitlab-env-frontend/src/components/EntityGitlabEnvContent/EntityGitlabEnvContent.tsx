@@ -89,23 +89,19 @@ export function EntityGitlabEnvContent({
     setSearchParams(next, { replace: true });
   }, [searchParams, setSearchParams]);
   const resourcesRef = useRef<HTMLDivElement>(null);
+  const selected = envs?.find(env => env.slug === selectedSlug);
+  // Once the opened environment is on the page (a click, or a shared link).
+  const selectedShown = Boolean(selected);
   useEffect(() => {
-    const element = resourcesRef.current;
-    if (!selectedSlug || !element || typeof window.scrollTo !== 'function') {
-      return;
+    if (selectedShown && resourcesRef.current) {
+      scrollIntoViewVertically(resourcesRef.current);
     }
-    // Vertically only: scrollIntoView would also scroll a wide page sideways.
-    window.scrollTo({
-      top: element.getBoundingClientRect().top + window.scrollY - 16,
-      behavior: 'smooth',
-    });
-  }, [selectedSlug]);
+  }, [selectedSlug, selectedShown]);
 
   const now = Math.max(
     environments?.updatedAt ?? 0,
     ...[...resources.entries.values()].map(entry => entry.updatedAt ?? 0),
   );
-  const selected = envs?.find(env => env.slug === selectedSlug);
 
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
@@ -168,6 +164,28 @@ export function EntityGitlabEnvContent({
       </div>
     </Box>
   );
+}
+
+// scrollIntoView would also scroll a wide page sideways; scroll only the
+// nearest vertically scrolling ancestor (the app's content area or the page).
+function scrollIntoViewVertically(element: HTMLElement) {
+  let container: HTMLElement | null = element.parentElement;
+  while (container) {
+    const { overflowY } = getComputedStyle(container);
+    if (
+      /(auto|scroll)/.test(overflowY) &&
+      container.scrollHeight > container.clientHeight
+    ) {
+      break;
+    }
+    container = container.parentElement;
+  }
+  const target = container ?? document.scrollingElement;
+  if (!target || typeof target.scrollTo !== 'function') return;
+  const offset =
+    element.getBoundingClientRect().top -
+    (container ? container.getBoundingClientRect().top : 0);
+  target.scrollTo({ top: target.scrollTop + offset - 16, behavior: 'smooth' });
 }
 
 function EnvironmentsSkeleton() {

@@ -1,21 +1,149 @@
 import * as React from 'react';
-import { Content, Header, Page } from '@backstage/core-components';
+import {
+  Content,
+  ContentHeader,
+  EmptyState,
+  Header,
+  Page,
+  SupportButton,
+} from '@backstage/core-components';
+import {
+  HealthStatus,
+  countOverviewRows,
+  filterOverviewRows,
+  groupOverviewRows,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import Box from '@mui/material/Box';
+import LinearProgress from '@mui/material/LinearProgress';
+import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
+import { GitlabEnvErrorPanel } from '../errors/GitlabEnvErrorPanel';
+import { OverviewFiltersBar } from './OverviewFiltersBar';
+import { OverviewHealthCounts } from './OverviewHealthCounts';
+import { OverviewTable } from './OverviewTable';
+import { useOverviewFilters } from './useOverviewFilters';
+import { useOverviewStream } from './useOverviewStream';
 
-/** Placeholder until the portal-wide overview lands. */
+function LoadingProgress({
+  loaded,
+  total,
+}: {
+  loaded: number;
+  total?: number;
+}) {
+  const percent = total ? (100 * loaded) / total : undefined;
+  return (
+    <Box role="status" aria-live="polite" sx={{ my: 1 }}>
+      <Typography variant="body2" color="text.secondary" gutterBottom>
+        {total === undefined
+          ? 'Finding the catalog entities with GitLab environments…'
+          : `Loaded ${loaded} of ${total} entities`}
+      </Typography>
+      <LinearProgress
+        variant={percent === undefined ? 'indeterminate' : 'determinate'}
+        value={percent}
+        aria-label="Loading environments"
+      />
+    </Box>
+  );
+}
+
+/**
+ * Every GitLab environment of every catalog entity that carries the
+ * plugin's annotations, grouped by tier and folder, worst health first.
+ */
 export function GitlabEnvOverviewPage() {
+  const stream = useOverviewStream();
+  const [filters, setFilters] = useOverviewFilters();
+  const visible = React.useMemo(
+    () => filterOverviewRows(stream.rows, filters),
+    [stream.rows, filters],
+  );
+  const groups = React.useMemo(() => groupOverviewRows(visible), [visible]);
+  // The counts ignore the health filter, so they still show what it hides.
+  const counts = React.useMemo(
+    () =>
+      countOverviewRows(
+        filterOverviewRows(stream.rows, { ...filters, health: undefined }),
+      ),
+    [stream.rows, filters],
+  );
+  const toggleHealth = (status: HealthStatus) => {
+    const selected = filters.health ?? [];
+    setFilters({
+      ...filters,
+      health: selected.includes(status)
+        ? selected.filter(s => s !== status)
+        : [...selected, status],
+    });
+  };
+
   return (
     <Page themeId="tool">
       <Header
         title="Deployments"
-        subtitle="Every GitLab environment in the catalog"
+        subtitle="Every GitLab environment of the catalog, worst health first"
       />
       <Content>
-        <Typography variant="body1">
-          The health of every GitLab environment of the catalog's components
-          will show here. Until then, open a component and choose its
-          Environments tab.
-        </Typography>
+        <ContentHeader title="Environments">
+          <SupportButton>
+            Health is ArgoCD's assessment of each environment's Kubernetes
+            resources, read through the GitLab agent for Kubernetes.
+          </SupportButton>
+        </ContentHeader>
+        {stream.error ? (
+          <GitlabEnvErrorPanel error={stream.error} onRetry={stream.reload} />
+        ) : (
+          <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
+            <OverviewHealthCounts
+              counts={counts}
+              selected={filters.health ?? []}
+              onToggle={toggleHealth}
+            />
+            <OverviewFiltersBar
+              rows={stream.rows}
+              filters={filters}
+              onChange={setFilters}
+            />
+            {!stream.done && (
+              <LoadingProgress
+                loaded={stream.entitiesLoaded}
+                total={stream.entitiesTotal}
+              />
+            )}
+            <Typography variant="body2" color="text.secondary">
+              Showing {visible.length} of {stream.rows.length} environments
+            </Typography>
+            {groups.length > 0 && <OverviewTable groups={groups} />}
+            {groups.length === 0 && !stream.done && (
+              <Box aria-hidden>
+                {[0, 1, 2, 3].map(i => (
+                  <Skeleton
+                    key={i}
+                    variant="rectangular"
+                    height={48}
+                    sx={{ mb: 1 }}
+                  />
+                ))}
+              </Box>
+            )}
+            {groups.length === 0 && stream.done && (
+              <EmptyState
+                missing="data"
+                title={
+                  stream.rows.length === 0
+                    ? 'No GitLab environments in the catalog'
+                    : 'No environment matches these filters'
+                }
+                description={
+                  stream.rows.length === 0
+                    ? 'Annotate components with gitlab.com/project-slug (or gitlab.com/project-id) and their GitLab environments appear here.'
+                    : 'Clear or change the filters to see more environments.'
+                }
+              />
+            )}
+          </Box>
+        )}
       </Content>
     </Page>
   );

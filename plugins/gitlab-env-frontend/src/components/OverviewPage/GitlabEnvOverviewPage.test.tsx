@@ -1,0 +1,280 @@
+import * as React from 'react';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import {
+  TestApiProvider,
+  registerMswTestHooks,
+  renderInTestApp,
+} from '@backstage/test-utils';
+import { entityRouteRef } from '@backstage/plugin-catalog-react';
+import {
+  GitlabEnvironment,
+  HealthStatus,
+  OverviewRow,
+  OverviewStreamLine,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { GitlabEnvClient, gitlabEnvApiRef } from '../../api';
+import { GitlabEnvOverviewPage } from './GitlabEnvOverviewPage';
+
+const BASE_URL = 'http://backstage.test/api/gitlab-env';
+const server = setupServer();
+registerMswTestHooks(server);
+
+function row(
+  entity: string,
+  name: string,
+  status: HealthStatus | undefined,
+  extra: Partial<OverviewRow> = {},
+  env: Partial<GitlabEnvironment> = {},
+): OverviewRow {
+  const slash = name.indexOf('/');
+  return {
+    entityRef: `component:default/${entity}`,
+    owner: 'group:default/team-web',
+    system: 'system:default/shop',
+    project: {
+      instance: 'gitlab.example.com',
+      id: '101',
+      fullPath: `acme/${entity}`,
+      webUrl: `https://gitlab.example.com/acme/${entity}`,
+    },
+    environment: {
+      id: `gid://gitlab/Environment/${entity}-${name}`,
+      name,
+      slug: name.replace(/\W/g, '-'),
+      tier: name.startsWith('production') ? 'production' : 'staging',
+      state: 'available',
+      folder: slash > 0 ? name.slice(0, slash) : undefined,
+      namespace: `${entity}-${name.replace(/\W/g, '-')}`,
+      agent: { id: '1', name: 'prod-us' },
+      ...env,
+    },
+    health: status && {
+      status,
+      total: 3,
+      counts: {
+        Healthy: 2,
+        Suspended: 0,
+        Progressing: 0,
+        Missing: 0,
+        Degraded: 0,
+        Unknown: 0,
+        none: 0,
+        [status]: 1,
+      },
+    },
+    errors: [],
+    ...extra,
+  };
+}
+
+const ROWS: OverviewRow[] = [
+  row('storefront', 'production/us-region', 'Healthy'),
+  row('storefront', 'production/eu-region', 'Degraded'),
+  row('storefront', 'staging', 'Progressing'),
+  row('notifications', 'production', undefined, {
+    owner: 'group:default/team-platform',
+    errors: [
+      {
+        code: 'AGENT_NOT_SHARED',
+        message:
+          "You don't have access to the agent that deployed to this environment.",
+      },
+    ],
+  }),
+];
+
+function ndjson(lines: OverviewStreamLine[], gate?: Promise<void>, after = 1) {
+  const encoder = new TextEncoder();
+  return new HttpResponse(
+    new ReadableStream({
+      async start(controller) {
+        for (const [index, line] of lines.entries()) {
+          if (gate && index === after) await gate;
+          controller.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
+        }
+        controller.close();
+      },
+    }),
+    { headers: { 'content-type': 'application/x-ndjson' } },
+  );
+}
+
+function streamOf(rowsByEntity: OverviewRow[][]): OverviewStreamLine[] {
+  return [
+    { type: 'start', entities: rowsByEntity.length },
+    ...rowsByEntity.map(rows => ({
+      type: 'entity' as const,
+      entityRef: rows[0].entityRef,
+      rows,
+    })),
+    { type: 'done', entities: rowsByEntity.length, rows: 4, elapsedMs: 12 },
+  ];
+}
+
+function renderPage(route = '/deployments') {
+  const client = new GitlabEnvClient({
+    discoveryApi: { getBaseUrl: async () => BASE_URL },
+    fetchApi: { fetch: (input, init) => fetch(input, init) },
+  });
+  return renderInTestApp(
+    <TestApiProvider apis={[[gitlabEnvApiRef, client]]}>
+      <GitlabEnvOverviewPage />
+    </TestApiProvider>,
+    {
+      routeEntries: [route],
+      mountedRoutes: { '/catalog/:namespace/:kind/:name': entityRouteRef },
+    },
+  );
+}
+
+const BY_ENTITY = [ROWS.slice(0, 3), ROWS.slice(3)];
+
+describe('GitlabEnvOverviewPage', () => {
+  it('shows progress while entities resolve and fills rows as they arrive', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>(resolve => {
+      release = resolve;
+    });
+    server.use(
+      http.get(`${BASE_URL}/overview`, () =>
+        ndjson(streamOf(BY_ENTITY), gate, 2),
+      ),
+    );
+    await renderPage();
+
+    expect(
+      await screen.findByText('Loaded 1 of 2 entities'),
+    ).toBeInTheDocument();
+    expect(screen.getAllByTestId('overview-row')).toHaveLength(3);
+
+    release();
+    await waitFor(() =>
+      expect(
+        screen.queryByText(/Loaded \d of 2 entities/),
+      ).not.toBeInTheDocument(),
+    );
+    expect(screen.getAllByTestId('overview-row')).toHaveLength(4);
+    expect(screen.getByText('Showing 4 of 4 environments')).toBeInTheDocument();
+  });
+
+  it('groups by tier and folder with the worst first, and links rows to the entity tab', async () => {
+    server.use(
+      http.get(`${BASE_URL}/overview`, () => ndjson(streamOf(BY_ENTITY))),
+    );
+    await renderPage();
+
+    const production = await screen.findByRole('region', {
+      name: 'Production environments',
+    });
+    const headings = within(production)
+      .getAllByRole('heading', { level: 3 })
+      .map(h => h.textContent);
+    expect(headings[0]).toMatch(/^Environments without a folder/);
+    expect(headings[1]).toMatch(/^production\//);
+
+    const folderTable = within(production).getByRole('table', {
+      name: 'production environments',
+    });
+    const rows = within(folderTable).getAllByTestId('overview-row');
+    expect(
+      rows.map(r => within(r).getAllByRole('cell')[2].textContent),
+    ).toEqual(['production/eu-region', 'production/us-region']);
+    expect(
+      within(rows[0]).getByRole('link', { name: 'storefront' }),
+    ).toHaveAttribute(
+      'href',
+      '/catalog/default/component/storefront/gitlab-env',
+    );
+
+    expect(
+      screen.getByRole('region', { name: 'Staging environments' }),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByRole('button', { name: '1 Degraded' }),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByRole('button', { name: '1 Unknown' }),
+    ).toBeInTheDocument();
+  });
+
+  it('says why a row failed', async () => {
+    server.use(
+      http.get(`${BASE_URL}/overview`, () => ndjson(streamOf(BY_ENTITY))),
+    );
+    await renderPage();
+    const failed = await screen.findByText(
+      /You don't have access to the agent/,
+    );
+    expect(failed.closest('[data-error-code]')).toHaveAttribute(
+      'data-error-code',
+      'AGENT_NOT_SHARED',
+    );
+  });
+
+  it('reads its filters from the URL and writes them back', async () => {
+    server.use(
+      http.get(`${BASE_URL}/overview`, () => ndjson(streamOf(BY_ENTITY))),
+    );
+    await renderPage('/deployments?folder=production%2Fus-region');
+
+    await waitFor(() =>
+      expect(screen.getAllByTestId('overview-row')).toHaveLength(1),
+    );
+    expect(screen.getByText('Showing 1 of 4 environments')).toBeInTheDocument();
+    expect(screen.getByText('production/us-region')).toBeInTheDocument();
+
+    await userEvent.click(
+      screen.getByRole('button', { name: 'Clear filters' }),
+    );
+    await waitFor(() =>
+      expect(screen.getAllByTestId('overview-row')).toHaveLength(4),
+    );
+
+    await userEvent.click(screen.getByRole('button', { name: '1 Degraded' }));
+    await waitFor(() =>
+      expect(screen.getAllByTestId('overview-row')).toHaveLength(1),
+    );
+    expect(screen.getByRole('button', { name: '1 Degraded' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+  });
+
+  it('explains an empty catalog', async () => {
+    server.use(http.get(`${BASE_URL}/overview`, () => ndjson(streamOf([]))));
+    await renderPage();
+    expect(
+      await screen.findByText('No GitLab environments in the catalog'),
+    ).toBeInTheDocument();
+  });
+
+  it('shows the typed error when the overview cannot load', async () => {
+    server.use(
+      http.get(`${BASE_URL}/overview`, () =>
+        HttpResponse.json(
+          {
+            error: { name: 'NotAllowedError', message: 'Not allowed' },
+            gitlabEnv: {
+              code: 'MISSING_TOKEN',
+              message: 'The GitLab instance gitlab.example.com has no token.',
+              hint: 'Set gitlabEnv.instances[0].token.',
+            },
+          },
+          { status: 503 },
+        ),
+      ),
+    );
+    await renderPage();
+    expect(
+      await screen.findByText(
+        'The GitLab instance gitlab.example.com has no token.',
+      ),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText('Set gitlabEnv.instances[0].token.'),
+    ).toBeInTheDocument();
+  });
+});
