@@ -224,7 +224,11 @@ describe('GitlabEnvOverviewPage', () => {
       expect(screen.getAllByTestId('overview-row')).toHaveLength(1),
     );
     expect(screen.getByText('Showing 1 of 4 environments')).toBeInTheDocument();
-    expect(screen.getByText('production/us-region')).toBeInTheDocument();
+    expect(
+      within(screen.getByTestId('overview-row')).getByText(
+        'production/us-region',
+      ),
+    ).toBeInTheDocument();
 
     await userEvent.click(
       screen.getByRole('button', { name: 'Clear filters' }),

@@ -33,6 +33,7 @@ export function OverviewHealthCounts({
             key={status}
             icon={<HealthIcon status={status} />}
             label={`${counts[status]} ${status}`}
+            aria-label={`${counts[status]} ${status}`}
             aria-pressed={active}
             variant={active ? 'filled' : 'outlined'}
             onClick={() => onToggle(status)}
