@@ -7,4 +7,5 @@
 export * from './types';
 export * from './annotations';
 export * from './permissions';
+export * from './health';
 export * from './overview';

@@ -1,3 +1,4 @@
+import { aggregateHealth, compareHealth } from '../health';
 import {
   DEPLOYMENT_TIERS,
   DeploymentTier,
@@ -5,13 +6,6 @@ import {
   HealthStatus,
 } from '../types';
 import { OverviewFilters, OverviewRow, OverviewTierGroup } from './types';
-
-const severity = (status: HealthStatus) => HEALTH_STATUSES.indexOf(status);
-const worst = (statuses: HealthStatus[]): HealthStatus =>
-  statuses.reduce<HealthStatus>(
-    (acc, status) => (severity(status) > severity(acc) ? status : acc),
-    'Healthy',
-  );
 
 /**
  * A row's status: its environment's rolled-up health, or Unknown when
@@ -84,7 +78,7 @@ export function filterOverviewRows(
 /** Worst health first, then entity, then environment name. @public */
 export function compareOverviewRows(a: OverviewRow, b: OverviewRow): number {
   return (
-    severity(overviewRowStatus(b)) - severity(overviewRowStatus(a)) ||
+    compareHealth(overviewRowStatus(a), overviewRowStatus(b)) ||
     a.entityRef.localeCompare(b.entityRef) ||
     (a.environment?.name ?? '').localeCompare(b.environment?.name ?? '')
   );
@@ -110,14 +104,17 @@ export function groupOverviewRows(rows: OverviewRow[]): OverviewTierGroup[] {
       .map(([folder, folderRows]) => ({
         folder,
         rows: [...folderRows].sort(compareOverviewRows),
-        status: worst(folderRows.map(overviewRowStatus)),
+        status: aggregateHealth(folderRows.map(overviewRowStatus)),
       }))
       .sort(
         (a, b) =>
-          severity(b.status) - severity(a.status) ||
-          a.folder.localeCompare(b.folder),
+          compareHealth(a.status, b.status) || a.folder.localeCompare(b.folder),
       );
-    return { tier, folders, status: worst(folders.map(f => f.status)) };
+    return {
+      tier,
+      folders,
+      status: aggregateHealth(folders.map(f => f.status)),
+    };
   });
 }
 

@@ -1,0 +1,35 @@
+import { HealthAssessment, KubernetesObject } from '../../types';
+import { health, isRecord, specOf } from '../conditions';
+
+/** ArgoCD's batch/CronJob Lua check: a suspended CronJob is deliberately Healthy. */
+export function cronJobHealth(obj: KubernetesObject): HealthAssessment {
+  if (specOf(obj).suspend === true)
+    return health('Healthy', 'CronJob is Suspended');
+  if (!isRecord(obj.status))
+    return health('Progressing', 'Waiting for CronJob');
+  const { lastScheduleTime, lastSuccessfulTime, active } = obj.status;
+  if (!lastScheduleTime)
+    return health('Healthy', 'CronJob has not been scheduled yet');
+  if (!lastSuccessfulTime) {
+    return health(
+      'Healthy',
+      'The CronJob never completed successfully. It may not be healthy',
+    );
+  }
+  if (Array.isArray(active) && active.length > 0) {
+    return health(
+      'Healthy',
+      'The job is running. Its last execution may not have been successful',
+    );
+  }
+  if (String(lastSuccessfulTime) < String(lastScheduleTime)) {
+    return health(
+      'Degraded',
+      'CronJob has not completed its last execution successfully',
+    );
+  }
+  return health(
+    'Healthy',
+    'CronJob has completed its last execution successfully',
+  );
+}

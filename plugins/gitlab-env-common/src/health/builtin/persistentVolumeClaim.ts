@@ -1,0 +1,17 @@
+import { HealthAssessment, KubernetesObject } from '../../types';
+import { health, statusOf } from '../conditions';
+
+export function persistentVolumeClaimHealth(
+  obj: KubernetesObject,
+): HealthAssessment {
+  switch (statusOf(obj).phase) {
+    case 'Bound':
+      return health('Healthy');
+    case 'Pending':
+      return health('Progressing');
+    case 'Lost':
+      return health('Degraded');
+    default:
+      return health('Unknown');
+  }
+}

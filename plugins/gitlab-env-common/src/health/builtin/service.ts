@@ -1,0 +1,20 @@
+import { HealthAssessment, KubernetesObject } from '../../types';
+import { health, isRecord, specOf, statusOf } from '../conditions';
+
+function hasLoadBalancerIngress(obj: KubernetesObject): boolean {
+  const lb = statusOf(obj).loadBalancer;
+  return isRecord(lb) && Array.isArray(lb.ingress) && lb.ingress.length > 0;
+}
+
+/** A LoadBalancer Service is Progressing until its load balancer has an address. */
+export function serviceHealth(obj: KubernetesObject): HealthAssessment {
+  if (specOf(obj).type === 'LoadBalancer' && !hasLoadBalancerIngress(obj)) {
+    return health('Progressing');
+  }
+  return health('Healthy');
+}
+
+/** An Ingress is Progressing until its controller publishes an address. */
+export function ingressHealth(obj: KubernetesObject): HealthAssessment {
+  return health(hasLoadBalancerIngress(obj) ? 'Healthy' : 'Progressing');
+}

@@ -1,0 +1,9 @@
+import { HealthAssessment, KubernetesObject } from '../../types';
+import { health, isRecord, statusOf } from '../conditions';
+
+export function volumeSnapshotHealth(obj: KubernetesObject): HealthAssessment {
+  const status = statusOf(obj);
+  if (status.readyToUse) return health('Healthy', 'Ready to use');
+  if (isRecord(status.error)) return health('Degraded', status.error.message);
+  return health('Progressing', 'Waiting for status');
+}

@@ -1,0 +1,73 @@
+import { HealthAssessment, KubernetesObject } from '../types';
+
+/** One entry of `status.conditions`, read defensively. */
+export interface Condition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+}
+
+function isRecord(value: unknown): value is Record<string, any> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `obj.spec` / `obj.status` as a record, or an empty one when malformed. */
+export function specOf(obj: KubernetesObject): Record<string, any> {
+  return isRecord(obj.spec) ? obj.spec : {};
+}
+
+export function statusOf(obj: KubernetesObject): Record<string, any> {
+  return isRecord(obj.status) ? obj.status : {};
+}
+
+export function conditionsOf(obj: KubernetesObject): Condition[] {
+  const conditions = statusOf(obj).conditions;
+  if (!Array.isArray(conditions)) return [];
+  return conditions.filter(
+    (c): c is Condition =>
+      isRecord(c) && typeof c.type === 'string' && typeof c.status === 'string',
+  );
+}
+
+export function findCondition(
+  obj: KubernetesObject,
+  type: string,
+): Condition | undefined {
+  return conditionsOf(obj).find(c => c.type === type);
+}
+
+export function num(value: unknown, fallback = 0): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+}
+
+export function str(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** True when the controller has not seen the latest spec yet. */
+export function generationBehind(obj: KubernetesObject): boolean {
+  const generation = obj.metadata?.generation;
+  const observed = statusOf(obj).observedGeneration;
+  return (
+    typeof generation === 'number' &&
+    typeof observed === 'number' &&
+    observed < generation
+  );
+}
+
+export function health(
+  status: HealthAssessment['status'],
+  message?: string,
+): HealthAssessment {
+  return message ? { status, message } : { status };
+}
+
+/** API group of an object: '' for the core group. */
+export function groupOf(obj: KubernetesObject): string {
+  const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? '' : apiVersion.slice(0, slash);
+}
+
+export { isRecord };

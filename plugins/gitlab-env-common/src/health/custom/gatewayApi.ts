@@ -1,0 +1,109 @@
+import { HealthAssessment, KubernetesObject } from '../../types';
+import {
+  Condition,
+  conditionsOf,
+  health,
+  isRecord,
+  num,
+  statusOf,
+} from '../conditions';
+
+function asConditions(value: unknown): Condition[] {
+  return Array.isArray(value)
+    ? value.filter(
+        (c): c is Condition => isRecord(c) && typeof c.type === 'string',
+      )
+    : [];
+}
+
+function problem(
+  conditions: Condition[],
+  prefix: string,
+  programmingMessage: string,
+): HealthAssessment | undefined {
+  const broken =
+    conditions.find(c => c.type === 'ResolvedRefs' && c.status === 'False') ??
+    conditions.find(c => c.type === 'Accepted' && c.status === 'False');
+  if (broken)
+    return health(
+      'Degraded',
+      `${prefix}${broken.message || `Failed condition: ${broken.type}`}`,
+    );
+  const programmed = conditions.find(c => c.type === 'Programmed');
+  if (programmed && programmed.status !== 'True') {
+    return health(
+      'Progressing',
+      `${prefix}${programmed.message || programmingMessage}`,
+    );
+  }
+  return undefined;
+}
+
+/** gateway.networking.k8s.io Gateway, then each listener. */
+export function gatewayHealth(obj: KubernetesObject): HealthAssessment {
+  const conditions = conditionsOf(obj);
+  const own = problem(conditions, '', 'Gateway is still being programmed');
+  if (own) return own;
+  const listeners = Array.isArray(statusOf(obj).listeners)
+    ? statusOf(obj).listeners.filter(isRecord)
+    : [];
+  for (const listener of listeners) {
+    const result = problem(
+      asConditions(listener.conditions),
+      'Listener: ',
+      'Gateway is still being programmed',
+    );
+    if (result) return result;
+  }
+  if (conditions.length > 0 || listeners.length > 0)
+    return health('Healthy', 'Gateway is healthy');
+  return health('Progressing', 'Waiting for Gateway status');
+}
+
+/** HTTPRoute and GRPCRoute: judged per parent. */
+export function routeHealth(obj: KubernetesObject): HealthAssessment {
+  const kind = obj.kind ?? 'HTTPRoute';
+  const generation = obj.metadata?.generation;
+  const parents = Array.isArray(statusOf(obj).parents)
+    ? statusOf(obj).parents.filter(isRecord)
+    : [];
+  let seen = false;
+  for (const parent of parents) {
+    let conditions = asConditions(parent.conditions);
+    if (kind === 'HTTPRoute' && typeof generation === 'number') {
+      conditions = conditions.filter(
+        c =>
+          (c as any).observedGeneration === undefined ||
+          num((c as any).observedGeneration) === generation,
+      );
+    }
+    if (conditions.length === 0) continue;
+    seen = true;
+    const name = isRecord(parent.parentRef) ? parent.parentRef.name : '';
+    const result = problem(conditions, `Parent ${name}: `, '');
+    if (result) return result;
+  }
+  return seen
+    ? health('Healthy', `${kind} is healthy`)
+    : health('Progressing', `Waiting for ${kind} status`);
+}
+
+/** GatewayClass: its Accepted condition for the current generation. */
+export function gatewayClassHealth(obj: KubernetesObject): HealthAssessment {
+  const generation = obj.metadata?.generation;
+  const accepted = conditionsOf(obj).find(
+    c =>
+      c.type === 'Accepted' &&
+      ((c as any).observedGeneration === undefined ||
+        generation === undefined ||
+        (c as any).observedGeneration === generation),
+  );
+  if (accepted?.status === 'True')
+    return health('Healthy', accepted.message || 'GatewayClass is accepted');
+  if (accepted?.status === 'False')
+    return health(
+      'Degraded',
+      accepted.message || 'GatewayClass is not accepted',
+    );
+  return health('Progressing', 'Waiting for GatewayClass status');
+}

@@ -1,0 +1,19 @@
+import { HealthAssessment, KubernetesObject } from '../../types';
+import { conditionsOf, health } from '../conditions';
+
+/**
+ * The shape many ArgoCD Lua checks share: the first condition of one type
+ * decides (False: Degraded, True: Healthy, with its message); without it,
+ * the kind's own waiting message.
+ */
+export function firstConditionHealth(
+  obj: KubernetesObject,
+  type: string,
+  waiting: string,
+): HealthAssessment {
+  const condition = conditionsOf(obj).find(c => c.type === type);
+  if (condition?.status === 'False')
+    return health('Degraded', condition.message);
+  if (condition?.status === 'True') return health('Healthy', condition.message);
+  return health('Progressing', waiting);
+}

@@ -1,0 +1,8 @@
+export { computeHealth } from './computeHealth';
+export {
+  aggregateHealth,
+  compareHealth,
+  emptyHealthCounts,
+  isWorseHealth,
+  summarizeHealth,
+} from './aggregate';

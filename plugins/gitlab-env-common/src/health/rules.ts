@@ -1,0 +1,109 @@
+import { HealthAssessment, KubernetesObject } from '../types';
+import { apiServiceHealth } from './builtin/apiService';
+import { cronJobHealth } from './builtin/cronJob';
+import { customResourceDefinitionHealth } from './builtin/customResourceDefinition';
+import { daemonSetHealth } from './builtin/daemonSet';
+import { deploymentHealth } from './builtin/deployment';
+import { horizontalPodAutoscalerHealth } from './builtin/horizontalPodAutoscaler';
+import { jobHealth } from './builtin/job';
+import { persistentVolumeClaimHealth } from './builtin/persistentVolumeClaim';
+import { podDisruptionBudgetHealth } from './builtin/podDisruptionBudget';
+import { podHealth } from './builtin/pod';
+import { replicaSetHealth } from './builtin/replicaSet';
+import { ingressHealth, serviceHealth } from './builtin/service';
+import { statefulSetHealth } from './builtin/statefulSet';
+import { volumeSnapshotHealth } from './builtin/volumeSnapshot';
+import { rolloutHealth } from './custom/argoRollout';
+import {
+  analysisRunHealth,
+  cronWorkflowHealth,
+  experimentHealth,
+  workflowHealth,
+} from './custom/argoRuns';
+import {
+  certificateHealth,
+  clusterIssuerHealth,
+  issuerHealth,
+} from './custom/certManager';
+import {
+  fluxSourceHealth,
+  helmReleaseHealth,
+  kustomizationHealth,
+} from './custom/flux';
+import { fluxImageHealth } from './custom/fluxImage';
+import {
+  gatewayClassHealth,
+  gatewayHealth,
+  routeHealth,
+} from './custom/gatewayApi';
+import { scaledJobHealth, scaledObjectHealth } from './custom/keda';
+import {
+  clusterExternalSecretHealth,
+  externalSecretsHealth,
+  sealedSecretHealth,
+} from './custom/secrets';
+
+export type HealthRule = (
+  obj: KubernetesObject,
+) => HealthAssessment | undefined;
+
+/**
+ * Health rules keyed by `group/Kind` ('' group for core), as ArgoCD keys its
+ * built-in checks and Lua scripts. Kinds absent here fall through to the
+ * generic conditions check, or to no health at all for core kinds.
+ */
+export const HEALTH_RULES: ReadonlyMap<string, HealthRule> = new Map<
+  string,
+  HealthRule
+>([
+  ['apps/Deployment', deploymentHealth],
+  ['apps/StatefulSet', statefulSetHealth],
+  ['apps/DaemonSet', daemonSetHealth],
+  ['apps/ReplicaSet', replicaSetHealth],
+  ['/Pod', podHealth],
+  ['/Service', serviceHealth],
+  ['/PersistentVolumeClaim', persistentVolumeClaimHealth],
+  ['networking.k8s.io/Ingress', ingressHealth],
+  ['extensions/Ingress', ingressHealth],
+  ['batch/Job', jobHealth],
+  ['batch/CronJob', cronJobHealth],
+  ['autoscaling/HorizontalPodAutoscaler', horizontalPodAutoscalerHealth],
+  ['apiregistration.k8s.io/APIService', apiServiceHealth],
+  ['policy/PodDisruptionBudget', podDisruptionBudgetHealth],
+  [
+    'apiextensions.k8s.io/CustomResourceDefinition',
+    customResourceDefinitionHealth,
+  ],
+  ['snapshot.storage.k8s.io/VolumeSnapshot', volumeSnapshotHealth],
+  ['snapshot.storage.k8s.io/VolumeSnapshotContent', volumeSnapshotHealth],
+  ['kustomize.toolkit.fluxcd.io/Kustomization', kustomizationHealth],
+  ['helm.toolkit.fluxcd.io/HelmRelease', helmReleaseHealth],
+  ['source.toolkit.fluxcd.io/GitRepository', fluxSourceHealth],
+  ['source.toolkit.fluxcd.io/HelmRepository', fluxSourceHealth],
+  ['source.toolkit.fluxcd.io/OCIRepository', fluxSourceHealth],
+  ['source.toolkit.fluxcd.io/HelmChart', fluxSourceHealth],
+  ['source.toolkit.fluxcd.io/Bucket', fluxSourceHealth],
+  ['image.toolkit.fluxcd.io/ImageRepository', fluxImageHealth],
+  ['image.toolkit.fluxcd.io/ImagePolicy', fluxImageHealth],
+  ['image.toolkit.fluxcd.io/ImageUpdateAutomation', fluxImageHealth],
+  ['argoproj.io/Rollout', rolloutHealth],
+  ['argoproj.io/AnalysisRun', analysisRunHealth],
+  ['argoproj.io/Experiment', experimentHealth],
+  ['argoproj.io/Workflow', workflowHealth],
+  ['argoproj.io/CronWorkflow', cronWorkflowHealth],
+  ['cert-manager.io/Certificate', certificateHealth],
+  ['cert-manager.io/Issuer', issuerHealth],
+  ['cert-manager.io/ClusterIssuer', clusterIssuerHealth],
+  ['keda.sh/ScaledObject', scaledObjectHealth],
+  ['keda.sh/ScaledJob', scaledJobHealth],
+  ['external-secrets.io/ExternalSecret', externalSecretsHealth],
+  ['external-secrets.io/SecretStore', externalSecretsHealth],
+  ['external-secrets.io/ClusterSecretStore', externalSecretsHealth],
+  ['external-secrets.io/PushSecret', externalSecretsHealth],
+  ['external-secrets.io/ClusterExternalSecret', clusterExternalSecretHealth],
+  ['bitnami.com/SealedSecret', sealedSecretHealth],
+  ['gateway.networking.k8s.io/Gateway', gatewayHealth],
+  ['gateway.networking.k8s.io/GatewayClass', gatewayClassHealth],
+  ['gateway.networking.k8s.io/HTTPRoute', routeHealth],
+  ['gateway.networking.k8s.io/GRPCRoute', routeHealth],
+]);
