@@ -34,11 +34,9 @@ export function computeHealth(
     }
     const group = groupOf(object);
     const rule = HEALTH_RULES.get(`${group}/${object.kind}`);
-    const result = rule
-      ? rule(object)
-      : isBuiltinGroup(group)
-      ? undefined
-      : genericHealth(object);
+    let result: HealthAssessment | undefined;
+    if (rule) result = rule(object);
+    else if (!isBuiltinGroup(group)) result = genericHealth(object);
     if (!result) return undefined;
     if (!VALID.has(result.status))
       return { status: 'Unknown', message: 'invalid health status' };
