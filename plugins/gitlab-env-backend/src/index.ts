@@ -1,1 +1,10 @@
-export {};
+/**
+ * Backstage backend plugin: from a catalog entity to its GitLab environments,
+ * their agents and the Kubernetes resources deployed to them, read through KAS.
+ *
+ * @packageDocumentation
+ */
+export { gitlabEnvPlugin as default } from './plugin';
+export * from './service';
+export { readGitlabEnvConfig } from './config';
+export type { GitlabEnvConfig, GitlabInstanceConfig } from './config';

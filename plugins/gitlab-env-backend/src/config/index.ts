@@ -1,0 +1,5 @@
+export { readGitlabEnvConfig } from './readGitlabEnvConfig';
+export type {
+  GitlabEnvConfig,
+  GitlabInstanceConfig,
+} from './readGitlabEnvConfig';

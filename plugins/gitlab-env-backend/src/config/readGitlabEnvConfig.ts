@@ -1,0 +1,139 @@
+import { Config } from '@backstage/config';
+
+/** One GitLab instance, with URLs resolved. */
+export interface GitlabInstanceConfig {
+  host: string;
+  baseUrl: string;
+  apiBaseUrl: string;
+  graphqlUrl: string;
+  kasProxyUrl?: string;
+  token?: string;
+}
+
+export interface GitlabEnvConfig {
+  instances: GitlabInstanceConfig[];
+  requestTimeoutMs: number;
+  cacheTtlSeconds: number;
+  concurrency: { perInstance: number; perAgent: number };
+}
+
+const DEFAULTS = {
+  requestTimeoutMs: 10_000,
+  cacheTtlSeconds: 30,
+  perInstance: 16,
+  perAgent: 8,
+};
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+function readUrl(config: Config, key: string, where: string): string {
+  const value = config.getString(key);
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new Error();
+  } catch {
+    throw new Error(
+      `${where}.${key} must be an http(s) URL such as https://gitlab.com, got '${value}'`,
+    );
+  }
+  return trimSlash(value);
+}
+
+function readPositive(
+  config: Config | undefined,
+  key: string,
+  where: string,
+  fallback: number,
+): number {
+  const value = config?.getOptionalNumber(key);
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new Error(`${where}.${key} must be a positive number, got ${value}`);
+  }
+  return value;
+}
+
+/**
+ * Reads and validates `gitlabEnv` at start-up, so a wrong setting stops the
+ * backend with a message that names the key, not at the first page view.
+ */
+export function readGitlabEnvConfig(root: Config): GitlabEnvConfig {
+  const config = root.getOptionalConfig('gitlabEnv');
+  const list = config?.getOptionalConfigArray('instances') ?? [];
+  if (list.length === 0) {
+    throw new Error(
+      'gitlabEnv.instances must list at least one GitLab instance, e.g. ' +
+        '`gitlabEnv: { instances: [{ host: gitlab.com, baseUrl: https://gitlab.com, token: ${GITLAB_ENV_TOKEN} }] }`',
+    );
+  }
+  const seen = new Set<string>();
+  const instances = list.map((instance, index) => {
+    const where = `gitlabEnv.instances[${index}]`;
+    const host = instance.getOptionalString('host');
+    if (!host || /[\s/]/.test(host)) {
+      throw new Error(
+        `${where}.host must be the bare host name annotations use, e.g. gitlab.com, got '${
+          host ?? ''
+        }'`,
+      );
+    }
+    if (seen.has(host)) {
+      throw new Error(`${where}.host '${host}' is configured twice`);
+    }
+    seen.add(host);
+    if (!instance.has('baseUrl')) {
+      throw new Error(
+        `${where}.baseUrl is missing; set GitLab's web URL, e.g. https://${host}`,
+      );
+    }
+    const baseUrl = readUrl(instance, 'baseUrl', where);
+    const apiBaseUrl = instance.has('apiBaseUrl')
+      ? readUrl(instance, 'apiBaseUrl', where)
+      : `${baseUrl}/api/v4`;
+    const kasProxyUrl = instance.has('kasProxyUrl')
+      ? readUrl(instance, 'kasProxyUrl', where)
+      : undefined;
+    const token = instance.getOptionalString('token')?.trim() || undefined;
+    return {
+      host,
+      baseUrl,
+      apiBaseUrl,
+      graphqlUrl: `${apiBaseUrl.replace(/\/api\/v4$/, '')}/api/graphql`,
+      kasProxyUrl,
+      token,
+    };
+  });
+  const concurrency = config?.getOptionalConfig('concurrency');
+  return {
+    instances,
+    requestTimeoutMs: readPositive(
+      config,
+      'requestTimeoutMs',
+      'gitlabEnv',
+      DEFAULTS.requestTimeoutMs,
+    ),
+    cacheTtlSeconds: readPositive(
+      config,
+      'cacheTtlSeconds',
+      'gitlabEnv',
+      DEFAULTS.cacheTtlSeconds,
+    ),
+    concurrency: {
+      perInstance: readPositive(
+        concurrency,
+        'perInstance',
+        'gitlabEnv.concurrency',
+        DEFAULTS.perInstance,
+      ),
+      perAgent: readPositive(
+        concurrency,
+        'perAgent',
+        'gitlabEnv.concurrency',
+        DEFAULTS.perAgent,
+      ),
+    },
+  };
+}

@@ -1,0 +1,91 @@
+import {
+  AuthenticationError,
+  InputError,
+  NotAllowedError,
+  NotFoundError,
+  ServiceUnavailableError,
+} from '@backstage/errors';
+import {
+  GitlabEnvError,
+  GitlabEnvErrorCode,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+
+/**
+ * A failure with a stable code. Thrown inside the service; the router turns
+ * it into an HTTP error, the resource reader into an entry of `errors`.
+ */
+export class GitlabEnvFailure extends Error {
+  readonly detail: GitlabEnvError;
+
+  constructor(detail: GitlabEnvError) {
+    super(detail.message);
+    this.name = 'GitlabEnvFailure';
+    this.detail = detail;
+  }
+}
+
+export function failure(
+  code: GitlabEnvErrorCode,
+  message: string,
+  extra: Omit<GitlabEnvError, 'code' | 'message'> = {},
+): GitlabEnvFailure {
+  return new GitlabEnvFailure({ code, message, ...extra });
+}
+
+/** HTTP status of each code when it fails a whole request. */
+const STATUS_BY_CODE: Record<GitlabEnvErrorCode, number> = {
+  MISSING_ANNOTATION: 400,
+  INVALID_ANNOTATION: 400,
+  UNKNOWN_INSTANCE: 400,
+  MISSING_TOKEN: 503,
+  GITLAB_UNAUTHORIZED: 503,
+  PROJECT_NOT_FOUND: 404,
+  ENVIRONMENT_NOT_FOUND: 404,
+  NO_AGENT: 409,
+  AGENT_NOT_SHARED: 403,
+  NO_NAMESPACE: 409,
+  KAS_UNAVAILABLE: 503,
+  AGENT_NOT_CONNECTED: 503,
+  KIND_FORBIDDEN: 403,
+  KIND_FAILED: 502,
+  NO_RESOURCES: 404,
+  UPSTREAM_TIMEOUT: 504,
+  UPSTREAM_MALFORMED: 502,
+  UPSTREAM_ERROR: 502,
+  NOT_ALLOWED: 403,
+};
+
+export function httpStatusOf(code: GitlabEnvErrorCode): number {
+  return STATUS_BY_CODE[code];
+}
+
+/**
+ * The @backstage/errors class that names the failure in the response body's
+ * `error.name`; the status itself comes from `httpStatusOf`.
+ */
+export function toBackstageError(detail: GitlabEnvError): Error {
+  const status = httpStatusOf(detail.code);
+  if (status === 400) return new InputError(detail.message);
+  if (status === 404) return new NotFoundError(detail.message);
+  if (status === 403) return new NotAllowedError(detail.message);
+  if (detail.code === 'GITLAB_UNAUTHORIZED') {
+    return new AuthenticationError(detail.message);
+  }
+  if (status === 503) return new ServiceUnavailableError(detail.message);
+  const error = new Error(detail.message);
+  error.name =
+    detail.code === 'UPSTREAM_TIMEOUT'
+      ? 'GatewayTimeoutError'
+      : 'BadGatewayError';
+  if (status === 409) error.name = 'ConflictError';
+  return error;
+}
+
+/** Anything thrown, as a GitlabEnvError; unknown errors stay opaque. */
+export function asGitlabEnvError(error: unknown): GitlabEnvError {
+  if (error instanceof GitlabEnvFailure) return error.detail;
+  return {
+    code: 'UPSTREAM_ERROR',
+    message: 'An unexpected error occurred while reading from GitLab.',
+  };
+}

@@ -1,0 +1,7 @@
+export {
+  GitlabEnvFailure,
+  failure,
+  httpStatusOf,
+  toBackstageError,
+  asGitlabEnvError,
+} from './GitlabEnvFailure';

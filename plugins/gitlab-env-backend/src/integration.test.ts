@@ -1,0 +1,201 @@
+import { mockServices, startTestBackend } from '@backstage/backend-test-utils';
+import { Entity } from '@backstage/catalog-model';
+import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
+import {
+  EntityEnvironmentsResponse,
+  EnvironmentResourcesResponse,
+  GitlabEnvErrorResponse,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import {
+  DEMO_TOKEN,
+  RunningSimulator,
+  startGitlabSimulator,
+} from '@gitlab-env/gitlab-simulator';
+import request from 'supertest';
+import { gitlabEnvPlugin } from './plugin';
+
+function component(name: string, annotations: Record<string, string>): Entity {
+  return {
+    apiVersion: 'backstage.io/v1alpha1',
+    kind: 'Component',
+    metadata: { name, namespace: 'default', annotations },
+    spec: { type: 'service', owner: 'team', lifecycle: 'production' },
+  };
+}
+
+const entities = [
+  component('storefront', {
+    'gitlab.com/project-slug': 'acme/shop/storefront',
+  }),
+  component('checkout-api', {
+    'gitlab.com/project-slug': 'acme/shop/checkout-api',
+  }),
+  component('notifications', {
+    'gitlab.com/project-slug': 'acme/platform/notifications',
+    'gitlab-env/environments': 'production, staging, development',
+    'gitlab-env/label-selector': 'app.kubernetes.io/part-of=notifications',
+  }),
+  component('search-indexer', { 'gitlab.com/project-id': '104' }),
+];
+
+describe('gitlab-env backend against the GitLab simulator', () => {
+  let simulator: RunningSimulator;
+  let server: Awaited<ReturnType<typeof startTestBackend>>['server'];
+
+  beforeAll(async () => {
+    simulator = await startGitlabSimulator({ port: 0 });
+    const backend = await startTestBackend({
+      features: [
+        gitlabEnvPlugin,
+        catalogServiceMock.factory({ entities }),
+        mockServices.rootConfig.factory({
+          data: {
+            gitlabEnv: {
+              instances: [
+                {
+                  host: 'gitlab.example.com',
+                  baseUrl: simulator.url,
+                  token: DEMO_TOKEN,
+                },
+              ],
+              requestTimeoutMs: 5000,
+            },
+          },
+        }),
+      ],
+    });
+    server = backend.server;
+  });
+
+  afterAll(async () => {
+    await simulator.close();
+  });
+
+  beforeEach(() => simulator.setFaults({ forbiddenKinds: [] }));
+
+  const get = (path: string) => request(server).get(`/api/gitlab-env${path}`);
+
+  it('answers its health check without credentials', async () => {
+    const res = await get('/health');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok' });
+  });
+
+  it('lists the storefront environments with agents, namespaces and health', async () => {
+    const res = await get('/entity/default/component/storefront/environments');
+    expect(res.status).toBe(200);
+    const body = res.body as EntityEnvironmentsResponse;
+    expect(body.project).toMatchObject({
+      id: '101',
+      fullPath: 'acme/shop/storefront',
+    });
+    const names = body.environments.map(e => e.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'production/us-region',
+        'production/eu-region',
+        'staging',
+        'review/feature-cart',
+      ]),
+    );
+    expect(names).not.toContain('review/old-checkout');
+    const staging = body.environments.find(e => e.name === 'staging')!;
+    expect(staging).toMatchObject({
+      tier: 'staging',
+      namespace: 'storefront-staging',
+      agent: { id: '3', name: 'nonprod' },
+    });
+    expect(staging.health?.total).toBeGreaterThan(0);
+  });
+
+  it('lists stopped environments when asked', async () => {
+    const res = await get(
+      '/entity/default/component/storefront/environments?includeStopped=true&withHealth=false',
+    );
+    const names = (res.body as EntityEnvironmentsResponse).environments.map(
+      e => e.name,
+    );
+    expect(names).toContain('review/old-checkout');
+  });
+
+  it('reads the resources, graph and health of a Flux-deployed environment', async () => {
+    const res = await get(
+      '/entity/default/component/checkout-api/environments/production/resources',
+    );
+    expect(res.status).toBe(200);
+    const body = res.body as EnvironmentResourcesResponse;
+    expect(body.scope).toEqual({ namespace: 'checkout' });
+    const kinds = new Set(body.resources.map(r => r.kind));
+    expect([...kinds]).toEqual(
+      expect.arrayContaining([
+        'Deployment',
+        'ReplicaSet',
+        'Pod',
+        'Service',
+        'Kustomization',
+      ]),
+    );
+    expect(
+      body.resources.every(r => r.apiVersion && !r.metadata?.managedFields),
+    ).toBe(true);
+    const missing = body.graph.nodes.find(
+      n => n.missing && n.name === 'checkout-worker',
+    );
+    expect(missing?.health?.status).toBe('Missing');
+    expect(body.health.status).not.toBe('Healthy');
+    expect(body.graph.edges.length).toBeGreaterThan(0);
+  });
+
+  it('narrows reads with the entity label selector', async () => {
+    const res = await get(
+      '/entity/default/component/notifications/environments/development/resources',
+    );
+    expect(res.status).toBe(200);
+    const body = res.body as EnvironmentResourcesResponse;
+    expect(body.scope.labelSelector).toBe(
+      'app.kubernetes.io/part-of=notifications',
+    );
+    const names = body.resources.map(r => r.metadata?.name ?? '');
+    expect(names.some(n => n.startsWith('mailhog'))).toBe(false);
+    expect(body.resources.length).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ['notifications', 'production', 403, 'AGENT_NOT_SHARED'],
+    ['notifications', 'staging', 409, 'NO_AGENT'],
+    ['search-indexer', 'staging', 409, 'NO_NAMESPACE'],
+    ['search-indexer', 'development', 503, 'AGENT_NOT_CONNECTED'],
+    ['storefront', 'nope', 404, 'ENVIRONMENT_NOT_FOUND'],
+  ])('%s/%s answers %i %s', async (entity, slug, status, code) => {
+    const res = await get(
+      `/entity/default/component/${entity}/environments/${slug}/resources`,
+    );
+    expect(res.status).toBe(status);
+    const body = res.body as GitlabEnvErrorResponse;
+    expect(body.gitlabEnv.code).toBe(code);
+    expect(JSON.stringify(body)).not.toContain(DEMO_TOKEN);
+  });
+
+  it('names the agent and its config file when the agent is not shared', async () => {
+    const res = await get(
+      '/entity/default/component/notifications/environments/production/resources',
+    );
+    expect(res.body.gitlabEnv.message).toContain(
+      '.gitlab/agents/restricted/config.yaml',
+    );
+    expect(res.body.gitlabEnv.message).toContain('user_access');
+  });
+
+  it('keeps the rest of the data when the cluster forbids one kind', async () => {
+    simulator.setFaults({ forbiddenKinds: ['secrets'] });
+    const res = await get(
+      '/entity/default/component/search-indexer/environments/production/resources',
+    );
+    expect(res.status).toBe(200);
+    const body = res.body as EnvironmentResourcesResponse;
+    expect(body.errors).toEqual([
+      expect.objectContaining({ code: 'KIND_FORBIDDEN', resource: 'Secret' }),
+    ]);
+    expect(body.resources.some(r => r.kind === 'StatefulSet')).toBe(true);
+  });
+});

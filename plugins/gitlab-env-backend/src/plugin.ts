@@ -1,0 +1,59 @@
+import {
+  coreServices,
+  createBackendPlugin,
+} from '@backstage/backend-plugin-api';
+import { catalogServiceRef } from '@backstage/plugin-catalog-node';
+import { gitlabEnvPermissions } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { readGitlabEnvConfig } from './config';
+import { createRouter } from './routes';
+import { GitlabEnvironmentsService } from './service';
+
+/**
+ * The gitlab-env backend plugin: `/api/gitlab-env`.
+ *
+ * @public
+ */
+export const gitlabEnvPlugin = createBackendPlugin({
+  pluginId: 'gitlab-env',
+  register(env) {
+    env.registerInit({
+      deps: {
+        httpRouter: coreServices.httpRouter,
+        config: coreServices.rootConfig,
+        logger: coreServices.logger,
+        httpAuth: coreServices.httpAuth,
+        permissions: coreServices.permissions,
+        permissionsRegistry: coreServices.permissionsRegistry,
+        auditor: coreServices.auditor,
+        catalog: catalogServiceRef,
+      },
+      async init({
+        httpRouter,
+        config,
+        logger,
+        httpAuth,
+        permissions,
+        permissionsRegistry,
+        auditor,
+        catalog,
+      }) {
+        const service = new GitlabEnvironmentsService(
+          readGitlabEnvConfig(config),
+          logger,
+        );
+        permissionsRegistry.addPermissions(gitlabEnvPermissions);
+        httpRouter.use(
+          await createRouter({
+            service,
+            catalog,
+            permissions,
+            httpAuth,
+            auditor,
+            logger,
+          }),
+        );
+        httpRouter.addAuthPolicy({ path: '/health', allow: 'unauthenticated' });
+      },
+    });
+  },
+});

@@ -1,0 +1,277 @@
+import { LoggerService } from '@backstage/backend-plugin-api';
+import { Entity, stringifyEntityRef } from '@backstage/catalog-model';
+import {
+  buildResourceGraph,
+  EntityEnvironmentsResponse,
+  EnvironmentResourcesResponse,
+  GitlabEnvError,
+  GitlabEnvironment,
+  HealthSummary,
+  KubernetesObject,
+  ResourceGraph,
+  summarizeGraphHealth,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import pLimit from 'p-limit';
+import { GitlabEnvConfig, GitlabInstanceConfig } from '../config';
+import { failure } from '../errors';
+import { CoalescingCache } from './cache';
+import { discoverListableKinds, ListableKind } from './discovery';
+import { EntityScope, isInScope, readEntityScope } from './entityScope';
+import { GitlabClient, ProjectEnvironments } from './gitlabClient';
+import { agentNotShared, KasClient } from './kasClient';
+import { readEnvironmentObjects } from './resourceReader';
+
+export interface ListEnvironmentsOptions {
+  /** Also list stopped environments (default: available and stopping only). */
+  includeStopped?: boolean;
+  /** Add each environment's rolled-up health (one resource read each, cached). */
+  withHealth?: boolean;
+}
+
+type Limit = <T>(fn: () => Promise<T>) => Promise<T>;
+
+/** Discovery changes when CRDs are installed, which is rare: keep it longer. */
+const DISCOVERY_TTL_MS = 5 * 60_000;
+const ALL_STATES = ['available', 'stopping', 'stopped'] as const;
+
+interface EnvironmentRead {
+  resources: KubernetesObject[];
+  graph: ResourceGraph;
+  health: HealthSummary;
+  errors: GitlabEnvError[];
+  fetchedAt: string;
+}
+
+/**
+ * From a catalog entity to its GitLab environments and what runs in them.
+ * Independent of HTTP, so other routes can reuse it. A portal-wide overview,
+ * for instance, would fetch the entities it shows from the catalog and call
+ * `listEnvironments(entity, { withHealth: true })` for each, with its own
+ * bound on how many entities run at once; the cache and coalescing here make
+ * repeated and concurrent calls for the same project or namespace cost one
+ * round of upstream reads per TTL.
+ */
+export class GitlabEnvironmentsService {
+  private readonly cache: CoalescingCache;
+  private readonly instanceLimits = new Map<string, Limit>();
+  private readonly agentLimits = new Map<string, Limit>();
+
+  constructor(
+    private readonly config: GitlabEnvConfig,
+    private readonly logger: LoggerService,
+  ) {
+    this.cache = new CoalescingCache(config.cacheTtlSeconds * 1000);
+  }
+
+  private instanceLimit(host: string): Limit {
+    let limit = this.instanceLimits.get(host);
+    if (!limit) {
+      limit = pLimit(this.config.concurrency.perInstance);
+      this.instanceLimits.set(host, limit);
+    }
+    return limit;
+  }
+
+  private agentLimit(host: string, agentId: string): Limit {
+    const key = `${host}|${agentId}`;
+    let limit = this.agentLimits.get(key);
+    if (!limit) {
+      const instance = this.instanceLimit(host);
+      const agent = pLimit(this.config.concurrency.perAgent);
+      limit = fn => agent(() => instance(fn));
+      this.agentLimits.set(key, limit);
+    }
+    return limit;
+  }
+
+  private projectEnvironments(
+    scope: EntityScope,
+  ): Promise<ProjectEnvironments> {
+    const { instance, project } = scope;
+    const key = `env|${instance.host}|${JSON.stringify(project)}`;
+    return this.cache.getOrLoad(key, () =>
+      new GitlabClient(
+        instance,
+        this.config.requestTimeoutMs,
+        this.instanceLimit(instance.host),
+      ).listEnvironments(project, [...ALL_STATES]),
+    );
+  }
+
+  async listEnvironments(
+    entity: Entity,
+    options: ListEnvironmentsOptions = {},
+  ): Promise<EntityEnvironmentsResponse> {
+    const scope = readEntityScope(entity, this.config.instances);
+    const data = await this.projectEnvironments(scope);
+    const environments = data.environments.filter(
+      e =>
+        isInScope(scope, e) &&
+        (options.includeStopped || e.state !== 'stopped'),
+    );
+    const withHealth = options.withHealth
+      ? await Promise.all(
+          environments.map(async environment => {
+            if (!environment.agent || !environment.namespace)
+              return environment;
+            try {
+              const read = await this.readEnvironment(scope, data, environment);
+              return { ...environment, health: read.health };
+            } catch (error) {
+              // The card then shows no badge; opening it explains the failure.
+              this.logger.debug(
+                `No health for environment ${environment.name}: ${error}`,
+              );
+              return environment;
+            }
+          }),
+        )
+      : environments;
+    return {
+      entityRef: stringifyEntityRef(entity),
+      project: data.project,
+      labelSelector: scope.labelSelector,
+      environments: withHealth,
+    };
+  }
+
+  async getEnvironmentResources(
+    entity: Entity,
+    slug: string,
+  ): Promise<EnvironmentResourcesResponse> {
+    const { scope, data, environment } = await this.findEnvironment(
+      entity,
+      slug,
+    );
+    const read = await this.readEnvironment(scope, data, environment);
+    return {
+      entityRef: stringifyEntityRef(entity),
+      environment: { ...environment, health: read.health },
+      scope: {
+        namespace: environment.namespace,
+        labelSelector: scope.labelSelector,
+      },
+      ...read,
+    };
+  }
+
+  /** The rolled-up health only; shares the cached read with getEnvironmentResources. */
+  async getEnvironmentHealth(
+    entity: Entity,
+    slug: string,
+  ): Promise<HealthSummary> {
+    const { scope, data, environment } = await this.findEnvironment(
+      entity,
+      slug,
+    );
+    return (await this.readEnvironment(scope, data, environment)).health;
+  }
+
+  private async findEnvironment(entity: Entity, slug: string) {
+    const scope = readEntityScope(entity, this.config.instances);
+    const data = await this.projectEnvironments(scope);
+    const environment = data.environments.find(
+      e => e.slug === slug && isInScope(scope, e),
+    );
+    if (!environment) {
+      throw failure(
+        'ENVIRONMENT_NOT_FOUND',
+        `The project ${data.project.fullPath} has no environment '${slug}' shown for this entity.`,
+        {
+          hint: "The environment may have been deleted, or the entity's gitlab-env annotations filter it out.",
+        },
+      );
+    }
+    return { scope, data, environment };
+  }
+
+  private kasProxyUrl(
+    instance: GitlabInstanceConfig,
+    data: ProjectEnvironments,
+  ): string {
+    const url = instance.kasProxyUrl ?? data.kasProxyUrl;
+    if (!url) {
+      throw failure(
+        'KAS_UNAVAILABLE',
+        `The GitLab instance ${instance.host} has the agent server (KAS) disabled.`,
+        {
+          hint: 'Enable KAS on the instance, or set gitlabEnv.instances[].kasProxyUrl.',
+        },
+      );
+    }
+    return url.replace(/\/+$/, '');
+  }
+
+  private readEnvironment(
+    scope: EntityScope,
+    data: ProjectEnvironments,
+    environment: GitlabEnvironment,
+  ): Promise<EnvironmentRead> {
+    const { instance, labelSelector } = scope;
+    const { agent, namespace, fluxResourcePath } = environment;
+    if (!agent) {
+      throw failure(
+        'NO_AGENT',
+        `The environment ${environment.name} has no agent for Kubernetes.`,
+        {
+          hint: "Set environment:kubernetes:agent in .gitlab-ci.yml, or pick the agent on the environment's settings page in GitLab.",
+        },
+      );
+    }
+    if (!namespace) {
+      throw failure(
+        'NO_NAMESPACE',
+        `The environment ${environment.name} has no Kubernetes namespace.`,
+        {
+          hint: "Set environment:kubernetes:namespace in .gitlab-ci.yml, or the namespace on the environment's settings page in GitLab.",
+        },
+      );
+    }
+    if (data.userAccessAgentIds && !data.userAccessAgentIds.has(agent.id)) {
+      throw agentNotShared(agent);
+    }
+    const kas = new KasClient(
+      {
+        kasProxyUrl: this.kasProxyUrl(instance, data),
+        token: instance.token!,
+        agent,
+      },
+      this.config.requestTimeoutMs,
+      this.agentLimit(instance.host, agent.id),
+    );
+    const key = `read|${instance.host}|${agent.id}|${namespace}|${
+      labelSelector ?? ''
+    }|${fluxResourcePath ?? ''}`;
+    return this.cache.getOrLoad(key, async () => {
+      const kinds = await this.cache.getOrLoad<ListableKind[]>(
+        `discovery|${instance.host}|${agent.id}`,
+        () => discoverListableKinds(kas),
+        DISCOVERY_TTL_MS,
+      );
+      const { objects, errors } = await readEnvironmentObjects(kas, kinds, {
+        namespace,
+        labelSelector,
+        fluxResourcePath,
+      });
+      if (objects.length === 0 && errors.length === 0) {
+        errors.push({
+          code: 'NO_RESOURCES',
+          message: `Nothing was found in the namespace ${namespace}${
+            labelSelector ? ` with the label selector ${labelSelector}` : ''
+          }.`,
+          hint: labelSelector
+            ? 'The deployed objects may lack the labels the gitlab-env/label-selector annotation asks for.'
+            : 'Nothing may have been deployed yet, or it went to another namespace.',
+        });
+      }
+      const graph = buildResourceGraph(objects);
+      return {
+        resources: objects,
+        graph,
+        health: summarizeGraphHealth(graph),
+        errors,
+        fetchedAt: new Date().toISOString(),
+      };
+    });
+  }
+}

@@ -1,0 +1,109 @@
+import { failure } from '../errors';
+import { KasClient } from './kasClient';
+
+/** A namespaced, listable kind at its preferred version. */
+export interface ListableKind {
+  group: string;
+  version: string;
+  /** Plural resource name used in paths, e.g. `deployments`. */
+  plural: string;
+  kind: string;
+  /** `apps/Deployment`, `Pod` (core): how errors name the kind. */
+  label: string;
+  /** API path prefix: `/api/v1` or `/apis/<group>/<version>`. */
+  basePath: string;
+}
+
+/**
+ * Groups whose kinds duplicate others (events.k8s.io mirrors core Events) or
+ * are not stored objects (metrics).
+ */
+const SKIPPED_GROUPS = new Set(['events.k8s.io', 'metrics.k8s.io']);
+
+function isRecord(value: unknown): value is Record<string, any> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function kindsOf(
+  list: unknown,
+  group: string,
+  version: string,
+  basePath: string,
+): ListableKind[] {
+  if (!isRecord(list) || !Array.isArray(list.resources)) {
+    throw failure(
+      'UPSTREAM_MALFORMED',
+      `The cluster's discovery of ${basePath} is not an APIResourceList.`,
+    );
+  }
+  return list.resources
+    .filter(
+      (r: any) =>
+        isRecord(r) &&
+        typeof r.name === 'string' &&
+        !r.name.includes('/') &&
+        r.namespaced === true &&
+        Array.isArray(r.verbs) &&
+        r.verbs.includes('list'),
+    )
+    .map((r: any) => ({
+      group,
+      version,
+      plural: r.name,
+      kind: String(r.kind),
+      label: group ? `${group}/${r.kind}` : String(r.kind),
+      basePath,
+    }));
+}
+
+/**
+ * The namespaced kinds an agent's cluster lets one list: `/api/v1` and
+ * `/apis` in one round, then every group's preferred version in a second.
+ */
+export async function discoverListableKinds(
+  kas: KasClient,
+): Promise<ListableKind[]> {
+  const [core, groups] = await Promise.all([
+    kas.get('/api/v1'),
+    kas.get('/apis'),
+  ]);
+  if (core === undefined) {
+    throw failure(
+      'KAS_UNAVAILABLE',
+      'KAS answered 404 for the Kubernetes API: it is disabled or misconfigured.',
+      {
+        upstreamStatus: 404,
+        hint: 'Check that KAS is enabled on the instance.',
+      },
+    );
+  }
+  if (!isRecord(groups) || !Array.isArray(groups.groups)) {
+    throw failure(
+      'UPSTREAM_MALFORMED',
+      "The cluster's /apis discovery is not an APIGroupList.",
+    );
+  }
+  const preferred = groups.groups
+    .filter(
+      (g: any) =>
+        isRecord(g) &&
+        typeof g.name === 'string' &&
+        !SKIPPED_GROUPS.has(g.name),
+    )
+    .map((g: any) => ({
+      group: g.name as string,
+      version: String(g.preferredVersion?.version ?? g.versions?.[0]?.version),
+    }));
+  const lists = await Promise.all(
+    preferred.map(
+      async ({ group, version }: { group: string; version: string }) => {
+        const basePath = `/apis/${group}/${version}`;
+        const list = await kas.get(basePath);
+        return list === undefined
+          ? []
+          : kindsOf(list, group, version, basePath);
+      },
+    ),
+  );
+  return [kindsOf(core, '', 'v1', '/api/v1'), ...lists].flat();
+}

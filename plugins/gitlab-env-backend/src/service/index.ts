@@ -1,0 +1,3 @@
+export { GitlabEnvironmentsService } from './GitlabEnvironmentsService';
+export type { ListEnvironmentsOptions } from './GitlabEnvironmentsService';
+export { isValidLabelSelector } from './entityScope';

@@ -1,0 +1,130 @@
+import { GitlabAgentRef } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { failure, GitlabEnvFailure } from '../errors';
+import { requestUpstream, UpstreamResponse } from './http';
+
+export interface KasTarget {
+  kasProxyUrl: string;
+  token: string;
+  agent: GitlabAgentRef;
+}
+
+export function agentNotShared(agent: GitlabAgentRef): GitlabEnvFailure {
+  const config = `${
+    agent.configProject ? `${agent.configProject}: ` : ''
+  }.gitlab/agents/${agent.name}/config.yaml`;
+  return failure(
+    'AGENT_NOT_SHARED',
+    `You don't have access to the agent that deployed to this environment (${agent.name}). Ask its administrator to add you under \`user_access\` in the agent configuration file ${config}.`,
+    { hint: `Add this project or its group under user_access in ${config}.` },
+  );
+}
+
+function statusMessage(body: unknown): string | undefined {
+  const message = (body as { message?: unknown } | undefined)?.message;
+  return typeof message === 'string' ? message : undefined;
+}
+
+/**
+ * Reads the Kubernetes API through KAS on behalf of the configured token,
+ * `Authorization: Bearer pat:<agent-id>:<token>`. Only GETs, and only paths
+ * the reader builds; nothing from the browser is forwarded.
+ */
+export class KasClient {
+  constructor(
+    private readonly target: KasTarget,
+    private readonly timeoutMs: number,
+    private readonly limit: <T>(fn: () => Promise<T>) => Promise<T>,
+  ) {}
+
+  /** GET a Kubernetes API path; 404 answers `undefined`, other failures throw. */
+  async get(path: string, resource?: string): Promise<unknown | undefined> {
+    const { agent } = this.target;
+    const response = await this.limit(() =>
+      requestUpstream({
+        url: `${this.target.kasProxyUrl}${path}`,
+        headers: {
+          authorization: `Bearer pat:${agent.id}:${this.target.token}`,
+          accept: 'application/json',
+        },
+        timeoutMs: this.timeoutMs,
+        upstream: 'KAS',
+        // 502 means agentk is not connected: asking again right away won't help.
+        retryStatuses: [500, 503, 504],
+        onConnectionError: () =>
+          failure(
+            'KAS_UNAVAILABLE',
+            'The GitLab agent server (KAS) cannot be reached.',
+            {
+              hint: 'Check that KAS is enabled on the instance and that gitlabEnv.instances[].kasProxyUrl is right.',
+            },
+          ),
+      }),
+    );
+    return this.interpret(response, resource);
+  }
+
+  private interpret(response: UpstreamResponse, resource?: string) {
+    const { agent } = this.target;
+    const { status } = response;
+    if (
+      status === 401 &&
+      response.headers.get('gitlab-unauthorized') === 'true'
+    ) {
+      throw agentNotShared(agent);
+    }
+    if (status === 403) {
+      throw failure(
+        'KIND_FORBIDDEN',
+        `The cluster's RBAC does not let agent ${agent.name} read ${
+          resource ?? 'this resource'
+        }.`,
+        {
+          resource,
+          upstreamStatus: status,
+          hint: "Grant the agent's service account (or impersonated user) list on this resource.",
+        },
+      );
+    }
+    if (status === 502) {
+      throw failure(
+        'AGENT_NOT_CONNECTED',
+        `The agent ${agent.name} is not connected to GitLab.`,
+        {
+          upstreamStatus: status,
+          hint: 'Check that agentk runs in the cluster and can reach KAS.',
+        },
+      );
+    }
+    if (status === 404) return undefined;
+    if (status >= 500) {
+      throw failure('UPSTREAM_ERROR', `KAS failed with HTTP ${status}.`, {
+        upstreamStatus: status,
+        resource,
+      });
+    }
+    if (status < 200 || status >= 300) {
+      const message = statusMessage(response.body);
+      throw failure(
+        'KIND_FAILED',
+        `Reading ${resource ?? 'from the cluster'} failed with HTTP ${status}${
+          message ? `: ${message}` : ''
+        }.`,
+        { upstreamStatus: status, resource },
+      );
+    }
+    if (
+      response.malformed ||
+      typeof response.body !== 'object' ||
+      response.body === null
+    ) {
+      throw failure(
+        'UPSTREAM_MALFORMED',
+        `KAS answered ${resource ?? 'a read'} with a body that is not JSON.`,
+        {
+          resource,
+        },
+      );
+    }
+    return response.body;
+  }
+}
