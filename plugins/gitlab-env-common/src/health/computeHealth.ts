@@ -39,7 +39,10 @@ export function computeHealth(
     else if (!isBuiltinGroup(group)) result = genericHealth(object);
     if (!result) return undefined;
     if (!VALID.has(result.status))
-      return { status: 'Unknown', message: 'invalid health status' };
+      return {
+        status: 'Unknown',
+        message: 'Lua returned an invalid health status',
+      };
     if (result.message !== undefined && typeof result.message !== 'string') {
       return { status: result.status };
     }

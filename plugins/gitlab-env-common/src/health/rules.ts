@@ -24,6 +24,7 @@ import {
   certificateHealth,
   clusterIssuerHealth,
   issuerHealth,
+  legacyCertificateHealth,
 } from './custom/certManager';
 import {
   fluxSourceHealth,
@@ -94,6 +95,9 @@ export const HEALTH_RULES: ReadonlyMap<string, HealthRule> = new Map<
   ['cert-manager.io/Certificate', certificateHealth],
   ['cert-manager.io/Issuer', issuerHealth],
   ['cert-manager.io/ClusterIssuer', clusterIssuerHealth],
+  ['certmanager.k8s.io/Certificate', legacyCertificateHealth],
+  ['certmanager.k8s.io/Issuer', issuerHealth],
+  ['certmanager.k8s.io/ClusterIssuer', clusterIssuerHealth],
   ['keda.sh/ScaledObject', scaledObjectHealth],
   ['keda.sh/ScaledJob', scaledJobHealth],
   ['external-secrets.io/ExternalSecret', externalSecretsHealth],

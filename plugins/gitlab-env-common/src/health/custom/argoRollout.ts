@@ -1,40 +1,60 @@
 import { HealthAssessment, KubernetesObject } from '../../types';
-import { conditionsOf, health, isRecord, num, specOf } from '../conditions';
+import {
+  conditionsOf,
+  health,
+  isRecord,
+  num,
+  specOf,
+  statusOf,
+} from '../conditions';
+
+/** Lua's `tonumber`: numbers and numeric strings, else undefined. */
+function toNumber(value: unknown): number | undefined {
+  if (typeof value === 'number')
+    return Number.isFinite(value) ? value : undefined;
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  const parsed = Number(value);
+  return Number.isFinite(parsed) ? parsed : undefined;
+}
+
+/**
+ * A non-numeric or larger observedGeneration is a legacy (pre-v0.10) hash,
+ * which ArgoCD counts as observed. A Rollout referencing a workload must
+ * also have observed that workload's generation.
+ */
+function generationObserved(
+  obj: KubernetesObject,
+  status: Record<string, any>,
+  spec: Record<string, any>,
+): boolean {
+  const observed = toNumber(status.observedGeneration);
+  const generation = num(obj.metadata?.generation);
+  if (observed !== undefined && observed < generation) return false;
+  if (!spec.workloadRef) return true;
+  const annotations = obj.metadata?.annotations;
+  const workloadGeneration = toNumber(
+    isRecord(annotations)
+      ? annotations['rollout.argoproj.io/workload-generation']
+      : undefined,
+  );
+  return workloadGeneration === toNumber(status.workloadObservedGeneration);
+}
 
 /** ArgoCD's argoproj.io/Rollout check, blue-green and canary. */
 export function rolloutHealth(obj: KubernetesObject): HealthAssessment {
-  if (!isRecord(obj.status))
-    return health(
-      'Progressing',
-      'Waiting for rollout spec update to be observed',
-    );
-  const status = obj.status;
+  const status = statusOf(obj);
   const spec = specOf(obj);
-  const observed = Number(status.observedGeneration);
-  if (
-    Number.isFinite(observed) &&
-    status.observedGeneration !== undefined &&
-    observed < num(obj.metadata?.generation)
-  ) {
+  if (!isRecord(obj.status) || !generationObserved(obj, status, spec)) {
     return health(
       'Progressing',
       'Waiting for rollout spec update to be observed',
     );
   }
   if (typeof status.phase === 'string' && status.phase) {
+    // As in the Lua check, the phase is taken as is: the pipeline turns a
+    // phase that is no health status into Unknown.
     const phase = status.phase === 'Paused' ? 'Suspended' : status.phase;
-    if (
-      [
-        'Healthy',
-        'Progressing',
-        'Degraded',
-        'Suspended',
-        'Missing',
-        'Unknown',
-      ].includes(phase)
-    ) {
-      return health(phase as HealthAssessment['status'], status.message);
-    }
+    return health(phase as HealthAssessment['status'], status.message);
   }
   const failed = conditionsOf(obj).find(
     c =>

@@ -11,6 +11,10 @@ export function certificateHealth(obj: KubernetesObject): HealthAssessment {
   return firstConditionHealth(obj, 'Ready', 'Waiting for certificate');
 }
 
+/** certmanager.k8s.io (before cert-manager 0.11): no Issuing condition yet. */
+export const legacyCertificateHealth = (obj: KubernetesObject) =>
+  firstConditionHealth(obj, 'Ready', 'Waiting for certificate');
+
 export const issuerHealth = (obj: KubernetesObject) =>
   firstConditionHealth(obj, 'Ready', 'Initializing issuer');
 
