@@ -8,4 +8,5 @@ export * from './types';
 export * from './annotations';
 export * from './permissions';
 export * from './health';
+export * from './graph';
 export * from './overview';

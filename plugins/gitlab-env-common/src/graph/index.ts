@@ -1,0 +1,11 @@
+export { buildResourceGraph } from './buildResourceGraph';
+export { summarizeGraphHealth } from './summarizeGraphHealth';
+export {
+  groupOfApiVersion,
+  parseResourceId,
+  resourceId,
+  resourceKeyOf,
+  versionOfApiVersion,
+} from './resourceId';
+export { parseFluxInventoryId, parseFluxResourcePath } from './flux';
+export type { FluxResourcePath } from './flux';
