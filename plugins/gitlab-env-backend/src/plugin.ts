@@ -5,6 +5,7 @@ import {
 import { catalogServiceRef } from '@backstage/plugin-catalog-node';
 import { gitlabEnvPermissions } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { readGitlabEnvConfig } from './config';
+import { createOverviewRouter } from './overview';
 import { createRouter } from './routes';
 import { GitlabEnvironmentsService } from './service';
 
@@ -42,6 +43,15 @@ export const gitlabEnvPlugin = createBackendPlugin({
           logger,
         );
         permissionsRegistry.addPermissions(gitlabEnvPermissions);
+        httpRouter.use(
+          createOverviewRouter({
+            service,
+            catalog,
+            permissions,
+            httpAuth,
+            auditor,
+          }),
+        );
         httpRouter.use(
           await createRouter({
             service,

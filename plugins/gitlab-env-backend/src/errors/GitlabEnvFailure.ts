@@ -89,3 +89,23 @@ export function asGitlabEnvError(error: unknown): GitlabEnvError {
     message: 'An unexpected error occurred while reading from GitLab.',
   };
 }
+
+/** Codes that a retry within seconds would only repeat: the answer is about configuration, not load. */
+const DEFINITIVE_CODES = new Set<GitlabEnvErrorCode>([
+  'UNKNOWN_INSTANCE',
+  'MISSING_TOKEN',
+  'MISSING_ANNOTATION',
+  'INVALID_ANNOTATION',
+  'PROJECT_NOT_FOUND',
+  'ENVIRONMENT_NOT_FOUND',
+  'NO_AGENT',
+  'NO_NAMESPACE',
+  'AGENT_NOT_SHARED',
+]);
+
+/** True for failures worth caching like a result (see CoalescingCache). */
+export function isDefinitiveFailure(error: unknown): boolean {
+  return (
+    error instanceof GitlabEnvFailure && DEFINITIVE_CODES.has(error.detail.code)
+  );
+}

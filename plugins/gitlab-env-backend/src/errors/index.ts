@@ -1,6 +1,7 @@
 export {
   GitlabEnvFailure,
   failure,
+  isDefinitiveFailure,
   httpStatusOf,
   toBackstageError,
   asGitlabEnvError,

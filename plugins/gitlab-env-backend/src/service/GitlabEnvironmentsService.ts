@@ -13,7 +13,7 @@ import {
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import pLimit from 'p-limit';
 import { GitlabEnvConfig, GitlabInstanceConfig } from '../config';
-import { failure } from '../errors';
+import { failure, isDefinitiveFailure } from '../errors';
 import { CoalescingCache } from './cache';
 import { discoverListableKinds, ListableKind } from './discovery';
 import { EntityScope, isInScope, readEntityScope } from './entityScope';
@@ -60,7 +60,11 @@ export class GitlabEnvironmentsService {
     private readonly config: GitlabEnvConfig,
     private readonly logger: LoggerService,
   ) {
-    this.cache = new CoalescingCache(config.cacheTtlSeconds * 1000);
+    this.cache = new CoalescingCache(
+      config.cacheTtlSeconds * 1000,
+      Date.now,
+      isDefinitiveFailure,
+    );
   }
 
   private instanceLimit(host: string): Limit {

@@ -7,7 +7,10 @@ interface Entry<T> {
 /**
  * A short-lived cache that also coalesces: callers asking for a key while
  * it loads share the one in-flight promise, so fifty people opening the same
- * page at once cost one round of upstream reads. Failures are not kept.
+ * page at once cost one round of upstream reads. Transient failures are not
+ * kept; failures `keepFailure` calls definitive (a project that does not
+ * exist, an agent that is not shared) are, so a page full of them does not
+ * ask GitLab again on every load.
  */
 export class CoalescingCache {
   private readonly entries = new Map<string, Entry<unknown>>();
@@ -15,6 +18,7 @@ export class CoalescingCache {
   constructor(
     private readonly ttlMs: number,
     private readonly now: () => number = Date.now,
+    private readonly keepFailure: (error: unknown) => boolean = () => false,
   ) {}
 
   getOrLoad<T>(
@@ -32,8 +36,9 @@ export class CoalescingCache {
       () => {
         entry.expiresAt = this.now() + ttlMs;
       },
-      () => {
-        if (this.entries.get(key) === entry) this.entries.delete(key);
+      error => {
+        if (this.keepFailure(error)) entry.expiresAt = this.now() + ttlMs;
+        else if (this.entries.get(key) === entry) this.entries.delete(key);
       },
     );
     this.evictExpired();

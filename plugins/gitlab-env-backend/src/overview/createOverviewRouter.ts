@@ -1,0 +1,149 @@
+import {
+  AuditorService,
+  BackstageCredentials,
+  HttpAuthService,
+  PermissionsService,
+} from '@backstage/backend-plugin-api';
+import { CATALOG_FILTER_EXISTS } from '@backstage/catalog-client';
+import { Entity, stringifyEntityRef } from '@backstage/catalog-model';
+import { CatalogService } from '@backstage/plugin-catalog-node';
+import { AuthorizeResult } from '@backstage/plugin-permission-common';
+import {
+  GITLAB_PROJECT_ID_ANNOTATION,
+  GITLAB_PROJECT_SLUG_ANNOTATION,
+  OverviewStreamLine,
+  gitlabEnvResourcesReadPermission,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import express from 'express';
+import Router from 'express-promise-router';
+import pLimit from 'p-limit';
+import { GitlabEnvironmentsService } from '../service';
+import { resolveEntityRows } from './resolveEntityRows';
+
+export interface OverviewRouterOptions {
+  service: GitlabEnvironmentsService;
+  catalog: CatalogService;
+  permissions: PermissionsService;
+  httpAuth: HttpAuthService;
+  auditor: AuditorService;
+  /** Entities resolved at once; upstream requests stay under the service's per-instance bound. */
+  entityConcurrency?: number;
+}
+
+const ENTITY_FIELDS = [
+  'kind',
+  'metadata.name',
+  'metadata.namespace',
+  'metadata.title',
+  'metadata.annotations',
+  'spec.owner',
+  'spec.system',
+];
+
+/** Every catalog entity with a GitLab project annotation, one catalog page at a time. */
+async function* annotatedEntities(
+  catalog: CatalogService,
+  credentials: BackstageCredentials,
+): AsyncGenerator<Entity[]> {
+  let cursor: string | undefined;
+  do {
+    const page = await catalog.queryEntities(
+      cursor
+        ? { cursor, limit: 500 }
+        : {
+            filter: [
+              {
+                [`metadata.annotations.${GITLAB_PROJECT_SLUG_ANNOTATION}`]:
+                  CATALOG_FILTER_EXISTS,
+              },
+              {
+                [`metadata.annotations.${GITLAB_PROJECT_ID_ANNOTATION}`]:
+                  CATALOG_FILTER_EXISTS,
+              },
+            ],
+            fields: ENTITY_FIELDS,
+            limit: 500,
+          },
+      { credentials },
+    );
+    yield page.items;
+    cursor = page.pageInfo.nextCursor;
+  } while (cursor);
+}
+
+/**
+ * `GET /overview`: every environment of every annotated entity the caller
+ * may read, as NDJSON (see OverviewStreamLine). Streaming lets the page show
+ * the first entities while slow ones are still being read; each entity line
+ * is written as soon as that entity resolves, in whatever order they finish.
+ */
+export function createOverviewRouter(
+  options: OverviewRouterOptions,
+): express.Router {
+  const { service, catalog, permissions, httpAuth, auditor } = options;
+  const router = Router();
+
+  router.get('/overview', async (req, res) => {
+    const started = Date.now();
+    const credentials = await httpAuth.credentials(req);
+    const event = await auditor.createEvent({
+      eventId: 'overview-read',
+      request: req,
+    });
+
+    const entities: Entity[] = [];
+    for await (const page of annotatedEntities(catalog, credentials))
+      entities.push(...page);
+    const decisions = entities.length
+      ? await permissions.authorize(
+          entities.map(entity => ({
+            permission: gitlabEnvResourcesReadPermission,
+            resourceRef: stringifyEntityRef(entity),
+          })),
+          { credentials },
+        )
+      : [];
+    const allowed = entities.filter(
+      (_, i) => decisions[i].result === AuthorizeResult.ALLOW,
+    );
+
+    let closed = false;
+    req.on('close', () => {
+      closed = true;
+    });
+    res.status(200);
+    res.setHeader('content-type', 'application/x-ndjson; charset=utf-8');
+    res.setHeader('cache-control', 'no-store');
+    const write = (line: OverviewStreamLine) => {
+      if (!closed) res.write(`${JSON.stringify(line)}\n`);
+    };
+    write({ type: 'start', entities: allowed.length });
+
+    const limit = pLimit(options.entityConcurrency ?? 16);
+    let rows = 0;
+    await Promise.all(
+      allowed.map(entity =>
+        limit(async () => {
+          if (closed) return;
+          const entityRows = await resolveEntityRows(service, entity);
+          rows += entityRows.length;
+          write({
+            type: 'entity',
+            entityRef: stringifyEntityRef(entity),
+            rows: entityRows,
+          });
+        }),
+      ),
+    );
+    write({
+      type: 'done',
+      entities: allowed.length,
+      rows,
+      elapsedMs: Date.now() - started,
+    });
+    res.end();
+    await event.success({ meta: { entities: allowed.length, rows } });
+  });
+
+  return router;
+}

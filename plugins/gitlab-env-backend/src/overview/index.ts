@@ -1,0 +1,2 @@
+export { createOverviewRouter } from './createOverviewRouter';
+export type { OverviewRouterOptions } from './createOverviewRouter';

@@ -1,0 +1,168 @@
+import { mockServices, startTestBackend } from '@backstage/backend-test-utils';
+import { Entity } from '@backstage/catalog-model';
+import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
+import { AuthorizeResult } from '@backstage/plugin-permission-common';
+import { OverviewStreamLine } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import {
+  DEMO_TOKEN,
+  RunningSimulator,
+  startGitlabSimulator,
+} from '@gitlab-env/gitlab-simulator';
+import request from 'supertest';
+import { gitlabEnvPlugin } from '../plugin';
+
+function component(
+  name: string,
+  annotations: Record<string, string>,
+  spec: object = {},
+): Entity {
+  return {
+    apiVersion: 'backstage.io/v1alpha1',
+    kind: 'Component',
+    metadata: { name, namespace: 'default', annotations },
+    spec: {
+      type: 'service',
+      owner: 'team-web',
+      lifecycle: 'production',
+      system: 'shop',
+      ...spec,
+    },
+  };
+}
+
+const entities = [
+  component('storefront', {
+    'gitlab.com/project-slug': 'acme/shop/storefront',
+  }),
+  component(
+    'notifications',
+    {
+      'gitlab.com/project-slug': 'acme/platform/notifications',
+      'gitlab-env/environments': 'production, staging, development',
+    },
+    { owner: 'group:platform/team-platform', system: 'platform' },
+  ),
+  component('ghost', { 'gitlab.com/project-slug': 'acme/does-not-exist' }),
+  component('docs-site', {}),
+];
+
+async function startBackend(
+  simulator: RunningSimulator,
+  permissions = mockServices.permissions.factory(),
+) {
+  const { server } = await startTestBackend({
+    features: [
+      gitlabEnvPlugin,
+      catalogServiceMock.factory({ entities }),
+      permissions,
+      mockServices.rootConfig.factory({
+        data: {
+          gitlabEnv: {
+            instances: [
+              {
+                host: 'gitlab.example.com',
+                baseUrl: simulator.url,
+                token: DEMO_TOKEN,
+              },
+            ],
+          },
+        },
+      }),
+    ],
+  });
+  return server;
+}
+
+function parse(text: string): OverviewStreamLine[] {
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map(line => JSON.parse(line));
+}
+
+describe('GET /overview', () => {
+  let simulator: RunningSimulator;
+  beforeAll(async () => {
+    simulator = await startGitlabSimulator({ port: 0 });
+  });
+  afterAll(() => simulator.close());
+
+  it('streams one line per annotated entity, with a row per environment', async () => {
+    const server = await startBackend(simulator);
+    const response = await request(server).get('/api/gitlab-env/overview');
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toMatch(/application\/x-ndjson/);
+
+    const lines = parse(response.text);
+    expect(lines[0]).toEqual({ type: 'start', entities: 3 });
+    expect(lines.at(-1)).toMatchObject({ type: 'done', entities: 3 });
+    const rows = lines.flatMap(line =>
+      line.type === 'entity' ? line.rows : [],
+    );
+    const byName = new Map(
+      rows.map(row => [
+        `${row.entityRef}|${row.environment?.name ?? '-'}`,
+        row,
+      ]),
+    );
+
+    const usRegion = byName.get(
+      'component:default/storefront|production/us-region',
+    )!;
+    expect(usRegion).toMatchObject({
+      owner: 'group:default/team-web',
+      system: 'system:default/shop',
+      project: { fullPath: 'acme/shop/storefront' },
+      environment: {
+        tier: 'production',
+        folder: 'production',
+        namespace: 'storefront',
+        agent: { name: 'prod-us' },
+      },
+      health: { status: 'Healthy' },
+    });
+    // Stopped review apps stay out of the overview.
+    expect(byName.has('component:default/storefront|review/old-checkout')).toBe(
+      false,
+    );
+
+    expect(
+      byName
+        .get('component:default/notifications|production')!
+        .errors.map(e => e.code),
+    ).toEqual(['AGENT_NOT_SHARED']);
+    expect(
+      byName
+        .get('component:default/notifications|staging')!
+        .errors.map(e => e.code),
+    ).toEqual(['NO_AGENT']);
+    expect(
+      byName.get('component:default/notifications|production')!.owner,
+    ).toBe('group:platform/team-platform');
+    expect(
+      byName.get('component:default/ghost|-')!.errors.map(e => e.code),
+    ).toEqual(['PROJECT_NOT_FOUND']);
+  });
+
+  it('leaves out the entities the caller may not read', async () => {
+    const server = await startBackend(
+      simulator,
+      mockServices.permissions.factory({ result: AuthorizeResult.DENY }),
+    );
+    const lines = parse(
+      (await request(server).get('/api/gitlab-env/overview')).text,
+    );
+    expect(lines).toEqual([
+      { type: 'start', entities: 0 },
+      expect.objectContaining({ type: 'done', entities: 0, rows: 0 }),
+    ]);
+  });
+
+  it('costs no upstream request when loaded again within the cache lifetime', async () => {
+    const server = await startBackend(simulator);
+    await request(server).get('/api/gitlab-env/overview');
+    simulator.resetStats();
+    await request(server).get('/api/gitlab-env/overview');
+    expect(simulator.stats().requests).toBe(0);
+  });
+});

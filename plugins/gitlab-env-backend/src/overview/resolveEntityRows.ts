@@ -1,0 +1,99 @@
+import {
+  Entity,
+  parseEntityRef,
+  stringifyEntityRef,
+} from '@backstage/catalog-model';
+import {
+  GitlabEnvError,
+  OverviewRow,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { asGitlabEnvError } from '../errors';
+import { GitlabEnvironmentsService } from '../service';
+
+function relationRef(
+  entity: Entity,
+  value: unknown,
+  defaultKind: string,
+): string | undefined {
+  if (typeof value !== 'string' || !value) return undefined;
+  try {
+    return stringifyEntityRef(
+      parseEntityRef(value, {
+        defaultKind,
+        defaultNamespace: entity.metadata.namespace ?? 'default',
+      }),
+    );
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One overview row per environment of an entity, read with the same
+ * service (and cache) as the entity tab. A failure never escapes: it
+ * becomes the row's typed error, so one bad entity cannot blank the page.
+ */
+export async function resolveEntityRows(
+  service: GitlabEnvironmentsService,
+  entity: Entity,
+): Promise<OverviewRow[]> {
+  const base = {
+    entityRef: stringifyEntityRef(entity),
+    entityTitle: entity.metadata.title,
+    owner: relationRef(entity, entity.spec?.owner, 'group'),
+    system: relationRef(entity, entity.spec?.system, 'system'),
+  };
+  let listed;
+  try {
+    listed = await service.listEnvironments(entity, { withHealth: false });
+  } catch (error) {
+    return [{ ...base, errors: [asGitlabEnvError(error)] }];
+  }
+  return Promise.all(
+    listed.environments.map(async environment => {
+      const row: OverviewRow = {
+        ...base,
+        project: listed.project,
+        environment,
+        errors: [],
+      };
+      if (!environment.agent || !environment.namespace) {
+        row.errors.push(
+          missingSetting(
+            environment.agent ? 'namespace' : 'agent',
+            environment.name,
+          ),
+        );
+        return row;
+      }
+      try {
+        const read = await service.getEnvironmentResources(
+          entity,
+          environment.slug,
+        );
+        row.health = read.health;
+        row.errors = read.errors;
+      } catch (error) {
+        row.errors.push(asGitlabEnvError(error));
+      }
+      return row;
+    }),
+  );
+}
+
+function missingSetting(
+  setting: 'agent' | 'namespace',
+  environment: string,
+): GitlabEnvError {
+  return setting === 'agent'
+    ? {
+        code: 'NO_AGENT',
+        message: `The environment ${environment} has no agent for Kubernetes.`,
+        hint: 'Set environment:kubernetes:agent in .gitlab-ci.yml, or choose an agent in the environment settings in GitLab.',
+      }
+    : {
+        code: 'NO_NAMESPACE',
+        message: `The environment ${environment} has no Kubernetes namespace set.`,
+        hint: 'Set the namespace in the environment settings in GitLab (or environment:kubernetes:dashboard:namespace in .gitlab-ci.yml).',
+      };
+}
