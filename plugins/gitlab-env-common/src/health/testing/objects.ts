@@ -37,3 +37,8 @@ export function condition(
     ...(message ? { message } : {}),
   };
 }
+
+/** Metadata of a namespaced object named `name`, plus `extra` fields. */
+export function meta(name: string, extra: object = {}) {
+  return { name, namespace: 'shop', uid: `uid-${name}`, ...extra };
+}

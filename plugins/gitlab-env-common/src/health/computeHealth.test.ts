@@ -1,0 +1,140 @@
+import fc from 'fast-check';
+import { HEALTH_STATUSES, KubernetesObject } from '../types';
+import { computeHealth } from './computeHealth';
+import { manifest } from './testing/objects';
+
+const paused = manifest('apps/v1', 'Deployment', { paused: true, replicas: 1 });
+
+describe('computeHealth pipeline', () => {
+  it('reports pending deletion before any rule', () => {
+    expect(
+      computeHealth({
+        ...paused,
+        metadata: {
+          ...paused.metadata,
+          deletionTimestamp: '2026-11-22T10:00:00Z',
+        },
+      }),
+    ).toEqual({ status: 'Progressing', message: 'Pending deletion' });
+  });
+  it('leaves hooks that Argo CD still has to clean up to their rule', () => {
+    expect(
+      computeHealth({
+        ...paused,
+        metadata: {
+          ...paused.metadata,
+          deletionTimestamp: '2026-11-22T10:00:00Z',
+          finalizers: ['argocd.argoproj.io/hook-finalizer'],
+        },
+      }),
+    ).toEqual({ status: 'Suspended', message: 'Deployment is paused' });
+  });
+  it.each([
+    ['v1', 'ConfigMap'],
+    ['v1', 'Secret'],
+    ['v1', 'ServiceAccount'],
+    ['v1', 'Endpoints'],
+    ['v1', 'Namespace'],
+    ['rbac.authorization.k8s.io/v1', 'Role'],
+    ['rbac.authorization.k8s.io/v1', 'RoleBinding'],
+    ['networking.k8s.io/v1', 'NetworkPolicy'],
+  ])('gives no health to %s %s', (apiVersion, kind) => {
+    expect(computeHealth(manifest(apiVersion, kind, {}))).toBeUndefined();
+  });
+  it('dispatches on group and kind, not kind alone', () => {
+    expect(
+      computeHealth(manifest('example.com/v1', 'Deployment', { paused: true })),
+    ).toBeUndefined();
+    expect(computeHealth(manifest('v1', 'Deployment', { paused: true }))).toBe(
+      undefined,
+    );
+  });
+});
+
+describe('computeHealth on malformed input', () => {
+  it.each([
+    null,
+    undefined,
+    42,
+    'Deployment',
+    [],
+    {},
+    { kind: 7 },
+    {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: 'web',
+      spec: [],
+      status: null,
+    },
+    {
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      spec: { updateStrategy: 'OnDelete' },
+      status: { conditions: 'x' },
+    },
+    {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      status: { containerStatuses: [null, 1, { state: [] }] },
+    },
+    {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Rollout',
+      status: { canary: null, blueGreen: 3 },
+    },
+    {
+      apiVersion: 'gateway.networking.k8s.io/v1',
+      kind: 'Gateway',
+      status: { listeners: [null, { conditions: {} }] },
+    },
+  ])('never throws on %j', input => {
+    expect(() => computeHealth(input as KubernetesObject)).not.toThrow();
+  });
+
+  it('returns a valid status or nothing for arbitrary JSON in any known kind', () => {
+    const kinds = [
+      ['apps/v1', 'Deployment'],
+      ['apps/v1', 'StatefulSet'],
+      ['apps/v1', 'DaemonSet'],
+      ['apps/v1', 'ReplicaSet'],
+      ['v1', 'Pod'],
+      ['v1', 'Service'],
+      ['batch/v1', 'Job'],
+      ['batch/v1', 'CronJob'],
+      ['autoscaling/v2', 'HorizontalPodAutoscaler'],
+      ['kustomize.toolkit.fluxcd.io/v1', 'Kustomization'],
+      ['argoproj.io/v1alpha1', 'Rollout'],
+      ['gateway.networking.k8s.io/v1', 'HTTPRoute'],
+      ['keda.sh/v1alpha1', 'ScaledObject'],
+      ['example.com/v1', 'Widget'],
+    ];
+    const valid = new Set<string>(HEALTH_STATUSES);
+    const check = () =>
+      fc.assert(
+        fc.property(
+          fc.constantFrom(...kinds),
+          fc.jsonValue(),
+          fc.jsonValue(),
+          fc.jsonValue(),
+          ([apiVersion, kind], metadata, spec, status) => {
+            const result = computeHealth({
+              apiVersion,
+              kind,
+              metadata,
+              spec,
+              status,
+            } as KubernetesObject);
+            return (
+              result === undefined ||
+              (valid.has(result.status) &&
+                (result.message === undefined ||
+                  typeof result.message === 'string'))
+            );
+          },
+        ),
+        { numRuns: 2000 },
+      );
+    expect(check).not.toThrow();
+  });
+});

@@ -1,0 +1,121 @@
+import { computeHealth } from '../computeHealth';
+import { manifest } from '../testing/objects';
+
+describe('Flux', () => {
+  it('reads a Kustomization', () => {
+    expect(
+      computeHealth(
+        manifest('kustomize.toolkit.fluxcd.io/v1', 'Kustomization', {
+          suspend: true,
+        }),
+      ),
+    ).toEqual({
+      status: 'Suspended',
+      message: 'Kustomization is suspended',
+    });
+    expect(
+      computeHealth(
+        manifest(
+          'kustomize.toolkit.fluxcd.io/v1',
+          'Kustomization',
+          {},
+          {
+            conditions: [
+              {
+                type: 'Ready',
+                status: 'True',
+                reason: 'ReconciliationSucceeded',
+              },
+            ],
+          },
+        ),
+      ),
+    ).toEqual({ status: 'Healthy', message: 'ReconciliationSucceeded' });
+    expect(
+      computeHealth(
+        manifest(
+          'kustomize.toolkit.fluxcd.io/v1',
+          'Kustomization',
+          {},
+          {
+            conditions: [
+              { type: 'Reconciling', status: 'True', reason: 'Progressing' },
+              { type: 'Ready', status: 'Unknown', reason: 'Progressing' },
+            ],
+          },
+        ),
+      ),
+    ).toEqual({ status: 'Progressing', message: 'Progressing' });
+    expect(
+      computeHealth(
+        manifest(
+          'kustomize.toolkit.fluxcd.io/v1',
+          'Kustomization',
+          {},
+          {
+            conditions: [
+              { type: 'Ready', status: 'False', reason: 'ArtifactFailed' },
+            ],
+          },
+        ),
+      ),
+    ).toEqual({ status: 'Degraded', message: 'ArtifactFailed' });
+    expect(
+      computeHealth(
+        manifest('kustomize.toolkit.fluxcd.io/v1', 'Kustomization', {}),
+      ),
+    ).toEqual({ status: 'Progressing', message: 'Status unknown' });
+  });
+  it('needs Ready and Released for a HelmRelease', () => {
+    const released = manifest(
+      'helm.toolkit.fluxcd.io/v2',
+      'HelmRelease',
+      {},
+      {
+        conditions: [
+          { type: 'Ready', status: 'True', reason: 'InstallSucceeded' },
+          { type: 'Released', status: 'True', reason: 'InstallSucceeded' },
+        ],
+      },
+    );
+    expect(computeHealth(released)).toEqual({
+      status: 'Healthy',
+      message: 'InstallSucceeded',
+    });
+    const notReleased = manifest(
+      'helm.toolkit.fluxcd.io/v2',
+      'HelmRelease',
+      {},
+      {
+        conditions: [
+          { type: 'Ready', status: 'True', reason: 'InstallSucceeded' },
+        ],
+      },
+    );
+    expect(computeHealth(notReleased)?.status).toBe('Degraded');
+  });
+  it('needs an artifact in storage for sources', () => {
+    const repo = manifest(
+      'source.toolkit.fluxcd.io/v1',
+      'GitRepository',
+      {},
+      {
+        conditions: [
+          { type: 'Ready', status: 'True', reason: 'Succeeded' },
+          { type: 'ArtifactInStorage', status: 'True', reason: 'Succeeded' },
+        ],
+      },
+    );
+    expect(computeHealth(repo)).toEqual({
+      status: 'Healthy',
+      message: 'Succeeded',
+    });
+    expect(
+      computeHealth(
+        manifest('source.toolkit.fluxcd.io/v1', 'HelmRepository', {
+          type: 'oci',
+        }),
+      )?.status,
+    ).toBe('Healthy');
+  });
+});
