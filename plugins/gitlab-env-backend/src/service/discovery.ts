@@ -1,5 +1,6 @@
 import { failure } from '../errors';
 import { KasClient } from './kasClient';
+import { isRecord } from './json';
 
 /** A namespaced, listable kind at its preferred version. */
 export interface ListableKind {
@@ -19,10 +20,6 @@ export interface ListableKind {
  * are not stored objects (metrics).
  */
 const SKIPPED_GROUPS = new Set(['events.k8s.io', 'metrics.k8s.io']);
-
-function isRecord(value: unknown): value is Record<string, any> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function kindsOf(
   list: unknown,

@@ -8,6 +8,7 @@ import {
 import { GitlabInstanceConfig } from '../config';
 import { failure } from '../errors';
 import { requestUpstream } from './http';
+import { isRecord } from './json';
 
 /** How the entity names its project. */
 export type ProjectLocator = { fullPath: string } | { id: string };
@@ -77,6 +78,11 @@ const PROJECT_FIELDS = /* GraphQL */ `
   }
 `;
 
+/** Asked for in the first page's round trip only. */
+const KAS_METADATA = /* GraphQL */ `
+  metadata @include(if: $first) { kas { enabled externalK8sProxyUrl } }
+`;
+
 const BY_PATH = /* GraphQL */ `
   query GitlabEnvByPath(
     $fullPath: ID!
@@ -84,12 +90,7 @@ const BY_PATH = /* GraphQL */ `
     $after: String
     $first: Boolean!
   ) {
-    metadata @include(if: $first) {
-      kas {
-        enabled
-        externalK8sProxyUrl
-      }
-    }
+    ${KAS_METADATA}
     project(fullPath: $fullPath) {
       ...ProjectEnvironments
     }
@@ -104,12 +105,7 @@ const BY_ID = /* GraphQL */ `
     $after: String
     $first: Boolean!
   ) {
-    metadata @include(if: $first) {
-      kas {
-        enabled
-        externalK8sProxyUrl
-      }
-    }
+    ${KAS_METADATA}
     projects(ids: $ids, first: 1) {
       nodes {
         ...ProjectEnvironments
@@ -122,10 +118,6 @@ const BY_ID = /* GraphQL */ `
 /** The numeric id at the end of a GitLab global id (`gid://gitlab/Clusters::Agent/4`). */
 export function idFromGid(gid: string): string {
   return gid.slice(gid.lastIndexOf('/') + 1);
-}
-
-function isRecord(value: unknown): value is Record<string, any> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function malformed(what: string) {

@@ -1,10 +1,7 @@
 import { KubernetesObject } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { isRecord } from './json';
 
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
-
-function isRecord(value: unknown): value is Record<string, any> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * An object as the engine wants it: kind and apiVersion set (the API server

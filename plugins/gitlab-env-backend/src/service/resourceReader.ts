@@ -8,6 +8,7 @@ import { asGitlabEnvError, failure, GitlabEnvFailure } from '../errors';
 import { ListableKind } from './discovery';
 import { KasClient } from './kasClient';
 import { itemKind, normalizeObject } from './objects';
+import { isRecord } from './json';
 
 export interface ReadScope {
   namespace: string;
@@ -21,10 +22,6 @@ export interface ReadResult {
 }
 
 const PAGE_SIZE = 500;
-
-function isRecord(value: unknown): value is Record<string, any> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 async function listKind(
   kas: KasClient,

@@ -1,0 +1,49 @@
+import { mockServices } from '@backstage/backend-test-utils';
+import { Entity } from '@backstage/catalog-model';
+import { GitlabEnvConfig } from '../config';
+import { GitlabEnvironmentsService } from '../service';
+import { GITLAB_URL, TOKEN } from './fakeGitlab';
+
+export function testConfig(
+  overrides: Partial<GitlabEnvConfig> = {},
+): GitlabEnvConfig {
+  return {
+    instances: [
+      {
+        host: 'gitlab.test',
+        baseUrl: GITLAB_URL,
+        apiBaseUrl: `${GITLAB_URL}/api/v4`,
+        graphqlUrl: `${GITLAB_URL}/api/graphql`,
+        token: TOKEN,
+      },
+    ],
+    requestTimeoutMs: 1000,
+    cacheTtlSeconds: 30,
+    concurrency: { perInstance: 16, perAgent: 8 },
+    ...overrides,
+  };
+}
+
+export function entityWith(annotations: Record<string, string>): Entity {
+  return {
+    apiVersion: 'backstage.io/v1alpha1',
+    kind: 'Component',
+    metadata: { name: 'app', namespace: 'default', annotations },
+    spec: {},
+  };
+}
+
+export const appEntity = entityWith({ 'gitlab.com/project-slug': 'acme/app' });
+
+/** A service plus every log line it wrote, to check what logs reveal. */
+export function createTestService(overrides: Partial<GitlabEnvConfig> = {}) {
+  const logger = mockServices.logger.mock();
+  const service = new GitlabEnvironmentsService(testConfig(overrides), logger);
+  const logLines = () =>
+    JSON.stringify(
+      ['debug', 'info', 'warn', 'error'].map(
+        level => (logger as any)[level].mock.calls,
+      ),
+    );
+  return { service, logLines };
+}
