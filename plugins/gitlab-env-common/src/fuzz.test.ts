@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { buildResourceGraph } from './graph';
 import { computeHealth } from './health';
-import { HEALTH_STATUSES, KubernetesObject } from './types';
+import { HEALTH_STATUSES, KubernetesObject, ResourceGraph } from './types';
+import { generateEnvironment } from '../bench/generateEnvironment';
 
 const KINDS = [
   'Deployment',
@@ -98,12 +99,90 @@ const looseObject = fc.record(
 
 const VALID = new Set<string>(HEALTH_STATUSES);
 
+/** Every broken graph invariant, described; empty when the graph is sound. */
+function invariantViolations(graph: ResourceGraph): string[] {
+  const violations: string[] = [];
+  const byId = new Map(graph.nodes.map(node => [node.id, node]));
+  if (byId.size !== graph.nodes.length) violations.push('duplicate node ids');
+  for (const edge of graph.edges) {
+    if (!byId.has(edge.source) || !byId.has(edge.target)) {
+      violations.push(`dangling edge ${edge.source} -> ${edge.target}`);
+    }
+  }
+  for (const root of graph.roots) {
+    if (byId.get(root)?.parentId !== undefined) {
+      violations.push(`root ${root} has a parent`);
+    }
+  }
+  for (const node of graph.nodes) {
+    if (node.health && !VALID.has(node.health.status)) {
+      violations.push(`${node.id} has status ${node.health.status}`);
+    }
+    if (node.subtreeHealth && !VALID.has(node.subtreeHealth)) {
+      violations.push(`${node.id} has subtree status ${node.subtreeHealth}`);
+    }
+    const seen = new Set<string>();
+    for (let id = node.id as string | undefined; id; ) {
+      if (seen.has(id)) {
+        violations.push(`parent chain of ${node.id} loops at ${id}`);
+        break;
+      }
+      seen.add(id);
+      id = byId.get(id)?.parentId;
+    }
+  }
+  return violations;
+}
+
+/** One object of a realistic environment with a random field replaced by garbage. */
+const REALISTIC = generateEnvironment(200);
+const mutatedRealistic = fc
+  .tuple(
+    fc.constantFrom(...REALISTIC),
+    fc.constantFrom(
+      'apiVersion',
+      'kind',
+      'metadata',
+      'metadata.name',
+      'metadata.namespace',
+      'metadata.uid',
+      'metadata.labels',
+      'metadata.annotations',
+      'metadata.ownerReferences',
+      'spec',
+      'spec.selector',
+      'spec.template',
+      'spec.rules',
+      'spec.scaleTargetRef',
+      'spec.volumeClaimTemplates',
+      'status',
+      'status.inventory',
+      'status.conditions',
+    ),
+    fc.anything(),
+  )
+  .map(([object, path, garbage]) => {
+    const copy = structuredClone(object) as Record<string, any>;
+    const keys = path.split('.');
+    let target: any = copy;
+    for (const key of keys.slice(0, -1)) {
+      if (typeof target[key] !== 'object' || target[key] === null) {
+        target[key] = {};
+      }
+      target = target[key];
+    }
+    target[keys[keys.length - 1]] = garbage;
+    return copy;
+  });
+
+const anyObject = fc.oneof(looseObject, mutatedRealistic, fc.anything());
+
 describe('the engine on random input', () => {
   it('computeHealth never throws and answers a valid status or undefined', () => {
     fc.assert(
-      fc.property(fc.oneof(looseObject, fc.anything()), object => {
+      fc.property(anyObject, object => {
         const result = computeHealth(object as KubernetesObject);
-        return result === undefined || VALID.has(result.status);
+        expect(result === undefined || VALID.has(result.status)).toBe(true);
       }),
       { numRuns: 3000 },
     );
@@ -111,33 +190,24 @@ describe('the engine on random input', () => {
 
   it('buildResourceGraph never throws and keeps its invariants', () => {
     fc.assert(
-      fc.property(
-        fc.array(fc.oneof(looseObject, fc.anything()), { maxLength: 25 }),
-        objects => {
-          const graph = buildResourceGraph(objects as KubernetesObject[]);
-          const ids = new Set(graph.nodes.map(n => n.id));
-          expect(ids.size).toBe(graph.nodes.length);
-          for (const edge of graph.edges) {
-            expect(ids.has(edge.source) && ids.has(edge.target)).toBe(true);
-          }
-          const byId = new Map(graph.nodes.map(n => [n.id, n]));
-          for (const root of graph.roots)
-            expect(byId.get(root)?.parentId).toBeUndefined();
-          for (const node of graph.nodes) {
-            expect(!node.health || VALID.has(node.health.status)).toBe(true);
-            const seen = new Set<string>();
-            for (
-              let id: string | undefined = node.id;
-              id;
-              id = byId.get(id)?.parentId
-            ) {
-              expect(seen.has(id)).toBe(false);
-              seen.add(id);
-            }
-          }
-        },
-      ),
+      fc.property(fc.array(anyObject, { maxLength: 25 }), objects => {
+        const graph = buildResourceGraph(objects as KubernetesObject[]);
+        expect(invariantViolations(graph)).toEqual([]);
+      }),
       { numRuns: 500 },
+    );
+  });
+
+  it('keeps its invariants on a realistic environment with some objects mutated', () => {
+    fc.assert(
+      fc.property(fc.array(mutatedRealistic, { maxLength: 40 }), mutated => {
+        const graph = buildResourceGraph([
+          ...REALISTIC,
+          ...mutated,
+        ] as KubernetesObject[]);
+        expect(invariantViolations(graph)).toEqual([]);
+      }),
+      { numRuns: 100 },
     );
   });
 });
