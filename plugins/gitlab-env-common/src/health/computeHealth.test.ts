@@ -41,6 +41,27 @@ describe('computeHealth pipeline', () => {
   ])('gives no health to %s %s', (apiVersion, kind) => {
     expect(computeHealth(manifest(apiVersion, kind, {}))).toBeUndefined();
   });
+  it.each([
+    [
+      'apps/v1beta2',
+      'Deployment',
+      'unsupported Deployment GVK: apps/v1beta2, Kind=Deployment',
+    ],
+    ['batch/v1beta1', 'Job', 'unsupported Job GVK: batch/v1beta1, Kind=Job'],
+    [
+      'autoscaling/v2beta2',
+      'HorizontalPodAutoscaler',
+      'unsupported HPA GVK: autoscaling/v2beta2, Kind=HorizontalPodAutoscaler',
+    ],
+  ])(
+    'is Unknown for %s %s, a version the built-in check cannot read',
+    (apiVersion, kind, message) => {
+      expect(computeHealth(manifest(apiVersion, kind, {}))).toEqual({
+        status: 'Unknown',
+        message,
+      });
+    },
+  );
   it('dispatches on group and kind, not kind alone', () => {
     expect(
       computeHealth(manifest('example.com/v1', 'Deployment', { paused: true })),

@@ -49,6 +49,32 @@ export type HealthRule = (
 ) => HealthAssessment | undefined;
 
 /**
+ * ArgoCD's Go checks convert the object to the typed struct of the versions
+ * they know; any other version fails the check, which reads as Unknown.
+ */
+function versioned(
+  rule: HealthRule,
+  versions: readonly string[],
+  label?: string,
+): HealthRule {
+  return obj => {
+    const apiVersion = String(obj.apiVersion);
+    const slash = apiVersion.indexOf('/');
+    const version = apiVersion.slice(slash + 1);
+    if (versions.includes(version)) return rule(obj);
+    const group = slash < 0 ? '' : apiVersion.slice(0, slash);
+    return {
+      status: 'Unknown',
+      message: `unsupported ${
+        label ?? obj.kind
+      } GVK: ${group}/${version}, Kind=${obj.kind}`,
+    };
+  };
+}
+
+const V1 = ['v1'];
+
+/**
  * Health rules keyed by `group/Kind` ('' group for core), as ArgoCD keys its
  * built-in checks and Lua scripts. Kinds absent here fall through to the
  * generic conditions check, or to no health at all for core kinds.
@@ -57,19 +83,25 @@ export const HEALTH_RULES: ReadonlyMap<string, HealthRule> = new Map<
   string,
   HealthRule
 >([
-  ['apps/Deployment', deploymentHealth],
-  ['apps/StatefulSet', statefulSetHealth],
-  ['apps/DaemonSet', daemonSetHealth],
-  ['apps/ReplicaSet', replicaSetHealth],
-  ['/Pod', podHealth],
-  ['/Service', serviceHealth],
-  ['/PersistentVolumeClaim', persistentVolumeClaimHealth],
+  ['apps/Deployment', versioned(deploymentHealth, V1)],
+  ['apps/StatefulSet', versioned(statefulSetHealth, V1)],
+  ['apps/DaemonSet', versioned(daemonSetHealth, V1)],
+  ['apps/ReplicaSet', versioned(replicaSetHealth, V1)],
+  ['/Pod', versioned(podHealth, V1)],
+  ['/Service', versioned(serviceHealth, V1)],
+  ['/PersistentVolumeClaim', versioned(persistentVolumeClaimHealth, V1)],
   ['networking.k8s.io/Ingress', ingressHealth],
   ['extensions/Ingress', ingressHealth],
-  ['batch/Job', jobHealth],
+  ['batch/Job', versioned(jobHealth, V1)],
   ['batch/CronJob', cronJobHealth],
-  ['autoscaling/HorizontalPodAutoscaler', horizontalPodAutoscalerHealth],
-  ['apiregistration.k8s.io/APIService', apiServiceHealth],
+  [
+    'autoscaling/HorizontalPodAutoscaler',
+    versioned(horizontalPodAutoscalerHealth, ['v1', 'v2'], 'HPA'),
+  ],
+  [
+    'apiregistration.k8s.io/APIService',
+    versioned(apiServiceHealth, ['v1', 'v1beta1']),
+  ],
   ['policy/PodDisruptionBudget', podDisruptionBudgetHealth],
   [
     'apiextensions.k8s.io/CustomResourceDefinition',
