@@ -9,6 +9,7 @@ import { mockServices, startTestBackend } from '@backstage/backend-test-utils';
 import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
 import {
   DEMO_TOKEN,
+  KubeObject,
   generateScenario,
   scenarioCatalogEntities,
   startGitlabSimulator,
@@ -19,7 +20,7 @@ import { gitlabEnvPlugin } from '../src/plugin';
 const LATENCY_MS = 100;
 const CUSTOM_KINDS = 25;
 
-type Manifest = Record<string, any>;
+type Manifest = KubeObject;
 
 function customResourceDefinition(index: number): Manifest {
   const kind = `Widget${index}`;

@@ -1,0 +1,97 @@
+import { ConfigReader } from '@backstage/config';
+import { readGitlabEnvConfig } from './readGitlabEnvConfig';
+
+const read = (gitlabEnv: unknown) =>
+  readGitlabEnvConfig(new ConfigReader({ gitlabEnv } as any));
+
+describe('readGitlabEnvConfig', () => {
+  it('resolves API URLs and defaults', () => {
+    expect(
+      read({
+        instances: [
+          { host: 'gitlab.com', baseUrl: 'https://gitlab.com/', token: 't' },
+        ],
+      }),
+    ).toEqual({
+      instances: [
+        {
+          host: 'gitlab.com',
+          baseUrl: 'https://gitlab.com',
+          apiBaseUrl: 'https://gitlab.com/api/v4',
+          graphqlUrl: 'https://gitlab.com/api/graphql',
+          kasProxyUrl: undefined,
+          token: 't',
+        },
+      ],
+      requestTimeoutMs: 10000,
+      cacheTtlSeconds: 30,
+      concurrency: { perInstance: 16, perAgent: 8 },
+    });
+  });
+
+  it('keeps overrides', () => {
+    const config = read({
+      instances: [
+        {
+          host: 'git.corp',
+          baseUrl: 'https://git.corp',
+          apiBaseUrl: 'https://api.git.corp/gitlab/api/v4',
+          kasProxyUrl: 'https://kas.git.corp/k8s-proxy/',
+        },
+      ],
+      requestTimeoutMs: 500,
+      cacheTtlSeconds: 5,
+      concurrency: { perAgent: 2 },
+    });
+    expect(config.instances[0]).toMatchObject({
+      graphqlUrl: 'https://api.git.corp/gitlab/api/graphql',
+      kasProxyUrl: 'https://kas.git.corp/k8s-proxy',
+      token: undefined,
+    });
+    expect(config.concurrency).toEqual({ perInstance: 16, perAgent: 2 });
+    expect(config.requestTimeoutMs).toBe(500);
+  });
+
+  it.each([
+    [undefined, 'gitlabEnv.instances must list at least one GitLab instance'],
+    [{ instances: [] }, 'gitlabEnv.instances must list at least one'],
+    [
+      {
+        instances: [
+          { host: 'https://gitlab.com', baseUrl: 'https://gitlab.com' },
+        ],
+      },
+      "gitlabEnv.instances[0].host must be the bare host name annotations use, e.g. gitlab.com, got 'https://gitlab.com'",
+    ],
+    [
+      { instances: [{ host: 'gitlab.com' }] },
+      "gitlabEnv.instances[0].baseUrl is missing; set GitLab's web URL, e.g. https://gitlab.com",
+    ],
+    [
+      { instances: [{ host: 'gitlab.com', baseUrl: 'gitlab.com' }] },
+      "gitlabEnv.instances[0].baseUrl must be an http(s) URL such as https://gitlab.com, got 'gitlab.com'",
+    ],
+    [
+      {
+        instances: [
+          { host: 'a', baseUrl: 'https://a' },
+          { host: 'a', baseUrl: 'https://b' },
+        ],
+      },
+      "gitlabEnv.instances[1].host 'a' is configured twice",
+    ],
+    [
+      { instances: [{ host: 'a', baseUrl: 'https://a' }], cacheTtlSeconds: -1 },
+      'gitlabEnv.cacheTtlSeconds must be a positive number, got -1',
+    ],
+    [
+      {
+        instances: [{ host: 'a', baseUrl: 'https://a' }],
+        concurrency: { perInstance: 0 },
+      },
+      'gitlabEnv.concurrency.perInstance must be a positive number, got 0',
+    ],
+  ])('rejects %j: %s', (gitlabEnv, message) => {
+    expect(() => read(gitlabEnv)).toThrow(message);
+  });
+});

@@ -1,0 +1,148 @@
+import {
+  mockCredentials,
+  mockServices,
+  registerMswTestHooks,
+  startTestBackend,
+} from '@backstage/backend-test-utils';
+import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
+import { AuthorizeResult } from '@backstage/plugin-permission-common';
+import { http, passthrough } from 'msw';
+import { setupServer } from 'msw/node';
+import request from 'supertest';
+import {
+  GITLAB_URL,
+  gitlabGraphql,
+  item,
+  kasCluster,
+  TOKEN,
+} from '../__testUtils__/fakeGitlab';
+import { entityWith } from '../__testUtils__/serviceFixture';
+import { gitlabEnvPlugin } from '../plugin';
+
+const server = setupServer(
+  // supertest talks to the test backend over loopback: let it through.
+  http.all(/^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?\//, () => passthrough()),
+);
+registerMswTestHooks(server);
+
+const app = { ...entityWith({ 'gitlab.com/project-slug': 'acme/app' }) };
+const bare = {
+  ...entityWith({}),
+  metadata: { name: 'bare', namespace: 'default' },
+};
+
+async function startBackend(result: AuthorizeResult = AuthorizeResult.ALLOW) {
+  const permissions = mockServices.permissions.mock();
+  permissions.authorize.mockImplementation(async requests =>
+    requests.map(() => ({ result } as any)),
+  );
+  const { server: http_ } = await startTestBackend({
+    features: [
+      gitlabEnvPlugin,
+      permissions.factory,
+      catalogServiceMock.factory({ entities: [app, bare] }),
+      mockServices.rootConfig.factory({
+        data: {
+          gitlabEnv: {
+            instances: [
+              { host: 'gitlab.test', baseUrl: GITLAB_URL, token: TOKEN },
+            ],
+          },
+        },
+      }),
+    ],
+  });
+  return { app: http_, permissions };
+}
+
+describe('gitlab-env router', () => {
+  beforeEach(() => {
+    server.use(
+      gitlabGraphql(),
+      ...kasCluster({ items: { '/pods': [item('a')] } }),
+    );
+  });
+
+  it('lists environments with health and reads resources', async () => {
+    const { app: backend, permissions } = await startBackend();
+    const list = await request(backend).get(
+      '/api/gitlab-env/entity/default/component/app/environments',
+    );
+    expect(list.status).toBe(200);
+    expect(list.body.environments[0]).toMatchObject({
+      name: 'production',
+      health: { total: 1 },
+    });
+    expect(permissions.authorize).toHaveBeenCalledWith(
+      [
+        {
+          permission: expect.objectContaining({
+            name: 'gitlab-env.resources.read',
+          }),
+          resourceRef: 'component:default/app',
+        },
+      ],
+      expect.anything(),
+    );
+    const resources = await request(backend).get(
+      '/api/gitlab-env/entity/default/component/app/environments/production/resources',
+    );
+    expect(resources.status).toBe(200);
+    expect(resources.body.resources).toHaveLength(1);
+    expect(resources.body.entityRef).toBe('component:default/app');
+  });
+
+  it('answers 403 NOT_ALLOWED when the policy denies', async () => {
+    const { app: backend } = await startBackend(AuthorizeResult.DENY);
+    const res = await request(backend).get(
+      '/api/gitlab-env/entity/default/component/app/environments',
+    );
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({
+      error: {
+        name: 'NotAllowedError',
+        message:
+          'You are not allowed to see the environments of component:default/app.',
+      },
+      gitlabEnv: {
+        code: 'NOT_ALLOWED',
+        message:
+          'You are not allowed to see the environments of component:default/app.',
+      },
+    });
+  });
+
+  it('answers 400 MISSING_ANNOTATION with what to add', async () => {
+    const { app: backend } = await startBackend();
+    const res = await request(backend).get(
+      '/api/gitlab-env/entity/default/component/bare/environments',
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.error.name).toBe('InputError');
+    expect(res.body.gitlabEnv).toMatchObject({
+      code: 'MISSING_ANNOTATION',
+      hint: expect.stringContaining('gitlab.com/project-slug'),
+    });
+  });
+
+  it('answers 404 for an entity the catalog does not have', async () => {
+    const { app: backend } = await startBackend();
+    const res = await request(backend).get(
+      '/api/gitlab-env/entity/default/component/ghost/environments',
+    );
+    expect(res.status).toBe(404);
+    expect(res.body.error.name).toBe('NotFoundError');
+  });
+
+  it('requires credentials except for /health', async () => {
+    const { app: backend } = await startBackend();
+    const health = await request(backend)
+      .get('/api/gitlab-env/health')
+      .set('authorization', mockCredentials.none.header());
+    expect(health.status).toBe(200);
+    const list = await request(backend)
+      .get('/api/gitlab-env/entity/default/component/app/environments')
+      .set('authorization', mockCredentials.none.header());
+    expect(list.status).toBe(401);
+  });
+});
