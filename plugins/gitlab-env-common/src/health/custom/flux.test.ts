@@ -115,7 +115,67 @@ describe('Flux', () => {
         manifest('source.toolkit.fluxcd.io/v1', 'HelmRepository', {
           type: 'oci',
         }),
-      )?.status,
-    ).toBe('Healthy');
+      ),
+    ).toEqual({
+      status: 'Healthy',
+      message:
+        "Helm repositories of type 'oci' do not contain any information in the status.",
+    });
+  });
+  it.each(['OCIRepository', 'HelmChart', 'Bucket'])(
+    '%s is degraded without an artifact, naming an outdated one',
+    kind => {
+      expect(
+        computeHealth(
+          manifest(
+            'source.toolkit.fluxcd.io/v1',
+            kind,
+            {},
+            {
+              conditions: [
+                { type: 'Ready', status: 'True', reason: 'Succeeded' },
+                {
+                  type: 'ArtifactOutdated',
+                  status: 'True',
+                  reason: 'NewRevision',
+                },
+              ],
+            },
+          ),
+        ),
+      ).toEqual({ status: 'Degraded', message: 'Succeeded NewRevision' });
+    },
+  );
+  it('is degraded with no message for an empty conditions list', () => {
+    expect(
+      computeHealth(
+        manifest(
+          'source.toolkit.fluxcd.io/v1',
+          'GitRepository',
+          {},
+          {
+            conditions: [],
+          },
+        ),
+      ),
+    ).toEqual({ status: 'Degraded' });
+  });
+  it('needs exactly two signals for a HelmRelease, as the Lua check counts', () => {
+    expect(
+      computeHealth(
+        manifest(
+          'helm.toolkit.fluxcd.io/v2',
+          'HelmRelease',
+          {},
+          {
+            conditions: [
+              { type: 'Ready', status: 'True', reason: 'UpgradeSucceeded' },
+              { type: 'Released', status: 'True', reason: 'UpgradeSucceeded' },
+              { type: 'TestSuccess', status: 'True', reason: 'TestSucceeded' },
+            ],
+          },
+        ),
+      ),
+    ).toEqual({ status: 'Degraded', message: 'UpgradeSucceeded' });
   });
 });
