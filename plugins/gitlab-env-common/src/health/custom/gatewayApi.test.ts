@@ -190,6 +190,21 @@ describe('HTTPRoute and GRPCRoute', () => {
       message: 'Waiting for HTTPRoute status',
     });
   });
+  it('judges an HTTPRoute parent by all its conditions once one is current', () => {
+    expect(
+      computeHealth(
+        route('HTTPRoute', [
+          parent(
+            current('Accepted', 'True'),
+            condition('Programmed', 'False', 'Pending'),
+          ),
+        ]),
+      ),
+    ).toEqual({
+      status: 'Progressing',
+      message: 'Parent public: Route is still being programmed',
+    });
+  });
   it('waits for a status', () => {
     expect(computeHealth(route('GRPCRoute'))).toEqual({
       status: 'Progressing',

@@ -4,7 +4,6 @@ import {
   conditionsOf,
   health,
   isRecord,
-  num,
   statusOf,
 } from '../conditions';
 
@@ -60,6 +59,20 @@ export function gatewayHealth(obj: KubernetesObject): HealthAssessment {
   return health('Progressing', 'Waiting for Gateway status');
 }
 
+/**
+ * HTTPRoute parents count only once one of their conditions carries the
+ * route's current generation; ArgoCD's GRPCRoute check does not look.
+ */
+function parentObserved(
+  kind: string,
+  generation: unknown,
+  conditions: Condition[],
+): boolean {
+  if (kind !== 'HTTPRoute' || generation === undefined || generation === null)
+    return true;
+  return conditions.some(c => (c as any).observedGeneration === generation);
+}
+
 /** HTTPRoute and GRPCRoute: judged per parent. */
 export function routeHealth(obj: KubernetesObject): HealthAssessment {
   const kind = obj.kind ?? 'HTTPRoute';
@@ -67,23 +80,20 @@ export function routeHealth(obj: KubernetesObject): HealthAssessment {
   const parents = Array.isArray(statusOf(obj).parents)
     ? statusOf(obj).parents.filter(isRecord)
     : [];
-  let seen = false;
+  let current = false;
   for (const parent of parents) {
-    let conditions = asConditions(parent.conditions);
-    if (kind === 'HTTPRoute' && typeof generation === 'number') {
-      conditions = conditions.filter(
-        c =>
-          (c as any).observedGeneration === undefined ||
-          num((c as any).observedGeneration) === generation,
-      );
-    }
-    if (conditions.length === 0) continue;
-    seen = true;
-    const name = isRecord(parent.parentRef) ? parent.parentRef.name : '';
-    const result = problem(conditions, `Parent ${name}: `, '');
+    const conditions = asConditions(parent.conditions);
+    if (!parentObserved(kind, generation, conditions)) continue;
+    if (conditions.length > 0) current = true;
+    const name = isRecord(parent.parentRef) ? parent.parentRef.name ?? '' : '';
+    const result = problem(
+      conditions,
+      `Parent ${name}: `,
+      'Route is still being programmed',
+    );
     if (result) return result;
   }
-  return seen
+  return current
     ? health('Healthy', `${kind} is healthy`)
     : health('Progressing', `Waiting for ${kind} status`);
 }
@@ -105,5 +115,8 @@ export function gatewayClassHealth(obj: KubernetesObject): HealthAssessment {
       'Degraded',
       accepted.message || 'GatewayClass is not accepted',
     );
-  return health('Progressing', 'Waiting for GatewayClass status');
+  return health(
+    'Progressing',
+    accepted?.message || 'Waiting for GatewayClass status',
+  );
 }
