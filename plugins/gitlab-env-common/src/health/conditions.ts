@@ -6,6 +6,9 @@ export interface Condition {
   status: string;
   reason?: string;
   message?: string;
+  /** Unchecked: as written by the controller. */
+  lastTransitionTime?: unknown;
+  observedGeneration?: unknown;
 }
 
 function isRecord(value: unknown): value is Record<string, any> {

@@ -40,6 +40,7 @@ import {
 import { scaledJobHealth, scaledObjectHealth } from './custom/keda';
 import {
   clusterExternalSecretHealth,
+  externalSecretHealth,
   externalSecretsHealth,
   sealedSecretHealth,
 } from './custom/secrets';
@@ -132,7 +133,7 @@ export const HEALTH_RULES: ReadonlyMap<string, HealthRule> = new Map<
   ['certmanager.k8s.io/ClusterIssuer', clusterIssuerHealth],
   ['keda.sh/ScaledObject', scaledObjectHealth],
   ['keda.sh/ScaledJob', scaledJobHealth],
-  ['external-secrets.io/ExternalSecret', externalSecretsHealth],
+  ['external-secrets.io/ExternalSecret', externalSecretHealth],
   ['external-secrets.io/SecretStore', externalSecretsHealth],
   ['external-secrets.io/ClusterSecretStore', externalSecretsHealth],
   ['external-secrets.io/PushSecret', externalSecretsHealth],

@@ -70,7 +70,7 @@ function parentObserved(
 ): boolean {
   if (kind !== 'HTTPRoute' || generation === undefined || generation === null)
     return true;
-  return conditions.some(c => (c as any).observedGeneration === generation);
+  return conditions.some(c => c.observedGeneration === generation);
 }
 
 /** HTTPRoute and GRPCRoute: judged per parent. */
@@ -104,9 +104,9 @@ export function gatewayClassHealth(obj: KubernetesObject): HealthAssessment {
   const accepted = conditionsOf(obj).find(
     c =>
       c.type === 'Accepted' &&
-      ((c as any).observedGeneration === undefined ||
+      (c.observedGeneration === undefined ||
         generation === undefined ||
-        (c as any).observedGeneration === generation),
+        c.observedGeneration === generation),
   );
   if (accepted?.status === 'True')
     return health('Healthy', accepted.message || 'GatewayClass is accepted');

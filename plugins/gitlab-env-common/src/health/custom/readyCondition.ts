@@ -1,5 +1,5 @@
 import { HealthAssessment, KubernetesObject } from '../../types';
-import { conditionsOf, health } from '../conditions';
+import { Condition, conditionsOf, health } from '../conditions';
 
 /**
  * The shape many ArgoCD Lua checks share: the first condition of one type
@@ -10,8 +10,9 @@ export function firstConditionHealth(
   obj: KubernetesObject,
   type: string,
   waiting: string,
+  counts: (condition: Condition) => boolean = () => true,
 ): HealthAssessment {
-  const condition = conditionsOf(obj).find(c => c.type === type);
+  const condition = conditionsOf(obj).find(c => c.type === type && counts(c));
   if (condition?.status === 'False')
     return health('Degraded', condition.message);
   if (condition?.status === 'True') return health('Healthy', condition.message);

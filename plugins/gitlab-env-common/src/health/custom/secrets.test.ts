@@ -43,6 +43,36 @@ describe('External Secrets', () => {
       message: 'could not get secret data from provider',
     });
   });
+  it('ignores a Ready condition older than the last OnChange refresh', () => {
+    const onChange = (lastTransitionTime: string) =>
+      manifest(
+        'external-secrets.io/v1',
+        'ExternalSecret',
+        { refreshPolicy: 'OnChange' },
+        {
+          refreshTime: '2026-11-22T10:05:00Z',
+          conditions: [
+            {
+              ...condition(
+                'Ready',
+                'True',
+                'SecretSynced',
+                'Secret was synced',
+              ),
+              lastTransitionTime,
+            },
+          ],
+        },
+      );
+    expect(computeHealth(onChange('2026-11-22T10:00:00Z'))).toEqual({
+      status: 'Progressing',
+      message: 'Waiting for ExternalSecret',
+    });
+    expect(computeHealth(onChange('2026-11-22T10:05:00Z'))).toEqual({
+      status: 'Healthy',
+      message: 'Secret was synced',
+    });
+  });
   it('judges a ClusterExternalSecret by its last condition only', () => {
     expect(
       computeHealth(

@@ -1,8 +1,23 @@
 import { HealthAssessment, KubernetesObject } from '../../types';
-import { conditionsOf, health } from '../conditions';
+import { conditionsOf, health, specOf, statusOf } from '../conditions';
 import { firstConditionHealth } from './readyCondition';
 
-/** external-secrets.io ExternalSecret, SecretStore, ClusterSecretStore, PushSecret. */
+/**
+ * external-secrets.io ExternalSecret: with `refreshPolicy: OnChange`, a Ready
+ * condition older than the last refresh speaks of a previous spec.
+ */
+export function externalSecretHealth(obj: KubernetesObject): HealthAssessment {
+  const onChange = specOf(obj).refreshPolicy === 'OnChange';
+  const refreshTime = String(statusOf(obj).refreshTime ?? '');
+  return firstConditionHealth(
+    obj,
+    'Ready',
+    'Waiting for ExternalSecret',
+    c => !onChange || String(c.lastTransitionTime ?? '') >= refreshTime,
+  );
+}
+
+/** external-secrets.io SecretStore, ClusterSecretStore, PushSecret. */
 export const externalSecretsHealth = (obj: KubernetesObject) =>
   firstConditionHealth(obj, 'Ready', `Waiting for ${obj.kind ?? ''}`);
 
