@@ -45,8 +45,6 @@ export interface FakeGitlabOptions {
   /** Environments per GraphQL page. */
   pageSize?: number;
   kasEnabled?: boolean;
-  /** Agent ids GitLab lists under userAccessAuthorizedAgents; null: not answered. */
-  userAccessAgentIds?: string[] | null;
 }
 
 /** GraphQL for one project `acme/app` (id 7). */
@@ -80,15 +78,6 @@ export function gitlabGraphql(options: FakeGitlabOptions = {}): RequestHandler {
             },
             nodes: page,
           },
-          userAccessAuthorizedAgents:
-            options.userAccessAgentIds === null || !variables.first
-              ? undefined
-              : {
-                  pageInfo: { hasNextPage: false },
-                  nodes: (options.userAccessAgentIds ?? ['1', '2']).map(id => ({
-                    agent: { id: `gid://gitlab/Clusters::Agent/${id}` },
-                  })),
-                },
         }
       : null;
     const data: Record<string, unknown> = variables.fullPath

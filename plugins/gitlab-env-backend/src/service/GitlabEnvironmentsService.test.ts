@@ -504,8 +504,16 @@ describe('typed failures', () => {
     expect(error.code).toBe('ENVIRONMENT_NOT_FOUND');
   });
 
-  it('AGENT_NOT_SHARED from GitLab before calling KAS', async () => {
-    server.use(gitlabGraphql({ userAccessAgentIds: ['2'] }));
+  it('AGENT_NOT_SHARED names the agent and its configuration file', async () => {
+    server.use(
+      gitlabGraphql(),
+      http.get(`${KAS_URL}/*`, () =>
+        HttpResponse.json(
+          { message: 'Unauthorized' },
+          { status: 401, headers: { 'Gitlab-Unauthorized': 'true' } },
+        ),
+      ),
+    );
     const error = await failureOf(
       createTestService().service.getEnvironmentResources(
         appEntity,
@@ -516,7 +524,6 @@ describe('typed failures', () => {
     expect(error.message).toContain(
       'acme/infra: .gitlab/agents/agent-1/config.yaml',
     );
-    expect(requests.some(r => r.includes('k8s-proxy'))).toBe(false);
   });
 
   const kasCases: Array<[string, () => void]> = [
@@ -574,7 +581,7 @@ describe('typed failures', () => {
   ];
 
   it.each(kasCases)('%s from KAS', async (code, setup) => {
-    server.use(gitlabGraphql({ userAccessAgentIds: null }));
+    server.use(gitlabGraphql());
     setup();
     const { service, logLines } = createTestService();
     const error = await failureOf(

@@ -18,7 +18,7 @@ import { CoalescingCache } from './cache';
 import { discoverListableKinds, ListableKind } from './discovery';
 import { EntityScope, isInScope, readEntityScope } from './entityScope';
 import { GitlabClient, ProjectEnvironments } from './gitlabClient';
-import { agentNotShared, KasClient } from './kasClient';
+import { KasClient } from './kasClient';
 import { readEnvironmentObjects } from './resourceReader';
 
 export interface ListEnvironmentsOptions {
@@ -231,9 +231,9 @@ export class GitlabEnvironmentsService {
         },
       );
     }
-    if (data.userAccessAgentIds && !data.userAccessAgentIds.has(agent.id)) {
-      throw agentNotShared(agent);
-    }
+    // KAS alone decides whether the token's user may use the agent:
+    // user_access authorizes users, not the project whose environment this
+    // is, so Project.userAccessAuthorizedAgents cannot tell in advance.
     const kas = new KasClient(
       {
         kasProxyUrl: this.kasProxyUrl(instance, data),

@@ -18,11 +18,6 @@ export interface ProjectEnvironments {
   environments: GitlabEnvironment[];
   /** KAS proxy URL from GitLab's metadata; undefined when KAS is disabled. */
   kasProxyUrl?: string;
-  /**
-   * Agent ids whose `user_access` authorizes this project, or undefined when
-   * GitLab did not say; lets the reader report "not shared" without a KAS call.
-   */
-  userAccessAgentIds?: Set<string>;
 }
 
 const PROJECT_FIELDS = /* GraphQL */ `
@@ -62,16 +57,6 @@ const PROJECT_FIELDS = /* GraphQL */ `
           sha
           finishedAt
           webPath
-        }
-      }
-    }
-    userAccessAuthorizedAgents(first: 100) @include(if: $first) {
-      pageInfo {
-        hasNextPage
-      }
-      nodes {
-        agent {
-          id
         }
       }
     }
@@ -299,7 +284,6 @@ export class GitlabClient {
         const kas = isRecord(data.metadata?.kas)
           ? data.metadata.kas
           : undefined;
-        const agents = project.userAccessAuthorizedAgents;
         result = {
           project: {
             instance: this.instance.host,
@@ -312,19 +296,6 @@ export class GitlabClient {
           kasProxyUrl: kas?.enabled
             ? optionalString(kas.externalK8sProxyUrl)
             : undefined,
-          userAccessAgentIds:
-            isRecord(agents) &&
-            Array.isArray(agents.nodes) &&
-            !agents.pageInfo?.hasNextPage
-              ? new Set(
-                  agents.nodes
-                    .map((n: any) => n?.agent?.id)
-                    .filter(
-                      (id: unknown): id is string => typeof id === 'string',
-                    )
-                    .map(idFromGid),
-                )
-              : undefined,
         };
       }
       const connection = project.environments;
