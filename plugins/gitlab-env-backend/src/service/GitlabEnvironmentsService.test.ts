@@ -175,6 +175,55 @@ describe('GitlabEnvironmentsService.getEnvironmentResources', () => {
     expect(requests.some(r => r.endsWith('/nodes'))).toBe(false);
   });
 
+  it('discovers every group in one request when the API server aggregates discovery', async () => {
+    server.use(
+      gitlabGraphql(),
+      http.get(`${KAS_URL}/apis`, ({ request }) =>
+        request.headers.get('accept')?.includes('as=APIGroupDiscoveryList')
+          ? HttpResponse.json({
+              kind: 'APIGroupDiscoveryList',
+              items: [
+                {
+                  metadata: { name: 'apps' },
+                  versions: [
+                    {
+                      version: 'v1',
+                      resources: [
+                        {
+                          resource: 'deployments',
+                          responseKind: { kind: 'Deployment' },
+                          scope: 'Namespaced',
+                          verbs: ['list'],
+                        },
+                        {
+                          resource: 'nodes',
+                          responseKind: { kind: 'Node' },
+                          scope: 'Cluster',
+                          verbs: ['list'],
+                        },
+                      ],
+                    },
+                  ],
+                },
+              ],
+            })
+          : undefined,
+      ),
+      ...kasCluster({ items: { 'apps/deployments': [item('web')] } }),
+    );
+    const { service } = createTestService();
+    const result = await service.getEnvironmentResources(
+      appEntity,
+      'production',
+    );
+    expect(result.resources.map(r => `${r.kind}/${r.metadata?.name}`)).toEqual([
+      'Deployment/web',
+    ]);
+    expect(requests).not.toContain(
+      'GET /-/kubernetes-agent/k8s-proxy/apis/apps/v1',
+    );
+  });
+
   it('sends the label selector and reports NO_RESOURCES with it', async () => {
     server.use(
       gitlabGraphql(),

@@ -54,15 +54,51 @@ function kindsOf(
 }
 
 /**
+ * Asks `/apis` for aggregated discovery (Kubernetes 1.26+), which lists every
+ * group's resources in one answer; older API servers ignore the first media
+ * types and send the plain APIGroupList.
+ */
+const AGGREGATED_DISCOVERY =
+  'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,' +
+  'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,' +
+  'application/json';
+
+/** Kinds from an APIGroupDiscoveryList, at each group's preferred (first) version. */
+function aggregatedKinds(list: Record<string, any>): ListableKind[] {
+  const items: unknown[] = Array.isArray(list.items) ? list.items : [];
+  return items.flatMap((item: any) => {
+    const group = item?.metadata?.name;
+    const preferred = item?.versions?.[0];
+    if (typeof group !== 'string' || SKIPPED_GROUPS.has(group)) return [];
+    if (!isRecord(preferred) || !Array.isArray(preferred.resources)) return [];
+    const basePath = `/apis/${group}/${preferred.version}`;
+    return kindsOf(
+      {
+        resources: preferred.resources.map((r: any) => ({
+          name: r?.resource,
+          kind: r?.responseKind?.kind,
+          namespaced: r?.scope === 'Namespaced',
+          verbs: r?.verbs,
+        })),
+      },
+      group,
+      String(preferred.version),
+      basePath,
+    );
+  });
+}
+
+/**
  * The namespaced kinds an agent's cluster lets one list: `/api/v1` and
- * `/apis` in one round, then every group's preferred version in a second.
+ * `/apis` in one round; with aggregated discovery that is all, otherwise
+ * every group's preferred version follows in a second round.
  */
 export async function discoverListableKinds(
   kas: KasClient,
 ): Promise<ListableKind[]> {
   const [core, groups] = await Promise.all([
     kas.get('/api/v1'),
-    kas.get('/apis'),
+    kas.get('/apis', undefined, AGGREGATED_DISCOVERY),
   ]);
   if (core === undefined) {
     throw failure(
@@ -73,6 +109,9 @@ export async function discoverListableKinds(
         hint: 'Check that KAS is enabled on the instance.',
       },
     );
+  }
+  if (isRecord(groups) && groups.kind === 'APIGroupDiscoveryList') {
+    return [kindsOf(core, '', 'v1', '/api/v1'), aggregatedKinds(groups)].flat();
   }
   if (!isRecord(groups) || !Array.isArray(groups.groups)) {
     throw failure(

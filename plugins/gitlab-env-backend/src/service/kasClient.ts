@@ -37,14 +37,18 @@ export class KasClient {
   ) {}
 
   /** GET a Kubernetes API path; 404 answers `undefined`, other failures throw. */
-  async get(path: string, resource?: string): Promise<unknown | undefined> {
+  async get(
+    path: string,
+    resource?: string,
+    accept = 'application/json',
+  ): Promise<unknown | undefined> {
     const { agent } = this.target;
     const response = await this.limit(() =>
       requestUpstream({
         url: `${this.target.kasProxyUrl}${path}`,
         headers: {
           authorization: `Bearer pat:${agent.id}:${this.target.token}`,
-          accept: 'application/json',
+          accept,
         },
         timeoutMs: this.timeoutMs,
         upstream: 'KAS',
