@@ -36,13 +36,24 @@ export function generateEnvironment(
     kind: string,
     labels: Record<string, string>,
     crash: boolean,
+    claim?: string,
   ): KubernetesObject => ({
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: meta(name, { labels, ...owner(kind, rs) }),
+    // A label every pod shares, as Helm charts add, so Service selectors
+    // must not degrade into a pass over all pods.
+    metadata: meta(name, {
+      labels: { ...labels, 'app.kubernetes.io/part-of': namespace },
+      ...owner(kind, rs),
+    }),
     spec: {
       restartPolicy: 'Always',
-      volumes: [{ name: 'cfg', configMap: { name: `${labels.app}-config` } }],
+      volumes: [
+        { name: 'cfg', configMap: { name: `${labels.app}-config` } },
+        ...(claim
+          ? [{ name: 'data', persistentVolumeClaim: { claimName: claim } }]
+          : []),
+      ],
       containers: [
         {
           name: 'app',
@@ -129,7 +140,10 @@ export function generateEnvironment(
         apiVersion: 'v1',
         kind: 'Service',
         metadata: meta(name),
-        spec: { selector: labels, ports: [{ port: 80 }] },
+        spec: {
+          selector: { ...labels, 'app.kubernetes.io/part-of': namespace },
+          ports: [{ port: 80 }],
+        },
       },
       {
         apiVersion: 'discovery.k8s.io/v1',
@@ -184,6 +198,7 @@ export function generateEnvironment(
           'StatefulSet',
           { app: `${name}-db` },
           false,
+          `data-${name}-db-${p}`,
         ),
       );
       objects.push({

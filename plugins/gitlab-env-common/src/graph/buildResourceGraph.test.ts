@@ -344,8 +344,170 @@ describe('buildResourceGraph', () => {
         ),
       }),
     );
+    chain[49_999] = {
+      ...chain[49_999],
+      kind: 'Pod',
+      status: {
+        phase: 'Running',
+        containerStatuses: [
+          { name: 'app', state: { waiting: { reason: 'CrashLoopBackOff' } } },
+        ],
+      },
+    };
     const graph = buildResourceGraph(chain);
     expect(graph.roots).toEqual(['/ConfigMap/shop/c0']);
     expect(graph.nodes).toHaveLength(50_000);
+    // The pod's health at the bottom reaches the top of the chain.
+    const bottom = graph.nodes.find(n => n.kind === 'Pod')!;
+    expect(bottom.health?.status).toMatch(/Degraded|Unknown/);
+    expect(graph.nodes[0].subtreeHealth).toBe(bottom.health?.status);
+  });
+
+  it('keeps the duplicate with the newest resourceVersion', () => {
+    const at = (resourceVersion: string, replicas: number) =>
+      plain('ConfigMap', 'settings', {
+        metadata: meta('settings', { resourceVersion }),
+        data: { replicas },
+      });
+    const graph = buildResourceGraph([at('1000', 1), at('999', 2)]);
+    expect(graph.nodes).toHaveLength(1);
+    expect(graph.nodes[0].objectIndex).toBe(0);
+    expect(
+      buildResourceGraph([at('999', 1), at('1000', 2)]).nodes[0].objectIndex,
+    ).toBe(1);
+  });
+
+  it('prefers the controller owner, then owners over managers, as tree parent', () => {
+    const pod2 = plain('Pod', 'p', {
+      metadata: meta('p', {
+        labels: {
+          'helm.toolkit.fluxcd.io/name': 'web',
+          'helm.toolkit.fluxcd.io/namespace': ns,
+        },
+        ownerReferences: [
+          { kind: 'ConfigMap', name: 'first' },
+          { kind: 'ReplicaSet', name: 'rs', controller: true },
+        ],
+      }),
+    });
+    const graph = buildResourceGraph([
+      {
+        apiVersion: 'helm.toolkit.fluxcd.io/v2',
+        kind: 'HelmRelease',
+        metadata: meta('web'),
+      },
+      plain('ConfigMap', 'first', {
+        metadata: { name: 'first', namespace: ns },
+      }),
+      {
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        metadata: { name: 'rs', namespace: ns },
+      },
+      pod2,
+    ]);
+    const byId = new Map(graph.nodes.map(n => [n.id, n]));
+    // Owner references without uid resolve by kind and name.
+    expect(byId.get('/Pod/shop/p')!.parentId).toBe('apps/ReplicaSet/shop/rs');
+    expect(graph.edges.filter(e => e.target === '/Pod/shop/p')).toHaveLength(3);
+    expect(byId.get('apps/ReplicaSet/shop/rs')!.childIds).toEqual([
+      '/Pod/shop/p',
+    ]);
+  });
+
+  it('routes legacy extensions Ingresses and default backends', () => {
+    const legacy: KubernetesObject = {
+      apiVersion: 'extensions/v1beta1',
+      kind: 'Ingress',
+      metadata: meta('old'),
+      spec: {
+        backend: { serviceName: 'fallback', servicePort: 80 },
+        rules: [
+          {
+            http: {
+              paths: [{ backend: { serviceName: 'api', servicePort: 80 } }],
+            },
+          },
+        ],
+      },
+    };
+    const modern: KubernetesObject = {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'Ingress',
+      metadata: meta('new'),
+      spec: { defaultBackend: { service: { name: 'fallback' } } },
+    };
+    expect(
+      edgesOf([
+        legacy,
+        modern,
+        plain('Service', 'fallback'),
+        plain('Service', 'api'),
+      ]),
+    ).toEqual([
+      'extensions/Ingress/shop/old -routes-> /Service/shop/api',
+      'extensions/Ingress/shop/old -routes-> /Service/shop/fallback',
+      'networking.k8s.io/Ingress/shop/new -routes-> /Service/shop/fallback',
+    ]);
+  });
+
+  it('reads config from init containers and leaves health-less subtrees without roll-up', () => {
+    const initPod = plain('Pod', 'init', {
+      spec: {
+        initContainers: [
+          {
+            name: 'migrate',
+            env: [
+              {
+                name: 'DB',
+                valueFrom: { secretKeyRef: { name: 'db-url', key: 'url' } },
+              },
+            ],
+          },
+        ],
+      },
+    });
+    const graph = buildResourceGraph([initPod, plain('Secret', 'db-url')]);
+    expect(graph.edges).toEqual([
+      { source: '/Pod/shop/init', target: '/Secret/shop/db-url', type: 'uses' },
+    ]);
+    expect(
+      graph.nodes.find(n => n.kind === 'Secret')!.subtreeHealth,
+    ).toBeUndefined();
+  });
+
+  it('selects pods by every pair of the selector, in the Service namespace only', () => {
+    const labelled = (
+      name: string,
+      namespace: string,
+      labels: Record<string, string>,
+    ): KubernetesObject => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, namespace, labels },
+    });
+    expect(
+      edgesOf([
+        plain('Service', 'api', {
+          spec: {
+            selector: { app: 'api', 'app.kubernetes.io/part-of': 'shop' },
+          },
+        }),
+        labelled('api-1', ns, {
+          app: 'api',
+          'app.kubernetes.io/part-of': 'shop',
+        }),
+        labelled('api-2', ns, { app: 'api' }),
+        labelled('web-1', ns, {
+          app: 'web',
+          'app.kubernetes.io/part-of': 'shop',
+        }),
+        labelled('api-1', 'other', {
+          app: 'api',
+          'app.kubernetes.io/part-of': 'shop',
+        }),
+        plain('Service', 'headless', { spec: { clusterIP: 'None' } }),
+      ]),
+    ).toEqual(['/Service/shop/api -selects-> /Pod/shop/api-1']);
   });
 });

@@ -8,10 +8,10 @@ import {
   ResourceNode,
 } from '../types';
 import { parseFluxInventoryId } from './flux';
+import { isRecord } from '../health/conditions';
 import {
   claimTemplateNames,
   ingressServiceNames,
-  isRecord,
   podClaimNames,
   podConfigReferences,
   records,
@@ -73,7 +73,8 @@ export function buildResourceGraph(objects: KubernetesObject[]): ResourceGraph {
     const key = resourceKeyOf(object);
     if (!key) return;
     const id = resourceId(key);
-    // A duplicate (the same object listed twice) keeps the later copy.
+    const earlier = sources.get(id);
+    if (earlier && isNewer(earlier, object)) return;
     nodes.set(id, {
       ...key,
       id,
@@ -84,6 +85,9 @@ export function buildResourceGraph(objects: KubernetesObject[]): ResourceGraph {
           : undefined,
       objectIndex,
       health: computeHealth(object),
+      // Every field present from the start keeps all nodes one shape.
+      subtreeHealth: undefined,
+      parentId: undefined,
       childIds: [],
     });
     sources.set(id, object);
@@ -179,7 +183,12 @@ export function buildResourceGraph(objects: KubernetesObject[]): ResourceGraph {
         PARENT_RANK.owns,
       );
     } else if (kind === 'Service' && group === '') {
-      for (const pod of selectPods(indexes, namespace, serviceSelector(object)))
+      for (const pod of selectPods(
+        indexes,
+        sources,
+        namespace,
+        serviceSelector(object),
+      ))
         addEdge(id, pod, 'selects');
     } else if (kind === 'Ingress') {
       for (const service of ingressServiceNames(object))
@@ -305,20 +314,46 @@ function buildIndexes(
   return indexes;
 }
 
-/** Pods matching every pair of a selector: the smallest label bucket, filtered by the others. */
+/**
+ * Pods matching every pair of a selector: the smallest label bucket, its
+ * pods checked against the other pairs, so a label every pod shares never
+ * costs a pass over all pods.
+ */
 function selectPods(
   indexes: Indexes,
+  sources: Map<string, KubernetesObject>,
   namespace: string,
   selector: Array<[string, string]>,
 ): string[] {
-  if (selector.length === 0) return [];
-  const buckets = selector.map(
-    ([k, v]) =>
-      new Set(indexes.podsByLabel.get(`${namespace}\0${k}=${v}`) ?? []),
-  );
-  buckets.sort((a, b) => a.size - b.size);
-  const [smallest, ...rest] = buckets;
-  return [...smallest].filter(pod => rest.every(bucket => bucket.has(pod)));
+  let smallest: string[] | undefined;
+  for (const [k, v] of selector) {
+    const bucket = indexes.podsByLabel.get(`${namespace}\0${k}=${v}`) ?? [];
+    if (!smallest || bucket.length < smallest.length) smallest = bucket;
+  }
+  if (!smallest) return [];
+  return smallest.filter(pod => {
+    const labels = sources.get(pod)?.metadata?.labels ?? {};
+    return selector.every(([k, v]) => labels[k] === v);
+  });
+}
+
+/**
+ * Whether `earlier` should win over a later duplicate of the same object:
+ * only when both carry numeric resourceVersions and the earlier one is
+ * newer; otherwise the later copy wins.
+ */
+function isNewer(earlier: KubernetesObject, later: KubernetesObject): boolean {
+  const versionOf = (object: KubernetesObject) => {
+    const version = object.metadata?.resourceVersion;
+    return typeof version === 'string' && /^\d+$/.test(version)
+      ? version.replace(/^0+(?=\d)/, '')
+      : undefined;
+  };
+  const a = versionOf(earlier);
+  const b = versionOf(later);
+  // Decimal strings of any size compare by length, then digit by digit.
+  if (a === undefined || b === undefined) return false;
+  return a.length === b.length ? a > b : a.length > b.length;
 }
 
 /** The node for an inventory entry, creating a Missing one when the cluster lacks it. */
@@ -335,6 +370,8 @@ function ensureInventoryNode(
       id,
       version,
       missing: true,
+      subtreeHealth: undefined,
+      parentId: undefined,
       health: {
         status: 'Missing',
         message: `Listed in the inventory of ${inventory.kind} ${inventory.namespace}/${inventory.name} but not found in the cluster`,
@@ -392,10 +429,12 @@ function assembleForest(
   }
   for (let i = order.length - 1; i >= 0; i--) {
     const node = order[i];
-    let worst = node.health?.status ?? 'Healthy';
+    // Undefined when nothing below carries health, like ArgoCD's tree.
+    let worst = node.health?.status;
     for (const childId of node.childIds) {
       const childHealth = nodes.get(childId)!.subtreeHealth;
-      if (childHealth && isWorseHealth(worst, childHealth)) worst = childHealth;
+      if (childHealth && (!worst || isWorseHealth(worst, childHealth)))
+        worst = childHealth;
     }
     node.subtreeHealth = worst;
   }

@@ -1,8 +1,5 @@
+import { isRecord } from '../health/conditions';
 import { KubernetesObject } from '../types';
-
-function isRecord(value: unknown): value is Record<string, any> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function records(value: unknown): Record<string, any>[] {
   return Array.isArray(value) ? value.filter(isRecord) : [];
@@ -102,4 +99,4 @@ export function serviceSelector(
   );
 }
 
-export { isRecord, records };
+export { records };
