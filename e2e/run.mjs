@@ -25,6 +25,15 @@ function run(command, args, options = {}) {
   }
 }
 
+async function isListening() {
+  try {
+    await fetch(portalUrl);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function waitForReadiness(backend, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {

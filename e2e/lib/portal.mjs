@@ -26,26 +26,30 @@ const CHROMIUM_ARGS = [
 ];
 
 /**
- * Opens a browser on the portal. Every page records console errors and
- * uncaught exceptions, so a test can assert the page ran cleanly.
+ * Opens the portal in Chromium. Each page gets a browser profile of its own:
+ * a second tab in a profile that is already signed in never finishes the
+ * guest session handshake, while a fresh profile signs in cleanly. Every page
+ * records console errors and uncaught exceptions, so a test can assert the
+ * page ran cleanly.
  */
 export async function openPortal({
   viewport = { width: 1440, height: 900 },
 } = {}) {
-  const profileDir = await mkdtemp(join(tmpdir(), 'gitlab-env-e2e-'));
-  const context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: CHROMIUM_ARGS,
-    viewport,
-  });
   await mkdir(ARTIFACTS_DIR, { recursive: true });
+  const contexts = [];
 
   return {
-    context,
-    /** A new tab that records its errors in `page.errors`. */
+    /** A new page, in a new profile, that records its errors in `page.errors`. */
     async page() {
-      const page = await context.newPage();
+      const profileDir = await mkdtemp(join(tmpdir(), 'gitlab-env-e2e-'));
+      const context = await chromium.launchPersistentContext(profileDir, {
+        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+        headless: true,
+        args: CHROMIUM_ARGS,
+        viewport,
+      });
+      contexts.push({ context, profileDir });
+      const page = context.pages()[0] ?? (await context.newPage());
       page.errors = [];
       page.on('pageerror', error => page.errors.push(String(error)));
       page.on('console', message => {
@@ -64,8 +68,10 @@ export async function openPortal({
       return path;
     },
     async close() {
-      await context.close();
-      await rm(profileDir, { recursive: true, force: true });
+      for (const { context, profileDir } of contexts.splice(0)) {
+        await context.close();
+        await rm(profileDir, { recursive: true, force: true });
+      }
     },
   };
 }

@@ -205,7 +205,11 @@ describe('GitlabEnvOverviewPage', () => {
       http.get(`${BASE_URL}/overview`, () => ndjson(streamOf(BY_ENTITY))),
     );
     await renderPage();
-    const failed = await screen.findByText(
+    // The row names the failure; the message and what to do are its label and tooltip.
+    expect(
+      await screen.findByText('The agent does not share this cluster'),
+    ).toBeInTheDocument();
+    const failed = await screen.findByLabelText(
       /You don't have access to the agent/,
     );
     expect(failed.closest('[data-error-code]')).toHaveAttribute(

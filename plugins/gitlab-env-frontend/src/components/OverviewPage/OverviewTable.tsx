@@ -55,10 +55,20 @@ function RowProblems({ row }: { row: OverviewRow }) {
     <Box component="ul" sx={{ m: 0, pl: 2 }}>
       {row.errors.map((error, index) => (
         <li key={`${error.code}-${index}`}>
-          <Tooltip title={error.hint ?? ERROR_CATALOG[error.code].advice}>
-            <Typography variant="body2" data-error-code={error.code}>
-              <strong>{ERROR_CATALOG[error.code].title}</strong>
-              {error.resource ? ` (${error.resource})` : ''}: {error.message}
+          <Tooltip
+            title={`${error.message} ${
+              error.hint ?? ERROR_CATALOG[error.code].advice
+            }`}
+          >
+            <Typography
+              variant="body2"
+              data-error-code={error.code}
+              aria-label={`${ERROR_CATALOG[error.code].title}: ${
+                error.message
+              }`}
+            >
+              {ERROR_CATALOG[error.code].title}
+              {error.resource ? ` (${error.resource})` : ''}
             </Typography>
           </Tooltip>
         </li>
@@ -73,7 +83,14 @@ function OverviewTableRow({ row }: { row: OverviewRow }) {
   const environment = row.environment;
   const deployment = environment?.lastDeployment;
   return (
-    <TableRow hover data-testid="overview-row">
+    <TableRow
+      hover
+      data-testid="overview-row"
+      sx={{
+        '& > td': { whiteSpace: 'nowrap' },
+        '& > td:last-of-type': { whiteSpace: 'normal' },
+      }}
+    >
       <TableCell sx={{ minWidth: 220 }}>
         {row.health ? (
           <HealthBadge summary={row.health} />
@@ -136,7 +153,7 @@ function OverviewTableRow({ row }: { row: OverviewRow }) {
           '—'
         )}
       </TableCell>
-      <TableCell sx={{ maxWidth: 420 }}>
+      <TableCell sx={{ minWidth: 240 }}>
         <RowProblems row={row} />
       </TableCell>
     </TableRow>
