@@ -1,3 +1,4 @@
+/* eslint-disable no-console */
 /**
  * Layout time of `layoutResourceGraph` beside @dagrejs/dagre's layered
  * layout (rankdir LR) of the same graphs, in the same run:

@@ -15,6 +15,21 @@ const client = new GitlabEnvClient({
 const entity = { kind: 'Component', namespace: 'Default', name: 'Shop Front' };
 
 describe('GitlabEnvClient', () => {
+  it('asks for stopped environments too, so their cards can show collapsed', async () => {
+    let query = '';
+    server.use(
+      http.get(
+        `${BASE}/entity/default/component/Shop%20Front/environments`,
+        ({ request }) => {
+          query = new URL(request.url).search;
+          return HttpResponse.json({ environments: [] });
+        },
+      ),
+    );
+    await client.getEnvironments(entity);
+    expect(query).toBe('?includeStopped=true');
+  });
+
   it('calls the entity routes, encoding the ref', async () => {
     server.use(
       http.get(

@@ -27,7 +27,12 @@ export class GitlabEnvClient implements GitlabEnvApi {
     entity: CompoundEntityRef,
     options?: { signal?: AbortSignal },
   ): Promise<EntityEnvironmentsResponse> {
-    return this.get(`${entityPath(entity)}/environments`, options?.signal);
+    // Stopped environments too: their cards start collapsed, and a stopped
+    // review app whose namespace was left behind is worth seeing.
+    return this.get(
+      `${entityPath(entity)}/environments?includeStopped=true`,
+      options?.signal,
+    );
   }
 
   getEnvironmentResources(

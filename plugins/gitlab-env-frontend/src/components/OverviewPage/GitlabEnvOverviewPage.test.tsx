@@ -1,3 +1,5 @@
+// The classic JSX transform of this repository's tsconfig needs React in scope.
+// eslint-disable-next-line no-restricted-syntax
 import * as React from 'react';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

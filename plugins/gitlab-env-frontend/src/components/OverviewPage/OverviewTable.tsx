@@ -49,6 +49,16 @@ function since(iso: string | undefined): string {
   return `${Math.round(minutes / 1440)}d ago`;
 }
 
+function MaybeLink({
+  to,
+  children,
+}: {
+  to?: string;
+  children: React.ReactNode;
+}) {
+  return to ? <Link to={to}>{children}</Link> : <>{children}</>;
+}
+
 function RowProblems({ row }: { row: OverviewRow }) {
   if (row.errors.length === 0) return null;
   return (
@@ -128,15 +138,9 @@ function OverviewTableRow({ row }: { row: OverviewRow }) {
         )}
       </TableCell>
       <TableCell>
-        {environment?.agent ? (
-          environment.agent.webUrl ? (
-            <Link to={environment.agent.webUrl}>{environment.agent.name}</Link>
-          ) : (
-            environment.agent.name
-          )
-        ) : (
-          '—'
-        )}
+        <MaybeLink to={environment?.agent?.webUrl}>
+          {environment?.agent?.name ?? '—'}
+        </MaybeLink>
       </TableCell>
       <TableCell sx={{ fontFamily: 'monospace' }}>
         {environment?.namespace ?? '—'}
