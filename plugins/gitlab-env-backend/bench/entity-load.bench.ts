@@ -5,17 +5,14 @@
 // warm load (within the cache lifetime), and the cold time as a multiple of
 // the latency. Timings are printed, never asserted.
 // Run: npm run bench -w plugins/gitlab-env-backend
-import { mockServices, startTestBackend } from '@backstage/backend-test-utils';
-import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
 import {
-  DEMO_TOKEN,
   KubeObject,
   generateScenario,
   scenarioCatalogEntities,
   startGitlabSimulator,
 } from '@gitlab-env/gitlab-simulator';
 import { AddressInfo } from 'node:net';
-import { gitlabEnvPlugin } from '../src/plugin';
+import { startBackendOnSimulator } from '../src/__testUtils__/backendOnSimulator';
 
 const LATENCY_MS = 100;
 const CUSTOM_KINDS = 25;
@@ -108,26 +105,9 @@ async function run(
     faults: { latencyMs: LATENCY_MS },
   });
   const [entity] = scenarioCatalogEntities(scenario);
-  const { server } = await startTestBackend({
-    features: [
-      gitlabEnvPlugin,
-      catalogServiceMock.factory({ entities: [entity] }),
-      mockServices.rootConfig.factory({
-        data: {
-          gitlabEnv: {
-            instances: [
-              {
-                host: 'gitlab.example.com',
-                baseUrl: simulator.url,
-                token: DEMO_TOKEN,
-              },
-            ],
-            cacheTtlSeconds: 300,
-            concurrency,
-          },
-        },
-      }),
-    ],
+  const { server } = await startBackendOnSimulator(simulator, {
+    entities: [entity],
+    gitlabEnv: { cacheTtlSeconds: 300, concurrency },
   });
   const entityUrl = `http://127.0.0.1:${
     (server.address() as AddressInfo).port

@@ -4,17 +4,14 @@
 // rows, the upstream request count and the most requests seen in flight,
 // then a second load within the cache lifetime. Timings are printed, never
 // asserted.
-import { mockServices, startTestBackend } from '@backstage/backend-test-utils';
-import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
 import {
-  DEMO_TOKEN,
   generateScenario,
   scenarioCatalogEntities,
   startGitlabSimulator,
 } from '@gitlab-env/gitlab-simulator';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
-import { gitlabEnvPlugin } from '../src/plugin';
+import { startBackendOnSimulator } from '../src/__testUtils__/backendOnSimulator';
 
 const LATENCY_MS = 100;
 const PER_INSTANCE = 16;
@@ -76,28 +73,12 @@ async function main() {
       inFlight -= 1;
     }
   };
-  const { server } = await startTestBackend({
-    features: [
-      gitlabEnvPlugin,
-      catalogServiceMock.factory({
-        entities: scenarioCatalogEntities(scenario),
-      }),
-      mockServices.rootConfig.factory({
-        data: {
-          gitlabEnv: {
-            instances: [
-              {
-                host: 'gitlab.example.com',
-                baseUrl: simulator.url,
-                token: DEMO_TOKEN,
-              },
-            ],
-            cacheTtlSeconds: 300,
-            concurrency: { perInstance: PER_INSTANCE, perAgent: 8 },
-          },
-        },
-      }),
-    ],
+  const { server } = await startBackendOnSimulator(simulator, {
+    entities: scenarioCatalogEntities(scenario),
+    gitlabEnv: {
+      cacheTtlSeconds: 300,
+      concurrency: { perInstance: PER_INSTANCE, perAgent: 8 },
+    },
   });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

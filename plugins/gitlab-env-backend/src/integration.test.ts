@@ -1,6 +1,5 @@
-import { mockServices, startTestBackend } from '@backstage/backend-test-utils';
+import { startTestBackend } from '@backstage/backend-test-utils';
 import { Entity } from '@backstage/catalog-model';
-import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
 import {
   EntityEnvironmentsResponse,
   EnvironmentResourcesResponse,
@@ -12,7 +11,7 @@ import {
   startGitlabSimulator,
 } from '@gitlab-env/gitlab-simulator';
 import request from 'supertest';
-import { gitlabEnvPlugin } from './plugin';
+import { startBackendOnSimulator } from './__testUtils__/backendOnSimulator';
 
 function component(name: string, annotations: Record<string, string>): Entity {
   return {
@@ -44,25 +43,9 @@ describe('gitlab-env backend against the GitLab simulator', () => {
 
   beforeAll(async () => {
     simulator = await startGitlabSimulator({ port: 0 });
-    const backend = await startTestBackend({
-      features: [
-        gitlabEnvPlugin,
-        catalogServiceMock.factory({ entities }),
-        mockServices.rootConfig.factory({
-          data: {
-            gitlabEnv: {
-              instances: [
-                {
-                  host: 'gitlab.example.com',
-                  baseUrl: simulator.url,
-                  token: DEMO_TOKEN,
-                },
-              ],
-              requestTimeoutMs: 5000,
-            },
-          },
-        }),
-      ],
+    const backend = await startBackendOnSimulator(simulator, {
+      entities,
+      gitlabEnv: { requestTimeoutMs: 5000 },
     });
     server = backend.server;
   });

@@ -1,15 +1,13 @@
-import { mockServices, startTestBackend } from '@backstage/backend-test-utils';
+import { mockServices } from '@backstage/backend-test-utils';
 import { Entity } from '@backstage/catalog-model';
-import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import { OverviewStreamLine } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import {
-  DEMO_TOKEN,
   RunningSimulator,
   startGitlabSimulator,
 } from '@gitlab-env/gitlab-simulator';
 import request from 'supertest';
-import { gitlabEnvPlugin } from '../plugin';
+import { startBackendOnSimulator } from '../__testUtils__/backendOnSimulator';
 
 function component(
   name: string,
@@ -50,25 +48,9 @@ async function startBackend(
   simulator: RunningSimulator,
   permissions = mockServices.permissions.factory(),
 ) {
-  const { server } = await startTestBackend({
-    features: [
-      gitlabEnvPlugin,
-      catalogServiceMock.factory({ entities }),
-      permissions,
-      mockServices.rootConfig.factory({
-        data: {
-          gitlabEnv: {
-            instances: [
-              {
-                host: 'gitlab.example.com',
-                baseUrl: simulator.url,
-                token: DEMO_TOKEN,
-              },
-            ],
-          },
-        },
-      }),
-    ],
+  const { server } = await startBackendOnSimulator(simulator, {
+    entities,
+    features: [permissions],
   });
   return server;
 }

@@ -1,0 +1,44 @@
+import { BackendFeature } from '@backstage/backend-plugin-api';
+import { mockServices, startTestBackend } from '@backstage/backend-test-utils';
+import { Entity } from '@backstage/catalog-model';
+import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
+import { DEMO_TOKEN, RunningSimulator } from '@gitlab-env/gitlab-simulator';
+import { gitlabEnvPlugin } from '../plugin';
+
+/**
+ * The gitlab-env plugin in a test backend whose one GitLab instance is the
+ * simulator, with a catalog of the given entities. Used by the integration
+ * tests and the benchmarks, so they all configure the plugin the same way.
+ */
+export function startBackendOnSimulator(
+  simulator: RunningSimulator,
+  options: {
+    entities: Entity[];
+    /** Other `gitlabEnv` settings: timeouts, cache, concurrency. */
+    gitlabEnv?: Record<string, unknown>;
+    /** Extra features, such as a permissions mock. */
+    features?: BackendFeature[];
+  },
+) {
+  return startTestBackend({
+    features: [
+      gitlabEnvPlugin,
+      catalogServiceMock.factory({ entities: options.entities }),
+      mockServices.rootConfig.factory({
+        data: {
+          gitlabEnv: {
+            instances: [
+              {
+                host: 'gitlab.example.com',
+                baseUrl: simulator.url,
+                token: DEMO_TOKEN,
+              },
+            ],
+            ...options.gitlabEnv,
+          },
+        },
+      }),
+      ...(options.features ?? []),
+    ],
+  });
+}
