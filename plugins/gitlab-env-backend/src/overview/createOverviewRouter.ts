@@ -18,7 +18,8 @@ import express from 'express';
 import Router from 'express-promise-router';
 import pLimit from 'p-limit';
 import { GitlabEnvironmentsService } from '../service';
-import { resolveEntityRows } from './resolveEntityRows';
+import { listEntityRows, readRowHealth } from './entityRows';
+import { HealthRead, healthReadOrder } from './healthReadOrder';
 
 export interface OverviewRouterOptions {
   service: GitlabEnvironmentsService;
@@ -26,8 +27,14 @@ export interface OverviewRouterOptions {
   permissions: PermissionsService;
   httpAuth: HttpAuthService;
   auditor: AuditorService;
-  /** Entities resolved at once; upstream requests stay under the service's per-instance bound. */
+  /** Entities listed at once (one GitLab request each when cold). */
   entityConcurrency?: number;
+  /**
+   * Environments read at once. Each read lists every kind of its namespace;
+   * the service bounds upstream requests per instance and per agent anyway,
+   * so this only bounds how far ahead reads are queued.
+   */
+  healthConcurrency?: number;
 }
 
 const ENTITY_FIELDS = [
@@ -73,9 +80,10 @@ async function* annotatedEntities(
 
 /**
  * `GET /overview`: every environment of every annotated entity the caller
- * may read, as NDJSON (see OverviewStreamLine). Streaming lets the page show
- * the first entities while slow ones are still being read; each entity line
- * is written as soon as that entity resolves, in whatever order they finish.
+ * may read, as NDJSON (see OverviewStreamLine). Streaming rather than pages:
+ * one request keeps the walk, the permission decisions and the read order
+ * on the server, and the page shows each line as soon as it is written,
+ * instead of waiting for the slowest entity of a page.
  */
 export function createOverviewRouter(
   options: OverviewRouterOptions,
@@ -108,7 +116,8 @@ export function createOverviewRouter(
     );
 
     let closed = false;
-    req.on('close', () => {
+    // The response, not the request: a request's 'close' only means its body was read.
+    res.on('close', () => {
       closed = true;
     });
     res.status(200);
@@ -119,19 +128,37 @@ export function createOverviewRouter(
     };
     write({ type: 'start', entities: allowed.length });
 
-    const limit = pLimit(options.entityConcurrency ?? 16);
+    // Two phases. Listing environments costs one GitLab request per project,
+    // so every row (tier, folder, agent, last deployment) is on the page in a
+    // few round trips; reading resources costs one request per kind and
+    // environment, so health follows, production first. Interleaving them
+    // would queue the cheap listings behind the expensive reads.
+    const entityLimit = pLimit(options.entityConcurrency ?? 16);
     let rows = 0;
-    await Promise.all(
+    const listed = await Promise.all(
       allowed.map(entity =>
-        limit(async () => {
-          if (closed) return;
-          const entityRows = await resolveEntityRows(service, entity);
+        entityLimit(async (): Promise<HealthRead[]> => {
+          if (closed) return [];
+          const entityRows = await listEntityRows(service, entity);
           rows += entityRows.length;
           write({
             type: 'entity',
             entityRef: stringifyEntityRef(entity),
             rows: entityRows,
           });
+          return entityRows
+            .filter(row => row.pending && row.environment)
+            .map(row => ({ entity, environment: row.environment! }));
+        }),
+      ),
+    );
+
+    const readLimit = pLimit(options.healthConcurrency ?? 16);
+    await Promise.all(
+      healthReadOrder(listed.flat()).map(({ entity, environment }) =>
+        readLimit(async () => {
+          if (closed) return;
+          write(await readRowHealth(service, entity, environment));
         }),
       ),
     );

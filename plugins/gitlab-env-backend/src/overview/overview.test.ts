@@ -1,7 +1,12 @@
+import { BackendFeature } from '@backstage/backend-plugin-api';
 import { mockServices } from '@backstage/backend-test-utils';
 import { Entity } from '@backstage/catalog-model';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
-import { OverviewStreamLine } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import {
+  OverviewRow,
+  OverviewStreamLine,
+  applyOverviewHealth,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import {
   RunningSimulator,
   startGitlabSimulator,
@@ -46,7 +51,7 @@ const entities = [
 
 async function startBackend(
   simulator: RunningSimulator,
-  permissions = mockServices.permissions.factory(),
+  permissions: BackendFeature = mockServices.permissions.factory(),
 ) {
   const { server } = await startBackendOnSimulator(simulator, {
     entities,
@@ -62,6 +67,15 @@ function parse(text: string): OverviewStreamLine[] {
     .map(line => JSON.parse(line));
 }
 
+/** The rows as the page ends up with them: listed, then settled by health lines. */
+function settledRows(lines: OverviewStreamLine[]): OverviewRow[] {
+  return lines.reduce<OverviewRow[]>((rows, line) => {
+    if (line.type === 'entity') return [...rows, ...line.rows];
+    if (line.type === 'health') return applyOverviewHealth(rows, line);
+    return rows;
+  }, []);
+}
+
 describe('GET /overview', () => {
   let simulator: RunningSimulator;
   beforeAll(async () => {
@@ -69,7 +83,7 @@ describe('GET /overview', () => {
   });
   afterAll(() => simulator.close());
 
-  it('streams one line per annotated entity, with a row per environment', async () => {
+  it('streams a line per annotated entity with its environments, then their health', async () => {
     const server = await startBackend(simulator);
     const response = await request(server).get('/api/gitlab-env/overview');
     expect(response.status).toBe(200);
@@ -78,9 +92,16 @@ describe('GET /overview', () => {
     const lines = parse(response.text);
     expect(lines[0]).toEqual({ type: 'start', entities: 3 });
     expect(lines.at(-1)).toMatchObject({ type: 'done', entities: 3 });
-    const rows = lines.flatMap(line =>
+    // Every row is listed before any health is read.
+    const types = lines.map(line => line.type);
+    expect(types.lastIndexOf('entity')).toBeLessThan(types.indexOf('health'));
+    const listed = lines.flatMap(line =>
       line.type === 'entity' ? line.rows : [],
     );
+    const healthLines = lines.filter(line => line.type === 'health');
+    expect(healthLines).toHaveLength(listed.filter(r => r.pending).length);
+    const rows = settledRows(lines);
+    expect(rows.some(row => row.pending)).toBe(false);
     const byName = new Map(
       rows.map(row => [
         `${row.entityRef}|${row.environment?.name ?? '-'}`,
@@ -126,7 +147,32 @@ describe('GET /overview', () => {
     ).toEqual(['PROJECT_NOT_FOUND']);
   });
 
-  it('leaves out the entities the caller may not read', async () => {
+  it('leaves out each entity the caller may not read', async () => {
+    const permissions = mockServices.permissions.mock({
+      authorize: async requests =>
+        requests.map(r => ({
+          result:
+            'resourceRef' in r && r.resourceRef === 'component:default/ghost'
+              ? AuthorizeResult.DENY
+              : AuthorizeResult.ALLOW,
+        })),
+    });
+    const server = await startBackend(simulator, permissions.factory);
+    const lines = parse(
+      (await request(server).get('/api/gitlab-env/overview')).text,
+    );
+    expect(lines[0]).toEqual({ type: 'start', entities: 2 });
+    expect(new Set(settledRows(lines).map(row => row.entityRef))).toEqual(
+      new Set([
+        'component:default/storefront',
+        'component:default/notifications',
+      ]),
+    );
+    // One batched decision for the whole catalog walk.
+    expect(permissions.authorize).toHaveBeenCalledTimes(1);
+  });
+
+  it('leaves out everything when the caller may read nothing', async () => {
     const server = await startBackend(
       simulator,
       mockServices.permissions.factory({ result: AuthorizeResult.DENY }),

@@ -1,5 +1,6 @@
 import { GitlabEnvironment, HealthStatus } from '../types';
 import {
+  applyOverviewHealth,
   compareOverviewRows,
   countOverviewRows,
   filterOverviewRows,
@@ -98,7 +99,61 @@ describe('groupOverviewRows', () => {
       Missing: 1,
       Degraded: 1,
       Unknown: 1,
+      pending: 0,
     });
+  });
+});
+
+describe('rows whose health is still being read', () => {
+  const pending = row('billing', { name: 'production' }, undefined, {
+    pending: true,
+  });
+  const withPending = [...rows, pending];
+
+  it('sort after every settled row and never count as a health', () => {
+    const sorted = [...withPending].sort(compareOverviewRows);
+    expect(sorted.at(-1)).toBe(pending);
+    expect(countOverviewRows(withPending)).toMatchObject({
+      Unknown: 1,
+      pending: 1,
+    });
+    expect(
+      filterOverviewRows(withPending, { health: ['Unknown'] }).map(
+        r => r.entityRef,
+      ),
+    ).toEqual(['component:default/notifications']);
+  });
+
+  it('leave a group without a status until one of its rows settles', () => {
+    const [production] = groupOverviewRows([pending]);
+    expect(production.status).toBeUndefined();
+    expect(production.folders[0].status).toBeUndefined();
+  });
+
+  it('settle in place when their health line arrives', () => {
+    const health = rows[0].health;
+    const settled = applyOverviewHealth(withPending, {
+      type: 'health',
+      entityRef: pending.entityRef,
+      environmentId: pending.environment!.id,
+      health,
+      errors: [{ code: 'KIND_FORBIDDEN', message: 'no', resource: 'secrets' }],
+    });
+    expect(settled).toHaveLength(withPending.length);
+    expect(settled.slice(0, -1)).toEqual(rows);
+    expect(settled.at(-1)).toMatchObject({
+      pending: false,
+      health,
+      errors: [{ code: 'KIND_FORBIDDEN' }],
+    });
+    expect(
+      applyOverviewHealth(withPending, {
+        type: 'health',
+        entityRef: 'component:default/gone',
+        environmentId: 'x',
+        errors: [],
+      }),
+    ).toBe(withPending);
   });
 });
 

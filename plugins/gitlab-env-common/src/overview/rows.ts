@@ -5,17 +5,66 @@ import {
   HEALTH_STATUSES,
   HealthStatus,
 } from '../types';
-import { OverviewFilters, OverviewRow, OverviewTierGroup } from './types';
+import {
+  OverviewFilters,
+  OverviewHealthLine,
+  OverviewRow,
+  OverviewTierGroup,
+} from './types';
 
 /**
- * A row's status: its environment's rolled-up health, or Unknown when
- * nothing could be read, so failed rows sort with the worst.
+ * A row's status: its environment's rolled-up health, Unknown when nothing
+ * could be read (so failed rows sort with the worst), or undefined while the
+ * read is pending (so waiting is never mistaken for a problem).
  *
  * @public
  */
-export function overviewRowStatus(row: OverviewRow): HealthStatus {
-  if (row.health) return row.health.status;
-  return 'Unknown';
+export function overviewRowStatus(row: OverviewRow): HealthStatus | undefined {
+  if (row.pending) return undefined;
+  return row.health?.status ?? 'Unknown';
+}
+
+/** The worst of the known statuses; undefined when none is known yet. */
+function rollUp(
+  statuses: Array<HealthStatus | undefined>,
+): HealthStatus | undefined {
+  return statuses.some(Boolean) ? aggregateHealth(statuses) : undefined;
+}
+
+/** Pending rows after every settled one, whatever their eventual health. */
+function compareStatuses(
+  a: HealthStatus | undefined,
+  b: HealthStatus | undefined,
+): number {
+  if (a && b) return compareHealth(a, b);
+  return Number(!a) - Number(!b);
+}
+
+/** The key that ties a health line to its row. @public */
+export function overviewRowKey(row: OverviewRow): string {
+  return `${row.entityRef}|${row.environment?.id ?? ''}`;
+}
+
+/**
+ * Settles the pending row a health line is about; other rows are kept as
+ * they are (same objects), and an unknown row leaves the list unchanged.
+ *
+ * @public
+ */
+export function applyOverviewHealth(
+  rows: OverviewRow[],
+  line: OverviewHealthLine,
+): OverviewRow[] {
+  const key = `${line.entityRef}|${line.environmentId}`;
+  const index = rows.findIndex(row => overviewRowKey(row) === key);
+  if (index < 0) return rows;
+  const settled: OverviewRow = {
+    ...rows[index],
+    health: line.health,
+    errors: [...rows[index].errors, ...line.errors],
+    pending: false,
+  };
+  return [...rows.slice(0, index), settled, ...rows.slice(index + 1)];
 }
 
 /** The tier a row is grouped under; rows with no environment go to `other`. @public */
@@ -70,15 +119,15 @@ export function filterOverviewRows(
       (!filters.systems?.length ||
         (row.system !== undefined && filters.systems.includes(row.system))) &&
       (!filters.health?.length ||
-        filters.health.includes(overviewRowStatus(row))) &&
+        filters.health.some(status => status === overviewRowStatus(row))) &&
       (!text || matchesText(row, text)),
   );
 }
 
-/** Worst health first, then entity, then environment name. @public */
+/** Worst health first (pending last), then entity, then environment name. @public */
 export function compareOverviewRows(a: OverviewRow, b: OverviewRow): number {
   return (
-    compareHealth(overviewRowStatus(a), overviewRowStatus(b)) ||
+    compareStatuses(overviewRowStatus(a), overviewRowStatus(b)) ||
     a.entityRef.localeCompare(b.entityRef) ||
     (a.environment?.name ?? '').localeCompare(b.environment?.name ?? '')
   );
@@ -104,27 +153,33 @@ export function groupOverviewRows(rows: OverviewRow[]): OverviewTierGroup[] {
       .map(([folder, folderRows]) => ({
         folder,
         rows: [...folderRows].sort(compareOverviewRows),
-        status: aggregateHealth(folderRows.map(overviewRowStatus)),
+        status: rollUp(folderRows.map(overviewRowStatus)),
       }))
       .sort(
         (a, b) =>
-          compareHealth(a.status, b.status) || a.folder.localeCompare(b.folder),
+          compareStatuses(a.status, b.status) ||
+          a.folder.localeCompare(b.folder),
       );
     return {
       tier,
       folders,
-      status: aggregateHealth(folders.map(f => f.status)),
+      status: rollUp(folders.map(f => f.status)),
     };
   });
 }
 
-/** How many rows have each status, for the counts at the top of the page. @public */
+/**
+ * How many rows have each status, for the counts at the top of the page;
+ * rows still pending are counted apart.
+ *
+ * @public
+ */
 export function countOverviewRows(
   rows: OverviewRow[],
-): Record<HealthStatus, number> {
+): Record<HealthStatus | 'pending', number> {
   const counts = Object.fromEntries(
-    HEALTH_STATUSES.map(status => [status, 0]),
-  ) as Record<HealthStatus, number>;
-  for (const row of rows) counts[overviewRowStatus(row)] += 1;
+    [...HEALTH_STATUSES, 'pending'].map(status => [status, 0]),
+  ) as Record<HealthStatus | 'pending', number>;
+  for (const row of rows) counts[overviewRowStatus(row) ?? 'pending'] += 1;
   return counts;
 }

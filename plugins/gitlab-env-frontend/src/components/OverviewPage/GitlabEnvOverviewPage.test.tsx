@@ -162,6 +162,58 @@ describe('GitlabEnvOverviewPage', () => {
     expect(screen.getByText('Showing 4 of 4 environments')).toBeInTheDocument();
   });
 
+  it('lists rows first and settles their health in place as it arrives', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>(resolve => {
+      release = resolve;
+    });
+    const settled = ROWS.slice(0, 3);
+    const listed = settled.map(r => ({
+      ...r,
+      health: undefined,
+      pending: true,
+    }));
+    const lines: OverviewStreamLine[] = [
+      { type: 'start', entities: 1 },
+      { type: 'entity', entityRef: listed[0].entityRef, rows: listed },
+      ...settled.map(r => ({
+        type: 'health' as const,
+        entityRef: r.entityRef,
+        environmentId: r.environment!.id,
+        health: r.health,
+        errors: [],
+      })),
+      { type: 'done', entities: 1, rows: 3, elapsedMs: 12 },
+    ];
+    server.use(http.get(`${BASE_URL}/overview`, () => ndjson(lines, gate, 3)));
+    await renderPage();
+
+    expect(
+      await screen.findByText('Read the health of 1 of 3 environments'),
+    ).toBeInTheDocument();
+    expect(screen.getAllByTestId('overview-row')).toHaveLength(3);
+    expect(screen.getAllByText('Reading resources…')).toHaveLength(2);
+    // Waiting is not a health: only the settled row is counted.
+    expect(
+      screen.getByRole('button', { name: '1 Healthy' }),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByRole('button', { name: '0 Unknown' }),
+    ).toBeInTheDocument();
+
+    release();
+    await waitFor(() =>
+      expect(screen.queryByText('Reading resources…')).not.toBeInTheDocument(),
+    );
+    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+    expect(
+      screen.getByRole('button', { name: '1 Degraded' }),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByRole('button', { name: '1 Progressing' }),
+    ).toBeInTheDocument();
+  });
+
   it('groups by tier and folder with the worst first, and links rows to the entity tab', async () => {
     server.use(
       http.get(`${BASE_URL}/overview`, () => ndjson(streamOf(BY_ENTITY))),
@@ -177,10 +229,10 @@ describe('GitlabEnvOverviewPage', () => {
     expect(headings[0]).toMatch(/^Environments without a folder/);
     expect(headings[1]).toMatch(/^production\//);
 
-    const folderTable = within(production).getByRole('table', {
-      name: 'production environments',
+    const folder = within(production).getByRole('rowgroup', {
+      name: 'production/',
     });
-    const rows = within(folderTable).getAllByTestId('overview-row');
+    const rows = within(folder).getAllByTestId('overview-row');
     expect(
       rows.map(r => within(r).getAllByRole('cell')[2].textContent),
     ).toEqual(['production/eu-region', 'production/us-region']);

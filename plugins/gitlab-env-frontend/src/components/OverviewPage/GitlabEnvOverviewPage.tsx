@@ -9,6 +9,7 @@ import {
 } from '@backstage/core-components';
 import {
   HealthStatus,
+  OverviewRow,
   countOverviewRows,
   filterOverviewRows,
   groupOverviewRows,
@@ -24,20 +25,36 @@ import { OverviewTable } from './OverviewTable';
 import { useOverviewFilters } from './useOverviewFilters';
 import { useOverviewStream } from './useOverviewStream';
 
+/**
+ * First the entities whose environments are listed, then the environments
+ * whose resources are read: the two phases of the backend's stream.
+ */
 function LoadingProgress({
-  loaded,
-  total,
+  entitiesLoaded,
+  entitiesTotal,
+  rows,
 }: {
-  loaded: number;
-  total?: number;
+  entitiesLoaded: number;
+  entitiesTotal?: number;
+  rows: OverviewRow[];
 }) {
-  const percent = total ? (100 * loaded) / total : undefined;
+  // Rows settled by a health line are `pending: false`; rows that never
+  // needed a read (listing failed, no agent) leave it unset.
+  const read = rows.filter(row => row.pending === false).length;
+  const toRead = read + rows.filter(row => row.pending).length;
+  let text = 'Finding the catalog entities with GitLab environments…';
+  let percent: number | undefined;
+  if (entitiesTotal !== undefined && entitiesLoaded < entitiesTotal) {
+    text = `Loaded ${entitiesLoaded} of ${entitiesTotal} entities`;
+    percent = (100 * entitiesLoaded) / Math.max(entitiesTotal, 1);
+  } else if (entitiesTotal !== undefined) {
+    text = `Read the health of ${read} of ${toRead} environments`;
+    percent = (100 * read) / Math.max(toRead, 1);
+  }
   return (
     <Box role="status" aria-live="polite" sx={{ my: 1 }}>
       <Typography variant="body2" color="text.secondary" gutterBottom>
-        {total === undefined
-          ? 'Finding the catalog entities with GitLab environments…'
-          : `Loaded ${loaded} of ${total} entities`}
+        {text}
       </Typography>
       <LinearProgress
         variant={percent === undefined ? 'indeterminate' : 'determinate'}
@@ -107,8 +124,9 @@ export function GitlabEnvOverviewPage() {
             />
             {!stream.done && (
               <LoadingProgress
-                loaded={stream.entitiesLoaded}
-                total={stream.entitiesTotal}
+                entitiesLoaded={stream.entitiesLoaded}
+                entitiesTotal={stream.entitiesTotal}
+                rows={stream.rows}
               />
             )}
             <Typography variant="body2" color="text.secondary">

@@ -9,8 +9,11 @@ import {
 import {
   OverviewRow,
   OverviewTierGroup,
+  overviewRowKey,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import Box from '@mui/material/Box';
+import CircularProgress from '@mui/material/CircularProgress';
+import Paper from '@mui/material/Paper';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -18,6 +21,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import ErrorOutlineIcon from '@mui/icons-material/ErrorOutline';
 import FolderOutlinedIcon from '@mui/icons-material/FolderOutlined';
 import { HealthBadge } from '../health/HealthBadge';
 import { HealthIcon } from '../health/healthStyle';
@@ -31,10 +35,11 @@ const TIER_TITLES: Record<OverviewTierGroup['tier'], string> = {
   other: 'Other',
 };
 
-function shortRef(ref: string | undefined): string {
-  if (!ref) return '';
+/** `group:default/team-web` as `team-web`, `system:default/shop` as `shop`. */
+function shortRef(ref: string | undefined, defaultKind: string): string {
+  if (!ref) return '—';
   try {
-    return humanizeEntityRef(parseEntityRef(ref), { defaultKind: 'group' });
+    return humanizeEntityRef(parseEntityRef(ref), { defaultKind });
   } catch {
     return ref;
   }
@@ -62,7 +67,10 @@ function MaybeLink({
 function RowProblems({ row }: { row: OverviewRow }) {
   if (row.errors.length === 0) return null;
   return (
-    <Box component="ul" sx={{ m: 0, pl: 2 }}>
+    <Box
+      component="ul"
+      sx={{ m: 0, mt: 0.5, pl: 0, listStyle: 'none', color: 'error.main' }}
+    >
       {row.errors.map((error, index) => (
         <li key={`${error.code}-${index}`}>
           <Tooltip
@@ -71,12 +79,15 @@ function RowProblems({ row }: { row: OverviewRow }) {
             }`}
           >
             <Typography
-              variant="body2"
+              variant="caption"
+              component="span"
+              sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}
               data-error-code={error.code}
               aria-label={`${ERROR_CATALOG[error.code].title}: ${
                 error.message
               }`}
             >
+              <ErrorOutlineIcon fontSize="inherit" />
               {ERROR_CATALOG[error.code].title}
               {error.resource ? ` (${error.resource})` : ''}
             </Typography>
@@ -84,6 +95,30 @@ function RowProblems({ row }: { row: OverviewRow }) {
         </li>
       ))}
     </Box>
+  );
+}
+
+function RowHealth({ row }: { row: OverviewRow }) {
+  if (row.pending) {
+    return (
+      <Typography
+        variant="body2"
+        color="text.secondary"
+        sx={{ display: 'inline-flex', alignItems: 'center', gap: 1 }}
+      >
+        <CircularProgress size={14} aria-hidden />
+        Reading resources…
+      </Typography>
+    );
+  }
+  if (row.health) return <HealthBadge summary={row.health} />;
+  return (
+    <Typography
+      variant="body2"
+      sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}
+    >
+      <HealthIcon status="Unknown" /> Unknown
+    </Typography>
   );
 }
 
@@ -97,18 +132,14 @@ function OverviewTableRow({ row }: { row: OverviewRow }) {
       hover
       data-testid="overview-row"
       sx={{
+        verticalAlign: 'top',
         '& > td': { whiteSpace: 'nowrap' },
-        '& > td:last-of-type': { whiteSpace: 'normal' },
+        '& > td:first-of-type': { whiteSpace: 'normal' },
       }}
     >
-      <TableCell sx={{ minWidth: 220 }}>
-        {row.health ? (
-          <HealthBadge summary={row.health} />
-        ) : (
-          <Typography variant="body2" component="span">
-            <HealthIcon status="Unknown" /> Unknown
-          </Typography>
-        )}
+      <TableCell sx={{ width: 230, minWidth: 200 }}>
+        <RowHealth row={row} />
+        <RowProblems row={row} />
       </TableCell>
       <TableCell>
         <Link
@@ -128,8 +159,8 @@ function OverviewTableRow({ row }: { row: OverviewRow }) {
           environment?.name ?? '—'
         )}
       </TableCell>
-      <TableCell>{shortRef(row.owner)}</TableCell>
-      <TableCell>{shortRef(row.system)}</TableCell>
+      <TableCell>{shortRef(row.owner, 'group')}</TableCell>
+      <TableCell>{shortRef(row.system, 'system')}</TableCell>
       <TableCell>
         {row.project ? (
           <Link to={row.project.webUrl}>{row.project.fullPath}</Link>
@@ -157,9 +188,6 @@ function OverviewTableRow({ row }: { row: OverviewRow }) {
           '—'
         )}
       </TableCell>
-      <TableCell sx={{ minWidth: 240 }}>
-        <RowProblems row={row} />
-      </TableCell>
     </TableRow>
   );
 }
@@ -174,8 +202,47 @@ const COLUMNS = [
   'Agent',
   'Namespace',
   'Last deployment',
-  'Problems',
 ];
+
+function FolderHeading({
+  folder,
+  status,
+  count,
+}: {
+  folder: string;
+  status?: OverviewTierGroup['status'];
+  count: number;
+}) {
+  return (
+    <TableRow>
+      <TableCell
+        colSpan={COLUMNS.length}
+        component="th"
+        scope="rowgroup"
+        sx={{ bgcolor: 'action.hover', py: 0.75 }}
+      >
+        <Typography
+          variant="subtitle2"
+          component="h3"
+          sx={{ display: 'flex', alignItems: 'center', gap: 1 }}
+        >
+          {folder ? (
+            <>
+              <FolderOutlinedIcon fontSize="small" />
+              {folder}/
+            </>
+          ) : (
+            'Environments without a folder'
+          )}
+          {status && <HealthIcon status={status} />}
+          <Typography component="span" variant="body2" color="text.secondary">
+            {count} environment{count === 1 ? '' : 's'}
+          </Typography>
+        </Typography>
+      </TableCell>
+    </TableRow>
+  );
+}
 
 /** Environments grouped by tier, then folder, worst health first. */
 export function OverviewTable({ groups }: { groups: OverviewTierGroup[] }) {
@@ -192,71 +259,48 @@ export function OverviewTable({ groups }: { groups: OverviewTierGroup[] }) {
             component="h2"
             sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 1 }}
           >
-            <HealthIcon status={group.status} fontSize="medium" />
+            {group.status ? (
+              <HealthIcon status={group.status} fontSize="medium" />
+            ) : (
+              <CircularProgress size={20} aria-label="Reading health" />
+            )}
             {TIER_TITLES[group.tier]}
           </Typography>
-          {group.folders.map(folder => (
-            <Box
-              key={folder.folder}
-              sx={{ mb: 2, border: 1, borderColor: 'divider', borderRadius: 1 }}
+          <Paper variant="outlined" sx={{ overflowX: 'auto' }}>
+            <Table
+              size="small"
+              aria-label={`${TIER_TITLES[group.tier]} environments`}
             >
-              <Typography
-                variant="subtitle1"
-                component="h3"
-                sx={{
-                  display: 'flex',
-                  alignItems: 'center',
-                  gap: 1,
-                  px: 2,
-                  py: 1,
-                  bgcolor: 'action.hover',
-                }}
-              >
-                {folder.folder ? (
-                  <>
-                    <FolderOutlinedIcon fontSize="small" />
-                    {folder.folder}/
-                  </>
-                ) : (
-                  'Environments without a folder'
-                )}
-                <Typography
-                  component="span"
-                  variant="body2"
-                  color="text.secondary"
+              <TableHead>
+                <TableRow>
+                  {COLUMNS.map(column => (
+                    <TableCell key={column} sx={{ fontWeight: 600 }}>
+                      {column}
+                    </TableCell>
+                  ))}
+                </TableRow>
+              </TableHead>
+              {group.folders.map(folder => (
+                <TableBody
+                  key={folder.folder}
+                  aria-label={
+                    folder.folder
+                      ? `${folder.folder}/`
+                      : 'Environments without a folder'
+                  }
                 >
-                  {folder.rows.length} environment
-                  {folder.rows.length === 1 ? '' : 's'}
-                </Typography>
-              </Typography>
-              <Box sx={{ overflowX: 'auto' }}>
-                <Table
-                  size="small"
-                  aria-label={`${
-                    folder.folder || TIER_TITLES[group.tier]
-                  } environments`}
-                >
-                  <TableHead>
-                    <TableRow>
-                      {COLUMNS.map(column => (
-                        <TableCell key={column}>{column}</TableCell>
-                      ))}
-                    </TableRow>
-                  </TableHead>
-                  <TableBody>
-                    {folder.rows.map(row => (
-                      <OverviewTableRow
-                        key={`${row.entityRef}|${
-                          row.environment?.id ?? 'none'
-                        }`}
-                        row={row}
-                      />
-                    ))}
-                  </TableBody>
-                </Table>
-              </Box>
-            </Box>
-          ))}
+                  <FolderHeading
+                    folder={folder.folder}
+                    status={folder.status}
+                    count={folder.rows.length}
+                  />
+                  {folder.rows.map(row => (
+                    <OverviewTableRow key={overviewRowKey(row)} row={row} />
+                  ))}
+                </TableBody>
+              ))}
+            </Table>
+          </Paper>
         </Box>
       ))}
     </Box>

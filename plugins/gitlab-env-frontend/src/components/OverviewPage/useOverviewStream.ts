@@ -1,6 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useApi } from '@backstage/core-plugin-api';
-import { OverviewRow } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import {
+  OverviewRow,
+  OverviewStreamLine,
+  applyOverviewHealth,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { gitlabEnvApiRef } from '../../api';
 
 export interface OverviewStreamState {
@@ -13,39 +17,43 @@ export interface OverviewStreamState {
   reload: () => void;
 }
 
-/** Follows the backend's overview stream, adding rows as entities resolve. */
+type StreamState = Omit<OverviewStreamState, 'reload'>;
+
+const INITIAL: StreamState = { rows: [], entitiesLoaded: 0, done: false };
+
+function applyLine(state: StreamState, line: OverviewStreamLine): StreamState {
+  switch (line.type) {
+    case 'start':
+      return { ...state, entitiesTotal: line.entities };
+    case 'entity':
+      return {
+        ...state,
+        rows: [...state.rows, ...line.rows],
+        entitiesLoaded: state.entitiesLoaded + 1,
+      };
+    case 'health':
+      return { ...state, rows: applyOverviewHealth(state.rows, line) };
+    default:
+      return { ...state, done: true };
+  }
+}
+
+/**
+ * Follows the backend's overview stream: rows appear as entities are
+ * listed, and settle in place as their health arrives.
+ */
 export function useOverviewStream(): OverviewStreamState {
   const api = useApi(gitlabEnvApiRef);
   const [attempt, setAttempt] = useState(0);
-  const [state, setState] = useState<Omit<OverviewStreamState, 'reload'>>({
-    rows: [],
-    entitiesLoaded: 0,
-    done: false,
-  });
+  const [state, setState] = useState<StreamState>(INITIAL);
 
   useEffect(() => {
     const controller = new AbortController();
-    setState({ rows: [], entitiesLoaded: 0, done: false });
+    setState(INITIAL);
     api
-      .streamOverview(
-        line => {
-          setState(previous => {
-            switch (line.type) {
-              case 'start':
-                return { ...previous, entitiesTotal: line.entities };
-              case 'entity':
-                return {
-                  ...previous,
-                  rows: [...previous.rows, ...line.rows],
-                  entitiesLoaded: previous.entitiesLoaded + 1,
-                };
-              default:
-                return { ...previous, done: true };
-            }
-          });
-        },
-        { signal: controller.signal },
-      )
+      .streamOverview(line => setState(previous => applyLine(previous, line)), {
+        signal: controller.signal,
+      })
       .then(() => setState(previous => ({ ...previous, done: true })))
       .catch(error => {
         if (!controller.signal.aborted) {

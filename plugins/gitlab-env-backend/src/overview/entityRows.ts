@@ -5,6 +5,8 @@ import {
 } from '@backstage/catalog-model';
 import {
   GitlabEnvError,
+  GitlabEnvironment,
+  OverviewHealthLine,
   OverviewRow,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { asGitlabEnvError } from '../errors';
@@ -29,11 +31,12 @@ function relationRef(
 }
 
 /**
- * One overview row per environment of an entity, read with the same
- * service (and cache) as the entity tab. A failure never escapes: it
- * becomes the row's typed error, so one bad entity cannot blank the page.
+ * One overview row per environment of an entity, listed with the same
+ * service (and cache) as the entity tab. Rows that can be read come back
+ * `pending`; readRowHealth settles them. A failure never escapes: it becomes
+ * the row's typed error, so one bad entity cannot blank the page.
  */
-export async function resolveEntityRows(
+export async function listEntityRows(
   service: GitlabEnvironmentsService,
   entity: Entity,
 ): Promise<OverviewRow[]> {
@@ -49,36 +52,54 @@ export async function resolveEntityRows(
   } catch (error) {
     return [{ ...base, errors: [asGitlabEnvError(error)] }];
   }
-  return Promise.all(
-    listed.environments.map(async environment => {
-      const row: OverviewRow = {
-        ...base,
-        project: listed.project,
-        environment,
-        errors: [],
-      };
-      if (!environment.agent || !environment.namespace) {
-        row.errors.push(
-          missingSetting(
-            environment.agent ? 'namespace' : 'agent',
-            environment.name,
-          ),
-        );
-        return row;
-      }
-      try {
-        const read = await service.getEnvironmentResources(
-          entity,
-          environment.slug,
-        );
-        row.health = read.health;
-        row.errors = read.errors;
-      } catch (error) {
-        row.errors.push(asGitlabEnvError(error));
-      }
-      return row;
-    }),
-  );
+  return listed.environments.map(environment => {
+    const row: OverviewRow = {
+      ...base,
+      project: listed.project,
+      environment,
+      errors: [],
+    };
+    if (!environment.agent || !environment.namespace) {
+      row.errors.push(
+        missingSetting(
+          environment.agent ? 'namespace' : 'agent',
+          environment.name,
+        ),
+      );
+    } else {
+      row.pending = true;
+    }
+    return row;
+  });
+}
+
+/**
+ * The health of a pending row: the same cached resource read as the entity
+ * tab's, so the overview and the tab never disagree and warm the cache for
+ * each other.
+ */
+export async function readRowHealth(
+  service: GitlabEnvironmentsService,
+  entity: Entity,
+  environment: GitlabEnvironment,
+): Promise<OverviewHealthLine> {
+  const line: OverviewHealthLine = {
+    type: 'health',
+    entityRef: stringifyEntityRef(entity),
+    environmentId: environment.id,
+    errors: [],
+  };
+  try {
+    const read = await service.getEnvironmentResources(
+      entity,
+      environment.slug,
+    );
+    line.health = read.health;
+    line.errors = read.errors;
+  } catch (error) {
+    line.errors.push(asGitlabEnvError(error));
+  }
+  return line;
 }
 
 function missingSetting(
