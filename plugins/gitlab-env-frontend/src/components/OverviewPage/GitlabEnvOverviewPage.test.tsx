@@ -233,9 +233,13 @@ describe('GitlabEnvOverviewPage', () => {
       name: 'production/',
     });
     const rows = within(folder).getAllByTestId('overview-row');
+    // Environment first, its project on the line below.
     expect(
       rows.map(r => within(r).getAllByRole('cell')[2].textContent),
-    ).toEqual(['production/eu-region', 'production/us-region']);
+    ).toEqual([
+      expect.stringMatching(/^production\/eu-region\s*acme\/storefront/),
+      expect.stringMatching(/^production\/us-region\s*acme\/storefront/),
+    ]);
     expect(
       within(rows[0]).getByRole('link', { name: 'storefront' }),
     ).toHaveAttribute(

@@ -69,7 +69,14 @@ function RowProblems({ row }: { row: OverviewRow }) {
   return (
     <Box
       component="ul"
-      sx={{ m: 0, mt: 0.5, pl: 0, listStyle: 'none', color: 'error.main' }}
+      sx={{
+        m: 0,
+        mt: 0.5,
+        pl: 0,
+        listStyle: 'none',
+        // With health, the problems are gaps in the read; without, the reason there is none.
+        color: row.health ? 'warning.dark' : 'error.main',
+      }}
     >
       {row.errors.map((error, index) => (
         <li key={`${error.code}-${index}`}>
@@ -95,6 +102,25 @@ function RowProblems({ row }: { row: OverviewRow }) {
         </li>
       ))}
     </Box>
+  );
+}
+
+/** The second line of a cell: what the first line belongs to or where it runs. */
+function Secondary({
+  children,
+  monospace,
+}: {
+  children: React.ReactNode;
+  monospace?: boolean;
+}) {
+  return (
+    <Typography
+      variant="caption"
+      color="text.secondary"
+      sx={{ display: 'block', fontFamily: monospace ? 'monospace' : undefined }}
+    >
+      {children}
+    </Typography>
   );
 }
 
@@ -137,7 +163,7 @@ function OverviewTableRow({ row }: { row: OverviewRow }) {
         '& > td:first-of-type': { whiteSpace: 'normal' },
       }}
     >
-      <TableCell sx={{ width: 230, minWidth: 200 }}>
+      <TableCell sx={{ minWidth: 270 }}>
         <RowHealth row={row} />
         <RowProblems row={row} />
       </TableCell>
@@ -158,30 +184,30 @@ function OverviewTableRow({ row }: { row: OverviewRow }) {
         ) : (
           environment?.name ?? '—'
         )}
+        {row.project && (
+          <Secondary>
+            <Link to={row.project.webUrl} color="inherit">
+              {row.project.fullPath}
+            </Link>
+          </Secondary>
+        )}
       </TableCell>
       <TableCell>{shortRef(row.owner, 'group')}</TableCell>
       <TableCell>{shortRef(row.system, 'system')}</TableCell>
       <TableCell>
-        {row.project ? (
-          <Link to={row.project.webUrl}>{row.project.fullPath}</Link>
-        ) : (
-          '—'
-        )}
-      </TableCell>
-      <TableCell>
         <MaybeLink to={environment?.agent?.webUrl}>
           {environment?.agent?.name ?? '—'}
         </MaybeLink>
-      </TableCell>
-      <TableCell sx={{ fontFamily: 'monospace' }}>
-        {environment?.namespace ?? '—'}
+        {environment?.namespace && (
+          <Secondary monospace>{environment.namespace}</Secondary>
+        )}
       </TableCell>
       <TableCell>
         {deployment ? (
           <Tooltip title={deployment.finishedAt ?? ''}>
             <span>
-              {deployment.ref} · {deployment.sha?.slice(0, 8)} ·{' '}
-              {since(deployment.finishedAt)}
+              {deployment.ref} · {deployment.sha?.slice(0, 8)}
+              <Secondary>{since(deployment.finishedAt)}</Secondary>
             </span>
           </Tooltip>
         ) : (
@@ -195,12 +221,10 @@ function OverviewTableRow({ row }: { row: OverviewRow }) {
 const COLUMNS = [
   'Health',
   'Entity',
-  'Environment',
+  'Environment · project',
   'Owner',
   'System',
-  'Project',
-  'Agent',
-  'Namespace',
+  'Agent · namespace',
   'Last deployment',
 ];
 
