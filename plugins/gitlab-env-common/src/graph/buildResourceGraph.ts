@@ -47,6 +47,16 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V) {
   else map.set(key, [value]);
 }
 
+const EDGE_TYPE_BITS: Record<ResourceEdgeType, number> = {
+  owns: 1,
+  selects: 2,
+  routes: 4,
+  scales: 8,
+  mounts: 16,
+  uses: 32,
+  manages: 64,
+};
+
 const ORDINAL_SUFFIX = /-\d+$/;
 
 const LABEL_REFERENCES = [
@@ -100,7 +110,8 @@ export function buildResourceGraph(objects: KubernetesObject[]): ResourceGraph {
 
   const indexes = buildIndexes(nodes, sources);
   const edges: ResourceEdge[] = [];
-  const edgeKeys = new Set<string>();
+  // Edge types already added per source and target, as bits: no key string per edge.
+  const edgeTypes = new Map<string, Map<string, number>>();
   const parentCandidates = new Map<string, { parent: string; rank: number }>();
 
   const addEdge = (
@@ -116,9 +127,12 @@ export function buildResourceGraph(objects: KubernetesObject[]): ResourceGraph {
       !nodes.has(target)
     )
       return;
-    const key = `${source}\0${target}\0${type}`;
-    if (!edgeKeys.has(key)) {
-      edgeKeys.add(key);
+    let targets = edgeTypes.get(source);
+    if (!targets) edgeTypes.set(source, (targets = new Map()));
+    const added = targets.get(target) ?? 0;
+    const bit = EDGE_TYPE_BITS[type];
+    if ((added & bit) === 0) {
+      targets.set(target, added | bit);
       edges.push({ source, target, type });
     }
     if (rank !== undefined) {
