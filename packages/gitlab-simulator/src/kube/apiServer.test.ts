@@ -53,6 +53,75 @@ describe('Kubernetes API behind KAS', () => {
       ]);
     });
 
+    it('answers aggregated discovery when the Accept header asks for it', async () => {
+      const accept = {
+        headers: {
+          accept:
+            'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json',
+        },
+      };
+      const groups = await kasJson(sim(), PROD_US, '/apis', accept);
+      expect(groups.headers.get('content-type')).toBe(
+        'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList',
+      );
+      expect(groups.body).toMatchObject({
+        kind: 'APIGroupDiscoveryList',
+        apiVersion: 'apidiscovery.k8s.io/v2',
+      });
+      const apps = groups.body.items.find(
+        (g: any) => g.metadata.name === 'apps',
+      );
+      const deployments = apps.versions[0].resources.find(
+        (r: any) => r.resource === 'deployments',
+      );
+      expect(deployments).toMatchObject({
+        responseKind: { group: 'apps', version: 'v1', kind: 'Deployment' },
+        scope: 'Namespaced',
+        verbs: expect.arrayContaining(['list']),
+      });
+      expect(deployments.subresources).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            subresource: 'scale',
+            responseKind: {
+              group: 'autoscaling',
+              version: 'v1',
+              kind: 'Scale',
+            },
+          }),
+        ]),
+      );
+      const helm = groups.body.items.find(
+        (g: any) => g.metadata.name === 'helm.toolkit.fluxcd.io',
+      );
+      expect(helm.versions.map((v: any) => v.version)).toEqual([
+        'v2',
+        'v2beta2',
+        'v2beta1',
+      ]);
+      expect(groups.body.items.some((g: any) => g.metadata.name === '')).toBe(
+        false,
+      );
+
+      const core = (await kasJson(sim(), PROD_US, '/api', accept)).body;
+      expect(core.items.map((g: any) => g.metadata.name)).toEqual(['']);
+      expect(
+        core.items[0].versions[0].resources.find(
+          (r: any) => r.resource === 'pods',
+        ),
+      ).toMatchObject({ scope: 'Namespaced', responseKind: { kind: 'Pod' } });
+    });
+
+    it('keeps the plain documents for clients that put application/json first', async () => {
+      const plain = await kasJson(sim(), PROD_US, '/apis', {
+        headers: {
+          accept:
+            'application/json,application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList',
+        },
+      });
+      expect(plain.body.kind).toBe('APIGroupList');
+    });
+
     it('lists its paths at / and answers health checks', async () => {
       const root = (await kasJson(sim(), PROD_US, '/')).body;
       expect(root.paths).toEqual(

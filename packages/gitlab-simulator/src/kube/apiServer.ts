@@ -14,6 +14,8 @@ import {
 import { ClusterStore, StoreEvent } from '../cluster/store';
 import { sendJson } from '../http/respond';
 import {
+  aggregatedDiscovery,
+  aggregatedDiscoveryMediaType,
   apiGroup,
   coreVersions,
   groupList,
@@ -147,6 +149,23 @@ export async function handleKubeRequest(
     return;
   }
   if (segments.length === 1) {
+    const aggregated = aggregatedDiscoveryMediaType(
+      req.headers.accept,
+      api.kubernetesVersion,
+    );
+    if (aggregated) {
+      sendJson(
+        res,
+        200,
+        aggregatedDiscovery(
+          api.store.registry,
+          segments[0] === 'api',
+          aggregated,
+        ),
+        { 'Content-Type': aggregated, Vary: 'Accept' },
+      );
+      return;
+    }
     sendJson(
       res,
       200,

@@ -93,3 +93,86 @@ export function resourceList(
     ]),
   };
 }
+
+/**
+ * Aggregated discovery (KEP-3352; beta in Kubernetes 1.26, GA as v2 in 1.30):
+ * `/api` and `/apis` answer every group's resources at once when the client's
+ * Accept header asks for an APIGroupDiscoveryList. Returns the media type to
+ * answer with, or undefined for the plain documents.
+ */
+export function aggregatedDiscoveryMediaType(
+  accept: string | undefined,
+  kubernetesVersion: string,
+): string | undefined {
+  const minor = Number(kubernetesVersion.replace(/^v/, '').split('.')[1]);
+  const served = [
+    ...(minor >= 30 ? ['v2'] : []),
+    // v2beta1 was served from 1.26 until its removal in 1.33.
+    ...(minor >= 26 && minor < 33 ? ['v2beta1'] : []),
+  ];
+  for (const range of (accept ?? '').split(',')) {
+    const [type, ...params] = range.split(';').map(part => part.trim());
+    if (type !== 'application/json') continue;
+    const p = Object.fromEntries(
+      params.map(param => param.split('=').map(v => v.trim())),
+    );
+    // A plain application/json that comes first wins, as in the API server.
+    if (!p.g && !p.as) return undefined;
+    if (
+      p.g === 'apidiscovery.k8s.io' &&
+      p.as === 'APIGroupDiscoveryList' &&
+      served.includes(p.v)
+    ) {
+      return `application/json;g=apidiscovery.k8s.io;v=${p.v};as=APIGroupDiscoveryList`;
+    }
+  }
+  return undefined;
+}
+
+function responseKind(group: string, version: string, kind: string) {
+  return { group, version, kind };
+}
+
+/** The APIGroupDiscoveryList of `/api` (core) or `/apis` (every other group). */
+export function aggregatedDiscovery(
+  registry: ResourceRegistry,
+  core: boolean,
+  mediaType: string,
+) {
+  const apiVersion = `apidiscovery.k8s.io/${/;v=([^;]+)/.exec(mediaType)![1]}`;
+  return {
+    kind: 'APIGroupDiscoveryList',
+    apiVersion,
+    metadata: {},
+    items: registry
+      .groups()
+      .filter(g => (g.name === '') === core)
+      .map(g => ({
+        metadata: { name: g.name },
+        versions: g.versions.map(version => ({
+          version,
+          freshness: 'Current',
+          resources: registry.resources
+            .filter(r => r.group === g.name && r.versions.includes(version))
+            .map(r => ({
+              resource: r.plural,
+              responseKind: responseKind(r.group, version, r.kind),
+              scope: r.namespaced ? 'Namespaced' : 'Cluster',
+              singularResource: r.singular,
+              verbs: r.verbs,
+              ...(r.shortNames ? { shortNames: r.shortNames } : {}),
+              ...(r.categories ? { categories: r.categories } : {}),
+              subresources: r.subresources.map(s => ({
+                subresource: s.name,
+                responseKind: responseKind(
+                  s.group ?? r.group,
+                  s.version ?? version,
+                  s.kind || r.kind,
+                ),
+                verbs: s.verbs,
+              })),
+            })),
+        })),
+      })),
+  };
+}
