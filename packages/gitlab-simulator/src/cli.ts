@@ -15,6 +15,7 @@ const USAGE = `Usage: gitlab-simulator [options]
   --error-rate <0..1>    chance a request fails
   --error-kind <kind>    5xx | reset | slow-body | malformed-json (default 5xx)
   --forbid <list>        comma-separated resources RBAC forbids, e.g. secrets,apps/deployments
+  --namespaced-rbac      RBAC per namespace only: lists across all namespaces answer 403
   --disconnect <list>    comma-separated agent ids whose agentk is not connected
   --no-kas               answer as an instance without KAS
 `;
@@ -31,6 +32,7 @@ async function main() {
       'error-kind': { type: 'string' },
       forbid: { type: 'string' },
       disconnect: { type: 'string' },
+      'namespaced-rbac': { type: 'boolean' },
       'no-kas': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -59,6 +61,7 @@ async function main() {
       ? { disconnectedAgents: list(values.disconnect) }
       : {}),
     ...(values['no-kas'] ? { kasEnabled: false } : {}),
+    ...(values['namespaced-rbac'] ? { namespacedRbacOnly: true } : {}),
   };
   let scenario;
   if (values.generate) {

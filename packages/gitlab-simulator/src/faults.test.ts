@@ -121,6 +121,24 @@ describe('fault knobs', () => {
     expect(log.body.message).toContain('cannot get resource "pods/log"');
   });
 
+  it('grants RBAC per namespace only: lists across all namespaces are forbidden', async () => {
+    sim().setFaults({ namespacedRbacOnly: true });
+    const across = await kasJson(sim(), NONPROD, '/apis/apps/v1/deployments');
+    expect(across.status).toBe(403);
+    expect(across.body.message).toContain('at the cluster scope');
+    const inNamespace = await kasJson(
+      sim(),
+      NONPROD,
+      '/apis/apps/v1/namespaces/checkout-staging/deployments',
+    );
+    expect(inNamespace.status).toBe(200);
+    expect(inNamespace.body.items.length).toBeGreaterThan(0);
+    // Cluster-scoped resources are another matter (ClusterRoles), untouched here.
+    expect((await kasJson(sim(), NONPROD, '/api/v1/namespaces')).status).toBe(
+      200,
+    );
+  });
+
   it('disconnects agents by id', async () => {
     sim().setFaults({ disconnectedAgents: [String(PROD_US)] });
     expect((await kas(sim(), PROD_US, '/api/v1/pods')).status).toBe(502);

@@ -7,6 +7,11 @@ export interface FaultKnobs {
   errorKind: '5xx' | 'reset' | 'slow-body' | 'malformed-json';
   /** RBAC 403 for list/get of these resources: `plural` (any group) or `group/plural`. */
   forbiddenKinds: string[];
+  /**
+   * RBAC granted per namespace (RoleBindings, no ClusterRoleBinding): reads of
+   * namespaced resources across all namespaces answer 403.
+   */
+  namespacedRbacOnly: boolean;
   /** Agent ids (names also accepted) answering as KAS does when agentk is not connected. */
   disconnectedAgents: string[];
   /** `metadata.kas.enabled`; when false the KAS proxy answers 404 like an instance without KAS. */
@@ -18,6 +23,7 @@ export const DEFAULT_FAULTS: FaultKnobs = {
   errorRate: 0,
   errorKind: '5xx',
   forbiddenKinds: [],
+  namespacedRbacOnly: false,
   disconnectedAgents: [],
   kasEnabled: true,
 };

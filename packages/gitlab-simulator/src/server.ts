@@ -100,6 +100,7 @@ export async function startGitlabSimulator(
   const directory = new GitlabDirectory(scenario);
 
   const forbiddenKinds = () => faults.forbiddenKinds;
+  const namespacedRbacOnly = () => faults.namespacedRbacOnly;
   const clusters = new Map<string, KubeApi>();
   for (const cluster of scenario.clusters) {
     const store = new ClusterStore(cluster.objects);
@@ -113,7 +114,10 @@ export async function startGitlabSimulator(
       store,
       controllers: new Controllers(store, cluster.agent),
       kubernetesVersion: cluster.kubernetesVersion,
-      isForbidden: (resource, subresource) =>
+      isForbidden: (resource, subresource, namespace) =>
+        (namespacedRbacOnly() &&
+          resource.namespaced &&
+          namespace === undefined) ||
         isForbiddenBy(
           [...forbiddenKinds(), ...(agent?.forbiddenResources ?? [])],
           resource.group,

@@ -42,8 +42,15 @@ export interface KubeApi {
   store: ClusterStore;
   controllers: Controllers;
   kubernetesVersion: string;
-  /** The cluster's RBAC: may agentk's service account touch this resource? */
-  isForbidden(resource: ApiResource, subresource?: string): boolean;
+  /**
+   * The cluster's RBAC: may agentk's service account touch this resource
+   * (in this namespace; undefined is across all namespaces)?
+   */
+  isForbidden(
+    resource: ApiResource,
+    subresource: string | undefined,
+    namespace: string | undefined,
+  ): boolean;
   /** Keeps a long-lived response closable when the simulator shuts down. */
   trackStream(stop: () => void): () => void;
   logFollowIntervalMs: number;
@@ -211,7 +218,7 @@ export async function handleKubeRequest(
   }
   const watch = query.get('watch') === 'true' || query.get('watch') === '1';
   const verb = verbOf(method, target, watch);
-  if (api.isForbidden(target.resource, target.subresource)) {
+  if (api.isForbidden(target.resource, target.subresource, target.namespace)) {
     sendStatus(
       res,
       forbidden(
