@@ -21,7 +21,24 @@ export interface Config {
     requestTimeoutMs?: number;
     /** How long reads are cached, in seconds (default 30). */
     cacheTtlSeconds?: number;
-    /** Concurrent upstream requests per instance and per agent. */
+    /**
+     * Upstream requests in flight at once, per instance (GitLab API and KAS
+     * together; default 256) and per agent (default 128, about one entity
+     * page's lists in one round).
+     */
     concurrency?: { perInstance?: number; perAgent?: number };
+    /** The portal-wide deployment overview. */
+    overview?: {
+      /**
+       * Read the environments of one agent with one list per kind across all
+       * namespaces, keeping only the objects of the environments' namespaces
+       * (default true). Where RBAC refuses a list across namespaces, that
+       * kind is read namespace by namespace. Set false to never read beyond
+       * the environments' namespaces.
+       */
+      clusterWideReads?: boolean;
+      /** From how many namespaces of one agent the overview reads across the cluster (default 3). */
+      clusterWideMinNamespaces?: number;
+    };
   };
 }

@@ -25,7 +25,8 @@ describe('readGitlabEnvConfig', () => {
       ],
       requestTimeoutMs: 10000,
       cacheTtlSeconds: 30,
-      concurrency: { perInstance: 16, perAgent: 8 },
+      concurrency: { perInstance: 256, perAgent: 128 },
+      overview: { clusterWideReads: true, clusterWideMinNamespaces: 3 },
     });
   });
 
@@ -42,13 +43,18 @@ describe('readGitlabEnvConfig', () => {
       requestTimeoutMs: 500,
       cacheTtlSeconds: 5,
       concurrency: { perAgent: 2 },
+      overview: { clusterWideReads: false },
     });
     expect(config.instances[0]).toMatchObject({
       graphqlUrl: 'https://api.git.corp/gitlab/api/graphql',
       kasProxyUrl: 'https://kas.git.corp/k8s-proxy',
       token: undefined,
     });
-    expect(config.concurrency).toEqual({ perInstance: 16, perAgent: 2 });
+    expect(config.concurrency).toEqual({ perInstance: 256, perAgent: 2 });
+    expect(config.overview).toEqual({
+      clusterWideReads: false,
+      clusterWideMinNamespaces: 3,
+    });
     expect(config.requestTimeoutMs).toBe(500);
   });
 
@@ -90,6 +96,13 @@ describe('readGitlabEnvConfig', () => {
         concurrency: { perInstance: 0 },
       },
       'gitlabEnv.concurrency.perInstance must be a positive number, got 0',
+    ],
+    [
+      {
+        instances: [{ host: 'a', baseUrl: 'https://a' }],
+        overview: { clusterWideMinNamespaces: 0 },
+      },
+      'gitlabEnv.overview.clusterWideMinNamespaces must be a positive number, got 0',
     ],
   ])('rejects %j: %s', (gitlabEnv, message) => {
     expect(() => read(gitlabEnv)).toThrow(message);

@@ -15,13 +15,28 @@ export interface GitlabEnvConfig {
   requestTimeoutMs: number;
   cacheTtlSeconds: number;
   concurrency: { perInstance: number; perAgent: number };
+  overview: {
+    /** Read this many namespaces of one agent or more with lists across the cluster. */
+    clusterWideMinNamespaces: number;
+    /** False reads every environment namespace by namespace. */
+    clusterWideReads: boolean;
+  };
 }
 
+/**
+ * An entity page lists every kind of each environment's namespace in one
+ * parallel round: 3 environments of a cluster with Flux and cert-manager are
+ * about 150 lists, so an agent gets 128 requests in flight and an instance,
+ * whose KAS multiplexes them to several agents, twice that. The API server
+ * behind each agent queues what exceeds its own share (API Priority and
+ * Fairness) rather than failing it.
+ */
 const DEFAULTS = {
   requestTimeoutMs: 10_000,
   cacheTtlSeconds: 30,
-  perInstance: 16,
-  perAgent: 8,
+  perInstance: 256,
+  perAgent: 128,
+  clusterWideMinNamespaces: 3,
 };
 
 function trimSlash(url: string): string {
@@ -107,6 +122,7 @@ export function readGitlabEnvConfig(root: Config): GitlabEnvConfig {
     };
   });
   const concurrency = config?.getOptionalConfig('concurrency');
+  const overview = config?.getOptionalConfig('overview');
   return {
     instances,
     requestTimeoutMs: readPositive(
@@ -133,6 +149,16 @@ export function readGitlabEnvConfig(root: Config): GitlabEnvConfig {
         'perAgent',
         'gitlabEnv.concurrency',
         DEFAULTS.perAgent,
+      ),
+    },
+    overview: {
+      clusterWideReads:
+        overview?.getOptionalBoolean('clusterWideReads') ?? true,
+      clusterWideMinNamespaces: readPositive(
+        overview,
+        'clusterWideMinNamespaces',
+        'gitlabEnv.overview',
+        DEFAULTS.clusterWideMinNamespaces,
       ),
     },
   };

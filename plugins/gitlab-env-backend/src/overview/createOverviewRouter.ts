@@ -153,9 +153,13 @@ export function createOverviewRouter(
       ),
     );
 
+    const reads = healthReadOrder(listed.flat());
+    // Many environments behind one agent are read together, one list per
+    // kind across the cluster; the per-row reads below join those reads.
+    if (!closed) await service.readAhead(reads);
     const readLimit = pLimit(options.healthConcurrency ?? 16);
     await Promise.all(
-      healthReadOrder(listed.flat()).map(({ entity, environment }) =>
+      reads.map(({ entity, environment }) =>
         readLimit(async () => {
           if (closed) return;
           write(await readRowHealth(service, entity, environment));

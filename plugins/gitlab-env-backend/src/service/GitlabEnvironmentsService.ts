@@ -4,10 +4,12 @@ import {
   buildResourceGraph,
   EntityEnvironmentsResponse,
   EnvironmentResourcesResponse,
+  GitlabAgentRef,
   GitlabEnvError,
   GitlabEnvironment,
   HealthSummary,
   KubernetesObject,
+  parseFluxResourcePath,
   ResourceGraph,
   summarizeGraphHealth,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
@@ -19,6 +21,8 @@ import { discoverListableKinds, ListableKind } from './discovery';
 import { EntityScope, isInScope, readEntityScope } from './entityScope';
 import { GitlabClient, ProjectEnvironments } from './gitlabClient';
 import { KasClient } from './kasClient';
+import { readAcrossCluster } from './clusterWideSource';
+import { kasObjectSource, ObjectSource } from './objectSource';
 import { readEnvironmentObjects } from './resourceReader';
 
 export interface ListEnvironmentsOptions {
@@ -206,13 +210,8 @@ export class GitlabEnvironmentsService {
     return url.replace(/\/+$/, '');
   }
 
-  private readEnvironment(
-    scope: EntityScope,
-    data: ProjectEnvironments,
-    environment: GitlabEnvironment,
-  ): Promise<EnvironmentRead> {
-    const { instance, labelSelector } = scope;
-    const { agent, namespace, fluxResourcePath } = environment;
+  private requireAgentAndNamespace(environment: GitlabEnvironment) {
+    const { agent, namespace } = environment;
     if (!agent) {
       throw failure(
         'NO_AGENT',
@@ -231,10 +230,25 @@ export class GitlabEnvironmentsService {
         },
       );
     }
+    return { agent, namespace };
+  }
+
+  /** The cache key of an environment's read: what the upstream answer depends on. */
+  private readKey(scope: EntityScope, environment: GitlabEnvironment): string {
+    return `read|${scope.instance.host}|${environment.agent?.id}|${
+      environment.namespace
+    }|${scope.labelSelector ?? ''}|${environment.fluxResourcePath ?? ''}`;
+  }
+
+  private kasClient(
+    instance: GitlabInstanceConfig,
+    data: ProjectEnvironments,
+    agent: GitlabAgentRef,
+  ): KasClient {
     // KAS alone decides whether the token's user may use the agent:
     // user_access authorizes users, not the project whose environment this
     // is, so Project.userAccessAuthorizedAgents cannot tell in advance.
-    const kas = new KasClient(
+    return new KasClient(
       {
         kasProxyUrl: this.kasProxyUrl(instance, data),
         token: instance.token!,
@@ -243,39 +257,161 @@ export class GitlabEnvironmentsService {
       this.config.requestTimeoutMs,
       this.agentLimit(instance.host, agent.id),
     );
-    const key = `read|${instance.host}|${agent.id}|${namespace}|${
-      labelSelector ?? ''
-    }|${fluxResourcePath ?? ''}`;
-    return this.cache.getOrLoad(key, async () => {
-      const kinds = await this.cache.getOrLoad<ListableKind[]>(
-        `discovery|${instance.host}|${agent.id}`,
-        () => discoverListableKinds(kas),
-        DISCOVERY_TTL_MS,
-      );
-      const { objects, errors } = await readEnvironmentObjects(kas, kinds, {
-        namespace,
-        labelSelector,
-        fluxResourcePath,
-      });
-      if (objects.length === 0 && errors.length === 0) {
-        errors.push({
-          code: 'NO_RESOURCES',
-          message: `Nothing was found in the namespace ${namespace}${
-            labelSelector ? ` with the label selector ${labelSelector}` : ''
-          }.`,
-          hint: labelSelector
-            ? 'The deployed objects may lack the labels the gitlab-env/label-selector annotation asks for.'
-            : 'Nothing may have been deployed yet, or it went to another namespace.',
-        });
+  }
+
+  private listableKinds(
+    instance: GitlabInstanceConfig,
+    agent: GitlabAgentRef,
+    kas: KasClient,
+  ): Promise<ListableKind[]> {
+    return this.cache.getOrLoad<ListableKind[]>(
+      `discovery|${instance.host}|${agent.id}`,
+      () => discoverListableKinds(kas),
+      DISCOVERY_TTL_MS,
+    );
+  }
+
+  private readEnvironment(
+    scope: EntityScope,
+    data: ProjectEnvironments,
+    environment: GitlabEnvironment,
+  ): Promise<EnvironmentRead> {
+    const { agent } = this.requireAgentAndNamespace(environment);
+    const kas = this.kasClient(scope.instance, data, agent);
+    return this.cache.getOrLoad(this.readKey(scope, environment), async () =>
+      assembleRead(
+        kasObjectSource(kas, scope.labelSelector),
+        await this.listableKinds(scope.instance, agent, kas),
+        environment,
+        scope.labelSelector,
+      ),
+    );
+  }
+
+  /**
+   * Starts reading ahead, for the overview, the environments not cached yet:
+   * those of one agent (and label selector) spread over several namespaces
+   * are read with one cluster-wide list per kind (see readAcrossCluster);
+   * the rest are left to their own reads. Each read is registered in the
+   * cache under the key the entity tab reads, so a later or concurrent
+   * getEnvironmentResources joins it and both show the same data. Resolves
+   * once the reads are registered, not when they finish; never rejects.
+   */
+  async readAhead(
+    targets: Array<{ entity: Entity; environment: GitlabEnvironment }>,
+  ): Promise<void> {
+    const groups = new Map<
+      string,
+      Array<{
+        scope: EntityScope;
+        data: ProjectEnvironments;
+        environment: GitlabEnvironment;
+      }>
+    >();
+    for (const { entity, environment } of targets) {
+      if (!environment.agent || !environment.namespace) continue;
+      let scope: EntityScope;
+      let data: ProjectEnvironments;
+      try {
+        scope = readEntityScope(entity, this.config.instances);
+        data = await this.projectEnvironments(scope);
+      } catch {
+        continue;
       }
-      const graph = buildResourceGraph(objects);
+      if (this.cache.has(this.readKey(scope, environment))) continue;
+      const key = `${scope.instance.host}|${environment.agent.id}|${
+        scope.labelSelector ?? ''
+      }`;
+      const group = groups.get(key) ?? [];
+      group.push({ scope, data, environment });
+      groups.set(key, group);
+    }
+    for (const group of groups.values()) this.readAheadAcrossCluster(group);
+  }
+
+  private readAheadAcrossCluster(
+    group: Array<{
+      scope: EntityScope;
+      data: ProjectEnvironments;
+      environment: GitlabEnvironment;
+    }>,
+  ): void {
+    const namespaces = new Set(group.map(g => g.environment.namespace!));
+    const { clusterWideReads, clusterWideMinNamespaces } = this.config.overview;
+    // Fewer namespaces cost fewer bytes read one by one than the whole
+    // cluster's objects of each kind.
+    if (!clusterWideReads || namespaces.size < clusterWideMinNamespaces) return;
+    const { scope, data, environment } = group[0];
+    const agent = environment.agent!;
+    // Started by the first environment whose read is not cached meanwhile.
+    let started:
+      | Promise<{ kinds: ListableKind[]; source: ObjectSource }>
+      | undefined;
+    const readOnce = async () => {
+      const kas = this.kasClient(scope.instance, data, agent);
+      const kinds = await this.listableKinds(scope.instance, agent, kas);
+      const extraObjects = group.flatMap(({ environment: e }) => {
+        const path =
+          e.fluxResourcePath && parseFluxResourcePath(e.fluxResourcePath);
+        return path ? [{ ...path, label: `${path.group}/${path.kind}` }] : [];
+      });
       return {
-        resources: objects,
-        graph,
-        health: summarizeGraphHealth(graph),
-        errors,
-        fetchedAt: new Date().toISOString(),
+        kinds,
+        source: await readAcrossCluster(kas, kinds, {
+          namespaces,
+          labelSelector: scope.labelSelector,
+          extraObjects,
+        }),
       };
+    };
+    const readShared = () => (started ??= readOnce());
+    for (const { scope: s, environment: e } of group) {
+      this.cache
+        .getOrLoad(this.readKey(s, e), async () => {
+          const read = await readShared();
+          return assembleRead(read.source, read.kinds, e, s.labelSelector);
+        })
+        .catch(error =>
+          this.logger.debug(
+            `Reading environment ${e.name} ahead failed: ${error}`,
+          ),
+        );
+    }
+  }
+}
+
+/**
+ * An environment's objects from a source, with the engine's graph and
+ * health, and NO_RESOURCES when nothing was found and nothing failed.
+ */
+async function assembleRead(
+  source: ObjectSource,
+  kinds: ListableKind[],
+  environment: GitlabEnvironment,
+  labelSelector: string | undefined,
+): Promise<EnvironmentRead> {
+  const namespace = environment.namespace!;
+  const { objects, errors } = await readEnvironmentObjects(source, kinds, {
+    namespace,
+    fluxResourcePath: environment.fluxResourcePath,
+  });
+  if (objects.length === 0 && errors.length === 0) {
+    errors.push({
+      code: 'NO_RESOURCES',
+      message: `Nothing was found in the namespace ${namespace}${
+        labelSelector ? ` with the label selector ${labelSelector}` : ''
+      }.`,
+      hint: labelSelector
+        ? 'The deployed objects may lack the labels the gitlab-env/label-selector annotation asks for.'
+        : 'Nothing may have been deployed yet, or it went to another namespace.',
     });
   }
+  const graph = buildResourceGraph(objects);
+  return {
+    resources: objects,
+    graph,
+    health: summarizeGraphHealth(graph),
+    errors,
+    fetchedAt: new Date().toISOString(),
+  };
 }

@@ -21,6 +21,12 @@ export class CoalescingCache {
     private readonly keepFailure: (error: unknown) => boolean = () => false,
   ) {}
 
+  /** Whether a key is loading or holds a value still served. */
+  has(key: string): boolean {
+    const entry = this.entries.get(key);
+    return !!entry && entry.expiresAt > this.now();
+  }
+
   getOrLoad<T>(
     key: string,
     load: () => Promise<T>,

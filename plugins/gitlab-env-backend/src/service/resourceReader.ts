@@ -4,68 +4,18 @@ import {
   parseFluxInventoryId,
   parseFluxResourcePath,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import { asGitlabEnvError, failure, GitlabEnvFailure } from '../errors';
+import { asGitlabEnvError, GitlabEnvFailure } from '../errors';
 import { ListableKind } from './discovery';
-import { KasClient } from './kasClient';
-import { itemKind, normalizeObject } from './objects';
-import { isRecord } from './json';
+import { ObjectSource } from './objectSource';
 
 export interface ReadScope {
   namespace: string;
-  labelSelector?: string;
   fluxResourcePath?: string;
 }
 
 export interface ReadResult {
   objects: KubernetesObject[];
   errors: GitlabEnvError[];
-}
-
-const PAGE_SIZE = 500;
-
-async function listKind(
-  kas: KasClient,
-  kind: ListableKind,
-  scope: ReadScope,
-): Promise<KubernetesObject[]> {
-  const objects: KubernetesObject[] = [];
-  let token: string | undefined;
-  do {
-    const query = new URLSearchParams({ limit: String(PAGE_SIZE) });
-    if (scope.labelSelector) query.set('labelSelector', scope.labelSelector);
-    if (token) query.set('continue', token);
-    const path = `${kind.basePath}/namespaces/${encodeURIComponent(
-      scope.namespace,
-    )}/${kind.plural}?${query}`;
-    const list = await kas.get(path, kind.label);
-    if (list === undefined) return objects;
-    if (!isRecord(list) || !Array.isArray(list.items)) {
-      throw failure(
-        'UPSTREAM_MALFORMED',
-        `The list of ${kind.label} is not a Kubernetes list.`,
-        {
-          resource: kind.label,
-        },
-      );
-    }
-    const defaults = {
-      apiVersion:
-        typeof list.apiVersion === 'string'
-          ? list.apiVersion
-          : kind.basePath.replace(/^\/apis?\//, ''),
-      kind: itemKind(list.kind, kind.kind),
-    };
-    for (const item of list.items) {
-      const object = normalizeObject(item, defaults);
-      if (object) objects.push(object);
-    }
-    const next = list.metadata?.continue;
-    token =
-      typeof next === 'string' && next !== '' && next !== token
-        ? next
-        : undefined;
-  } while (token);
-  return objects;
 }
 
 /** Failures that concern the whole agent, not one kind: no point in a partial answer. */
@@ -75,15 +25,18 @@ const AGENT_WIDE = new Set([
   'KAS_UNAVAILABLE',
 ]);
 
-function kindError(error: unknown, kind: ListableKind): GitlabEnvError {
+export function isAgentWideFailure(error: unknown): boolean {
+  return error instanceof GitlabEnvFailure && AGENT_WIDE.has(error.detail.code);
+}
+
+function kindError(error: unknown, label: string): GitlabEnvError {
   const detail = asGitlabEnvError(error);
-  if (detail.code === 'KIND_FORBIDDEN')
-    return { ...detail, resource: kind.label };
+  if (detail.code === 'KIND_FORBIDDEN') return { ...detail, resource: label };
   return {
     ...detail,
     code: detail.code === 'UPSTREAM_TIMEOUT' ? detail.code : 'KIND_FAILED',
-    message: `Listing ${kind.label} failed: ${detail.message}`,
-    resource: kind.label,
+    message: `Listing ${label} failed: ${detail.message}`,
+    resource: label,
   };
 }
 
@@ -96,13 +49,13 @@ function keyOf(o: KubernetesObject): string {
 
 /**
  * Reads what an environment runs: every listable namespaced kind in its
- * namespace (in parallel; the KAS client bounds concurrency), the Flux object
+ * namespace (in parallel; the source bounds concurrency), the Flux object
  * that deploys it and what that object's inventory names outside the
  * namespace. A kind that fails becomes an entry of `errors`; failures that
  * concern the whole agent fail the read.
  */
 export async function readEnvironmentObjects(
-  kas: KasClient,
+  source: ObjectSource,
   kinds: ListableKind[],
   scope: ReadScope,
 ): Promise<ReadResult> {
@@ -113,24 +66,20 @@ export async function readEnvironmentObjects(
   const [lists, flux] = await Promise.all([
     Promise.all(
       kinds.map(kind =>
-        listKind(kas, kind, scope).catch(error => {
-          if (
-            error instanceof GitlabEnvFailure &&
-            AGENT_WIDE.has(error.detail.code)
-          )
-            throw error;
-          errors.push(kindError(error, kind));
+        source.list(kind, scope.namespace).catch(error => {
+          if (isAgentWideFailure(error)) throw error;
+          errors.push(kindError(error, kind.label));
           return [];
         }),
       ),
     ),
-    readFluxObject(kas, scope.fluxResourcePath, errors),
+    readFluxObject(source, scope.fluxResourcePath, errors),
   ]);
   lists.flat().forEach(add);
   if (flux) {
     add(flux);
     const extra = await readInventoryOutsideNamespace(
-      kas,
+      source,
       kinds,
       flux,
       scope.namespace,
@@ -142,7 +91,7 @@ export async function readEnvironmentObjects(
 }
 
 async function readFluxObject(
-  kas: KasClient,
+  source: ObjectSource,
   fluxResourcePath: string | undefined,
   errors: GitlabEnvError[],
 ): Promise<KubernetesObject | undefined> {
@@ -156,29 +105,18 @@ async function readFluxObject(
     });
     return undefined;
   }
-  const { group, version, namespace, plural, name } = path;
-  const resource = `${group}/${path.kind}`;
+  const label = `${path.group}/${path.kind}`;
   try {
-    const object = await kas.get(
-      `/apis/${group}/${version}/namespaces/${namespace}/${plural}/${name}`,
-      resource,
-    );
-    return object === undefined
-      ? undefined
-      : normalizeObject(object, {
-          apiVersion: `${group}/${version}`,
-          kind: path.kind,
-        });
+    return await source.get({ ...path, label });
   } catch (error) {
-    if (error instanceof GitlabEnvFailure && AGENT_WIDE.has(error.detail.code))
-      throw error;
-    errors.push({ ...asGitlabEnvError(error), resource });
+    if (isAgentWideFailure(error)) throw error;
+    errors.push({ ...asGitlabEnvError(error), resource: label });
     return undefined;
   }
 }
 
 async function readInventoryOutsideNamespace(
-  kas: KasClient,
+  source: ObjectSource,
   kinds: ListableKind[],
   flux: KubernetesObject,
   namespace: string,
@@ -195,26 +133,15 @@ async function readInventoryOutsideNamespace(
       k => k.group === entry!.group && k.kind === entry!.kind,
     );
     if (!kind) return undefined;
-    const path = `${kind.basePath}/namespaces/${encodeURIComponent(
-      entry!.namespace,
-    )}/${kind.plural}/${encodeURIComponent(entry!.name)}`;
     try {
-      const object = await kas.get(path, kind.label);
-      return object === undefined
-        ? undefined
-        : normalizeObject(object, {
-            apiVersion: kind.group
-              ? `${kind.group}/${kind.version}`
-              : kind.version,
-            kind: kind.kind,
-          });
+      return await source.get({
+        ...kind,
+        namespace: entry!.namespace,
+        name: entry!.name,
+      });
     } catch (error) {
-      if (
-        error instanceof GitlabEnvFailure &&
-        AGENT_WIDE.has(error.detail.code)
-      )
-        throw error;
-      errors.push(kindError(error, kind));
+      if (isAgentWideFailure(error)) throw error;
+      errors.push(kindError(error, kind.label));
       return undefined;
     }
   });
