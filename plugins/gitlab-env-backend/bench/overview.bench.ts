@@ -1,23 +1,38 @@
 /* eslint-disable no-console */
-// The portal-wide overview at scale: 300 entities x 4 environments behind
-// 100 ms of upstream latency (OVERVIEW_ENTITIES=30 for a quick run). Prints
-// the time to the first rows, to all rows listed, to all health read, the
-// upstream request count and the most requests seen in flight, then a second
-// load within the cache lifetime. Timings are printed, never asserted.
-import {
-  generateScenario,
-  scenarioCatalogEntities,
-  startGitlabSimulator,
-} from '@gitlab-env/gitlab-simulator';
+// The portal-wide overview at scale: 300 entities x 4 environments (all
+// behind one agent) with 100 ms of latency on every upstream request
+// (OVERVIEW_ENTITIES=30 for a quick run). For each setting it prints the
+// time to the first rows, to all rows listed and to all health read, the
+// upstream requests and the most in flight against the configured
+// per-instance limit, then a second load within the cache lifetime. The
+// baseline, measured in the same run, reads every namespace on its own
+// (clusterWideReads: false). Timings are printed, never asserted.
+// Run: npm run bench:overview -w plugins/gitlab-env-backend
 import { OverviewStreamLine } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { scenarioCatalogEntities } from '@gitlab-env/gitlab-simulator';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { startBackendOnSimulator } from '../src/__testUtils__/backendOnSimulator';
+import { overviewScenario } from './scenarios';
+import { SimulatorProcess, startSimulatorProcess } from './simulatorProcess';
+import { medianMs, meterUpstreamRequests } from './upstreamMeter';
 
 const LATENCY_MS = 100;
-const PER_INSTANCE = 16;
-const PER_AGENT = 8;
 const ENTITIES = Number(process.env.OVERVIEW_ENTITIES ?? 300);
+
+const SETTINGS = [
+  { label: 'default limits', clusterWideReads: true },
+  {
+    label: 'baseline: default limits, every namespace on its own',
+    clusterWideReads: false,
+  },
+  {
+    label: 'tight limits',
+    clusterWideReads: true,
+    concurrency: { perInstance: 16, perAgent: 8 },
+  },
+];
+const DEFAULT_PER_INSTANCE = 256;
 
 interface LoadTimes {
   /** The first entity line that carries rows. */
@@ -74,81 +89,86 @@ async function load(baseUrl: string): Promise<LoadTimes> {
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
-async function main() {
-  const scenario = generateScenario({
-    projects: ENTITIES,
-    environmentsPerProject: 4,
-    objectsPerEnvironment: 20,
-    seed: 7,
-  });
-  const simulator = await startGitlabSimulator({
-    port: 0,
-    scenario,
-    faults: { latencyMs: LATENCY_MS },
-  });
-  // Count upstream requests in flight at the network boundary: the backend's fetch.
-  let inFlight = 0;
-  let maxInFlight = 0;
-  const realFetch = globalThis.fetch;
-  globalThis.fetch = async (input: any, init?: any) => {
-    inFlight += 1;
-    maxInFlight = Math.max(maxInFlight, inFlight);
-    try {
-      return await realFetch(input, init);
-    } finally {
-      inFlight -= 1;
-    }
-  };
+async function run(
+  simulator: SimulatorProcess,
+  roundTripMs: number,
+  setting: (typeof SETTINGS)[number],
+) {
+  const meter = meterUpstreamRequests();
   const { server } = await startBackendOnSimulator(simulator, {
-    entities: scenarioCatalogEntities(scenario),
+    entities: scenarioCatalogEntities(overviewScenario(ENTITIES)),
     gitlabEnv: {
       // Longer than a cold load here, so the second load finds every read cached.
       cacheTtlSeconds: 1800,
-      concurrency: { perInstance: PER_INSTANCE, perAgent: PER_AGENT },
+      overview: { clusterWideReads: setting.clusterWideReads },
+      ...(setting.concurrency ? { concurrency: setting.concurrency } : {}),
     },
   });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const perInstance = setting.concurrency?.perInstance ?? DEFAULT_PER_INSTANCE;
 
-  simulator.resetStats();
+  meter.reset();
   const cold = await load(baseUrl);
-  const coldRequests = simulator.stats().requests;
-  console.log(
-    `entities=${ENTITIES} rows=${cold.rows} health reads=${cold.healthLines} upstream latency=${LATENCY_MS} ms`,
-  );
+  const upstream = meter.read();
+  console.log(`\n${setting.label}`);
   console.log(
     `cold: first rows ${seconds(
       cold.firstRowsMs,
-    )} (goal < 1 s), all rows ${seconds(
-      cold.allRowsMs,
-    )} (goal < 15 s), all health ${seconds(cold.allHealthMs)}`,
+    )} (goal < 1 s), all rows ${seconds(cold.allRowsMs)}, all health ${seconds(
+      cold.allHealthMs,
+    )} (goal < 15 s) = ${(cold.allHealthMs / roundTripMs).toFixed(
+      0,
+    )} round trips`,
   );
   console.log(
-    `cold: ${coldRequests} upstream requests (${(
-      coldRequests / Math.max(cold.healthLines, 1)
-    ).toFixed(
-      1,
-    )} per environment read), at most ${maxInFlight} in flight (configured per-instance limit ${PER_INSTANCE})`,
-  );
-  // Every generated environment sits behind one agent, so the per-agent
-  // limit, not the per-instance one, bounds the resource reads.
-  console.log(
-    `cold: lower bound for all health = ${seconds(
-      (coldRequests / Math.min(PER_INSTANCE, PER_AGENT)) * LATENCY_MS,
-    )} (requests / min(per-instance ${PER_INSTANCE}, per-agent ${PER_AGENT}) x latency; one agent)`,
+    `cold: ${upstream.requests} upstream requests (${(
+      upstream.requests / Math.max(cold.healthLines, 1)
+    ).toFixed(2)} per environment read), at most ${
+      upstream.maxInFlight
+    } in flight (configured per-instance limit ${perInstance})`,
   );
 
-  simulator.resetStats();
+  meter.reset();
   const warm = await load(baseUrl);
   console.log(
-    `warm: first rows ${seconds(warm.firstRowsMs)}, all health ${seconds(
-      warm.allHealthMs,
-    )}, ${simulator.stats().requests} upstream requests (goal 0)`,
+    `warm: all health ${seconds(warm.allHealthMs)}, ${
+      meter.read().requests
+    } upstream requests (goal 0)`,
   );
-
-  globalThis.fetch = realFetch;
   server.close();
+  meter.restore();
+  return cold;
+}
+
+async function main() {
+  const simulator = await startSimulatorProcess(
+    { name: 'overview', entities: ENTITIES },
+    LATENCY_MS,
+  );
+  const roundTripMs = await medianMs(7, async () =>
+    (await fetch(`${simulator.url}/api/v4/metadata`)).text(),
+  );
+  console.log(
+    `entities=${ENTITIES} environments=${
+      ENTITIES * 4
+    } latency=${LATENCY_MS} ms measured round trip=${roundTripMs.toFixed(
+      0,
+    )} ms`,
+  );
+  const results = [];
+  for (const setting of SETTINGS) {
+    results.push(await run(simulator, roundTripMs, setting));
+  }
+  console.log(
+    `\nall health, baseline / cluster-wide reads at default limits: ${(
+      results[1].allHealthMs / results[0].allHealthMs
+    ).toFixed(1)}x`,
+  );
   await simulator.close();
   process.exit(0);
 }
 
-main();
+main().catch(error => {
+  console.error(error);
+  process.exit(1);
+});

@@ -11,7 +11,7 @@ import { gitlabEnvPlugin } from '../plugin';
  * tests and the benchmarks, so they all configure the plugin the same way.
  */
 export function startBackendOnSimulator(
-  simulator: RunningSimulator,
+  simulator: Pick<RunningSimulator, 'url'>,
   options: {
     entities: Entity[];
     /** Other `gitlabEnv` settings: timeouts, cache, concurrency. */

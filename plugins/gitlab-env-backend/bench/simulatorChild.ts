@@ -1,0 +1,28 @@
+// The simulator in a process of its own (see simulatorProcess.ts), so the
+// upstream's work does not share the benchmarked backend's event loop.
+import { startGitlabSimulator } from '@gitlab-env/gitlab-simulator';
+import { BenchScenario, buildScenario } from './scenarios';
+
+async function main() {
+  const { scenario, latencyMs } = JSON.parse(process.argv[2]) as {
+    scenario: BenchScenario;
+    latencyMs: number;
+  };
+  const simulator = await startGitlabSimulator({
+    port: 0,
+    scenario: buildScenario(scenario),
+    faults: { latencyMs },
+  });
+  process.on('message', async (message: { type: string }) => {
+    if (message.type === 'close') {
+      await simulator.close();
+      process.exit(0);
+    }
+  });
+  process.send!({ type: 'ready', url: simulator.url });
+}
+
+main().catch(error => {
+  console.error(error);
+  process.exit(1);
+});
