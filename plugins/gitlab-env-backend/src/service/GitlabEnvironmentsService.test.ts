@@ -16,6 +16,7 @@ import {
   createTestService,
   entityWith,
 } from '../__testUtils__/serviceFixture';
+import { REDACTED_SECRET_VALUE } from './objects';
 
 const server = setupServer();
 registerMswTestHooks(server);
@@ -173,6 +174,36 @@ describe('GitlabEnvironmentsService.getEnvironmentResources', () => {
     // Subresources, cluster-scoped kinds and events.k8s.io are not listed.
     expect(requests.some(r => r.includes('events.k8s.io'))).toBe(false);
     expect(requests.some(r => r.endsWith('/nodes'))).toBe(false);
+  });
+
+  it('sends Secrets with their keys but without their values', async () => {
+    server.use(
+      gitlabGraphql(),
+      ...kasCluster({
+        items: {
+          '/secrets': [
+            {
+              ...item('db'),
+              type: 'Opaque',
+              data: { password: 'aHVudGVyMg==' },
+            },
+          ],
+        },
+      }),
+    );
+    const { service } = createTestService();
+    const result = await service.getEnvironmentResources(
+      appEntity,
+      'production',
+    );
+    expect(result.resources).toEqual([
+      expect.objectContaining({
+        kind: 'Secret',
+        type: 'Opaque',
+        data: { password: REDACTED_SECRET_VALUE },
+      }),
+    ]);
+    expect(JSON.stringify(result)).not.toContain('aHVudGVyMg==');
   });
 
   it('discovers every group in one request when the API server aggregates discovery', async () => {
