@@ -48,12 +48,11 @@ interface EnvironmentRead {
 
 /**
  * From a catalog entity to its GitLab environments and what runs in them.
- * Independent of HTTP, so other routes can reuse it. A portal-wide overview,
- * for instance, would fetch the entities it shows from the catalog and call
- * `listEnvironments(entity, { withHealth: true })` for each, with its own
- * bound on how many entities run at once; the cache and coalescing here make
- * repeated and concurrent calls for the same project or namespace cost one
- * round of upstream reads per TTL.
+ * Independent of HTTP, so other routes can reuse it: the overview lists each
+ * entity's environments, calls `readAhead` for all of them, then reads each
+ * one's health. The cache and coalescing here make repeated and concurrent
+ * calls for the same project or namespace cost one round of upstream reads
+ * per TTL.
  */
 export class GitlabEnvironmentsService {
   private readonly cache: CoalescingCache;
