@@ -19,8 +19,8 @@ import { collectNodes } from './nodeTable';
  */
 export function buildResourceGraph(objects: KubernetesObject[]): ResourceGraph {
   const table = collectNodes(Array.isArray(objects) ? objects : []);
-  const lookups = buildLookups(table.nodes, table.sources);
+  const lookups = buildLookups(table);
   const edges = inferEdges(table, lookups);
-  const forest = assembleForest(table.nodes, table.parents);
+  const forest = assembleForest(table.nodes, table.parents, table);
   return { nodes: forest.nodes, edges, roots: forest.roots };
 }

@@ -1,5 +1,6 @@
-import { isWorseHealth } from '../health';
-import { ResourceNode } from '../types';
+import { healthSeverity } from '../health/aggregate';
+import { HEALTH_STATUSES, ResourceNode } from '../types';
+import { idComparator } from './idOrder';
 
 /** The ownership forest: nodes parents first, and the roots. */
 export interface Forest {
@@ -9,6 +10,12 @@ export interface Forest {
   roots: string[];
 }
 
+/** How node ids are built, to order them cheaply (see idComparator). */
+export interface IdParts {
+  prefixes: readonly string[];
+  prefixOf: ArrayLike<number>;
+}
+
 const NONE = -1;
 
 /**
@@ -16,15 +23,30 @@ const NONE = -1;
  * index (`parents[i]`, -1 for none): cuts parent cycles, sets `parentId`,
  * sorts `childIds` and roots by id, orders nodes parents first and rolls
  * health up into `subtreeHealth`. Iterative and linear apart from sorting
- * each child list and the roots; works on node indexes, so it neither
- * builds a map of ids nor sorts all ids at once.
+ * each child list and the roots.
+ *
+ * Works on node indexes in flat arrays: node objects are read and written
+ * in one pass each, in input order, never chased in tree order.
  */
 export function assembleForest(
   nodes: readonly ResourceNode[],
   parents: number[],
+  idParts: IdParts,
 ): Forest {
   const count = nodes.length;
   cutCycles(parents);
+
+  const ids: string[] = new Array(count);
+  const names: string[] = new Array(count);
+  // Severity of each node's own health, -1 for none.
+  const severity = new Int8Array(count);
+  for (let i = 0; i < count; i++) {
+    const node = nodes[i];
+    ids[i] = node.id;
+    names[i] = node.name;
+    severity[i] = node.health ? healthSeverity(node.health.status) : -1;
+  }
+  const byId = idComparator(ids, names, idParts.prefixes, idParts.prefixOf);
 
   // Children of each node as one flat array, `children[start[p]..start[p + 1])`.
   const start = new Int32Array(count + 1);
@@ -39,20 +61,10 @@ export function assembleForest(
     if (parent === NONE) roots.push(i);
     else children[filled[parent]++] = i;
   }
-  const byId = (a: number, b: number) => (nodes[a].id < nodes[b].id ? -1 : 1);
   roots.sort(byId);
   for (let i = 0; i < count; i++) {
-    const node = nodes[i];
-    const parent = parents[i];
-    node.parentId = parent === NONE ? undefined : nodes[parent].id;
-    const childCount = start[i + 1] - start[i];
-    if (childCount === 0) continue;
-    if (childCount > 1) children.subarray(start[i], start[i + 1]).sort(byId);
-    // Sized once: pushing onto the empty array would reserve 17 slots.
-    const childIds: string[] = new Array(childCount);
-    for (let c = 0; c < childCount; c++)
-      childIds[c] = nodes[children[start[i] + c]].id;
-    node.childIds = childIds;
+    if (start[i + 1] - start[i] > 1)
+      children.subarray(start[i], start[i + 1]).sort(byId);
   }
 
   // Depth first from the sorted roots: every node comes after its parent,
@@ -66,41 +78,54 @@ export function assembleForest(
     for (let c = start[index + 1] - 1; c >= start[index]; c--)
       stack.push(children[c]);
   }
-  const sorted: ResourceNode[] = new Array(count);
+  // Worst severity of each subtree, -1 when nothing in it carries health,
+  // like ArgoCD's tree.
+  const worst = severity;
   for (let o = count - 1; o >= 0; o--) {
     const index = order[o];
-    const node = nodes[index];
-    // Undefined when nothing below carries health, like ArgoCD's tree.
-    let worst = node.health?.status;
-    for (let c = start[index]; c < start[index + 1]; c++) {
-      const below = nodes[children[c]].subtreeHealth;
-      if (below && (!worst || isWorseHealth(worst, below))) worst = below;
-    }
-    node.subtreeHealth = worst;
-    sorted[o] = node;
+    for (let c = start[index]; c < start[index + 1]; c++)
+      if (worst[children[c]] > worst[index]) worst[index] = worst[children[c]];
   }
-  return { nodes: sorted, roots: roots.map(index => nodes[index].id) };
+
+  for (let i = 0; i < count; i++) {
+    const node = nodes[i];
+    node.parentId = parents[i] === NONE ? undefined : ids[parents[i]];
+    node.subtreeHealth = worst[i] < 0 ? undefined : HEALTH_STATUSES[worst[i]];
+    const childCount = start[i + 1] - start[i];
+    if (childCount === 0) continue;
+    // Sized once: pushing onto the empty array would reserve 17 slots.
+    const childIds: string[] = new Array(childCount);
+    for (let c = 0; c < childCount; c++)
+      childIds[c] = ids[children[start[i] + c]];
+    node.childIds = childIds;
+  }
+  const sorted: ResourceNode[] = new Array(count);
+  for (let o = 0; o < count; o++) sorted[o] = nodes[order[o]];
+  return { nodes: sorted, roots: roots.map(index => ids[index]) };
 }
 
 /**
  * Walks each parent chain once; a chain that comes back to itself is a
- * cycle, broken by dropping the parent link that closes it.
+ * cycle, broken by dropping the parent link that closes it. A second walk
+ * marks the chain done, rather than keeping it in a list: emptying a list
+ * frees its storage, so every chain would allocate anew.
  */
 function cutCycles(parents: number[]) {
   const OPEN = 1;
   const DONE = 2;
   const state = new Uint8Array(parents.length);
-  const path: number[] = [];
   for (let first = 0; first < parents.length; first++) {
     let current = first;
+    let last = NONE;
     while (current !== NONE && state[current] === 0) {
       state[current] = OPEN;
-      path.push(current);
+      last = current;
       current = parents[current];
     }
-    if (current !== NONE && state[current] === OPEN)
-      parents[path[path.length - 1]] = NONE;
-    for (const index of path) state[index] = DONE;
-    path.length = 0;
+    if (current !== NONE && state[current] === OPEN) parents[last] = NONE;
+    for (let open = first; open !== NONE && state[open] === OPEN; ) {
+      state[open] = DONE;
+      open = parents[open];
+    }
   }
 }

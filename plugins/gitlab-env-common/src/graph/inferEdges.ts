@@ -9,16 +9,17 @@ import {
   namespaceLookups,
   selectPods,
 } from './lookups';
-import { NodeTable, inventoryNode } from './nodeTable';
+import { NodeTable, findNode, inventoryNode } from './nodeTable';
 import { PairBits } from './pairBits';
 import {
+  NameList,
+  PodReference,
   claimTemplateNames,
   ingressServiceNames,
-  podClaimNames,
-  podConfigReferences,
+  podReferenceNames,
   serviceSelector,
 } from './references';
-import { groupOfApiVersion, resourceId } from './resourceId';
+import { groupOfApiVersion } from './resourceId';
 
 /** How strongly an in-edge claims to be a node's tree parent; lower wins. */
 const PARENT_RANK = { controller: 0, owns: 1, manages: 2 } as const;
@@ -43,6 +44,8 @@ interface Inference {
   lookups: Lookups;
   edges: ResourceEdge[];
   added: PairBits;
+  /** The names the object at hand refers to; one list reused for all. */
+  names: NameList;
 }
 
 /**
@@ -57,6 +60,7 @@ export function inferEdges(table: NodeTable, lookups: Lookups): ResourceEdge[] {
     lookups,
     edges: [],
     added: new PairBits(table.sources.length * 2),
+    names: new NameList(),
   };
   // Only the nodes built from objects: Missing ones appended meanwhile refer to nothing.
   const count = table.sources.length;
@@ -161,14 +165,8 @@ function inferEdgesOf(inference: Inference, index: number) {
         addEdge(inference, index, pod, 'selects');
     }
   } else if (kind === 'Ingress') {
-    addEdgesByName(
-      inference,
-      scope,
-      index,
-      'Service',
-      ingressServiceNames(object),
-      'routes',
-    );
+    ingressServiceNames(object, inference.names);
+    addEdgesByName(inference, scope, index, 'Service', 'routes');
   } else if (kind === 'HorizontalPodAutoscaler') {
     addEdge(
       inference,
@@ -179,8 +177,10 @@ function inferEdgesOf(inference: Inference, index: number) {
   } else if (kind === 'Pod' && group === '') {
     addPodEdges(inference, scope, index, object);
   } else if (kind === 'StatefulSet' && group === 'apps') {
-    for (const template of claimTemplateNames(object)) {
-      const stem = `${template}-${node.name}`;
+    const templates = inference.names;
+    claimTemplateNames(object, templates);
+    for (let t = 0; t < templates.count; t++) {
+      const stem = `${templates.names[t]}-${node.name}`;
       for (const claim of scope.claimsByStem.get(stem) ?? NO_NODES)
         addEdge(inference, index, claim, 'mounts');
     }
@@ -222,49 +222,49 @@ function scaleTarget(
   const target = isRecord(hpa.spec) ? hpa.spec.scaleTargetRef : undefined;
   if (!isRecord(target)) return undefined;
   const kind = String(target.kind);
-  const exact = inference.table.indexOf.get(
-    resourceId({
-      group: groupOfApiVersion(target.apiVersion),
-      kind,
-      namespace,
-      name: String(target.name),
-    }),
-  );
+  const exact = findNode(inference.table, {
+    group: groupOfApiVersion(target.apiVersion),
+    kind,
+    namespace,
+    name: String(target.name),
+  });
   return exact ?? firstByKindName(scope, kind, target.name);
 }
 
-/** Edges from a node to the first node of a kind by each name, in its namespace. */
+/**
+ * Edges from a node to the first node of a kind by each name in
+ * `inference.names`, in its namespace.
+ */
 function addEdgesByName(
   inference: Inference,
   scope: NamespaceLookups,
   index: number,
   kind: string,
-  names: readonly string[],
   type: ResourceEdgeType,
 ) {
-  for (const name of names)
-    addEdge(inference, index, firstByKindName(scope, kind, name), type);
+  const { names, count } = inference.names;
+  for (let n = 0; n < count; n++)
+    addEdge(inference, index, firstByKindName(scope, kind, names[n]), type);
 }
 
-/** A Pod's claims (mounts) and ConfigMaps and Secrets (uses). */
+/** What a Pod refers to, in the order its edges are added. */
+const POD_REFERENCES: ReadonlyArray<[PodReference, ResourceEdgeType]> = [
+  ['PersistentVolumeClaim', 'mounts'],
+  ['ConfigMap', 'uses'],
+  ['Secret', 'uses'],
+];
+
+/** A Pod's claims (mounts), then ConfigMaps and Secrets (uses). */
 function addPodEdges(
   inference: Inference,
   scope: NamespaceLookups,
   index: number,
   pod: KubernetesObject,
 ) {
-  const claims = podClaimNames(pod);
-  addEdgesByName(
-    inference,
-    scope,
-    index,
-    'PersistentVolumeClaim',
-    claims,
-    'mounts',
-  );
-  const { configMaps, secrets } = podConfigReferences(pod);
-  addEdgesByName(inference, scope, index, 'ConfigMap', configMaps, 'uses');
-  addEdgesByName(inference, scope, index, 'Secret', secrets, 'uses');
+  for (const [kind, type] of POD_REFERENCES) {
+    podReferenceNames(pod, kind, inference.names);
+    addEdgesByName(inference, scope, index, kind, type);
+  }
 }
 
 /** A Flux Kustomization manages every entry of its inventory, present or Missing. */

@@ -1,5 +1,6 @@
 import { isRecord } from '../health/conditions';
-import { KubernetesObject, ResourceNode } from '../types';
+import { KubernetesObject } from '../types';
+import { KindNodes, NodeTable } from './nodeTable';
 
 /**
  * What edge inference looks up in one namespace, by node index. Nested maps
@@ -8,8 +9,8 @@ import { KubernetesObject, ResourceNode } from '../types';
  * new string to build, flatten and hash on every lookup.
  */
 export interface NamespaceLookups {
-  /** First node per kind, then name (group ignored: owner references by name carry only a kind). */
-  byKindName: Map<string, Map<string, number>>;
+  /** Per kind: the first node per name (group ignored: owner references by name carry only a kind). */
+  kinds: Map<string, KindNodes>;
   /** Pods per label key, then value (string values only: selectors hold nothing else). */
   podsByLabel: Map<string, Map<string, number[]>>;
   /** Claims per name without its `-<ordinal>` suffix, as StatefulSets name them. */
@@ -48,7 +49,7 @@ function inner<K, V>(map: Map<string, Map<K, V>>, key: string): Map<K, V> {
 }
 
 const EMPTY_NAMESPACE: NamespaceLookups = {
-  byKindName: new Map(),
+  kinds: new Map(),
   podsByLabel: new Map(),
   claimsByStem: new Map(),
 };
@@ -62,45 +63,61 @@ export function namespaceLookups(
 }
 
 /**
- * Indexes `nodes[i]` for every object `sources[i]`, in node order, so the
- * first node of a kind and name is the first one in the input.
+ * Indexes the nodes built from objects, in node order. Lookups by kind and
+ * name read the node table's index, completed here with the nodes it kept
+ * aside by id (a `/` in kind, namespace or name), so they find the first
+ * such node in the input.
  */
-export function buildLookups(
-  nodes: readonly ResourceNode[],
-  sources: readonly KubernetesObject[],
-): Lookups {
+export function buildLookups(table: NodeTable): Lookups {
+  const { nodes, sources } = table;
   const lookups: Lookups = {
     byUid: new Map(),
     namespaces: new Map(),
     byLabel: new Map(),
   };
-  for (let index = 0; index < sources.length; index++) {
-    const node = nodes[index];
-    if (node.uid) lookups.byUid.set(node.uid, index);
-    let scope = lookups.namespaces.get(node.namespace);
+  const scopeOf = (namespace: string) => {
+    let scope = lookups.namespaces.get(namespace);
     if (!scope) {
       scope = {
-        byKindName: new Map(),
+        kinds: inner(table.kinds, namespace),
         podsByLabel: new Map(),
         claimsByStem: new Map(),
       };
-      lookups.namespaces.set(node.namespace, scope);
+      lookups.namespaces.set(namespace, scope);
     }
-    const names = inner(scope.byKindName, node.kind);
-    if (!names.has(node.name)) names.set(node.name, index);
+    return scope;
+  };
+  for (const namespace of table.kinds.keys()) scopeOf(namespace);
+  for (const index of table.byIdAside.values()) {
+    const node = nodes[index];
+    const kinds = scopeOf(node.namespace).kinds;
+    let kindNodes = kinds.get(node.kind);
+    if (!kindNodes) {
+      kindNodes = { byName: new Map(), idPrefixes: new Map() };
+      kinds.set(node.kind, kindNodes);
+    }
+    if (!kindNodes.byName.has(node.name))
+      kindNodes.byName.set(node.name, index);
+  }
+  for (let index = 0; index < sources.length; index++) {
+    const node = nodes[index];
+    if (node.uid) lookups.byUid.set(node.uid, index);
     const core = node.group === '';
     if (core && node.kind === 'PersistentVolumeClaim') {
       const ordinal = ORDINAL_SUFFIX.exec(node.name);
-      if (ordinal)
-        push(scope.claimsByStem, node.name.slice(0, ordinal.index), index);
+      if (ordinal) {
+        const stem = node.name.slice(0, ordinal.index);
+        push(scopeOf(node.namespace).claimsByStem, stem, index);
+      }
     }
     const labels = sources[index].metadata?.labels;
     if (!isRecord(labels)) continue;
     if (core && node.kind === 'Pod') {
+      const podsByLabel = scopeOf(node.namespace).podsByLabel;
       for (const key of Object.keys(labels)) {
         const value = labels[key];
         if (typeof value === 'string')
-          push(inner(scope.podsByLabel, key), value, index);
+          push(inner(podsByLabel, key), value, index);
       }
     }
     for (const label of LABEL_REFERENCES) {
@@ -118,7 +135,7 @@ export function firstByKindName(
   name: unknown,
 ): number | undefined {
   return typeof name === 'string'
-    ? scope.byKindName.get(kind)?.get(name)
+    ? scope.kinds.get(kind)?.byName.get(name)
     : undefined;
 }
 

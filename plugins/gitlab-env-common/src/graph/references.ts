@@ -2,8 +2,27 @@ import { isRecord } from '../health/conditions';
 import { KubernetesObject } from '../types';
 
 // Readers of the names one object refers to. They walk the object in place
-// and return one flat list: no filtered copies of arrays, no Sets. Names may
-// repeat; the graph builder adds each edge once anyway.
+// and append to a NameList the caller reuses for every object, so reading
+// references allocates nothing once the list has grown. Names may repeat;
+// the graph builder adds each edge once anyway.
+
+/**
+ * Names read from one object: a reused array, of which the first `count`
+ * entries count. The array only grows (shortening an array frees its
+ * storage, and the next object would allocate it again).
+ */
+export class NameList {
+  readonly names: string[] = [];
+  count = 0;
+
+  /** Appends a non-empty string; ignores anything else. */
+  add(value: unknown) {
+    if (typeof value !== 'string' || !value) return;
+    if (this.count < this.names.length) this.names[this.count] = value;
+    else this.names.push(value);
+    this.count += 1;
+  }
+}
 
 const NO_ITEMS: readonly unknown[] = [];
 const NO_FIELDS: Readonly<Record<string, any>> = Object.freeze({});
@@ -15,92 +34,97 @@ const items = (value: unknown): readonly unknown[] =>
 const specOf = (object: KubernetesObject): Record<string, any> =>
   isRecord(object.spec) ? object.spec : NO_FIELDS;
 
-/** Appends a non-empty string name. */
-function addName(names: string[], value: unknown) {
-  if (typeof value === 'string' && value) names.push(value);
-}
+/** What a Pod refers to by name. */
+export type PodReference = 'PersistentVolumeClaim' | 'ConfigMap' | 'Secret';
 
-/** Names of the ConfigMaps and Secrets a Pod reads: volumes, envFrom, env. */
-export function podConfigReferences(pod: KubernetesObject): {
-  configMaps: string[];
-  secrets: string[];
-} {
-  const configMaps: string[] = [];
-  const secrets: string[] = [];
+/**
+ * The names of one kind a Pod refers to, in spec order: claims from
+ * `persistentVolumeClaim` volumes; ConfigMaps and Secrets from volumes
+ * (projected included), then `envFrom` and `env[].valueFrom` of the
+ * containers and init containers.
+ */
+export function podReferenceNames(
+  pod: KubernetesObject,
+  kind: PodReference,
+  into: NameList,
+) {
+  into.count = 0;
   const spec = specOf(pod);
+  const configMap = kind === 'ConfigMap';
   for (const volume of items(spec.volumes)) {
     if (!isRecord(volume)) continue;
-    if (isRecord(volume.configMap)) addName(configMaps, volume.configMap.name);
-    if (isRecord(volume.secret)) addName(secrets, volume.secret.secretName);
+    if (kind === 'PersistentVolumeClaim') {
+      if (isRecord(volume.persistentVolumeClaim))
+        into.add(volume.persistentVolumeClaim.claimName);
+      continue;
+    }
+    if (configMap && isRecord(volume.configMap))
+      into.add(volume.configMap.name);
+    if (!configMap && isRecord(volume.secret))
+      into.add(volume.secret.secretName);
     if (!isRecord(volume.projected)) continue;
     for (const source of items(volume.projected.sources)) {
       if (!isRecord(source)) continue;
-      if (isRecord(source.configMap))
-        addName(configMaps, source.configMap.name);
-      if (isRecord(source.secret)) addName(secrets, source.secret.name);
+      const projected = configMap ? source.configMap : source.secret;
+      if (isRecord(projected)) into.add(projected.name);
     }
   }
-  for (const containers of [spec.containers, spec.initContainers]) {
-    for (const container of items(containers)) {
-      if (!isRecord(container)) continue;
-      for (const from of items(container.envFrom)) {
-        if (!isRecord(from)) continue;
-        if (isRecord(from.configMapRef))
-          addName(configMaps, from.configMapRef.name);
-        if (isRecord(from.secretRef)) addName(secrets, from.secretRef.name);
-      }
-      for (const env of items(container.env)) {
-        if (!isRecord(env) || !isRecord(env.valueFrom)) continue;
-        const { configMapKeyRef, secretKeyRef } = env.valueFrom;
-        if (isRecord(configMapKeyRef))
-          addName(configMaps, configMapKeyRef.name);
-        if (isRecord(secretKeyRef)) addName(secrets, secretKeyRef.name);
-      }
+  if (kind === 'PersistentVolumeClaim') return;
+  addContainerReferences(spec.containers, configMap, into);
+  addContainerReferences(spec.initContainers, configMap, into);
+}
+
+function addContainerReferences(
+  containers: unknown,
+  configMap: boolean,
+  into: NameList,
+) {
+  for (const container of items(containers)) {
+    if (!isRecord(container)) continue;
+    for (const from of items(container.envFrom)) {
+      if (!isRecord(from)) continue;
+      const ref = configMap ? from.configMapRef : from.secretRef;
+      if (isRecord(ref)) into.add(ref.name);
+    }
+    for (const env of items(container.env)) {
+      if (!isRecord(env) || !isRecord(env.valueFrom)) continue;
+      const { configMapKeyRef, secretKeyRef } = env.valueFrom;
+      const ref = configMap ? configMapKeyRef : secretKeyRef;
+      if (isRecord(ref)) into.add(ref.name);
     }
   }
-  return { configMaps, secrets };
 }
 
-/** Claims a Pod mounts. */
-export function podClaimNames(pod: KubernetesObject): string[] {
-  const names: string[] = [];
-  for (const volume of items(specOf(pod).volumes)) {
-    if (isRecord(volume) && isRecord(volume.persistentVolumeClaim))
-      addName(names, volume.persistentVolumeClaim.claimName);
-  }
-  return names;
-}
-
-function addBackend(names: string[], backend: unknown) {
+function addBackend(backend: unknown, into: NameList) {
   if (!isRecord(backend)) return;
-  addName(
-    names,
+  into.add(
     isRecord(backend.service) ? backend.service.name : backend.serviceName,
   );
 }
 
 /** Services an Ingress routes to: default backend, legacy backend, rules. */
-export function ingressServiceNames(ingress: KubernetesObject): string[] {
+export function ingressServiceNames(ingress: KubernetesObject, into: NameList) {
+  into.count = 0;
   const spec = specOf(ingress);
-  const names: string[] = [];
-  addBackend(names, spec.defaultBackend);
-  addBackend(names, spec.backend);
+  addBackend(spec.defaultBackend, into);
+  addBackend(spec.backend, into);
   for (const rule of items(spec.rules)) {
     if (!isRecord(rule) || !isRecord(rule.http)) continue;
     for (const path of items(rule.http.paths))
-      if (isRecord(path)) addBackend(names, path.backend);
+      if (isRecord(path)) addBackend(path.backend, into);
   }
-  return names;
 }
 
 /** Template names of a StatefulSet's volumeClaimTemplates. */
-export function claimTemplateNames(statefulSet: KubernetesObject): string[] {
-  const names: string[] = [];
+export function claimTemplateNames(
+  statefulSet: KubernetesObject,
+  into: NameList,
+) {
+  into.count = 0;
   for (const template of items(specOf(statefulSet).volumeClaimTemplates)) {
     if (isRecord(template) && isRecord(template.metadata))
-      addName(names, template.metadata.name);
+      into.add(template.metadata.name);
   }
-  return names;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { KubernetesObject, ResourceKey } from '../types';
+import { KubernetesObject, KubernetesObjectMeta, ResourceKey } from '../types';
 
 /** API group of an apiVersion: '' for the core group (`v1`). */
 export function groupOfApiVersion(apiVersion: unknown): string {
@@ -33,22 +33,36 @@ export function parseResourceId(id: string): ResourceKey | undefined {
   return { group, kind, namespace, name };
 }
 
+/** Whether an object has what its key needs: a kind and a name. */
+export function hasResourceKey(
+  object: KubernetesObject,
+): object is KubernetesObject & {
+  kind: string;
+  metadata: KubernetesObjectMeta & { name: string };
+} {
+  const metadata = object?.metadata;
+  return (
+    typeof object?.kind === 'string' &&
+    !!metadata &&
+    typeof metadata.name === 'string'
+  );
+}
+
+/** An object's namespace; empty for cluster-scoped objects. */
+export function namespaceOf(object: KubernetesObject): string {
+  const namespace = object.metadata?.namespace;
+  return typeof namespace === 'string' ? namespace : '';
+}
+
 /** The key of an object, or undefined when it lacks a kind or a name. @public */
 export function resourceKeyOf(
   object: KubernetesObject,
 ): ResourceKey | undefined {
-  const metadata = object?.metadata;
-  if (
-    typeof object?.kind !== 'string' ||
-    !metadata ||
-    typeof metadata.name !== 'string'
-  ) {
-    return undefined;
-  }
+  if (!hasResourceKey(object)) return undefined;
   return {
     group: groupOfApiVersion(object.apiVersion),
     kind: object.kind,
-    namespace: typeof metadata.namespace === 'string' ? metadata.namespace : '',
-    name: metadata.name,
+    namespace: namespaceOf(object),
+    name: object.metadata.name,
   };
 }

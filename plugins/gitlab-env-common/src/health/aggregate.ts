@@ -10,6 +10,11 @@ const SEVERITY = new Map<HealthStatus, number>(
   HEALTH_STATUSES.map((s, i) => [s, i]),
 );
 
+/** A status's place in ArgoCD's order of severity: 0 for Healthy, higher is worse. */
+export function healthSeverity(status: HealthStatus): number {
+  return SEVERITY.get(status) ?? 0;
+}
+
 /** ArgoCD's `IsWorse`: true when `next` is less healthy than `current`. @public */
 export function isWorseHealth(
   current: HealthStatus,

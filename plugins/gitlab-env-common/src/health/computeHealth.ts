@@ -1,7 +1,7 @@
 import { HEALTH_STATUSES, HealthAssessment, KubernetesObject } from '../types';
 import { groupOf, isRecord } from './conditions';
 import { genericHealth } from './custom/generic';
-import { HEALTH_RULES } from './rules';
+import { healthRuleOf } from './rules';
 
 const VALID = new Set<string>(HEALTH_STATUSES);
 
@@ -33,7 +33,7 @@ export function computeHealth(
       }
     }
     const group = groupOf(object);
-    const rule = HEALTH_RULES.get(`${group}/${object.kind}`);
+    const rule = healthRuleOf(group, object.kind);
     let result: HealthAssessment | undefined;
     if (rule) result = rule(object);
     else if (!isBuiltinGroup(group)) result = genericHealth(object);

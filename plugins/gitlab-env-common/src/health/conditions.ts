@@ -24,20 +24,31 @@ export function statusOf(obj: KubernetesObject): Record<string, any> {
   return isRecord(obj.status) ? obj.status : {};
 }
 
-export function conditionsOf(obj: KubernetesObject): Condition[] {
-  const conditions = statusOf(obj).conditions;
-  if (!Array.isArray(conditions)) return [];
-  return conditions.filter(
-    (c): c is Condition =>
-      isRecord(c) && typeof c.type === 'string' && typeof c.status === 'string',
+function isCondition(value: unknown): value is Condition {
+  return (
+    isRecord(value) &&
+    typeof value.type === 'string' &&
+    typeof value.status === 'string'
   );
 }
 
+export function conditionsOf(obj: KubernetesObject): Condition[] {
+  const conditions = statusOf(obj).conditions;
+  if (!Array.isArray(conditions)) return [];
+  return conditions.filter(isCondition);
+}
+
+/** The first well-formed condition of a type; a loop, as it runs for most objects. */
 export function findCondition(
   obj: KubernetesObject,
   type: string,
 ): Condition | undefined {
-  return conditionsOf(obj).find(c => c.type === type);
+  const conditions = statusOf(obj).conditions;
+  if (!Array.isArray(conditions)) return undefined;
+  for (const condition of conditions) {
+    if (isCondition(condition) && condition.type === type) return condition;
+  }
+  return undefined;
 }
 
 export function num(value: unknown, fallback = 0): number {

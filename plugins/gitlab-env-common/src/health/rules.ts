@@ -61,8 +61,15 @@ function versioned(
   return obj => {
     const apiVersion = String(obj.apiVersion);
     const slash = apiVersion.indexOf('/');
+    // Compared in place: slicing the version out would allocate per object.
+    for (const known of versions) {
+      if (
+        apiVersion.length === slash + 1 + known.length &&
+        apiVersion.endsWith(known)
+      )
+        return rule(obj);
+    }
     const version = apiVersion.slice(slash + 1);
-    if (versions.includes(version)) return rule(obj);
     const group = slash < 0 ? '' : apiVersion.slice(0, slash);
     return {
       status: 'Unknown',
@@ -144,3 +151,24 @@ export const HEALTH_RULES: ReadonlyMap<string, HealthRule> = new Map<
   ['gateway.networking.k8s.io/HTTPRoute', routeHealth],
   ['gateway.networking.k8s.io/GRPCRoute', routeHealth],
 ]);
+
+/**
+ * HEALTH_RULES per kind, then group: found without joining a `group/Kind`
+ * key string for every object.
+ */
+const RULES_BY_KIND = new Map<string, Map<string, HealthRule>>();
+for (const [key, rule] of HEALTH_RULES) {
+  const slash = key.indexOf('/');
+  const kind = key.slice(slash + 1);
+  let byGroup = RULES_BY_KIND.get(kind);
+  if (!byGroup) RULES_BY_KIND.set(kind, (byGroup = new Map()));
+  byGroup.set(key.slice(0, slash), rule);
+}
+
+/** The rule for a group and kind, if any. */
+export function healthRuleOf(
+  group: string,
+  kind: string,
+): HealthRule | undefined {
+  return RULES_BY_KIND.get(kind)?.get(group);
+}

@@ -40,6 +40,41 @@ function failedMessage(status: Record<string, any>): string | undefined {
   return undefined;
 }
 
+// The checks below run for every Pod, so they loop over the statuses in
+// place rather than building filtered and mapped copies.
+
+/**
+ * The messages of the containers waiting for a failing reason (crash loop,
+ * image pull error), joined by `, `; undefined when none is.
+ */
+function failingWaitMessages(statuses: unknown): string | undefined {
+  if (!Array.isArray(statuses)) return undefined;
+  let messages: string | undefined;
+  for (const container of statuses) {
+    if (!isRecord(container) || !isRecord(container.state)) continue;
+    const waiting = container.state.waiting;
+    if (!isRecord(waiting) || typeof waiting.reason !== 'string') continue;
+    if (!isFailingWait(waiting.reason)) continue;
+    const message = str(waiting.message) ?? '';
+    messages = messages === undefined ? message : `${messages}, ${message}`;
+  }
+  return messages;
+}
+
+/** Whether a container terminated before its current run. */
+function restartedAfterTermination(statuses: unknown): boolean {
+  if (!Array.isArray(statuses)) return false;
+  for (const container of statuses) {
+    if (
+      isRecord(container) &&
+      isRecord(container.lastState) &&
+      isRecord(container.lastState.terminated)
+    )
+      return true;
+  }
+  return false;
+}
+
 /**
  * ArgoCD's `health_pod.go`: crash loops and image pull failures degrade
  * long-running pods whatever their phase; run-to-completion pods are never
@@ -52,20 +87,9 @@ export function podHealth(obj: KubernetesObject): HealthAssessment {
     spec.restartPolicy === 'Always' ||
     obj.metadata?.annotations?.['argocd.argoproj.io/ignore-restart-policy'] ===
       'true';
-  const containers = containerStatuses(status.containerStatuses);
   if (longRunning) {
-    const messages = containers
-      .map(c =>
-        isRecord(c.state) && isRecord(c.state.waiting)
-          ? c.state.waiting
-          : undefined,
-      )
-      .filter(
-        (w): w is Record<string, any> =>
-          !!w && typeof w.reason === 'string' && isFailingWait(w.reason),
-      )
-      .map(w => str(w.message) ?? '');
-    if (messages.length > 0) return health('Degraded', messages.join(', '));
+    const messages = failingWaitMessages(status.containerStatuses);
+    if (messages !== undefined) return health('Degraded', messages);
   }
   const message = str(status.message);
   switch (status.phase) {
@@ -79,11 +103,7 @@ export function podHealth(obj: KubernetesObject): HealthAssessment {
       if (longRunning) {
         if (findCondition(obj, 'Ready')?.status === 'True')
           return health('Healthy', message);
-        if (
-          containers.some(
-            c => isRecord(c.lastState) && isRecord(c.lastState.terminated),
-          )
-        ) {
+        if (restartedAfterTermination(status.containerStatuses)) {
           return health('Degraded', message);
         }
         return health('Progressing', message);
