@@ -62,10 +62,8 @@ export function assembleForest(
     else children[filled[parent]++] = i;
   }
   roots.sort(byId);
-  for (let i = 0; i < count; i++) {
-    if (start[i + 1] - start[i] > 1)
-      children.subarray(start[i], start[i + 1]).sort(byId);
-  }
+  for (let i = 0; i < count; i++)
+    sortRange(children, start[i], start[i + 1], byId);
 
   // Depth first from the sorted roots: every node comes after its parent,
   // so walking the order backwards rolls health up.
@@ -102,6 +100,34 @@ export function assembleForest(
   const sorted: ResourceNode[] = new Array(count);
   for (let o = 0; o < count; o++) sorted[o] = nodes[order[o]];
   return { nodes: sorted, roots: roots.map(index => ids[index]) };
+}
+
+/** Longest range sorted by insertion; most child lists are a handful long. */
+const INSERTION_SORT_MAX = 12;
+
+/**
+ * Sorts `values[from..to)` in place: short ranges by insertion, which
+ * allocates nothing, longer ones by the typed array's own sort.
+ */
+function sortRange(
+  values: Int32Array,
+  from: number,
+  to: number,
+  compare: (a: number, b: number) => number,
+) {
+  if (to - from > INSERTION_SORT_MAX) {
+    values.subarray(from, to).sort(compare);
+    return;
+  }
+  for (let i = from + 1; i < to; i++) {
+    const value = values[i];
+    let j = i - 1;
+    while (j >= from && compare(values[j], value) > 0) {
+      values[j + 1] = values[j];
+      j--;
+    }
+    values[j + 1] = value;
+  }
 }
 
 /**
