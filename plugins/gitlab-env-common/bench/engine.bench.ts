@@ -2,6 +2,10 @@
 // Graph + health + roll-up over realistic environments; prints the median
 // per size and the 50k/10k ratio (5.0 would be perfectly linear). Timings
 // are printed, never asserted: machines are noisy.
+//
+// As a control, the same run times JSON.stringify of the same objects: a
+// linear workload over the same data, whose 50k/10k ratio shows how much
+// this machine's caches and garbage collector alone stretch a linear cost.
 import { buildResourceGraph, summarizeGraphHealth } from '../src';
 import { generateEnvironment } from './generateEnvironment';
 
@@ -10,24 +14,36 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-function measure(size: number): number {
-  const objects = generateEnvironment(size);
-  const runs = size >= 50_000 ? 7 : 15;
-  // Enough warm-up runs for the JIT to settle before anything is timed.
-  for (let i = 0; i < 8; i++) summarizeGraphHealth(buildResourceGraph(objects));
+/** Median time of `work` after enough warm-up runs for the JIT to settle. */
+function time(work: () => unknown, runs: number): number {
+  for (let i = 0; i < 8; i++) work();
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const started = performance.now();
-    const graph = buildResourceGraph(objects);
-    summarizeGraphHealth(graph);
+    work();
     times.push(performance.now() - started);
   }
-  const result = median(times);
+  return median(times);
+}
+
+function measure(size: number): number {
+  const objects = generateEnvironment(size);
+  const runs = size >= 50_000 ? 7 : 15;
+  const result = time(
+    () => summarizeGraphHealth(buildResourceGraph(objects)),
+    runs,
+  );
   console.log(
     `objects=${objects.length} median=${result.toFixed(1)}ms ` +
       `(graph + health + roll-up, ${runs} runs)`,
   );
   return result;
+}
+
+/** The control, timed after the engine so it cannot disturb its figures. */
+function measureControl(size: number): number {
+  const objects = generateEnvironment(size);
+  return time(() => JSON.stringify(objects), size >= 50_000 ? 7 : 15);
 }
 
 measure(1_000);
@@ -37,5 +53,11 @@ console.log(
   `ratio 50k/10k = ${(fiftyK / tenK).toFixed(
     2,
   )} (linear would be 5.00; goal < 5.5)`,
+);
+const control = measureControl(50_000) / measureControl(10_000);
+console.log(
+  `control: JSON.stringify of the same objects, ratio 50k/10k = ${control.toFixed(
+    2,
+  )}`,
 );
 console.log(`10k objects: ${tenK.toFixed(1)} ms (goal < 50 ms)`);
