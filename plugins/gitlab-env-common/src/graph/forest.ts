@@ -10,8 +10,9 @@ export interface Forest {
   roots: string[];
 }
 
-/** How node ids are built, to order them cheaply (see idComparator). */
+/** The nodes' ids, and how they are built, to order them cheaply (see idComparator). */
 export interface IdParts {
+  ids: readonly string[];
   prefixes: readonly string[];
   prefixOf: ArrayLike<number>;
 }
@@ -36,13 +37,12 @@ export function assembleForest(
   const count = nodes.length;
   cutCycles(parents);
 
-  const ids: string[] = new Array(count);
+  const { ids } = idParts;
   const names: string[] = new Array(count);
   // Severity of each node's own health, -1 for none.
   const severity = new Int8Array(count);
   for (let i = 0; i < count; i++) {
     const node = nodes[i];
-    ids[i] = node.id;
     names[i] = node.name;
     severity[i] = node.health ? healthSeverity(node.health.status) : -1;
   }

@@ -84,8 +84,8 @@ function addEdge(
   const { table } = inference;
   if (inference.added.add(source, target, EDGE_TYPE_BITS[type])) {
     inference.edges.push({
-      source: table.nodes[source].id,
-      target: table.nodes[target].id,
+      source: table.ids[source],
+      target: table.ids[target],
       type,
     });
   }

@@ -39,6 +39,8 @@ export interface NodeTable {
   nodes: ResourceNode[];
   /** The object of `nodes[i]`, for the nodes built from objects (a prefix of `nodes`). */
   sources: KubernetesObject[];
+  /** `nodes[i].id`, kept apart so edges and sorting read a flat array, not node objects. */
+  ids: string[];
   /** Per namespace, then kind. Without nodes whose kind, namespace or name holds a `/`. */
   kinds: Map<string, Map<string, KindNodes>>;
   /** Per node: whether another node of another group shares its namespace, kind and name. */
@@ -95,6 +97,7 @@ export function collectNodes(objects: readonly KubernetesObject[]): NodeTable {
   const table: NodeTable = {
     nodes: [],
     sources: [],
+    ids: [],
     kinds: new Map(),
     sharesName: [],
     byIdAside: new Map(),
@@ -150,6 +153,7 @@ export function collectNodes(objects: readonly KubernetesObject[]): NodeTable {
     if (earlier !== undefined) {
       table.nodes[earlier] = node;
       table.sources[earlier] = object;
+      table.ids[earlier] = id;
       continue;
     }
     const index = append(table, node, prefix);
@@ -237,6 +241,7 @@ function idPrefix(
 function append(table: NodeTable, node: ResourceNode, prefix: number): number {
   const index = table.nodes.length;
   table.nodes.push(node);
+  table.ids.push(node.id);
   table.prefixOf.push(prefix);
   table.sharesName.push(false);
   table.parents.push(NO_PARENT);
