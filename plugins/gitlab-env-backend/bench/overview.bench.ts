@@ -94,7 +94,7 @@ async function run(
   roundTripMs: number,
   setting: (typeof SETTINGS)[number],
 ) {
-  const meter = meterUpstreamRequests();
+  const meter = meterUpstreamRequests(simulator.url);
   const { server } = await startBackendOnSimulator(simulator, {
     entities: scenarioCatalogEntities(overviewScenario(ENTITIES)),
     gitlabEnv: {

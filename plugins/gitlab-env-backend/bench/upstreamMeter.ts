@@ -1,14 +1,21 @@
 /**
  * Counts the backend's upstream requests at the network boundary, its
  * `fetch`: how many, and the most in flight at once. The benchmarks run the
- * backend in this process, so every GitLab and KAS call passes here.
+ * backend in this process, so every GitLab and KAS call passes here; calls
+ * to other URLs (the benchmark's own, to the backend) are not counted.
  */
-export function meterUpstreamRequests() {
+export function meterUpstreamRequests(upstreamUrl: string) {
   let requests = 0;
   let inFlight = 0;
   let maxInFlight = 0;
   const realFetch = globalThis.fetch;
   globalThis.fetch = async (input: any, init?: any) => {
+    if (
+      !String(input instanceof Request ? input.url : input).startsWith(
+        upstreamUrl,
+      )
+    )
+      return realFetch(input, init);
     requests += 1;
     inFlight += 1;
     maxInFlight = Math.max(maxInFlight, inFlight);

@@ -59,15 +59,9 @@ export async function readAcrossCluster(
   const reads = new Map<ListableKind, KindRead>();
   await Promise.all(
     kinds.map(async kind => {
-      const keep = (o: KubernetesObject) => {
-        const namespace = o.metadata?.namespace ?? '';
-        return (
-          namespaces.has(namespace) ||
-          extraKeys.has(
-            refKey(kind.group, kind.plural, namespace, o.metadata?.name ?? ''),
-          )
-        );
-      };
+      const keep = (namespace: string, name: string) =>
+        namespaces.has(namespace) ||
+        extraKeys.has(refKey(kind.group, kind.plural, namespace, name));
       try {
         const objects = await listKind(kas, kind, { labelSelector, keep });
         const byNamespace = new Map<string, KubernetesObject[]>();

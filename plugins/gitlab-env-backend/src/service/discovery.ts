@@ -1,6 +1,7 @@
 import { failure } from '../errors';
 import { KasClient } from './kasClient';
 import { isRecord } from './json';
+import { basePathOf } from './objectSource';
 
 /** A namespaced, listable kind at its preferred version. */
 export interface ListableKind {
@@ -71,7 +72,7 @@ function aggregatedKinds(list: Record<string, any>): ListableKind[] {
     const preferred = item?.versions?.[0];
     if (typeof group !== 'string' || SKIPPED_GROUPS.has(group)) return [];
     if (!isRecord(preferred) || !Array.isArray(preferred.resources)) return [];
-    const basePath = `/apis/${group}/${preferred.version}`;
+    const basePath = basePathOf(group, String(preferred.version));
     return kindsOf(
       {
         resources: preferred.resources.map((r: any) => ({
@@ -111,7 +112,10 @@ export async function discoverListableKinds(
     );
   }
   if (isRecord(groups) && groups.kind === 'APIGroupDiscoveryList') {
-    return [kindsOf(core, '', 'v1', '/api/v1'), aggregatedKinds(groups)].flat();
+    return [
+      kindsOf(core, '', 'v1', basePathOf('', 'v1')),
+      aggregatedKinds(groups),
+    ].flat();
   }
   if (!isRecord(groups) || !Array.isArray(groups.groups)) {
     throw failure(
@@ -133,7 +137,7 @@ export async function discoverListableKinds(
   const lists = await Promise.all(
     preferred.map(
       async ({ group, version }: { group: string; version: string }) => {
-        const basePath = `/apis/${group}/${version}`;
+        const basePath = basePathOf(group, version);
         const list = await kas.get(basePath);
         return list === undefined
           ? []
@@ -141,5 +145,5 @@ export async function discoverListableKinds(
       },
     ),
   );
-  return [kindsOf(core, '', 'v1', '/api/v1'), ...lists].flat();
+  return [kindsOf(core, '', 'v1', basePathOf('', 'v1')), ...lists].flat();
 }

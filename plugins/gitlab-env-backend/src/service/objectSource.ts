@@ -1,6 +1,6 @@
 import { KubernetesObject } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { failure } from '../errors';
-import { ListableKind } from './discovery';
+import type { ListableKind } from './discovery';
 import { isRecord } from './json';
 import { KasClient } from './kasClient';
 import { itemKind, normalizeObject } from './objects';
@@ -43,8 +43,9 @@ export function basePathOf(group: string, version: string): string {
 
 /**
  * Lists a kind in one namespace, or across the cluster when `namespace` is
- * undefined, following `continue` tokens. `keep` drops objects page by page,
- * so a cluster-wide list holds only what its caller wants.
+ * undefined, following `continue` tokens. `keep` is asked for each item's
+ * namespace and name before the item is normalized, so a cluster-wide list
+ * spends nothing on, and holds nothing of, what its caller drops.
  */
 export async function listKind(
   kas: KasClient,
@@ -52,7 +53,7 @@ export async function listKind(
   options: {
     namespace?: string;
     labelSelector?: string;
-    keep?: (object: KubernetesObject) => boolean;
+    keep?: (namespace: string, name: string) => boolean;
   },
 ): Promise<KubernetesObject[]> {
   const { namespace, labelSelector, keep } = options;
@@ -84,8 +85,9 @@ export async function listKind(
       kind: itemKind(list.kind, kind.kind),
     };
     for (const item of list.items) {
+      if (keep && !keep(...namespaceAndName(item))) continue;
       const object = normalizeObject(item, defaults);
-      if (object && (!keep || keep(object))) objects.push(object);
+      if (object) objects.push(object);
     }
     const next = list.metadata?.continue;
     token =
@@ -94,6 +96,15 @@ export async function listKind(
         : undefined;
   } while (token);
   return objects;
+}
+
+function namespaceAndName(item: unknown): [string, string] {
+  const metadata = isRecord(item) ? item.metadata : undefined;
+  if (!isRecord(metadata)) return ['', ''];
+  return [
+    typeof metadata.namespace === 'string' ? metadata.namespace : '',
+    typeof metadata.name === 'string' ? metadata.name : '',
+  ];
 }
 
 export async function getObject(
