@@ -10,3 +10,4 @@ export * from './permissions';
 export * from './health';
 export * from './graph';
 export * from './overview';
+export * from './ciAccess';

@@ -480,12 +480,9 @@ describe('property: never throws', () => {
         (expression, vars) => {
           const result = evaluateCiExpression(expression, vars);
           expect('value' in result || 'error' in result).toBe(true);
-          if ('error' in result && result.error.position !== undefined) {
-            expect(result.error.position).toBeGreaterThanOrEqual(0);
-            expect(result.error.position).toBeLessThanOrEqual(
-              expression.length,
-            );
-          }
+          const position = 'error' in result ? result.error.position ?? 0 : 0;
+          expect(position).toBeGreaterThanOrEqual(0);
+          expect(position).toBeLessThanOrEqual(expression.length);
           parseCiExpression(expression);
         },
       ),

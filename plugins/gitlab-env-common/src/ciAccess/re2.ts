@@ -144,7 +144,9 @@ class Translator {
       return true;
     }
     const min = Number(match[1]);
-    const max = match[2] ? (match[3] === '' ? -1 : Number(match[3])) : min;
+    // `{n}` is exactly n; `{n,}` has no upper bound (-1).
+    let max = min;
+    if (match[2]) max = match[3] === '' ? -1 : Number(match[3]);
     if (min > MAX_REPEAT || max > MAX_REPEAT || (max >= 0 && max < min)) {
       throw new Re2SyntaxError(`bad repetition operator: ${match[0]}`);
     }
@@ -252,13 +254,9 @@ class Translator {
     this.at += match[0].length;
     const name = match[2] ?? match[3];
     const negate = negated !== (match[1] === '^');
-    const property =
-      name === 'Any'
-        ? 'Any'
-        : /^[A-Z][a-z]?$/.test(name)
-        ? name
-        : `Script=${name}`;
-    if (property === 'Any') return negate ? '[^\\s\\S]' : '[\\s\\S]';
+    if (name === 'Any') return negate ? '[^\\s\\S]' : '[\\s\\S]';
+    // One- or two-letter names are general categories, the rest scripts.
+    const property = /^[A-Z][a-z]?$/.test(name) ? name : `Script=${name}`;
     return `\\${negate ? 'P' : 'p'}{${property}}`;
   }
 
