@@ -94,6 +94,8 @@ export class Controllers {
       object.metadata.name,
     );
     if (!deleted) return undefined;
+    if (object.kind === 'Namespace')
+      this.deleteNamespaceContents(object.metadata.name);
     const dependents = this.store
       .all()
       .filter(
@@ -111,6 +113,18 @@ export class Controllers {
       this.syncEndpoints(object.metadata.namespace);
     }
     return deleted;
+  }
+
+  /**
+   * The namespace controller deletes everything in a deleted namespace
+   * (https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces/);
+   * the real one does so while the namespace is Terminating, here at once.
+   */
+  private deleteNamespaceContents(namespace: string) {
+    this.store
+      .all()
+      .filter(o => o.metadata.namespace === namespace)
+      .forEach(o => this.deleteCascading(o));
   }
 
   private afterPodDeleted(pod: KubeObject) {
