@@ -4,6 +4,7 @@ import {
 } from '@backstage/backend-plugin-api';
 import { catalogServiceRef } from '@backstage/plugin-catalog-node';
 import { gitlabEnvPermissions } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { CiAccessService, createCiAccessRouter } from './ciAccess';
 import { readGitlabEnvConfig } from './config';
 import { createOverviewRouter } from './overview';
 import { createRouter } from './routes';
@@ -38,8 +39,11 @@ export const gitlabEnvPlugin = createBackendPlugin({
         auditor,
         catalog,
       }) {
-        const service = new GitlabEnvironmentsService(
-          readGitlabEnvConfig(config),
+        const gitlabEnvConfig = readGitlabEnvConfig(config);
+        const service = new GitlabEnvironmentsService(gitlabEnvConfig, logger);
+        const ciAccess = new CiAccessService(
+          gitlabEnvConfig,
+          gitlabEnvConfig.ciAccess,
           logger,
         );
         permissionsRegistry.addPermissions(gitlabEnvPermissions);
@@ -55,6 +59,16 @@ export const gitlabEnvPlugin = createBackendPlugin({
         httpRouter.use(
           await createRouter({
             service,
+            catalog,
+            permissions,
+            httpAuth,
+            auditor,
+            logger,
+          }),
+        );
+        httpRouter.use(
+          createCiAccessRouter({
+            service: ciAccess,
             catalog,
             permissions,
             httpAuth,

@@ -5,7 +5,7 @@ import {
   ScenarioProject,
 } from '../scenario/types';
 import { environmentSlug } from '../scenario/slug';
-import { sendBody, sendJson } from '../http/respond';
+import { sendJson } from '../http/respond';
 import { Caller, GitlabDirectory } from './access';
 import { handleRepositoryFile } from './repositoryFiles';
 import { handleProtectedBranches } from './protectedBranches';

@@ -20,6 +20,7 @@ export function testConfig(
     requestTimeoutMs: 1000,
     cacheTtlSeconds: 30,
     concurrency: { perInstance: 16, perAgent: 8 },
+    ciAccess: { namespaceOverflow: 'refuse' },
     overview: { clusterWideReads: true, clusterWideMinNamespaces: 3 },
     ...overrides,
   };

@@ -53,6 +53,11 @@ const STATUS_BY_CODE: Record<GitlabEnvErrorCode, number> = {
   UPSTREAM_MALFORMED: 502,
   UPSTREAM_ERROR: 502,
   NOT_ALLOWED: 403,
+  AGENT_CONFIG_MISSING: 404,
+  AGENT_CONFIG_INVALID: 409,
+  AGENT_CONFIG_UNREADABLE: 403,
+  NAMESPACE_NOT_STALE: 409,
+  NAMESPACE_DELETE_FAILED: 502,
 };
 
 export function httpStatusOf(code: GitlabEnvErrorCode): number {

@@ -7,19 +7,11 @@ import {
 import { stringifyEntityRef } from '@backstage/catalog-model';
 import { CatalogService } from '@backstage/plugin-catalog-node';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
-import {
-  GitlabEnvErrorResponse,
-  gitlabEnvResourcesReadPermission,
-} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { gitlabEnvResourcesReadPermission } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import express from 'express';
 import Router from 'express-promise-router';
-import {
-  asGitlabEnvError,
-  failure,
-  GitlabEnvFailure,
-  httpStatusOf,
-  toBackstageError,
-} from '../errors';
+import { failure } from '../errors';
+import { gitlabEnvErrorHandler } from './errorHandler';
 import { GitlabEnvironmentsService } from '../service';
 
 export interface RouterOptions {
@@ -123,30 +115,7 @@ export async function createRouter(
     },
   );
 
-  router.use(
-    (
-      error: unknown,
-      _req: express.Request,
-      res: express.Response,
-      next: express.NextFunction,
-    ) => {
-      if (res.headersSent) {
-        next(error);
-        return;
-      }
-      if (!(error instanceof GitlabEnvFailure)) {
-        // Unknown errors may quote upstream data; log them, answer generically.
-        logger.error('gitlab-env request failed', error as Error);
-      }
-      const detail = asGitlabEnvError(error);
-      const backstageError = toBackstageError(detail);
-      const body: GitlabEnvErrorResponse = {
-        error: { name: backstageError.name, message: detail.message },
-        gitlabEnv: detail,
-      };
-      res.status(httpStatusOf(detail.code)).json(body);
-    },
-  );
+  router.use(gitlabEnvErrorHandler(logger));
 
   return router;
 }

@@ -13,3 +13,4 @@ export * from './namespace';
 export * from './environments';
 export * from './managedResources';
 export * from './rules';
+export * from './api';

@@ -43,6 +43,16 @@ export const GITLAB_ENV_ERROR_CODES = [
   'UPSTREAM_ERROR',
   /** The signed-in user lacks the permission to see this. */
   'NOT_ALLOWED',
+  /** The agent's configuration file does not exist in its configuration project. */
+  'AGENT_CONFIG_MISSING',
+  /** The agent's configuration file is not valid YAML or has invalid ci_access values. */
+  'AGENT_CONFIG_INVALID',
+  /** The token cannot read the agent's configuration project (needs Reporter). */
+  'AGENT_CONFIG_UNREADABLE',
+  /** A namespace asked to be deleted is not one the backend listed as stale. */
+  'NAMESPACE_NOT_STALE',
+  /** The cluster refused or failed to delete a namespace. */
+  'NAMESPACE_DELETE_FAILED',
 ] as const;
 
 /** @public */
@@ -62,4 +72,7 @@ export interface GitlabEnvError {
   resource?: string;
   /** The upstream HTTP status, when there was one. */
   upstreamStatus?: number;
+  /** For configuration files: the file and the 1-based line of the problem. */
+  file?: string;
+  line?: number;
 }
