@@ -1,4 +1,7 @@
-import { evaluateCiAccess } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import {
+  DeploymentTier,
+  evaluateCiAccess,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { readdirSync, readFileSync } from 'fs';
 import { join } from 'path';
 import { parseAgentConfigFile } from './agentConfigFile';
@@ -18,7 +21,7 @@ function config(agent: string) {
 function decide(
   agent: string,
   projectPath: string,
-  environment: { name: string; slug?: string; tier: string },
+  environment: { name: string; slug?: string; tier: DeploymentTier },
   branch = 'main',
   projectId = '101',
 ) {
