@@ -150,7 +150,9 @@ function serve({ deletes }: { deletes: string[] }) {
   );
 }
 
-function renderAccess(allowed = AuthorizeResult.ALLOW) {
+function renderAccess(
+  allowed: AuthorizeResult.ALLOW | AuthorizeResult.DENY = AuthorizeResult.ALLOW,
+) {
   const client = new GitlabEnvClient({
     discoveryApi: { getBaseUrl: async () => BASE_URL },
     fetchApi: { fetch: (input, init) => fetch(input, init) },
