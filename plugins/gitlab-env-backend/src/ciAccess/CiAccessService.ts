@@ -319,7 +319,7 @@ export class CiAccessService {
   ): Promise<CiAccessMatrixResponse> {
     if (branch !== undefined && !isBranchName(branch)) {
       throw failure(
-        'INVALID_ANNOTATION',
+        'INVALID_BRANCH',
         `"${String(branch).slice(0, 80)}" is not a valid branch name.`,
         {
           hint: 'Pick a branch name such as main or feature/x.',

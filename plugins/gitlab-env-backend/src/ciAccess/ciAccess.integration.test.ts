@@ -181,9 +181,10 @@ describe('CI access and namespaces against the simulator', () => {
       denial: 'when_never',
       ruleIndex: 0,
     });
-    await request(server)
+    const bad = await request(server)
       .get(api('/entity/default/component/storefront/ci-access?branch=a..b'))
       .expect(400);
+    expect(bad.body.gitlabEnv.code).toBe('INVALID_BRANCH');
   });
 
   it('attributes managed-resource namespaces to their environment and lists only stale ones', async () => {

@@ -58,6 +58,7 @@ const STATUS_BY_CODE: Record<GitlabEnvErrorCode, number> = {
   AGENT_CONFIG_UNREADABLE: 403,
   NAMESPACE_NOT_STALE: 409,
   NAMESPACE_DELETE_FAILED: 502,
+  INVALID_BRANCH: 400,
 };
 
 export function httpStatusOf(code: GitlabEnvErrorCode): number {

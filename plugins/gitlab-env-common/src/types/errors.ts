@@ -53,6 +53,8 @@ export const GITLAB_ENV_ERROR_CODES = [
   'NAMESPACE_NOT_STALE',
   /** The cluster refused or failed to delete a namespace. */
   'NAMESPACE_DELETE_FAILED',
+  /** A branch given to evaluate CI access rules for is not a valid branch name. */
+  'INVALID_BRANCH',
 ] as const;
 
 /** @public */

@@ -149,4 +149,9 @@ export const ERROR_CATALOG: Record<GitlabEnvErrorCode, ErrorAdvice> = {
       'Check the agent’s RBAC (delete on namespaces) or run the kubectl command shown.',
     severity: 'error',
   },
+  INVALID_BRANCH: {
+    title: 'Not a branch name',
+    advice: 'Enter a branch name such as main or feature/x.',
+    severity: 'warning',
+  },
 };
