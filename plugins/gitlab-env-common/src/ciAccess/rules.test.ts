@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import {
   environmentMatches,
   evaluateCiAccess,
@@ -336,6 +337,72 @@ describe('selectCiAccessEntry', () => {
     ).toMatchObject({
       authorized: false,
       denial: 'not_shared',
+    });
+  });
+});
+
+describe('property: rule evaluation never throws', () => {
+  it('decides for arbitrary entries and variables', () => {
+    const rule = fc.record(
+      {
+        if: fc.oneof(
+          fc.string(),
+          fc.constant('$CI_ENVIRONMENT_NAME =~ /^review\\//'),
+          fc.anything(),
+        ),
+        namespace: fc.oneof(
+          fc.string(),
+          fc.constant('$CI_PROJECT_NAME-$CI_ENVIRONMENT_SLUG'),
+          fc.anything(),
+        ),
+        when: fc.oneof(fc.constant('never'), fc.anything()),
+      },
+      { requiredKeys: [] },
+    );
+    const entry = fc.oneof(
+      fc.anything(),
+      fc.record(
+        {
+          id: fc.anything(),
+          default_namespace: fc.oneof(fc.string(), fc.anything()),
+          environments: fc.oneof(fc.array(fc.string()), fc.anything()),
+          protected_branches_only: fc.anything(),
+          resource_management: fc.anything(),
+          rules: fc.oneof(fc.array(rule), fc.anything()),
+        },
+        { requiredKeys: [] },
+      ),
+    );
+    fc.assert(
+      fc.property(
+        entry,
+        fc.dictionary(fc.string(), fc.string()),
+        fc.constantFrom<'refuse' | 'truncate'>('refuse', 'truncate'),
+        (e, vars, overflow) => {
+          const decision = evaluateCiAccessRules(
+            e as any,
+            { ...job(), ...vars },
+            { namespaceOverflow: overflow },
+          );
+          expect(typeof decision.authorized).toBe('boolean');
+          expect(typeof decision.message).toBe('string');
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('names a malformed entry instead of authorizing it', () => {
+    expect(evaluateCiAccessRules({ rules: 'x' } as any, job())).toMatchObject({
+      authorized: false,
+      denial: 'rule_error',
+      message: expect.stringContaining('rules must be a list'),
+    });
+    expect(
+      evaluateCiAccessRules({ environments: 'review/*' } as any, job()),
+    ).toMatchObject({
+      authorized: false,
+      message: expect.stringContaining('environments must be a list'),
     });
   });
 });

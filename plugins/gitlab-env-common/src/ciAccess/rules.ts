@@ -87,6 +87,30 @@ function fallbackNamespace(
     : { namespace };
 }
 
+/**
+ * Entries typed by a person (the "try it" box) or read without checks may
+ * hold anything; name the first shape problem instead of guessing.
+ */
+function malformedEntry(entry: unknown): string | undefined {
+  if (!entry || typeof entry !== 'object' || Array.isArray(entry)) {
+    return 'an entry must be a map';
+  }
+  const { environments, rules } = entry as Record<string, unknown>;
+  if (
+    environments !== undefined &&
+    environments !== null &&
+    !Array.isArray(environments)
+  ) {
+    return 'environments must be a list';
+  }
+  if (rules === undefined || rules === null) return undefined;
+  if (!Array.isArray(rules)) return 'rules must be a list';
+  const index = rules.findIndex(
+    r => !r || typeof r !== 'object' || Array.isArray(r),
+  );
+  return index >= 0 ? `rule ${index + 1} must be a map` : undefined;
+}
+
 function describeRef(ref?: CiAccessEntryRef): string {
   if (!ref) return 'the entry';
   return ref.scope === 'instance'
@@ -112,6 +136,15 @@ export function evaluateCiAccessRules(
   const ref = options.entryRef;
   const where = describeRef(ref);
   const base = { entry: ref, ruleErrors: [] as CiAccessDecision['ruleErrors'] };
+  const malformed = malformedEntry(entry);
+  if (malformed) {
+    return {
+      ...base,
+      authorized: false,
+      denial: 'rule_error',
+      message: `${where}: ${malformed}`,
+    };
+  }
   const environment = variables.CI_ENVIRONMENT_NAME;
   if (!environmentAllowed(entry.environments, environment)) {
     return {
