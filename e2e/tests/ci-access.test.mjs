@@ -27,7 +27,7 @@ test('shows which rule decides each environment and deletes a stale review names
     name: 'Access by environment and agent',
   });
   await matrix.waitFor({ timeout: TIMEOUT });
-  const staging = matrix.getByRole('row', { name: /staging/ });
+  const staging = matrix.getByRole('row', { name: /^staging/ });
   await staging
     .getByText('namespace checkout-api-staging')
     .waitFor({ timeout: TIMEOUT });

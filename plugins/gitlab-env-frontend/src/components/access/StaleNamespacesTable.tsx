@@ -67,13 +67,6 @@ export function StaleNamespacesTable({
 }) {
   const [asking, setAsking] = useState<StaleNamespace>();
   const [deleted, setDeleted] = useState<string>();
-  if (namespaces.length === 0) {
-    return (
-      <Alert severity="success" variant="outlined">
-        No namespace left behind by stopped or deleted environments.
-      </Alert>
-    );
-  }
   return (
     <>
       {deleted ? (
@@ -85,71 +78,79 @@ export function StaleNamespacesTable({
           {deleted}
         </Alert>
       ) : null}
-      <Table size="small" aria-label="Stale namespaces">
-        <TableHead>
-          <TableRow>
-            <TableCell>Namespace</TableCell>
-            {showEntity ? <TableCell>Entity</TableCell> : null}
-            <TableCell>Why it is stale</TableCell>
-            <TableCell>Age</TableCell>
-            <TableCell>Created by</TableCell>
-            <TableCell>Contents</TableCell>
-            <TableCell />
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {namespaces.map(ns => (
-            <TableRow key={`${ns.agent.id}|${ns.name}`}>
-              <TableCell component="th" scope="row">
-                <Typography variant="body2" fontWeight={600}>
-                  {ns.name}
-                </Typography>
-                <Typography variant="caption" color="text.secondary">
-                  agent {ns.agent.name}
-                </Typography>
-              </TableCell>
-              {showEntity ? <TableCell>{ns.entityRef}</TableCell> : null}
-              <TableCell>{ns.reasons.map(describeReason).join('; ')}</TableCell>
-              <TableCell>{formatAge(ns.createdAt, now) ?? '—'}</TableCell>
-              <TableCell>
-                {CREATOR_LABEL[ns.creator]}
-                {ns.gitlabDeletes ? (
-                  <Chip
-                    size="small"
-                    sx={{ ml: 1 }}
-                    label="GitLab's to delete (on_stop)"
-                  />
-                ) : null}
-              </TableCell>
-              <TableCell>
-                {describeContents(ns.contents)}
-                {ns.contents.runningWorkloads > 0 ? (
-                  <Typography
-                    variant="caption"
-                    display="block"
-                    color="warning.main"
-                  >
-                    {ns.contents.runningWorkloads} workload(s) still running,{' '}
-                    {ns.contents.runningPods} pod(s)
-                  </Typography>
-                ) : null}
-                {ns.contents.uncounted.length > 0 ? (
-                  <Typography
-                    variant="caption"
-                    display="block"
-                    color="text.secondary"
-                  >
-                    not counted: {ns.contents.uncounted.join(', ')}
-                  </Typography>
-                ) : null}
-              </TableCell>
-              <TableCell>
-                <DeleteButton namespace={ns} onAsk={() => setAsking(ns)} />
-              </TableCell>
+      {namespaces.length === 0 ? (
+        <Alert severity="success" variant="outlined">
+          No namespace left behind by stopped or deleted environments.
+        </Alert>
+      ) : (
+        <Table size="small" aria-label="Stale namespaces">
+          <TableHead>
+            <TableRow>
+              <TableCell>Namespace</TableCell>
+              {showEntity ? <TableCell>Entity</TableCell> : null}
+              <TableCell>Why it is stale</TableCell>
+              <TableCell>Age</TableCell>
+              <TableCell>Created by</TableCell>
+              <TableCell>Contents</TableCell>
+              <TableCell />
             </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+          </TableHead>
+          <TableBody>
+            {namespaces.map(ns => (
+              <TableRow key={`${ns.agent.id}|${ns.name}`}>
+                <TableCell component="th" scope="row">
+                  <Typography variant="body2" fontWeight={600}>
+                    {ns.name}
+                  </Typography>
+                  <Typography variant="caption" color="text.secondary">
+                    agent {ns.agent.name}
+                  </Typography>
+                </TableCell>
+                {showEntity ? <TableCell>{ns.entityRef}</TableCell> : null}
+                <TableCell>
+                  {ns.reasons.map(describeReason).join('; ')}
+                </TableCell>
+                <TableCell>{formatAge(ns.createdAt, now) ?? '—'}</TableCell>
+                <TableCell>
+                  {CREATOR_LABEL[ns.creator]}
+                  {ns.gitlabDeletes ? (
+                    <Chip
+                      size="small"
+                      sx={{ ml: 1 }}
+                      label="GitLab's to delete (on_stop)"
+                    />
+                  ) : null}
+                </TableCell>
+                <TableCell>
+                  {describeContents(ns.contents)}
+                  {ns.contents.runningWorkloads > 0 ? (
+                    <Typography
+                      variant="caption"
+                      display="block"
+                      color="warning.main"
+                    >
+                      {ns.contents.runningWorkloads} workload(s) still running,{' '}
+                      {ns.contents.runningPods} pod(s)
+                    </Typography>
+                  ) : null}
+                  {ns.contents.uncounted.length > 0 ? (
+                    <Typography
+                      variant="caption"
+                      display="block"
+                      color="text.secondary"
+                    >
+                      not counted: {ns.contents.uncounted.join(', ')}
+                    </Typography>
+                  ) : null}
+                </TableCell>
+                <TableCell>
+                  <DeleteButton namespace={ns} onAsk={() => setAsking(ns)} />
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
       {asking ? (
         <DeleteNamespaceDialog
           namespace={asking}
