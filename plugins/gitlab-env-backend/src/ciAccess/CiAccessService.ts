@@ -331,23 +331,15 @@ export class CiAccessService {
       ctx.agents.map(a => this.readAgentConfig(ctx.scope.instance, a)),
     );
     const shown = ctx.environments.filter(e => e.state !== 'stopped');
-    const refOf = (e: GitlabEnvironment) =>
-      branch ??
-      (isBranchName(e.lastDeployment?.ref)
-        ? e.lastDeployment!.ref!
-        : ctx.projectDefaultBranch);
+    // Without a pick, every job runs on the default branch: the last
+    // deployment's ref may be a tag, which has no CI_COMMIT_BRANCH.
+    const refOf = () => branch ?? ctx.projectDefaultBranch;
     const cells: CiAccessCell[] = [];
     for (const environment of shown) {
       for (const [i, agent] of ctx.agents.entries()) {
         if (reads[i].ciAccess)
           cells.push(
-            await this.decide(
-              ctx,
-              reads[i],
-              agent,
-              environment,
-              refOf(environment),
-            ),
+            await this.decide(ctx, reads[i], agent, environment, refOf()),
           );
       }
     }
@@ -367,7 +359,7 @@ export class CiAccessService {
         state: e.state,
         namespace: e.namespace,
         agentId: e.agent?.id,
-        ref: refOf(e),
+        ref: refOf(),
       })),
       cells,
     };

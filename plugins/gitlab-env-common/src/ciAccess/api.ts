@@ -43,7 +43,7 @@ export interface CiAccessCell {
 export interface CiAccessMatrixResponse {
   entityRef: string;
   project: { id: string; fullPath: string; defaultBranch: string };
-  /** The branch the user picked; absent: each environment's last deployed ref. */
+  /** The branch the user picked; absent: the project's default branch. */
   branch?: string;
   agents: CiAccessAgent[];
   environments: CiAccessEnvironmentRow[];

@@ -75,7 +75,7 @@ export function AccessAndNamespaces({
           <TextField
             size="small"
             label="Branch of the deployment job"
-            placeholder="each environment's last deployed ref"
+            placeholder="default branch"
             value={branchInput}
             onChange={e => setBranchInput(e.target.value)}
           />

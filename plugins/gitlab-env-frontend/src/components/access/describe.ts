@@ -13,10 +13,24 @@ export function describeEntry(ref: CiAccessEntryRef | undefined): string {
   return `${ref.scope}[${ref.index}] (${ref.id})`;
 }
 
-/** `rule 2` (1-based, as a person counts), or `no rules` for entries without any. */
+/**
+ * What decided: `rule 2` (1-based, as a person counts), the shipped control
+ * that denied before any rule, `no rule matched`, or `no rules`.
+ */
 export function describeRule(decision: CiAccessDecision): string {
   if (decision.ruleIndex !== undefined) return `rule ${decision.ruleIndex + 1}`;
-  return decision.entry ? 'no rules' : '—';
+  switch (decision.denial) {
+    case 'environment_not_allowed':
+      return 'environments';
+    case 'protected_branch_required':
+      return 'protected_branches_only';
+    case 'no_rule_matched':
+      return 'no rule matched';
+    case 'not_shared':
+      return 'not shared';
+    default:
+      return decision.entry ? 'no rules' : '—';
+  }
 }
 
 export const CREATOR_LABEL: Record<NamespaceCreator, string> = {
