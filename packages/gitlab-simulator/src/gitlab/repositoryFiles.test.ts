@@ -80,4 +80,23 @@ describe('GitLab repository files API', () => {
       (await get(`/projects/100/repository/files/${CONFIG}/raw`, null)).status,
     ).toBe(404);
   });
+
+  it('answers 403 to members below Reporter of a private project (guests cannot read code)', async () => {
+    const memberships = sim().scenario.memberships;
+    memberships.push({
+      username: 'outsider',
+      path: 'acme/infra',
+      role: 'guest',
+    });
+    try {
+      const guest = await get(
+        `/projects/100/repository/files/${CONFIG}/raw`,
+        'glpat-outsider',
+      );
+      expect(guest.status).toBe(403);
+      expect(await guest.json()).toEqual({ message: '403 Forbidden' });
+    } finally {
+      memberships.pop();
+    }
+  });
 });

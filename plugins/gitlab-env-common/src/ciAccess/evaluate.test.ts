@@ -503,3 +503,71 @@ describe('property: never throws', () => {
     );
   });
 });
+
+describe('lexCiExpression (lexer_spec.rb)', () => {
+  const texts = (expression: string) => {
+    const result = lexCiExpression(expression);
+    if ('error' in result) throw new Error(result.error.message);
+    return result.tokens.map(t => t.text);
+  };
+
+  it.each([
+    ['$VARIABLE', ['$VARIABLE']],
+    ['\t$VARIABLE ', ['$VARIABLE']],
+    ['$VARIABLE1 $VARIABLE2', ['$VARIABLE1', '$VARIABLE2']],
+    ['$VARIABLE "text" "value"', ['$VARIABLE', '"text"', '"value"']],
+    ['$VARIABLE == "text"', ['$VARIABLE', '==', '"text"']],
+    [
+      '$PRESENT_VARIABLE =~ /my var/ && $EMPTY_VARIABLE =~ /nope/',
+      [
+        '$PRESENT_VARIABLE',
+        '=~',
+        '/my var/',
+        '&&',
+        '$EMPTY_VARIABLE',
+        '=~',
+        '/nope/',
+      ],
+    ],
+    [
+      '$EMPTY_VARIABLE == "" && $PRESENT_VARIABLE != "nope"',
+      [
+        '$EMPTY_VARIABLE',
+        '==',
+        '""',
+        '&&',
+        '$PRESENT_VARIABLE',
+        '!=',
+        '"nope"',
+      ],
+    ],
+    [
+      '$PRESENT_VARIABLE && null || $EMPTY_VARIABLE == ""',
+      ['$PRESENT_VARIABLE', '&&', 'null', '||', '$EMPTY_VARIABLE', '==', '""'],
+    ],
+    [
+      '($PRESENT_VARIABLE && (null || $EMPTY_VARIABLE == ""))',
+      [
+        '(',
+        '$PRESENT_VARIABLE',
+        '&&',
+        '(',
+        'null',
+        '||',
+        '$EMPTY_VARIABLE',
+        '==',
+        '""',
+        ')',
+        ')',
+      ],
+    ],
+  ])('%s', (expression, tokens) => {
+    expect(texts(expression)).toEqual(tokens);
+  });
+
+  it('fails on unknown tokens with their position', () => {
+    expect(lexCiExpression('$V1 123 $V2')).toMatchObject({
+      error: { position: 4 },
+    });
+  });
+});
