@@ -9,7 +9,7 @@ const decision = (over: Partial<CiAccessDecision>): CiAccessDecision => ({
   ...over,
 });
 
-describe('describe', () => {
+describe('access view wording', () => {
   it('names what decided', () => {
     expect(describeRule(decision({ ruleIndex: 1 }))).toBe('rule 2');
     expect(describeRule(decision({ denial: 'environment_not_allowed' }))).toBe(
