@@ -4,6 +4,7 @@ import {
   CiAccessAgent,
   CiAccessCell,
   CiAccessConfig,
+  CiAccessEntry,
   CiAccessMatrixResponse,
   DeleteNamespaceResponse,
   evaluateCiAccess,
@@ -72,6 +73,24 @@ interface EntityContext {
 /** Namespaces are listed once per agent, with at most this many items. */
 const NAMESPACE_LIST_LIMIT = 2000;
 const TEMPLATE_ANNOTATION_PREFIX = 'agent.gitlab.com/env-';
+
+/** Namespaces of the cluster itself and of the tools that run it. */
+function isSystemNamespace(name: string): boolean {
+  return (
+    ['default', 'flux-system', 'gitlab-agent', 'cert-manager'].includes(name) ||
+    name.startsWith('kube-') ||
+    name.startsWith('gitlab-agent-')
+  );
+}
+
+function allEntries(config: CiAccessConfig | undefined): CiAccessEntry[] {
+  if (!config) return [];
+  return [
+    ...(config.projects ?? []),
+    ...(config.groups ?? []),
+    ...(config.instance ? [config.instance] : []),
+  ];
+}
 
 function uniqueAgents(environments: GitlabEnvironment[]): GitlabAgentRef[] {
   const byId = new Map<string, GitlabAgentRef>();
@@ -483,15 +502,24 @@ export class CiAccessService {
       }
     }
 
+    // Never offered for deletion: the cluster's own namespaces, and the
+    // default_namespace of any entry, which other projects may share.
+    for (const entry of allEntries(read.ciAccess)) {
+      if (typeof entry.default_namespace === 'string') {
+        inUse.add(entry.default_namespace);
+      }
+    }
     const stale: StaleNamespace[] = [];
     for (const [name, reasons] of candidates) {
       const namespace = byName.get(name);
       if (
         !namespace ||
         inUse.has(name) ||
+        isSystemNamespace(name) ||
         namespace.metadata?.deletionTimestamp
-      )
+      ) {
         continue;
+      }
       const creator = namespaceCreator(namespace);
       const deleteResources =
         creator === 'gitlab_managed_resources' && read.ref

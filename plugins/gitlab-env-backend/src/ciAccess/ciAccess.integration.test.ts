@@ -281,6 +281,48 @@ describe('CI access and namespaces against the simulator', () => {
     });
   });
 
+  it('never offers system namespaces or an entry default_namespace, even for a stopped environment', async () => {
+    const storefront = simulator.scenario.projects.find(
+      p => p.fullPath === 'acme/shop/storefront',
+    )!;
+    const template = storefront.environments.find(
+      e => e.name === 'review/old-checkout',
+    )!;
+    storefront.environments.push(
+      {
+        ...template,
+        id: 9901,
+        name: 'review/uses-flux-system',
+        agent: 'nonprod',
+        kubernetesNamespace: 'flux-system',
+      },
+      {
+        ...template,
+        id: 9902,
+        name: 'review/uses-search',
+        agent: 'prod-us',
+        kubernetesNamespace: 'search',
+      },
+    );
+    try {
+      const body = (
+        await request(server)
+          .get(
+            api(
+              '/entity/default/component/storefront/ci-access/stale-namespaces',
+            ),
+          )
+          .expect(200)
+      ).body as StaleNamespacesResponse;
+      const names = body.namespaces.map(n => n.name);
+      expect(names).toContain('storefront-review-old-checkout');
+      expect(names).not.toContain('flux-system');
+      expect(names).not.toContain('search');
+    } finally {
+      storefront.environments.splice(-2, 2);
+    }
+  });
+
   it('refuses to delete a namespace it did not list as stale, before reaching KAS, and audits the refusal', async () => {
     simulator.resetStats();
     const res = await request(server).delete(
