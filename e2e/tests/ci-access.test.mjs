@@ -77,3 +77,26 @@ function isAppError(text) {
     text,
   );
 }
+
+test('the overview lists namespaces left behind across all agents, biggest first', async () => {
+  const page = await portal.page();
+  await portal.goto(page, '/gitlab-env');
+  await page
+    .getByRole('button', { name: 'Find namespaces left behind' })
+    .click({ timeout: TIMEOUT });
+  const table = page.getByRole('table', { name: 'Stale namespaces' });
+  await table.waitFor({ timeout: TIMEOUT });
+  const names = await table
+    .locator('tbody th')
+    .evaluateAll(cells => cells.map(c => c.textContent));
+  console.log(`stale namespaces:\n  ${names.join('\n  ')}`);
+  assert.ok(names.some(n => n.startsWith('review-push-v1-gb4nik-103-3')));
+  // review/push-v2 is available, only filtered out of the entity's tab.
+  assert.ok(!names.some(n => n.startsWith('review-push-v2-c9p9nq-103-3')));
+  const managed = table.getByRole('row', {
+    name: /review-push-v1-gb4nik-103-3/,
+  });
+  assert.match(await managed.textContent(), /GitLab's to delete \(on_stop\)/);
+  await portal.screenshot(page, 'ci-access-overview');
+  assert.deepEqual(page.errors.filter(isAppError), []);
+});

@@ -464,7 +464,10 @@ export class CiAccessService {
       if (!isNamespaceName(name)) return;
       candidates.set(name, [...(candidates.get(name) ?? []), reason]);
     };
-    const relevant = ctx.environments.filter(e => e.agent?.id === agent.id);
+    // Every environment of the project, also those the entity's annotations
+    // filter out: an environment hidden from the tab still uses its namespace.
+    const all = ctx.data.environments;
+    const relevant = all.filter(e => e.agent?.id === agent.id);
     for (const environment of relevant) {
       const produced = await this.producedNames(ctx, read, agent, environment);
       for (const { name, producedBy } of produced) {
@@ -480,7 +483,7 @@ export class CiAccessService {
       }
     }
     // Namespaces GitLab labelled for an environment of this project and agent.
-    const bySlug = new Map(ctx.environments.map(e => [e.slug, e]));
+    const bySlug = new Map(all.map(e => [e.slug, e]));
     for (const [name, namespace] of byName) {
       for (const label of Object.keys(namespace.metadata?.labels ?? {})) {
         const parsed = parseManagedResourceLabel(label);

@@ -31,6 +31,17 @@ const entities = [
   component('checkout-api', 'acme/shop/checkout-api'),
   component('notifications', 'acme/platform/notifications'),
   component('search-indexer', 'acme/platform/search-indexer'),
+  {
+    ...component('notifications-core', 'acme/platform/notifications'),
+    metadata: {
+      name: 'notifications-core',
+      namespace: 'default',
+      annotations: {
+        'gitlab.com/project-slug': 'acme/platform/notifications',
+        'gitlab-env/environments': 'production, staging, development',
+      },
+    },
+  },
 ];
 
 function cell(
@@ -224,6 +235,21 @@ describe('CI access and namespaces against the simulator', () => {
       contents: { counts: { Deployment: 1 }, runningWorkloads: 1 },
       kubectl: 'kubectl delete namespace review-push-v1-gb4nik-103-3',
     });
+  });
+
+  it('keeps the namespace of an environment the entity filters out attributed, not stale', async () => {
+    const body = (
+      await request(server)
+        .get(
+          api(
+            '/entity/default/component/notifications-core/ci-access/stale-namespaces',
+          ),
+        )
+        .expect(200)
+    ).body as StaleNamespacesResponse;
+    const names = body.namespaces.map(n => n.name);
+    expect(names).toContain('review-push-v1-gb4nik-103-3');
+    expect(names).not.toContain('review-push-v2-c9p9nq-103-3');
   });
 
   it('finds namespaces of stopped environments from rules and environment settings, with their creator', async () => {
