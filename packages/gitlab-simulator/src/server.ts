@@ -2,6 +2,11 @@ import { createServer, IncomingMessage, ServerResponse } from 'http';
 import { AddressInfo } from 'net';
 import { Controllers } from './cluster/controllers';
 import { ClusterStore } from './cluster/store';
+import {
+  ClusterKnobs,
+  DEFAULT_CLUSTER_KNOBS,
+  isActionForbidden,
+} from './clusterKnobs';
 import { DEFAULT_FAULTS, FaultKnobs, isForbiddenBy } from './faults';
 import { GitlabDirectory } from './gitlab/access';
 import { runGraphql } from './gitlab/graphql';
@@ -17,6 +22,7 @@ import { KubeApi } from './kube/apiServer';
 import { failure, sendStatus } from './kube/status';
 import { loadDefaultScenario } from './scenario/load';
 import { Scenario } from './scenario/types';
+import { SimulatedCluster, simulatedCluster } from './simulatedCluster';
 
 export interface SimulatorOptions {
   /** 0 = random free port (default 0). */
@@ -26,6 +32,8 @@ export interface SimulatorOptions {
   /** Default: loadDefaultScenario(). */
   scenario?: Scenario;
   faults?: Partial<FaultKnobs>;
+  /** Watch, controller and write-RBAC behaviour of the clusters (`src/clusterKnobs.ts`). */
+  clusterKnobs?: Partial<ClusterKnobs>;
   /** Default: silent. */
   logger?: { info(msg: string): void; warn(msg: string): void };
   /** Interval between streamed log lines with `follow=true` (default 1000 ms). */
@@ -54,6 +62,11 @@ export interface RunningSimulator {
   kasProxyUrl: string;
   scenario: Scenario;
   setFaults(faults: Partial<FaultKnobs>): void;
+  setClusterKnobs(knobs: Partial<ClusterKnobs>): void;
+  /** The simulated cluster behind an agent (by name or id), to drive and observe it in tests. */
+  cluster(agent: string | number): SimulatedCluster;
+  /** Ends every open watch (abruptly by default, like a dropped agentk tunnel). */
+  dropWatches(options?: { abrupt?: boolean }): number;
   stats(): SimulatorStats;
   resetStats(): void;
   close(): Promise<void>;
@@ -95,6 +108,10 @@ export async function startGitlabSimulator(
   const scenario = options.scenario ?? loadDefaultScenario();
   const logger = options.logger ?? { info: () => {}, warn: () => {} };
   let faults: FaultKnobs = { ...DEFAULT_FAULTS, ...options.faults };
+  let clusterKnobs: ClusterKnobs = {
+    ...DEFAULT_CLUSTER_KNOBS,
+    ...options.clusterKnobs,
+  };
   let stats = emptyStats();
   const streams = new Set<() => void>();
   const directory = new GitlabDirectory(scenario);
@@ -104,6 +121,7 @@ export async function startGitlabSimulator(
   const clusters = new Map<string, KubeApi>();
   for (const cluster of scenario.clusters) {
     const store = new ClusterStore(cluster.objects);
+    store.historyLimit = clusterKnobs.watchHistoryLimit;
     for (const object of store.unserved) {
       logger.warn(
         `cluster ${cluster.agent}: no resource serves ${object.apiVersion} ${object.kind} (${object.metadata.name}); add its CRD`,
@@ -112,9 +130,9 @@ export async function startGitlabSimulator(
     const agent = scenario.agents.find(a => a.name === cluster.agent);
     clusters.set(cluster.agent, {
       store,
-      controllers: new Controllers(store, cluster.agent),
+      controllers: new Controllers(store, cluster.agent, () => clusterKnobs),
       kubernetesVersion: cluster.kubernetesVersion,
-      isForbidden: (resource, subresource, namespace) =>
+      isForbidden: (resource, subresource, namespace, verb) =>
         (namespacedRbacOnly() &&
           resource.namespaced &&
           namespace === undefined) ||
@@ -123,7 +141,19 @@ export async function startGitlabSimulator(
           resource.group,
           resource.plural,
           subresource,
+        ) ||
+        isActionForbidden(
+          [
+            ...clusterKnobs.forbiddenActions,
+            ...(agent?.forbiddenActions ?? []),
+          ],
+          verb,
+          resource.group,
+          resource.plural,
+          subresource,
         ),
+      watches: new Set(),
+      knobs: () => clusterKnobs,
       trackStream: stop => {
         streams.add(stop);
         return () => streams.delete(stop);
@@ -298,6 +328,23 @@ export async function startGitlabSimulator(
     setFaults(next) {
       faults = { ...faults, ...next };
     },
+    setClusterKnobs(next) {
+      clusterKnobs = { ...clusterKnobs, ...next };
+      clusters.forEach(c => {
+        c.store.historyLimit = clusterKnobs.watchHistoryLimit;
+      });
+    },
+    cluster: agent => simulatedCluster(scenario, clusters, agent),
+    dropWatches: ({ abrupt = true } = {}) => {
+      let dropped = 0;
+      clusters.forEach(c =>
+        [...c.watches].forEach(w => {
+          w.drop(abrupt);
+          dropped += 1;
+        }),
+      );
+      return dropped;
+    },
     stats: () => ({ ...stats, byPath: { ...stats.byPath } }),
     resetStats() {
       stats = emptyStats();
@@ -305,6 +352,7 @@ export async function startGitlabSimulator(
     close: () =>
       new Promise<void>((resolve, reject) => {
         clearInterval(ticker);
+        clusters.forEach(c => c.controllers.dispose());
         [...streams].forEach(stop => stop());
         server.close(error => (error ? reject(error) : resolve()));
         server.closeAllConnections();

@@ -1,8 +1,22 @@
 import { KubeObject } from '../scenario/types';
+import { ClusterKnobs, DEFAULT_CLUSTER_KNOBS } from '../clusterKnobs';
 import { buildEvent } from './events';
-import { isoSeconds } from './ids';
+import { isoSeconds, stableSuffix, stableUid } from './ids';
 import { endpointsForService } from './networking';
-import { deepClone, ExpandContext, isControlledBy } from './objects';
+import {
+  controllerRef,
+  deepClone,
+  ExpandContext,
+  isControlledBy,
+  simState,
+} from './objects';
+import { buildPod, isPodReady, PodState, restatePod } from './pods';
+import {
+  canonicalJson,
+  fenceposts,
+  newReplicaSetReplicas,
+  templatesEqualIgnoringHash,
+} from './rollout';
 import { ClusterStore } from './store';
 import {
   buildClaim,
@@ -12,8 +26,15 @@ import {
   deploymentRevision,
   deploymentStatus,
   replicaSetStatus,
+  statefulSetPodState,
+  statefulSetRevisionName,
   statefulSetStatus,
 } from './workloads';
+
+const REVISION = 'deployment.kubernetes.io/revision';
+const SIM_REVISION = 'simulator.gitlab-env/revision';
+const REVISION_LABEL = 'controller-revision-hash';
+const FLUX_REQUESTED = 'reconcile.fluxcd.io/requestedAt';
 
 /**
  * The reactions of kube-controller-manager to API writes: replace deleted
@@ -22,11 +43,141 @@ import {
  */
 export class Controllers {
   private nonce = 0;
+  private readonly timers = new Set<NodeJS.Timeout>();
 
   constructor(
     private readonly store: ClusterStore,
     private readonly cluster: string,
+    private readonly knobs: () => ClusterKnobs = () => DEFAULT_CLUSTER_KNOBS,
   ) {}
+
+  /** Cancels pending pod start-ups (the simulator is closing). */
+  dispose() {
+    this.timers.forEach(clearTimeout);
+    this.timers.clear();
+  }
+
+  private later(ms: number, fn: () => void) {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      fn();
+    }, ms);
+    timer.unref();
+    this.timers.add(timer);
+  }
+
+  /**
+   * Stores a pod a controller created. With `podStartMs` it first shows
+   * Pending/ContainerCreating, then kubelet reports `state` and the owner's
+   * controller runs again, as the next step of a rollout waits for readiness.
+   */
+  private createPod(pod: KubeObject, state: PodState) {
+    const delay = this.knobs().podStartMs;
+    const scheduled = state !== 'pending';
+    const ctx = this.ctx();
+    const stored = this.store.upsert(
+      delay > 0 && scheduled ? restatePod(pod, 'starting', ctx) : pod,
+    );
+    if (scheduled) {
+      this.record(
+        stored,
+        'Normal',
+        'Scheduled',
+        `Successfully assigned ${stored.metadata.namespace}/${stored.metadata.name} to ${stored.spec.nodeName}`,
+        'default-scheduler',
+      );
+    }
+    if (delay > 0 && scheduled) {
+      this.later(delay, () => this.podStarted(stored, state));
+    }
+    return stored;
+  }
+
+  private podStarted(pod: KubeObject, state: PodState) {
+    const podResource = this.resource('', 'Pod');
+    const fresh = this.store.get(
+      podResource,
+      pod.metadata.namespace,
+      pod.metadata.name,
+    );
+    if (!fresh || fresh.metadata.uid !== pod.metadata.uid) return;
+    this.store.upsert(restatePod(fresh, state, this.ctx()));
+    for (const container of fresh.spec.containers ?? []) {
+      this.record(
+        fresh,
+        'Normal',
+        'Started',
+        `Started container ${container.name}`,
+        'kubelet',
+      );
+    }
+    this.reconcileOwnerOf(fresh);
+  }
+
+  private reconcileOwnerOf(pod: KubeObject) {
+    const rs = this.ownerOf(pod, 'apps', 'ReplicaSet');
+    if (rs) {
+      const deployment = this.ownerOf(rs, 'apps', 'Deployment');
+      if (deployment) this.reconcileDeployment(deployment);
+      else this.reconcileReplicaSet(rs);
+      return;
+    }
+    const sts = this.ownerOf(pod, 'apps', 'StatefulSet');
+    if (sts) this.reconcileStatefulSet(sts);
+    const ds = this.ownerOf(pod, 'apps', 'DaemonSet');
+    if (ds) this.reconcileDaemonSet(ds);
+    if (pod.metadata.namespace) this.syncEndpoints(pod.metadata.namespace);
+  }
+
+  /**
+   * A container of a running pod dies: kubelet restarts it with back-off
+   * (`loop`: it keeps dying, CrashLoopBackOff) and reports the last
+   * termination; the workload loses an available replica.
+   */
+  crashPod(
+    namespace: string,
+    name: string,
+    options: { loop?: boolean; container?: string } = {},
+  ): KubeObject | undefined {
+    const podResource = this.resource('', 'Pod');
+    const pod = this.store.get(podResource, namespace, name);
+    if (!pod) return undefined;
+    const now = new Date();
+    const updated = deepClone(pod);
+    const names: string[] = (pod.spec.containers ?? []).map((c: any) => c.name);
+    const target = options.container ?? names[0];
+    const crashed = restatePod(pod, options.loop === false ? 'running' : 'crashloop', this.ctx());
+    updated.status = crashed.status;
+    for (const status of updated.status.containerStatuses ?? []) {
+      const before = (pod.status?.containerStatuses ?? []).find(
+        (c: any) => c.name === status.name,
+      );
+      if (status.name !== target) {
+        if (before) Object.assign(status, before);
+        continue;
+      }
+      status.restartCount = (before?.restartCount ?? 0) + 1;
+      status.lastState = {
+        terminated: {
+          exitCode: 1,
+          reason: 'Error',
+          startedAt: before?.state?.running?.startedAt ?? isoSeconds(now),
+          finishedAt: isoSeconds(now),
+          containerID: status.containerID,
+        },
+      };
+    }
+    const stored = this.store.upsert(updated);
+    this.record(
+      stored,
+      'Warning',
+      'BackOff',
+      `Back-off restarting failed container ${target} in pod ${name}_${namespace}(${pod.metadata.uid})`,
+      'kubelet',
+    );
+    this.reconcileOwnerOf(stored);
+    return stored;
+  }
 
   private ctx(): ExpandContext {
     const nodes = this.store
@@ -123,6 +274,10 @@ export class Controllers {
     if (sts) {
       this.reconcileStatefulSet(sts);
     }
+    const ds = this.ownerOf(pod, 'apps', 'DaemonSet');
+    if (ds) {
+      this.reconcileDaemonSet(ds);
+    }
   }
 
   /** Sets `spec.replicas` of a Deployment, ReplicaSet or StatefulSet and lets the controllers converge. */
@@ -153,41 +308,217 @@ export class Controllers {
       case 'StatefulSet':
         this.reconcileStatefulSet(object);
         break;
+      case 'DaemonSet':
+        this.reconcileDaemonSet(object);
+        break;
       default:
     }
   }
 
+  /**
+   * The deployment controller: find or create the ReplicaSet whose template
+   * equals the Deployment's (a new revision when the template changed, e.g.
+   * `kubectl rollout restart`), then scale it up and the old ones down within
+   * maxSurge/maxUnavailable, step by step as pods become ready
+   * (`pkg/controller/deployment/sync.go`, `rolling.go`, `recreate.go`).
+   */
   private reconcileDeployment(deployment: KubeObject) {
-    const revision = String(deploymentRevision(deployment));
-    const replicaSets = this.children(deployment, 'apps', 'ReplicaSet');
-    const current = replicaSets.find(
-      rs =>
-        rs.metadata.annotations?.['deployment.kubernetes.io/revision'] ===
-        revision,
-    );
-    if (current && current.spec.replicas !== deployment.spec.replicas) {
-      const from = current.spec.replicas;
-      const rs = deepClone(current);
-      rs.spec.replicas = deployment.spec.replicas;
-      rs.metadata.annotations = {
-        ...rs.metadata.annotations,
-        'deployment.kubernetes.io/desired-replicas': String(
-          deployment.spec.replicas,
-        ),
-      };
-      this.store.upsert(rs);
-      this.record(
-        deployment,
-        'Normal',
-        'ScalingReplicaSet',
-        `Scaled ${rs.spec.replicas > from ? 'up' : 'down'} replica set ${
-          rs.metadata.name
-        } from ${from} to ${rs.spec.replicas}`,
-        'deployment-controller',
-      );
-      this.reconcileReplicaSet(rs, false);
+    // Bounded: each step scales at least one ReplicaSet; with pods ready at once it converges.
+    for (let step = 0; step < 100; step++) {
+      const fresh = this.fresh(deployment);
+      if (!fresh || fresh.spec?.paused || !this.deploymentStep(fresh)) break;
     }
     this.updateDeploymentStatus(deployment);
+  }
+
+  private fresh(object: KubeObject): KubeObject | undefined {
+    const found = this.store.get(
+      this.store.registry.forObject(object)!,
+      object.metadata.namespace,
+      object.metadata.name,
+    );
+    return found?.metadata.uid === object.metadata.uid ? found : undefined;
+  }
+
+  private newReplicaSet(deployment: KubeObject, replicaSets: KubeObject[]) {
+    const maxRevision = Math.max(
+      0,
+      ...replicaSets.map(rs => Number(rs.metadata.annotations?.[REVISION] ?? 0)),
+    );
+    let rs = replicaSets.find(r =>
+      templatesEqualIgnoringHash(r.spec.template, deployment.spec.template),
+    );
+    const current = rs
+      ? Number(rs.metadata.annotations?.[REVISION] ?? 0)
+      : maxRevision + 1;
+    // A rollback reuses the old ReplicaSet and gives it the next revision.
+    const revision = rs && current === maxRevision ? current : maxRevision + 1;
+    if (!rs) {
+      const hash = stableSuffix(
+        `${this.cluster}/${deployment.metadata.namespace}/${
+          deployment.metadata.name
+        }/${canonicalJson(deployment.spec.template)}`,
+        10,
+      );
+      const template = deepClone(deployment.spec.template ?? {});
+      template.metadata = {
+        ...template.metadata,
+        labels: { ...template.metadata?.labels, 'pod-template-hash': hash },
+      };
+      const name = `${deployment.metadata.name}-${hash}`;
+      rs = this.store.upsert({
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        metadata: {
+          name,
+          namespace: deployment.metadata.namespace,
+          uid: stableUid(`${this.cluster}/rs/${name}/${Date.now()}/${++this.nonce}`),
+          creationTimestamp: isoSeconds(new Date()),
+          generation: 1,
+          labels: { ...template.metadata.labels },
+          annotations: {
+            'deployment.kubernetes.io/desired-replicas': String(
+              deployment.spec.replicas ?? 1,
+            ),
+            'deployment.kubernetes.io/max-replicas': String(
+              (deployment.spec.replicas ?? 1) + fenceposts(deployment).maxSurge,
+            ),
+            [REVISION]: String(revision),
+          },
+          ownerReferences: [controllerRef(deployment)],
+        },
+        spec: {
+          replicas: 0,
+          selector: {
+            matchLabels: {
+              ...deployment.spec.selector?.matchLabels,
+              'pod-template-hash': hash,
+            },
+          },
+          template,
+        },
+        status: { replicas: 0, observedGeneration: 1 },
+      });
+    } else if (revision !== current) {
+      rs = this.store.upsert({
+        ...rs,
+        metadata: {
+          ...rs.metadata,
+          annotations: { ...rs.metadata.annotations, [REVISION]: String(revision) },
+        },
+      });
+    }
+    const annotations = deployment.metadata.annotations ?? {};
+    if (annotations[REVISION] !== String(revision)) {
+      this.store.upsert({
+        ...deployment,
+        metadata: {
+          ...deployment.metadata,
+          annotations: {
+            ...annotations,
+            [REVISION]: String(revision),
+            // The simulator's own revision annotation would otherwise win over the controller's.
+            ...(annotations[SIM_REVISION] ? { [SIM_REVISION]: String(revision) } : {}),
+          },
+        },
+      });
+    }
+    return rs;
+  }
+
+  private scaleReplicaSet(deployment: KubeObject, rs: KubeObject, to: number) {
+    const from = rs.spec.replicas ?? 0;
+    if (from === to) return;
+    const scaled = deepClone(rs);
+    scaled.spec.replicas = to;
+    scaled.metadata.annotations = {
+      ...scaled.metadata.annotations,
+      'deployment.kubernetes.io/desired-replicas': String(
+        deployment.spec.replicas ?? 1,
+      ),
+    };
+    this.store.upsert(scaled);
+    this.record(
+      deployment,
+      'Normal',
+      'ScalingReplicaSet',
+      `Scaled ${to > from ? 'up' : 'down'} replica set ${
+        rs.metadata.name
+      } from ${from} to ${to}`,
+      'deployment-controller',
+    );
+    this.reconcileReplicaSet(scaled, false);
+  }
+
+  /** One sync of the deployment controller; true when it scaled something. */
+  private deploymentStep(deployment: KubeObject): boolean {
+    const replicaSets = this.children(deployment, 'apps', 'ReplicaSet');
+    const newRs = this.newReplicaSet(deployment, replicaSets);
+    const fresh = this.fresh(deployment) ?? deployment;
+    const olds = this.children(fresh, 'apps', 'ReplicaSet').filter(
+      rs => rs.metadata.uid !== newRs.metadata.uid && (rs.spec.replicas ?? 0) > 0,
+    );
+    const desired = fresh.spec.replicas ?? 1;
+    const ready = (rs: KubeObject) =>
+      this.children(rs, '', 'Pod').filter(isPodReady).length;
+    if (fresh.spec.strategy?.type === 'Recreate') {
+      if (olds.length) {
+        olds.forEach(rs => this.scaleReplicaSet(fresh, rs, 0));
+        return true;
+      }
+      if ((newRs.spec.replicas ?? 0) !== desired) {
+        this.scaleReplicaSet(fresh, newRs, desired);
+        return true;
+      }
+      return false;
+    }
+    const { maxSurge, maxUnavailable } = fenceposts(fresh);
+    const all = [newRs, ...olds].reduce((n, rs) => n + (rs.spec.replicas ?? 0), 0);
+    const newReplicas = newRs.spec.replicas ?? 0;
+    const target =
+      olds.length === 0
+        ? desired
+        : newReplicaSetReplicas(desired, maxSurge, newReplicas, all);
+    if (target !== newReplicas) {
+      this.scaleReplicaSet(fresh, newRs, target);
+      return true;
+    }
+    if (olds.length === 0) return false;
+    // reconcileOldReplicaSets: never below minAvailable, counting the new ReplicaSet's unready pods.
+    const minAvailable = desired - maxUnavailable;
+    const newUnavailable = newReplicas - ready(newRs);
+    let maxScaledDown = all - minAvailable - newUnavailable;
+    if (maxScaledDown <= 0) return false;
+    let changed = false;
+    const oldest = [...olds].sort((a, b) =>
+      String(a.metadata.creationTimestamp).localeCompare(
+        String(b.metadata.creationTimestamp),
+      ),
+    );
+    // cleanupUnhealthyReplicas first, then scale down available old replicas.
+    for (const rs of oldest) {
+      const unhealthy = (rs.spec.replicas ?? 0) - ready(rs);
+      const cut = Math.min(unhealthy, maxScaledDown);
+      if (cut > 0) {
+        this.scaleReplicaSet(fresh, rs, rs.spec.replicas - cut);
+        maxScaledDown -= cut;
+        changed = true;
+      }
+    }
+    const available = [newRs, ...olds]
+      .map(rs => this.fresh(rs) ?? rs)
+      .reduce((n, rs) => n + ready(rs), 0);
+    let scaleDown = Math.min(available - minAvailable, maxScaledDown);
+    for (const rs of oldest) {
+      const current = this.fresh(rs) ?? rs;
+      const cut = Math.min(current.spec.replicas ?? 0, scaleDown);
+      if (cut > 0) {
+        this.scaleReplicaSet(fresh, current, current.spec.replicas - cut);
+        scaleDown -= cut;
+        changed = true;
+      }
+    }
+    return changed;
   }
 
   private updateDeploymentStatus(deployment: KubeObject) {
@@ -226,7 +557,7 @@ export class Controllers {
       const state = deployment
         ? deploymentPodState(deployment, current, i)
         : 'running';
-      const pod = this.store.upsert(
+      const pod = this.createPod(
         buildReplicaSetPod(
           fresh,
           state,
@@ -234,6 +565,7 @@ export class Controllers {
           ctx.now,
           ctx,
         ),
+        state,
       );
       this.record(
         fresh,
@@ -275,21 +607,93 @@ export class Controllers {
     }
   }
 
+  /** The ControllerRevision holding the StatefulSet's current template, created (next revision) when it changed. */
+  private statefulSetRevision(sts: KubeObject): string {
+    const revisions = this.children(sts, 'apps', 'ControllerRevision');
+    const strip = (template: any) => {
+      const { $patch: _patch, ...rest } = template ?? {};
+      return canonicalJson(rest);
+    };
+    const wanted = strip(sts.spec.template);
+    const existing = revisions.find(
+      r => strip(r.data?.spec?.template) === wanted,
+    );
+    if (existing) return existing.metadata.name;
+    const name = statefulSetRevisionName(
+      { ...sts, spec: { ...sts.spec, template: JSON.parse(wanted) } },
+      this.ctx(),
+    );
+    this.store.upsert({
+      apiVersion: 'apps/v1',
+      kind: 'ControllerRevision',
+      metadata: {
+        name,
+        namespace: sts.metadata.namespace,
+        uid: stableUid(`${this.cluster}/cr/${sts.metadata.namespace}/${name}`),
+        creationTimestamp: isoSeconds(new Date()),
+        labels: {
+          ...sts.spec.selector?.matchLabels,
+          'controller.kubernetes.io/hash': name.split('-').pop()!,
+        },
+        ownerReferences: [controllerRef(sts)],
+      },
+      revision: Math.max(0, ...revisions.map(r => r.revision ?? 0)) + 1,
+      data: {
+        spec: { template: { $patch: 'replace', ...deepClone(sts.spec.template) } },
+      },
+    });
+    return name;
+  }
+
+  /**
+   * The StatefulSet controller: create missing ordinals, remove surplus ones,
+   * and for RollingUpdate replace the highest-ordinal pod still at an old
+   * revision once every pod is Ready (OrderedReady), one at a time
+   * (`pkg/controller/statefulset/stateful_set_control.go`).
+   */
   private reconcileStatefulSet(sts: KubeObject) {
-    const fresh =
-      this.store.get(
-        this.resource('apps', 'StatefulSet'),
-        sts.metadata.namespace,
-        sts.metadata.name,
-      ) ?? sts;
-    const revisionName =
-      fresh.status?.updateRevision ?? `${fresh.metadata.name}-rev`;
+    for (let step = 0; step < 100; step++) {
+      if (!this.statefulSetStep(sts)) break;
+    }
+    const fresh = this.fresh(sts);
+    if (!fresh) return;
+    const updateRevision = this.statefulSetRevision(fresh);
+    const pods = this.children(fresh, '', 'Pod');
+    const updated = pods.filter(
+      p => p.metadata.labels?.[REVISION_LABEL] === updateRevision,
+    ).length;
+    const desired = fresh.spec.replicas ?? 1;
+    const done = updated === pods.length && pods.length === desired;
+    const currentRevision = done
+      ? updateRevision
+      : fresh.status?.currentRevision ?? updateRevision;
+    this.store.upsert({
+      ...fresh,
+      status: {
+        ...statefulSetStatus(fresh, pods, updateRevision),
+        currentRevision,
+        updateRevision,
+        currentReplicas: pods.filter(
+          p => p.metadata.labels?.[REVISION_LABEL] === currentRevision,
+        ).length,
+        updatedReplicas: updated,
+      },
+    });
+    this.syncEndpoints(fresh.metadata.namespace!);
+  }
+
+  private statefulSetStep(sts: KubeObject): boolean {
+    const fresh = this.fresh(sts);
+    if (!fresh) return false;
+    const updateRevision = this.statefulSetRevision(fresh);
     const desired = fresh.spec.replicas ?? 1;
     const ctx = this.ctx();
-    const byName = new Map(
-      this.children(fresh, '', 'Pod').map(p => [p.metadata.name, p]),
-    );
+    const pods = this.children(fresh, '', 'Pod');
+    const byName = new Map(pods.map(p => [p.metadata.name, p]));
+    const ordinal = (name: string) =>
+      Number(name.slice(fresh.metadata.name.length + 1));
     const claims = this.resource('', 'PersistentVolumeClaim');
+    let changed = false;
     for (let i = 0; i < desired; i++) {
       if (byName.has(`${fresh.metadata.name}-${i}`)) continue;
       // A new ordinal gets its claims; existing claims are kept and reused.
@@ -309,13 +713,13 @@ export class Controllers {
       // A recreated pod keeps its name but is a new object.
       const pod = buildStatefulSetPod(
         fresh,
-        revisionName,
+        updateRevision,
         i,
         ctx.now,
         ctx,
         `${Date.now()}-${++this.nonce}`,
       );
-      this.store.upsert(pod);
+      this.createPod(pod, statefulSetPodState(fresh, i));
       this.record(
         fresh,
         'Normal',
@@ -323,29 +727,146 @@ export class Controllers {
         `create Pod ${pod.metadata.name} in StatefulSet ${fresh.metadata.name} successful`,
         'statefulset-controller',
       );
+      changed = true;
     }
-    for (const [name, pod] of byName) {
-      if (Number(name.slice(fresh.metadata.name.length + 1)) >= desired) {
-        this.store.remove(
-          this.resource('', 'Pod'),
-          pod.metadata.namespace,
-          name,
-        );
-        this.record(
-          fresh,
-          'Normal',
-          'SuccessfulDelete',
-          `delete Pod ${name} in StatefulSet ${fresh.metadata.name} successful`,
-          'statefulset-controller',
-        );
+    for (const [name] of byName) {
+      if (ordinal(name) >= desired) {
+        this.deleteStatefulSetPod(fresh, name);
+        changed = true;
       }
     }
+    if (changed) return true;
+    const strategy = fresh.spec.updateStrategy ?? { type: 'RollingUpdate' };
+    if (strategy.type === 'OnDelete') return false;
+    const partition = strategy.rollingUpdate?.partition ?? 0;
+    const current = this.children(fresh, '', 'Pod');
+    if (!current.every(isPodReady)) return false;
+    const stale = current
+      .filter(
+        p =>
+          p.metadata.labels?.[REVISION_LABEL] !== updateRevision &&
+          ordinal(p.metadata.name) >= partition,
+      )
+      .sort((a, b) => ordinal(b.metadata.name) - ordinal(a.metadata.name))[0];
+    if (!stale) return false;
+    this.deleteStatefulSetPod(fresh, stale.metadata.name);
+    return true;
+  }
+
+  private deleteStatefulSetPod(sts: KubeObject, name: string) {
+    this.store.remove(this.resource('', 'Pod'), sts.metadata.namespace, name);
+    this.record(
+      sts,
+      'Normal',
+      'SuccessfulDelete',
+      `delete Pod ${name} in StatefulSet ${sts.metadata.name} successful`,
+      'statefulset-controller',
+    );
+  }
+
+  /**
+   * The DaemonSet controller: a pod per node at the current template
+   * (`controller-revision-hash`); RollingUpdate replaces up to maxUnavailable
+   * (default 1) old pods at a time, waiting for the new ones to be ready
+   * (`pkg/controller/daemon/update.go`).
+   */
+  private reconcileDaemonSet(ds: KubeObject) {
+    for (let step = 0; step < 100; step++) {
+      if (!this.daemonSetStep(ds)) break;
+    }
+    const fresh = this.fresh(ds);
+    if (!fresh) return;
+    const hash = daemonSetHash(fresh, this.cluster);
     const pods = this.children(fresh, '', 'Pod');
+    const ready = pods.filter(isPodReady).length;
+    const updated = pods.filter(
+      p => p.metadata.labels?.[REVISION_LABEL] === hash,
+    );
+    const nodes = this.ctx().nodes.length;
     this.store.upsert({
       ...fresh,
-      status: statefulSetStatus(fresh, pods, revisionName),
+      status: {
+        currentNumberScheduled: pods.length,
+        desiredNumberScheduled: nodes,
+        numberAvailable: ready,
+        numberMisscheduled: 0,
+        numberReady: ready,
+        ...(nodes - ready > 0 ? { numberUnavailable: nodes - ready } : {}),
+        observedGeneration: fresh.metadata.generation ?? 1,
+        updatedNumberScheduled: updated.length,
+      },
     });
     this.syncEndpoints(fresh.metadata.namespace!);
+  }
+
+  private daemonSetStep(ds: KubeObject): boolean {
+    const fresh = this.fresh(ds);
+    if (!fresh) return false;
+    const hash = daemonSetHash(fresh, this.cluster);
+    const ctx = this.ctx();
+    const pods = this.children(fresh, '', 'Pod');
+    const onNode = new Map(pods.map(p => [p.spec.nodeName, p]));
+    let changed = false;
+    ctx.nodes.forEach((node, i) => {
+      if (onNode.has(node)) return;
+      const name = `${fresh.metadata.name}-${stableSuffix(
+        `${fresh.metadata.uid}/${node}/${Date.now()}/${++this.nonce}`,
+        5,
+      )}`;
+      const pod = buildPod({
+        name,
+        namespace: fresh.metadata.namespace!,
+        template: fresh.spec.template,
+        owner: fresh,
+        extraLabels: {
+          [REVISION_LABEL]: hash,
+          'pod-template-generation': String(fresh.metadata.generation ?? 1),
+        },
+        state: 'running',
+        created: ctx.now,
+        ctx,
+        incarnation: name,
+      });
+      pod.spec.nodeName = node;
+      const state: PodState =
+        simState(fresh) === 'crashloop' && i === 0 ? 'crashloop' : 'running';
+      this.createPod(state === 'running' ? pod : restatePod(pod, state, ctx), state);
+      this.record(
+        fresh,
+        'Normal',
+        'SuccessfulCreate',
+        `Created pod: ${name}`,
+        'daemonset-controller',
+      );
+      changed = true;
+    });
+    if (changed) return true;
+    if ((fresh.spec.updateStrategy?.type ?? 'RollingUpdate') === 'OnDelete')
+      return false;
+    const maxUnavailable = Math.max(
+      1,
+      Number(fresh.spec.updateStrategy?.rollingUpdate?.maxUnavailable ?? 1) || 1,
+    );
+    const unavailable = pods.filter(p => !isPodReady(p)).length;
+    const budget = maxUnavailable - unavailable;
+    const stale = pods
+      .filter(p => p.metadata.labels?.[REVISION_LABEL] !== hash)
+      .slice(0, Math.max(0, budget));
+    for (const pod of stale) {
+      this.store.remove(
+        this.resource('', 'Pod'),
+        pod.metadata.namespace,
+        pod.metadata.name,
+      );
+      this.record(
+        fresh,
+        'Normal',
+        'SuccessfulDelete',
+        `Deleted pod: ${pod.metadata.name}`,
+        'daemonset-controller',
+      );
+    }
+    return stale.length > 0;
   }
 
   /** Rewrites EndpointSlices and Endpoints of the namespace's Services that changed. */
@@ -425,30 +946,49 @@ export class Controllers {
     }
   }
 
-  /** What Flux controllers do when asked to reconcile: note the request as handled. */
+  /**
+   * What controllers do after an API write: Flux notes a reconcile request as
+   * handled unless the object is suspended (`spec.suspend`, fluxcd.io docs
+   * "Suspending and resuming", "Triggering a reconcile"); workload controllers
+   * react to a new generation (replicas or pod template, e.g. `kubectl rollout restart`).
+   */
   afterPatch(before: KubeObject, after: KubeObject) {
-    const requested = 'reconcile.fluxcd.io/requestedAt';
-    const wanted = after.metadata.annotations?.[requested];
-    if (
-      wanted &&
-      wanted !== before.metadata.annotations?.[requested] &&
-      /fluxcd\.io$/.test(after.apiVersion.split('/')[0])
-    ) {
-      const fresh = this.store.get(
-        this.store.registry.forObject(after)!,
-        after.metadata.namespace,
-        after.metadata.name,
-      )!;
-      this.store.upsert({
-        ...fresh,
-        status: { ...fresh.status, lastHandledReconcileAt: wanted },
-      });
+    if (/fluxcd\.io$/.test(after.apiVersion.split('/')[0])) {
+      this.reconcileFlux(after);
     }
+    const workload = ['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet'];
     if (
-      ['Deployment', 'ReplicaSet', 'StatefulSet'].includes(after.kind) &&
-      before.spec?.replicas !== after.spec?.replicas
+      workload.includes(after.kind) &&
+      (before.spec?.replicas !== after.spec?.replicas ||
+        canonicalJson(before.spec?.template) !==
+          canonicalJson(after.spec?.template) ||
+        before.spec?.paused !== after.spec?.paused)
     ) {
       this.reconcile(after);
     }
   }
+
+  private reconcileFlux(object: KubeObject) {
+    const fresh = this.fresh(object);
+    if (!fresh || fresh.spec?.suspend === true) return;
+    const wanted = fresh.metadata.annotations?.[FLUX_REQUESTED];
+    const status = { ...fresh.status };
+    let changed = false;
+    if (wanted && status.lastHandledReconcileAt !== wanted) {
+      status.lastHandledReconcileAt = wanted;
+      changed = true;
+    }
+    const generation = fresh.metadata.generation;
+    if (generation !== undefined && status.observedGeneration !== generation) {
+      // A resumed (or edited) object is reconciled: its new generation is observed.
+      status.observedGeneration = generation;
+      changed = true;
+    }
+    if (changed) this.store.upsert({ ...fresh, status });
+  }
+}
+
+/** The DaemonSet's `controller-revision-hash` for its current template (as the expander computes it). */
+function daemonSetHash(ds: KubeObject, cluster: string): string {
+  return stableSuffix(`${cluster}/${JSON.stringify(ds.spec?.template ?? {})}`, 10);
 }

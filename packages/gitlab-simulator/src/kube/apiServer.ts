@@ -11,7 +11,8 @@ import {
   parseLabelSelector,
   SelectorError,
 } from '../cluster/selectors';
-import { ClusterStore, StoreEvent } from '../cluster/store';
+import { ClusterStore } from '../cluster/store';
+import { ClusterKnobs } from '../clusterKnobs';
 import { sendJson } from '../http/respond';
 import {
   aggregatedDiscovery,
@@ -33,6 +34,7 @@ import {
 } from './status';
 import { parseTarget, served, Target } from './target';
 import { handleCreate, handleDelete, handleWrite, toScale } from './writes';
+import { ActiveWatch, expiredStatus, handleWatch } from './watch';
 
 /**
  * A kube-apiserver over a ClusterStore: discovery, get/list/watch with
@@ -50,14 +52,17 @@ export interface KubeApi {
     resource: ApiResource,
     subresource: string | undefined,
     namespace: string | undefined,
+    verb: string,
   ): boolean;
+  /** Open watches, for the knobs that cut or expire them. */
+  watches: Set<ActiveWatch>;
+  knobs(): ClusterKnobs;
   /** Keeps a long-lived response closable when the simulator shuts down. */
   trackStream(stop: () => void): () => void;
   logFollowIntervalMs: number;
 }
 
 const BUILTIN = new Set(BUILTIN_RESOURCES);
-const DEFAULT_WATCH_TIMEOUT_S = 1800;
 
 /** An object as served at the requested version (CRDs may serve several). */
 
@@ -89,10 +94,14 @@ function encodeContinue(resourceVersion: string, start: string) {
   ).toString('base64url');
 }
 
-function decodeContinue(token: string): string | undefined {
+function decodeContinue(
+  token: string,
+): { rv: number; start: string } | undefined {
   try {
     const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
-    return typeof parsed.start === 'string' ? parsed.start : undefined;
+    return typeof parsed.start === 'string' && Number.isInteger(parsed.rv)
+      ? { rv: parsed.rv, start: parsed.start }
+      : undefined;
   } catch {
     return undefined;
   }
@@ -218,7 +227,9 @@ export async function handleKubeRequest(
   }
   const watch = query.get('watch') === 'true' || query.get('watch') === '1';
   const verb = verbOf(method, target, watch);
-  if (api.isForbidden(target.resource, target.subresource, target.namespace)) {
+  if (
+    api.isForbidden(target.resource, target.subresource, target.namespace, verb)
+  ) {
     sendStatus(
       res,
       forbidden(
@@ -235,7 +246,9 @@ export async function handleKubeRequest(
     if (!target.name) {
       if (method === 'GET') {
         if (watch) {
-          handleWatch(api, req, res, target, query);
+          await handleWatch(api, req, res, target, query, o =>
+            served(o, target),
+          );
         } else {
           handleList(api, res, target, query);
         }
@@ -282,15 +295,25 @@ function handleList(
     .filter(o => labels(o) && fields(o));
   const token = query.get('continue');
   if (token) {
-    const start = decodeContinue(token);
-    if (start === undefined) {
+    const decoded = decodeContinue(token);
+    if (decoded === undefined) {
       sendStatus(
         res,
         badRequest('continue key is not valid: illegal base64 data'),
       );
       return;
     }
-    items = items.filter(o => isAfter(o, start));
+    if (decoded.rv < api.store.compacted) {
+      // etcd3 store: a continue token whose revision was compacted (`storage/etcd3/store.go`).
+      sendStatus(res, {
+        ...expiredStatus(
+          'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
+        ),
+        metadata: { continue: encodeContinue('-1', decoded.start) },
+      });
+      return;
+    }
+    items = items.filter(o => isAfter(o, decoded.start));
   }
   const limit = Number(query.get('limit') ?? 0);
   const metadata: Record<string, unknown> = { resourceVersion };
@@ -308,66 +331,6 @@ function handleList(
     metadata,
     items: items.map(o => listItem(o, target)),
   });
-}
-
-function handleWatch(
-  api: KubeApi,
-  req: IncomingMessage,
-  res: ServerResponse,
-  target: Target,
-  query: URLSearchParams,
-) {
-  const labels = parseLabelSelector(query.get('labelSelector'));
-  const fields = parseFieldSelector(
-    query.get('fieldSelector'),
-    target.resource,
-  );
-  const matches = (o: KubeObject | undefined) =>
-    !!o &&
-    (target.namespace === undefined ||
-      o.metadata.namespace === target.namespace) &&
-    labels(o) &&
-    fields(o);
-  res.writeHead(200, {
-    'Content-Type': 'application/json',
-    'Transfer-Encoding': 'chunked',
-    'Cache-Control': 'no-cache, private',
-  });
-  // Headers go out at once, like kube-apiserver, even before the first event.
-  res.flushHeaders();
-  const write = (type: string, object: KubeObject) =>
-    res.write(`${JSON.stringify({ type, object: served(object, target) })}\n`);
-  const since = query.get('resourceVersion');
-  if (!since || since === '0' || query.get('sendInitialEvents') === 'true') {
-    api.store
-      .list(target.resource, target.namespace)
-      .filter(matches)
-      .forEach(o => write('ADDED', o));
-  }
-  const unsubscribe = api.store.subscribe((event: StoreEvent) => {
-    if (event.resource !== target.resource) return;
-    const now = matches(event.object);
-    const before = event.type === 'MODIFIED' ? matches(event.previous) : now;
-    if (event.type === 'MODIFIED' && now !== before) {
-      // An object entering or leaving the selection looks like a create or delete to the watcher.
-      write(now ? 'ADDED' : 'DELETED', event.object);
-    } else if (now) {
-      write(event.type, event.object);
-    }
-  });
-  const timeout = Number(
-    query.get('timeoutSeconds') ?? DEFAULT_WATCH_TIMEOUT_S,
-  );
-  const timer = setTimeout(() => stop(), timeout * 1000);
-  const untrack = api.trackStream(() => stop());
-  function stop() {
-    clearTimeout(timer);
-    unsubscribe();
-    untrack();
-    if (!res.writableEnded) res.end();
-  }
-  req.on('close', stop);
-  res.on('close', stop);
 }
 
 function handleLog(
