@@ -19,6 +19,12 @@ export interface ClusterKnobs {
    */
   podStartMs: number;
   /**
+   * Grace period of a deleted pod: it shows Terminating (deletionTimestamp set)
+   * this long before it is removed (0 = removed at once; `gracePeriodSeconds`
+   * on the request overrides it, in seconds).
+   */
+  podTerminationMs: number;
+  /**
    * Writes agentk's service account may not make, as `<verb> <resource>`:
    * `delete pods`, `patch apps/deployments`, `update deployments/scale`, `* secrets`.
    * Reads are governed by `forbiddenKinds` (and the scenario's `forbidden`).
@@ -30,6 +36,7 @@ export const DEFAULT_CLUSTER_KNOBS: ClusterKnobs = {
   bookmarkIntervalMs: 60_000,
   watchHistoryLimit: 10_000,
   podStartMs: 0,
+  podTerminationMs: 0,
   forbiddenActions: [],
 };
 

@@ -1,4 +1,5 @@
 import { createServer, IncomingMessage, ServerResponse } from 'http';
+import { createServer as createHttpsServer } from 'https';
 import { AddressInfo } from 'net';
 import { Controllers } from './cluster/controllers';
 import { ClusterStore } from './cluster/store';
@@ -23,6 +24,7 @@ import { failure, sendStatus } from './kube/status';
 import { loadDefaultScenario } from './scenario/load';
 import { Scenario } from './scenario/types';
 import { SimulatedCluster, simulatedCluster } from './simulatedCluster';
+import { ServerCertificate, selfSignedCertificate } from './tls/selfSigned';
 
 export interface SimulatorOptions {
   /** 0 = random free port (default 0). */
@@ -34,6 +36,11 @@ export interface SimulatorOptions {
   faults?: Partial<FaultKnobs>;
   /** Watch, controller and write-RBAC behaviour of the clusters (`src/clusterKnobs.ts`). */
   clusterKnobs?: Partial<ClusterKnobs>;
+  /**
+   * Serve HTTPS (kubectl sends no bearer token over plain HTTP): `true` makes a
+   * self-signed certificate for the host at start; or give a PEM cert and key.
+   */
+  tls?: boolean | ServerCertificate;
   /** Default: silent. */
   logger?: { info(msg: string): void; warn(msg: string): void };
   /** Interval between streamed log lines with `follow=true` (default 1000 ms). */
@@ -61,6 +68,8 @@ export interface RunningSimulator {
   /** `${url}/-/kubernetes-agent/k8s-proxy`, no trailing slash. */
   kasProxyUrl: string;
   scenario: Scenario;
+  /** The PEM certificate clients must trust when serving HTTPS. */
+  certificate?: string;
   setFaults(faults: Partial<FaultKnobs>): void;
   setClusterKnobs(knobs: Partial<ClusterKnobs>): void;
   /** The simulated cluster behind an agent (by name or id), to drive and observe it in tests. */
@@ -277,7 +286,16 @@ export async function startGitlabSimulator(
     await route(req, res, url);
   }
 
-  const server = createServer((req, res) => {
+  const host = options.host ?? '127.0.0.1';
+  let tls: ServerCertificate | undefined;
+  if (options.tls === true) {
+    tls = selfSignedCertificate([
+      ...new Set([host, 'localhost', '127.0.0.1', '::1']),
+    ]);
+  } else if (options.tls) {
+    tls = options.tls;
+  }
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch(error => {
       logger.warn(
         `simulator: ${req.method} ${req.url} failed: ${
@@ -290,9 +308,11 @@ export async function startGitlabSimulator(
         res.destroy();
       }
     });
-  });
+  };
+  const server = tls
+    ? createHttpsServer({ cert: tls.cert, key: tls.key }, listener)
+    : createServer(listener);
 
-  const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {
@@ -313,7 +333,7 @@ export async function startGitlabSimulator(
 
   const { port } = server.address() as AddressInfo;
   const hostPart = host.includes(':') ? `[${host}]` : host;
-  const url = `http://${hostPart}:${port}`;
+  const url = `${tls ? 'https' : 'http'}://${hostPart}:${port}`;
   urls = { url, kasProxyUrl: `${url}${KAS_PREFIX}` };
   logger.info(
     `GitLab simulator (scenario ${scenario.name}) listening on ${url}`,
@@ -325,6 +345,7 @@ export async function startGitlabSimulator(
     apiUrl: `${url}/api/v4`,
     kasProxyUrl: urls.kasProxyUrl,
     scenario,
+    certificate: tls?.cert,
     setFaults(next) {
       faults = { ...faults, ...next };
     },

@@ -117,9 +117,10 @@ export class Controllers {
   private reconcileOwnerOf(pod: KubeObject) {
     const rs = this.ownerOf(pod, 'apps', 'ReplicaSet');
     if (rs) {
+      // The ReplicaSet counts the pod's readiness; its Deployment may take the next rollout step.
+      this.reconcileReplicaSet(rs);
       const deployment = this.ownerOf(rs, 'apps', 'Deployment');
       if (deployment) this.reconcileDeployment(deployment);
-      else this.reconcileReplicaSet(rs);
       return;
     }
     const sts = this.ownerOf(pod, 'apps', 'StatefulSet');
@@ -262,6 +263,41 @@ export class Controllers {
       this.syncEndpoints(object.metadata.namespace);
     }
     return deleted;
+  }
+
+  /**
+   * Graceful pod deletion: the API server sets deletionTimestamp (the pod shows
+   * Terminating, its ReplicaSet already replaces it), kubelet stops the
+   * containers, and the pod is removed when the grace period ends
+   * (https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#pod-termination).
+   */
+  deletePod(pod: KubeObject, graceMs: number): KubeObject | undefined {
+    if (graceMs <= 0 || pod.metadata.deletionTimestamp) {
+      return this.deleteCascading(pod);
+    }
+    const terminating = this.store.upsert({
+      ...pod,
+      metadata: {
+        ...pod.metadata,
+        deletionTimestamp: isoSeconds(new Date(Date.now() + graceMs)),
+        deletionGracePeriodSeconds: Math.ceil(graceMs / 1000),
+      },
+    });
+    for (const container of pod.spec?.containers ?? []) {
+      this.record(
+        terminating,
+        'Normal',
+        'Killing',
+        `Stopping container ${container.name}`,
+        'kubelet',
+      );
+    }
+    this.later(graceMs, () => {
+      const fresh = this.fresh(terminating);
+      if (fresh) this.deleteCascading(fresh);
+    });
+    this.afterPodDeleted(terminating);
+    return terminating;
   }
 
   private afterPodDeleted(pod: KubeObject) {
@@ -546,7 +582,10 @@ export class Controllers {
         rs.metadata.name,
       ) ?? rs;
     const deployment = this.ownerOf(fresh, 'apps', 'Deployment');
-    const pods = this.children(fresh, '', 'Pod');
+    // Terminating pods no longer count: the ReplicaSet replaces them at once.
+    const pods = this.children(fresh, '', 'Pod').filter(
+      p => !p.metadata.deletionTimestamp,
+    );
     const desired = fresh.spec.replicas ?? 1;
     const ctx = this.ctx();
     const current = deployment
@@ -599,7 +638,12 @@ export class Controllers {
     }
     this.store.upsert({
       ...fresh,
-      status: replicaSetStatus(fresh, this.children(fresh, '', 'Pod')),
+      status: replicaSetStatus(
+        fresh,
+        this.children(fresh, '', 'Pod').filter(
+          p => !p.metadata.deletionTimestamp,
+        ),
+      ),
     });
     this.syncEndpoints(fresh.metadata.namespace!);
     if (deployment && updateOwner) {

@@ -23,9 +23,10 @@ import {
   resourceList,
   versionInfo,
 } from './discovery';
-import { logRequestError, streamLogs } from './logs';
+import { logOptions, logRequestError, streamLogs } from './logs';
 import {
   badRequest,
+  failure,
   forbidden,
   methodNotAllowed,
   notFound,
@@ -34,7 +35,20 @@ import {
 } from './status';
 import { parseTarget, served, Target } from './target';
 import { handleCreate, handleDelete, handleWrite, toScale } from './writes';
-import { ActiveWatch, expiredStatus, handleWatch } from './watch';
+import {
+  ActiveWatch,
+  expiredStatus,
+  handleWatch,
+  tooLargeResourceVersion,
+  waitForRevision,
+} from './watch';
+import { handleAccessReview } from './access';
+import {
+  includeObjectOf,
+  TABLE_MEDIA_TYPE,
+  toTable,
+  wantsTable,
+} from './table';
 
 /**
  * A kube-apiserver over a ClusterStore: discovery, get/list/watch with
@@ -242,15 +256,44 @@ export async function handleKubeRequest(
     );
     return;
   }
+  if (target.resource.plural === 'selfsubjectaccessreviews') {
+    if (method === 'POST' && !target.name) {
+      await handleAccessReview(api, req, res);
+    } else {
+      sendStatus(res, methodNotAllowed());
+    }
+    return;
+  }
+  const table = method === 'GET' && wantsTable(req.headers.accept);
+  const include = includeObjectOf(query.get('includeObject'));
+  if (table && !include) {
+    sendStatus(
+      res,
+      badRequest(
+        `Invalid value: "${query.get(
+          'includeObject',
+        )}": must be one of None, Metadata, Object`,
+      ),
+    );
+    return;
+  }
+  const view: View = table
+    ? { table: true, include: include ?? 'Metadata' }
+    : { table: false };
   try {
     if (!target.name) {
       if (method === 'GET') {
         if (watch) {
-          await handleWatch(api, req, res, target, query, o =>
-            served(o, target),
+          await handleWatch(api, req, res, target, query, (o, first) =>
+            view.table
+              ? toTable(target.resource, [served(o, target)], {
+                  include: view.include,
+                  noHeaders: !first,
+                })
+              : served(o, target),
           );
         } else {
-          handleList(api, res, target, query);
+          await handleList(api, res, target, query, view);
         }
       } else if (method === 'POST') {
         await handleCreate(api, req, res, target);
@@ -268,7 +311,7 @@ export async function handleKubeRequest(
       sendStatus(res, notFound(target.resource, target.name));
       return;
     }
-    await handleObject(api, req, res, target, object, query);
+    await handleObject(api, req, res, target, object, query, view);
   } catch (error) {
     if (error instanceof SelectorError) {
       sendStatus(res, badRequest(error.message));
@@ -278,12 +321,53 @@ export async function handleKubeRequest(
   }
 }
 
-function handleList(
+/** How a GET answers: the objects, or a meta.k8s.io Table of them. */
+type View =
+  | { table: false }
+  | { table: true; include: 'None' | 'Metadata' | 'Object' };
+
+async function handleList(
   api: KubeApi,
   res: ServerResponse,
   target: Target,
   query: URLSearchParams,
+  view: View,
 ) {
+  const listVersion = query.get('resourceVersion');
+  const match = query.get('resourceVersionMatch');
+  if (listVersion && !/^\d+$/.test(listVersion)) {
+    sendStatus(res, badRequest(`invalid resource version: ${listVersion}`));
+    return;
+  }
+  if (match && !listVersion) {
+    // ValidateListOptions: a match needs a version to match.
+    sendStatus(
+      res,
+      failure(
+        422,
+        'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided',
+      ),
+    );
+    return;
+  }
+  if (listVersion && listVersion !== '0') {
+    const requested = Number(listVersion);
+    // "Resource versions" semantics: NotOlderThan (the default) waits for a future version, then 504;
+    // Exact can serve only the present state here, older states are refused as expired.
+    if (!(await waitForRevision(api, requested))) {
+      sendStatus(res, tooLargeResourceVersion(requested, api.store.resourceVersion));
+      return;
+    }
+    if (match === 'Exact' && requested !== Number(api.store.resourceVersion)) {
+      sendStatus(
+        res,
+        expiredStatus(
+          `too old resource version: ${requested} (${api.store.resourceVersion})`,
+        ),
+      );
+      return;
+    }
+  }
   const labels = parseLabelSelector(query.get('labelSelector'));
   const fields = parseFieldSelector(
     query.get('fieldSelector'),
@@ -325,6 +409,19 @@ function handleList(
     metadata.remainingItemCount = items.length - limit;
     items = items.slice(0, limit);
   }
+  if (view.table) {
+    sendJson(
+      res,
+      200,
+      toTable(
+        target.resource,
+        items.map(o => served(o, target)),
+        { include: view.include, listMetadata: metadata },
+      ),
+      { 'Content-Type': TABLE_MEDIA_TYPE },
+    );
+    return;
+  }
   sendJson(res, 200, {
     kind: `${target.resource.kind}List`,
     apiVersion: apiVersionOf(target.resource.group, target.version),
@@ -350,12 +447,16 @@ function handleLog(
     sendStatus(res, container);
     return;
   }
-  const tail = query.get('tailLines');
+  const options = logOptions(query);
+  if ('kind' in options) {
+    sendStatus(res, options);
+    return;
+  }
   streamLogs(
     res,
     { pod, container, previous, now: new Date() },
     {
-      tailLines: tail === null ? undefined : Number(tail),
+      ...options,
       timestamps: query.get('timestamps') === 'true',
       follow: query.get('follow') === 'true',
       followIntervalMs: api.logFollowIntervalMs,
@@ -379,6 +480,7 @@ async function handleObject(
   target: Target,
   object: KubeObject,
   query: URLSearchParams,
+  view: View,
 ) {
   const method = req.method ?? 'GET';
   const sub = target.subresource;
@@ -390,6 +492,16 @@ async function handleObject(
     } else {
       sendStatus(res, methodNotAllowed());
     }
+  } else if (method === 'GET' && view.table && !sub) {
+    sendJson(
+      res,
+      200,
+      toTable(target.resource, [served(object, target)], {
+        include: view.include,
+        listMetadata: { resourceVersion: object.metadata.resourceVersion },
+      }),
+      { 'Content-Type': TABLE_MEDIA_TYPE },
+    );
   } else if (method === 'GET') {
     sendJson(
       res,
@@ -397,7 +509,7 @@ async function handleObject(
       sub === 'scale' ? toScale(object) : served(object, target),
     );
   } else if (method === 'DELETE' && !sub) {
-    handleDelete(api, res, target, object);
+    handleDelete(api, res, target, object, query);
   } else {
     await handleWrite(api, req, res, target, object);
   }

@@ -85,7 +85,7 @@ function validateWatchOptions(query: URLSearchParams): KubeStatus | undefined {
   return undefined;
 }
 
-function tooLarge(requested: number, current: string): KubeStatus {
+export function tooLargeResourceVersion(requested: number, current: string): KubeStatus {
   return failure(
     504,
     `Timeout: Too large resource version: ${requested}, current: ${current}`,
@@ -101,7 +101,7 @@ function tooLarge(requested: number, current: string): KubeStatus {
   );
 }
 
-async function waitForRevision(api: KubeApi, revision: number) {
+export async function waitForRevision(api: KubeApi, revision: number) {
   const deadline = Date.now() + TOO_LARGE_WAIT_MS;
   while (Number(api.store.resourceVersion) < revision && Date.now() < deadline)
     await new Promise(resolve => setTimeout(resolve, 50));
@@ -137,7 +137,7 @@ export async function handleWatch(
     query.get('sendInitialEvents') === 'true' || since === '' || since === '0';
   const from = Number(since || 0);
   if (from > 0 && !(await waitForRevision(api, from))) {
-    sendStatus(res, tooLarge(from, api.store.resourceVersion));
+    sendStatus(res, tooLargeResourceVersion(from, api.store.resourceVersion));
     return;
   }
   res.writeHead(200, {

@@ -78,8 +78,16 @@ export function handleDelete(
   res: ServerResponse,
   target: Target,
   object: KubeObject,
+  query: URLSearchParams,
 ) {
-  const deleted = api.controllers.deleteCascading(object)!;
+  const grace = query.get('gracePeriodSeconds');
+  const deleted =
+    target.resource.kind === 'Pod'
+      ? api.controllers.deletePod(
+          object,
+          grace === null ? api.knobs().podTerminationMs : Number(grace) * 1000,
+        )!
+      : api.controllers.deleteCascading(object)!;
   // Pods answer with the deleted object; most other resources with a Success Status.
   if (target.resource.kind === 'Pod') {
     sendJson(res, 200, served(deleted, target));
