@@ -253,7 +253,7 @@ export async function handleWrite(
   }
 }
 
-/** POST to a collection. No controllers run for created objects. */
+/** POST to a collection; workload controllers then create what the object asks for. */
 export async function handleCreate(
   api: KubeApi,
   req: IncomingMessage,
@@ -310,5 +310,8 @@ export async function handleCreate(
       ...(body.spec !== undefined ? { generation: 1 } : {}),
     },
   });
-  sendJson(res, 201, served(api.store.upsert(object), target));
+  const stored = api.store.upsert(object);
+  // Workload controllers act on new objects as on changed ones (ReplicaSets, pods, statuses).
+  api.controllers.reconcile(stored);
+  sendJson(res, 201, served(stored, target));
 }
