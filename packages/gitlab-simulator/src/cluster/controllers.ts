@@ -325,6 +325,9 @@ export class Controllers {
     }
     const stored = this.store.upsert(updated);
     this.reconcile(stored);
+    // A Deployment owns its ReplicaSets' replica counts and puts them back.
+    const owner = this.ownerOf(stored, 'apps', 'Deployment');
+    if (owner) this.reconcileDeployment(owner);
     return this.store.get(
       this.store.registry.forObject(stored)!,
       stored.metadata.namespace,
