@@ -10,6 +10,7 @@ import {
   simState,
 } from './objects';
 import { buildPod, isPodReady, PodState } from './pods';
+import { withWorkloadDefaults } from './defaults';
 
 /**
  * What the workload controllers (deployment, replicaset, statefulset,
@@ -509,13 +510,7 @@ export function expandStatefulSet(
   created: Date,
   ctx: ExpandContext,
 ): KubeObject[] {
-  const sts = deepClone(input);
-  sts.spec = {
-    replicas: 1,
-    podManagementPolicy: 'OrderedReady',
-    revisionHistoryLimit: 10,
-    ...sts.spec,
-  };
+  const sts = deepClone(withWorkloadDefaults(input));
   const revisionName = statefulSetRevisionName(sts, ctx);
   const revision: KubeObject = {
     apiVersion: 'apps/v1',
@@ -561,7 +556,7 @@ export function expandDaemonSet(
   created: Date,
   ctx: ExpandContext,
 ): KubeObject[] {
-  const ds = deepClone(input);
+  const ds = deepClone(withWorkloadDefaults(input));
   const hash = stableSuffix(
     `${ctx.cluster}/${JSON.stringify(ds.spec?.template ?? {})}`,
     10,

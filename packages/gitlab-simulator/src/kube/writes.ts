@@ -2,6 +2,7 @@ import { randomUUID } from 'crypto';
 import { IncomingMessage, ServerResponse } from 'http';
 import { KubeObject } from '../scenario/types';
 import { deepClone, selectorString } from '../cluster/objects';
+import { withWorkloadDefaults } from '../cluster/defaults';
 import { jsonPatch, mergePatch, strategicMergePatch } from '../cluster/patch';
 import { apiVersionOf } from '../cluster/resources';
 import { readBody, sendJson } from '../http/respond';
@@ -292,7 +293,7 @@ export async function handleCreate(
     );
     return;
   }
-  const object: KubeObject = deepClone({
+  const object: KubeObject = withWorkloadDefaults(deepClone({
     ...body,
     apiVersion: apiVersionOf(target.resource.group, target.version),
     kind: target.resource.kind,
@@ -309,7 +310,7 @@ export async function handleCreate(
       creationTimestamp: `${new Date().toISOString().slice(0, 19)}Z`,
       ...(body.spec !== undefined ? { generation: 1 } : {}),
     },
-  });
+  }));
   const stored = api.store.upsert(object);
   // Workload controllers act on new objects as on changed ones (ReplicaSets, pods, statuses).
   api.controllers.reconcile(stored);
