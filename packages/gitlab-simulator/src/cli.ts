@@ -96,7 +96,9 @@ async function main() {
     faults,
     tls: values.tls,
     clusterKnobs: {
-      ...(values['pod-start'] ? { podStartMs: Number(values['pod-start']) } : {}),
+      ...(values['pod-start']
+        ? { podStartMs: Number(values['pod-start']) }
+        : {}),
       ...(values['pod-termination']
         ? { podTerminationMs: Number(values['pod-termination']) }
         : {}),
@@ -116,7 +118,9 @@ async function main() {
     }
   }
   if (simulator.certificate) {
-    console.log(`\nCertificate (trust it as the CA):\n${simulator.certificate}`);
+    console.log(
+      `\nCertificate (trust it as the CA):\n${simulator.certificate}`,
+    );
   }
   const objects = scenario.clusters.reduce((n, c) => n + c.objects.length, 0);
   console.log(`

@@ -126,11 +126,12 @@ export async function startGitlabSimulator(
   const directory = new GitlabDirectory(scenario);
 
   const forbiddenKinds = () => faults.forbiddenKinds;
+  const knobs = () => clusterKnobs;
   const namespacedRbacOnly = () => faults.namespacedRbacOnly;
   const clusters = new Map<string, KubeApi>();
   for (const cluster of scenario.clusters) {
     const store = new ClusterStore(cluster.objects);
-    store.historyLimit = clusterKnobs.watchHistoryLimit;
+    store.historyLimit = knobs().watchHistoryLimit;
     for (const object of store.unserved) {
       logger.warn(
         `cluster ${cluster.agent}: no resource serves ${object.apiVersion} ${object.kind} (${object.metadata.name}); add its CRD`,
@@ -139,7 +140,7 @@ export async function startGitlabSimulator(
     const agent = scenario.agents.find(a => a.name === cluster.agent);
     clusters.set(cluster.agent, {
       store,
-      controllers: new Controllers(store, cluster.agent, () => clusterKnobs),
+      controllers: new Controllers(store, cluster.agent, knobs),
       kubernetesVersion: cluster.kubernetesVersion,
       isForbidden: (resource, subresource, namespace, verb) =>
         (namespacedRbacOnly() &&
@@ -152,17 +153,14 @@ export async function startGitlabSimulator(
           subresource,
         ) ||
         isActionForbidden(
-          [
-            ...clusterKnobs.forbiddenActions,
-            ...(agent?.forbiddenActions ?? []),
-          ],
+          [...knobs().forbiddenActions, ...(agent?.forbiddenActions ?? [])],
           verb,
           resource.group,
           resource.plural,
           subresource,
         ),
       watches: new Set(),
-      knobs: () => clusterKnobs,
+      knobs,
       trackStream: stop => {
         streams.add(stop);
         return () => streams.delete(stop);

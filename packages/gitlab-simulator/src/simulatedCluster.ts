@@ -25,7 +25,10 @@ export interface SimulatedCluster {
    * `simulator.gitlab-env/changed-at`, round robin) in `namespaces` (default
    * all) until the returned function is called.
    */
-  startChurn(perSecond: number, options?: { namespaces?: string[] }): () => void;
+  startChurn(
+    perSecond: number,
+    options?: { namespaces?: string[] },
+  ): () => void;
 }
 
 export function simulatedCluster(
@@ -50,6 +53,7 @@ export function simulatedCluster(
       if (!api.controllers.crashPod(namespace, pod, options))
         throw new Error(`no pod ${namespace}/${pod} in cluster ${name}`);
     },
-    startChurn: (perSecond, options) => startChurn(api.store, perSecond, options),
+    startChurn: (perSecond, options) =>
+      startChurn(api.store, perSecond, options),
   };
 }

@@ -18,11 +18,9 @@ export function startChurn(
   let next = 0;
   const timer = setInterval(() => {
     const due = Math.floor(((Date.now() - started) / 1000) * perSecond);
-    const candidates = (
-      options.namespaces
-        ? options.namespaces.flatMap(ns => store.list(pods, ns))
-        : store.list(pods)
-    );
+    const candidates = options.namespaces
+      ? options.namespaces.flatMap(ns => store.list(pods, ns))
+      : store.list(pods);
     if (candidates.length === 0) return;
     for (; made < due; made++) {
       const pod = candidates[next++ % candidates.length];

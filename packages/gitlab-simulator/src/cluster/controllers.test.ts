@@ -10,6 +10,8 @@ import {
 const RESTARTED_AT = 'kubectl.kubernetes.io/restartedAt';
 const REVISION = 'deployment.kubernetes.io/revision';
 
+let simRef: () => any;
+
 /** The pod-template patch `kubectl rollout restart` sends (strategic merge). */
 function restart(agent: number, path: string, at = new Date().toISOString()) {
   return kasJson(simRef(), agent, path, {
@@ -21,9 +23,10 @@ function restart(agent: number, path: string, at = new Date().toISOString()) {
   });
 }
 
-let simRef: () => any;
-
-async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean) {
+async function eventually<T>(
+  read: () => Promise<T>,
+  ok: (value: T) => boolean,
+) {
   for (let i = 0; i < 100; i++) {
     const value = await read();
     if (ok(value)) return value;
@@ -44,11 +47,15 @@ describe('controllers (pkg/controller/deployment, statefulset, daemon)', () => {
   const replicaSets = '/apis/apps/v1/namespaces/storefront/replicasets';
 
   it('rolls out a new ReplicaSet on a pod-template change (rollout restart), and observedGeneration catches up', async () => {
-    const before = (await kasJson(sim(), PROD_US, `${deployments}/storefront-web`)).body;
+    const before = (
+      await kasJson(sim(), PROD_US, `${deployments}/storefront-web`)
+    ).body;
     const oldSets = (await kasJson(sim(), PROD_US, replicaSets)).body.items;
     const patched = await restart(PROD_US, `${deployments}/storefront-web`);
     expect(patched.status).toBe(200);
-    const after = (await kasJson(sim(), PROD_US, `${deployments}/storefront-web`)).body;
+    const after = (
+      await kasJson(sim(), PROD_US, `${deployments}/storefront-web`)
+    ).body;
     expect(after.metadata.generation).toBe(before.metadata.generation + 1);
     // What `kubectl rollout status` waits for (kubectl/pkg/polymorphichelpers/rollout_status.go).
     expect(after.status).toMatchObject({
@@ -59,20 +66,31 @@ describe('controllers (pkg/controller/deployment, statefulset, daemon)', () => {
     });
     const sets = (await kasJson(sim(), PROD_US, replicaSets)).body.items;
     const fresh = sets.find(
-      (rs: any) => !oldSets.some((o: any) => o.metadata.uid === rs.metadata.uid),
+      (rs: any) =>
+        !oldSets.some((o: any) => o.metadata.uid === rs.metadata.uid),
     );
-    expect(fresh.spec.template.metadata.annotations[RESTARTED_AT]).toBeDefined();
+    expect(
+      fresh.spec.template.metadata.annotations[RESTARTED_AT],
+    ).toBeDefined();
     expect(fresh.metadata.annotations[REVISION]).toBe(
       String(Number(before.metadata.annotations[REVISION]) + 1),
     );
-    expect(after.metadata.annotations[REVISION]).toBe(fresh.metadata.annotations[REVISION]);
+    expect(after.metadata.annotations[REVISION]).toBe(
+      fresh.metadata.annotations[REVISION],
+    );
     expect(sets.filter((rs: any) => rs.spec.replicas > 0)).toEqual([
-      expect.objectContaining({ metadata: expect.objectContaining({ name: fresh.metadata.name }) }),
+      expect.objectContaining({
+        metadata: expect.objectContaining({ name: fresh.metadata.name }),
+      }),
     ]);
-    const pods = (await kasJson(sim(), PROD_US, '/api/v1/namespaces/storefront/pods')).body.items;
+    const pods = (
+      await kasJson(sim(), PROD_US, '/api/v1/namespaces/storefront/pods')
+    ).body.items;
     expect(pods).toHaveLength(3);
     expect(
-      pods.every((p: any) => p.metadata.ownerReferences[0].name === fresh.metadata.name),
+      pods.every(
+        (p: any) => p.metadata.ownerReferences[0].name === fresh.metadata.name,
+      ),
     ).toBe(true);
     const events = (
       await kasJson(
@@ -81,32 +99,49 @@ describe('controllers (pkg/controller/deployment, statefulset, daemon)', () => {
         '/api/v1/namespaces/storefront/events?fieldSelector=reason%3DScalingReplicaSet',
       )
     ).body.items.map((e: any) => e.message);
-    expect(events).toContain(`Scaled up replica set ${fresh.metadata.name} from 0 to 1`);
+    expect(events).toContain(
+      `Scaled up replica set ${fresh.metadata.name} from 0 to 1`,
+    );
   });
 
   it('with a pod start-up delay, rolls step by step within maxSurge/maxUnavailable and pods go Pending → Running', async () => {
     sim().setClusterKnobs({ podStartMs: 100 });
-    const rv = (await kasJson(sim(), PROD_US, '/api/v1/namespaces/storefront/pods')).body
-      .metadata.resourceVersion;
+    const rv = (
+      await kasJson(sim(), PROD_US, '/api/v1/namespaces/storefront/pods')
+    ).body.metadata.resourceVersion;
     const watch = await kas(
       sim(),
       PROD_US,
       `/api/v1/namespaces/storefront/pods?watch=1&resourceVersion=${rv}&timeoutSeconds=20`,
     );
     await restart(PROD_US, `${deployments}/storefront-web`);
-    const mid = (await kasJson(sim(), PROD_US, `${deployments}/storefront-web`)).body;
+    const mid = (await kasJson(sim(), PROD_US, `${deployments}/storefront-web`))
+      .body;
     expect(mid.status.updatedReplicas).toBeLessThan(3);
     const done = await eventually(
-      async () => (await kasJson(sim(), PROD_US, `${deployments}/storefront-web`)).body,
-      d => d.status.updatedReplicas === 3 && d.status.replicas === 3 && d.status.availableReplicas === 3,
+      async () =>
+        (
+          await kasJson(sim(), PROD_US, `${deployments}/storefront-web`)
+        ).body,
+      d =>
+        d.status.updatedReplicas === 3 &&
+        d.status.replicas === 3 &&
+        d.status.availableReplicas === 3,
     );
     expect(done.status.availableReplicas).toBe(3);
-    const events = await readWatchEvents(watch, e => e.filter(x => x.type === 'DELETED').length >= 3);
+    const events = await readWatchEvents(
+      watch,
+      e => e.filter(x => x.type === 'DELETED').length >= 3,
+    );
     const created = events.find(e => e.type === 'ADDED')!;
     expect(created.object.status.phase).toBe('Pending');
-    expect(created.object.status.containerStatuses[0].state.waiting.reason).toBe('ContainerCreating');
+    expect(
+      created.object.status.containerStatuses[0].state.waiting.reason,
+    ).toBe('ContainerCreating');
     const started = events.find(
-      e => e.type === 'MODIFIED' && e.object.metadata.uid === created.object.metadata.uid,
+      e =>
+        e.type === 'MODIFIED' &&
+        e.object.metadata.uid === created.object.metadata.uid,
     );
     expect(started.object.status.phase).toBe('Running');
     // maxSurge 25% of 3 → 1: never more than 4 pods at once.
@@ -132,7 +167,8 @@ describe('controllers (pkg/controller/deployment, statefulset, daemon)', () => {
       });
     await scale(owned.metadata.name, 5);
     expect(
-      (await kasJson(sim(), PROD_US, `${replicaSets}/${owned.metadata.name}`)).body.spec.replicas,
+      (await kasJson(sim(), PROD_US, `${replicaSets}/${owned.metadata.name}`))
+        .body.spec.replicas,
     ).toBe(owned.spec.replicas);
     const created = await kasJson(sim(), PROD_US, replicaSets, {
       method: 'POST',
@@ -154,10 +190,16 @@ describe('controllers (pkg/controller/deployment, statefulset, daemon)', () => {
     const scaled = await scale('standalone', 4);
     expect(scaled.body).toMatchObject({ kind: 'Scale', spec: { replicas: 4 } });
     const pods = (
-      await kasJson(sim(), PROD_US, '/api/v1/namespaces/storefront/pods?labelSelector=app%3Dstandalone')
+      await kasJson(
+        sim(),
+        PROD_US,
+        '/api/v1/namespaces/storefront/pods?labelSelector=app%3Dstandalone',
+      )
     ).body.items;
     expect(pods).toHaveLength(4);
-    expect((await kasJson(sim(), PROD_US, `${replicaSets}/standalone`)).body.status).toMatchObject({
+    expect(
+      (await kasJson(sim(), PROD_US, `${replicaSets}/standalone`)).body.status,
+    ).toMatchObject({
       replicas: 4,
       readyReplicas: 4,
     });
@@ -167,7 +209,11 @@ describe('controllers (pkg/controller/deployment, statefulset, daemon)', () => {
     const path = '/apis/apps/v1/namespaces/search/statefulsets/search-indexer';
     const before = (await kasJson(sim(), PROD_US, path)).body;
     const list = (
-      await kasJson(sim(), PROD_US, '/api/v1/namespaces/search/pods?labelSelector=app.kubernetes.io%2Fname%3Dsearch-indexer')
+      await kasJson(
+        sim(),
+        PROD_US,
+        '/api/v1/namespaces/search/pods?labelSelector=app.kubernetes.io%2Fname%3Dsearch-indexer',
+      )
     ).body;
     const oldPods = list.items;
     const watch = await kas(
@@ -185,16 +231,41 @@ describe('controllers (pkg/controller/deployment, statefulset, daemon)', () => {
       readyReplicas: 3,
     });
     const pods = (
-      await kasJson(sim(), PROD_US, '/api/v1/namespaces/search/pods?labelSelector=app.kubernetes.io%2Fname%3Dsearch-indexer')
+      await kasJson(
+        sim(),
+        PROD_US,
+        '/api/v1/namespaces/search/pods?labelSelector=app.kubernetes.io%2Fname%3Dsearch-indexer',
+      )
     ).body.items;
     expect(pods.map((p: any) => p.metadata.name).sort()).toEqual(
       oldPods.map((p: any) => p.metadata.name).sort(),
     );
-    expect(pods.every((p: any) => p.metadata.labels['controller-revision-hash'] === after.status.updateRevision)).toBe(true);
-    expect(pods.some((p: any) => oldPods.some((o: any) => o.metadata.uid === p.metadata.uid))).toBe(false);
-    const revisions = (await kasJson(sim(), PROD_US, '/apis/apps/v1/namespaces/search/controllerrevisions')).body.items;
-    expect(revisions.map((r: any) => r.metadata.name)).toContain(after.status.updateRevision);
-    const events = await readWatchEvents(watch, e => e.filter(x => x.type === 'DELETED').length >= 3);
+    expect(
+      pods.every(
+        (p: any) =>
+          p.metadata.labels['controller-revision-hash'] ===
+          after.status.updateRevision,
+      ),
+    ).toBe(true);
+    expect(
+      pods.some((p: any) =>
+        oldPods.some((o: any) => o.metadata.uid === p.metadata.uid),
+      ),
+    ).toBe(false);
+    const revisions = (
+      await kasJson(
+        sim(),
+        PROD_US,
+        '/apis/apps/v1/namespaces/search/controllerrevisions',
+      )
+    ).body.items;
+    expect(revisions.map((r: any) => r.metadata.name)).toContain(
+      after.status.updateRevision,
+    );
+    const events = await readWatchEvents(
+      watch,
+      e => e.filter(x => x.type === 'DELETED').length >= 3,
+    );
     expect(
       events.filter(e => e.type === 'DELETED').map(e => e.object.metadata.name),
     ).toEqual(['search-indexer-2', 'search-indexer-1', 'search-indexer-0']);
@@ -212,15 +283,24 @@ describe('controllers (pkg/controller/deployment, statefulset, daemon)', () => {
           selector: { matchLabels: { app: 'log-shipper' } },
           template: {
             metadata: { labels: { app: 'log-shipper' } },
-            spec: { containers: [{ name: 'shipper', image: 'fluent-bit:3.1' }] },
+            spec: {
+              containers: [{ name: 'shipper', image: 'fluent-bit:3.1' }],
+            },
           },
         },
       }),
     });
     expect(created.status).toBe(201);
-    const nodes = (await kasJson(sim(), NONPROD, '/api/v1/nodes')).body.items.length;
+    const nodes = (await kasJson(sim(), NONPROD, '/api/v1/nodes')).body.items
+      .length;
     const podsOf = async () =>
-      (await kasJson(sim(), NONPROD, '/api/v1/namespaces/notifications-dev/pods?labelSelector=app%3Dlog-shipper')).body.items;
+      (
+        await kasJson(
+          sim(),
+          NONPROD,
+          '/api/v1/namespaces/notifications-dev/pods?labelSelector=app%3Dlog-shipper',
+        )
+      ).body.items;
     const first = await podsOf();
     expect(first).toHaveLength(nodes);
     await restart(NONPROD, `${path}/log-shipper`);
@@ -233,55 +313,94 @@ describe('controllers (pkg/controller/deployment, statefulset, daemon)', () => {
     });
     const second = await podsOf();
     expect(second).toHaveLength(nodes);
-    expect(second.some((p: any) => first.some((o: any) => o.metadata.uid === p.metadata.uid))).toBe(false);
+    expect(
+      second.some((p: any) =>
+        first.some((o: any) => o.metadata.uid === p.metadata.uid),
+      ),
+    ).toBe(false);
   });
 
   it('crashes a pod: CrashLoopBackOff with a restart, a BackOff event, and one fewer available replica', async () => {
-    const pods = (await kasJson(sim(), PROD_US, '/api/v1/namespaces/storefront/pods')).body.items.filter(
-      (p: any) => p.metadata.name.startsWith('storefront-web-'),
+    const pods = (
+      await kasJson(sim(), PROD_US, '/api/v1/namespaces/storefront/pods')
+    ).body.items.filter((p: any) =>
+      p.metadata.name.startsWith('storefront-web-'),
     );
     const victim = pods[0].metadata.name;
     sim().cluster('prod-us').crashPod('storefront', victim);
-    const pod = (await kasJson(sim(), PROD_US, `/api/v1/namespaces/storefront/pods/${victim}`)).body;
+    const pod = (
+      await kasJson(
+        sim(),
+        PROD_US,
+        `/api/v1/namespaces/storefront/pods/${victim}`,
+      )
+    ).body;
     expect(pod.status.containerStatuses[0]).toMatchObject({
       ready: false,
       restartCount: 1,
       state: { waiting: { reason: 'CrashLoopBackOff' } },
       lastState: { terminated: { exitCode: 1, reason: 'Error' } },
     });
-    const deployment = (await kasJson(sim(), PROD_US, `${deployments}/storefront-web`)).body;
+    const deployment = (
+      await kasJson(sim(), PROD_US, `${deployments}/storefront-web`)
+    ).body;
     expect(deployment.status.availableReplicas).toBe(pods.length - 1);
     const backOff = (
-      await kasJson(sim(), PROD_US, `/api/v1/namespaces/storefront/events?fieldSelector=involvedObject.name%3D${victim}`)
+      await kasJson(
+        sim(),
+        PROD_US,
+        `/api/v1/namespaces/storefront/events?fieldSelector=involvedObject.name%3D${victim}`,
+      )
     ).body.items;
-    expect(backOff).toContainEqual(expect.objectContaining({ type: 'Warning', reason: 'BackOff' }));
+    expect(backOff).toContainEqual(
+      expect.objectContaining({ type: 'Warning', reason: 'BackOff' }),
+    );
   });
 
   it('deletes a pod gracefully: Terminating first, replaced at once, gone after the grace period', async () => {
     sim().setClusterKnobs({ podTerminationMs: 200 });
-    const pods = (await kasJson(sim(), PROD_US, '/api/v1/namespaces/storefront/pods')).body.items;
+    const pods = (
+      await kasJson(sim(), PROD_US, '/api/v1/namespaces/storefront/pods')
+    ).body.items;
     const victim = pods[0].metadata.name;
-    const deleted = await kasJson(sim(), PROD_US, `/api/v1/namespaces/storefront/pods/${victim}`, {
-      method: 'DELETE',
-    });
+    const deleted = await kasJson(
+      sim(),
+      PROD_US,
+      `/api/v1/namespaces/storefront/pods/${victim}`,
+      {
+        method: 'DELETE',
+      },
+    );
     expect(deleted.body.metadata.deletionTimestamp).toBeDefined();
-    const during = (await kasJson(sim(), PROD_US, '/api/v1/namespaces/storefront/pods')).body.items;
+    const during = (
+      await kasJson(sim(), PROD_US, '/api/v1/namespaces/storefront/pods')
+    ).body.items;
     expect(during).toHaveLength(pods.length + 1);
     const gone = await eventually(
-      async () => (await kasJson(sim(), PROD_US, `/api/v1/namespaces/storefront/pods/${victim}`)).status,
+      async () =>
+        (
+          await kasJson(
+            sim(),
+            PROD_US,
+            `/api/v1/namespaces/storefront/pods/${victim}`,
+          )
+        ).status,
       status => status === 404,
     );
     expect(gone).toBe(404);
   });
 
   describe('Flux (fluxcd.io "Triggering a reconcile", "Suspending and resuming")', () => {
-    const path = '/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/flux-system/kustomizations/checkout-api';
+    const path =
+      '/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/flux-system/kustomizations/checkout-api';
     const annotate = (value: string) =>
       kasJson(sim(), PROD_US, path, {
         method: 'PATCH',
         headers: { 'Content-Type': 'application/merge-patch+json' },
         body: JSON.stringify({
-          metadata: { annotations: { 'reconcile.fluxcd.io/requestedAt': value } },
+          metadata: {
+            annotations: { 'reconcile.fluxcd.io/requestedAt': value },
+          },
         }),
       });
     const suspend = (value: boolean) =>
@@ -292,7 +411,9 @@ describe('controllers (pkg/controller/deployment, statefulset, daemon)', () => {
       });
 
     it('notes a reconcile request as handled, not while suspended, and on resume', async () => {
-      expect((await annotate('first')).body.status.lastHandledReconcileAt).toBe('first');
+      expect((await annotate('first')).body.status.lastHandledReconcileAt).toBe(
+        'first',
+      );
       await suspend(true);
       const suspended = (await annotate('second')).body;
       expect(suspended.spec.suspend).toBe(true);

@@ -147,7 +147,11 @@ export class Controllers {
     const updated = deepClone(pod);
     const names: string[] = (pod.spec.containers ?? []).map((c: any) => c.name);
     const target = options.container ?? names[0];
-    const crashed = restatePod(pod, options.loop === false ? 'running' : 'crashloop', this.ctx());
+    const crashed = restatePod(
+      pod,
+      options.loop === false ? 'running' : 'crashloop',
+      this.ctx(),
+    );
     updated.status = crashed.status;
     for (const status of updated.status.containerStatuses ?? []) {
       const before = (pod.status?.containerStatuses ?? []).find(
@@ -382,7 +386,9 @@ export class Controllers {
   private newReplicaSet(deployment: KubeObject, replicaSets: KubeObject[]) {
     const maxRevision = Math.max(
       0,
-      ...replicaSets.map(rs => Number(rs.metadata.annotations?.[REVISION] ?? 0)),
+      ...replicaSets.map(rs =>
+        Number(rs.metadata.annotations?.[REVISION] ?? 0),
+      ),
     );
     let rs = replicaSets.find(r =>
       templatesEqualIgnoringHash(r.spec.template, deployment.spec.template),
@@ -411,7 +417,9 @@ export class Controllers {
         metadata: {
           name,
           namespace: deployment.metadata.namespace,
-          uid: stableUid(`${this.cluster}/rs/${name}/${Date.now()}/${++this.nonce}`),
+          uid: stableUid(
+            `${this.cluster}/rs/${name}/${Date.now()}/${++this.nonce}`,
+          ),
           creationTimestamp: isoSeconds(new Date()),
           generation: 1,
           labels: { ...template.metadata.labels },
@@ -443,7 +451,10 @@ export class Controllers {
         ...rs,
         metadata: {
           ...rs.metadata,
-          annotations: { ...rs.metadata.annotations, [REVISION]: String(revision) },
+          annotations: {
+            ...rs.metadata.annotations,
+            [REVISION]: String(revision),
+          },
         },
       });
     }
@@ -457,7 +468,9 @@ export class Controllers {
             ...annotations,
             [REVISION]: String(revision),
             // The simulator's own revision annotation would otherwise win over the controller's.
-            ...(annotations[SIM_REVISION] ? { [SIM_REVISION]: String(revision) } : {}),
+            ...(annotations[SIM_REVISION]
+              ? { [SIM_REVISION]: String(revision) }
+              : {}),
           },
         },
       });
@@ -495,7 +508,8 @@ export class Controllers {
     const newRs = this.newReplicaSet(deployment, replicaSets);
     const fresh = this.fresh(deployment) ?? deployment;
     const olds = this.children(fresh, 'apps', 'ReplicaSet').filter(
-      rs => rs.metadata.uid !== newRs.metadata.uid && (rs.spec.replicas ?? 0) > 0,
+      rs =>
+        rs.metadata.uid !== newRs.metadata.uid && (rs.spec.replicas ?? 0) > 0,
     );
     const desired = fresh.spec.replicas ?? 1;
     const ready = (rs: KubeObject) =>
@@ -512,7 +526,10 @@ export class Controllers {
       return false;
     }
     const { maxSurge, maxUnavailable } = fenceposts(fresh);
-    const all = [newRs, ...olds].reduce((n, rs) => n + (rs.spec.replicas ?? 0), 0);
+    const all = [newRs, ...olds].reduce(
+      (n, rs) => n + (rs.spec.replicas ?? 0),
+      0,
+    );
     const newReplicas = newRs.spec.replicas ?? 0;
     const target =
       olds.length === 0
@@ -626,15 +643,9 @@ export class Controllers {
       )
       .slice(0, Math.max(0, pods.length - desired));
     for (const pod of surplus) {
-      this.store.remove(
-        this.resource('', 'Pod'),
-        pod.metadata.namespace,
-        pod.metadata.name,
-      );
-      this.record(
+      this.removePod(
         fresh,
-        'Normal',
-        'SuccessfulDelete',
+        pod.metadata.name,
         `Deleted pod: ${pod.metadata.name}`,
         'replicaset-controller',
       );
@@ -686,7 +697,9 @@ export class Controllers {
       },
       revision: Math.max(0, ...revisions.map(r => r.revision ?? 0)) + 1,
       data: {
-        spec: { template: { $patch: 'replace', ...deepClone(sts.spec.template) } },
+        spec: {
+          template: { $patch: 'replace', ...deepClone(sts.spec.template) },
+        },
       },
     });
     return name;
@@ -801,14 +814,23 @@ export class Controllers {
   }
 
   private deleteStatefulSetPod(sts: KubeObject, name: string) {
-    this.store.remove(this.resource('', 'Pod'), sts.metadata.namespace, name);
-    this.record(
+    this.removePod(
       sts,
-      'Normal',
-      'SuccessfulDelete',
+      name,
       `delete Pod ${name} in StatefulSet ${sts.metadata.name} successful`,
       'statefulset-controller',
     );
+  }
+
+  /** A controller deletes one of its pods and records it, as each controller's SuccessfulDelete event. */
+  private removePod(
+    owner: KubeObject,
+    name: string,
+    message: string,
+    component: string,
+  ) {
+    this.store.remove(this.resource('', 'Pod'), owner.metadata.namespace, name);
+    this.record(owner, 'Normal', 'SuccessfulDelete', message, component);
   }
 
   /**
@@ -877,7 +899,10 @@ export class Controllers {
       pod.spec.nodeName = node;
       const state: PodState =
         simState(fresh) === 'crashloop' && i === 0 ? 'crashloop' : 'running';
-      this.createPod(state === 'running' ? pod : restatePod(pod, state, ctx), state);
+      this.createPod(
+        state === 'running' ? pod : restatePod(pod, state, ctx),
+        state,
+      );
       this.record(
         fresh,
         'Normal',
@@ -892,7 +917,8 @@ export class Controllers {
       return false;
     const maxUnavailable = Math.max(
       1,
-      Number(fresh.spec.updateStrategy?.rollingUpdate?.maxUnavailable ?? 1) || 1,
+      Number(fresh.spec.updateStrategy?.rollingUpdate?.maxUnavailable ?? 1) ||
+        1,
     );
     const unavailable = pods.filter(p => !isPodReady(p)).length;
     const budget = maxUnavailable - unavailable;
@@ -900,15 +926,9 @@ export class Controllers {
       .filter(p => p.metadata.labels?.[REVISION_LABEL] !== hash)
       .slice(0, Math.max(0, budget));
     for (const pod of stale) {
-      this.store.remove(
-        this.resource('', 'Pod'),
-        pod.metadata.namespace,
-        pod.metadata.name,
-      );
-      this.record(
+      this.removePod(
         fresh,
-        'Normal',
-        'SuccessfulDelete',
+        pod.metadata.name,
         `Deleted pod: ${pod.metadata.name}`,
         'daemonset-controller',
       );
@@ -1037,5 +1057,8 @@ export class Controllers {
 
 /** The DaemonSet's `controller-revision-hash` for its current template (as the expander computes it). */
 function daemonSetHash(ds: KubeObject, cluster: string): string {
-  return stableSuffix(`${cluster}/${JSON.stringify(ds.spec?.template ?? {})}`, 10);
+  return stableSuffix(
+    `${cluster}/${JSON.stringify(ds.spec?.template ?? {})}`,
+    10,
+  );
 }

@@ -327,7 +327,12 @@ export function restatePod(
     created: ctx.now,
     ctx,
   };
-  const status = podStatus(input, pod.spec, pod.metadata.uid!, pod.spec?.nodeName);
+  const status = podStatus(
+    input,
+    pod.spec,
+    pod.metadata.uid!,
+    pod.spec?.nodeName,
+  );
   if (pod.status?.startTime && status.startTime)
     status.startTime = pod.status.startTime;
   return { ...pod, status };

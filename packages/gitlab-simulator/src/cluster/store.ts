@@ -200,7 +200,12 @@ export class ClusterStore {
               previous,
               revision: this.revision,
             }
-          : { type: 'ADDED', resource, object: stored, revision: this.revision },
+          : {
+              type: 'ADDED',
+              resource,
+              object: stored,
+              revision: this.revision,
+            },
       );
     } else {
       // Objects loaded at start have no change history, as after a compaction.

@@ -241,17 +241,7 @@ export function expandDeployment(
   created: Date,
   ctx: ExpandContext,
 ): KubeObject[] {
-  const deployment = deepClone(input);
-  deployment.spec = {
-    replicas: 1,
-    revisionHistoryLimit: 10,
-    progressDeadlineSeconds: 600,
-    strategy: {
-      type: 'RollingUpdate',
-      rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' },
-    },
-    ...deployment.spec,
-  };
+  const deployment = deepClone(withWorkloadDefaults(input));
   const revision = deploymentRevision(deployment);
   deployment.metadata.annotations = {
     ...deployment.metadata.annotations,

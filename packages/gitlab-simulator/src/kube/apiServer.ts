@@ -355,7 +355,10 @@ async function handleList(
     // "Resource versions" semantics: NotOlderThan (the default) waits for a future version, then 504;
     // Exact can serve only the present state here, older states are refused as expired.
     if (!(await waitForRevision(api, requested))) {
-      sendStatus(res, tooLargeResourceVersion(requested, api.store.resourceVersion));
+      sendStatus(
+        res,
+        tooLargeResourceVersion(requested, api.store.resourceVersion),
+      );
       return;
     }
     if (match === 'Exact' && requested !== Number(api.store.resourceVersion)) {

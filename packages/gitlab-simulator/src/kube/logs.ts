@@ -106,7 +106,8 @@ export function logRequestError(
 ): KubeStatus | string {
   const kinds = containerNames(pod);
   const names = [...kinds.main, ...kinds.init, ...kinds.ephemeral];
-  const name = container ?? (kinds.main.length === 1 ? kinds.main[0] : undefined);
+  const name =
+    container ?? (kinds.main.length === 1 ? kinds.main[0] : undefined);
   if (!name) {
     // pkg/registry/core/pod/strategy.go LogLocation
     let message = `a container name must be specified for pod ${
@@ -115,7 +116,9 @@ export function logRequestError(
     if (kinds.init.length)
       message += ` or one of the init containers: [${kinds.init.join(' ')}]`;
     if (kinds.ephemeral.length)
-      message += ` or one of the ephemeral containers: [${kinds.ephemeral.join(' ')}]`;
+      message += ` or one of the ephemeral containers: [${kinds.ephemeral.join(
+        ' ',
+      )}]`;
     return badRequest(message);
   }
   if (!names.includes(name)) {
@@ -256,7 +259,9 @@ export function logOptions(
   })) {
     if (Number.isNaN(value))
       return badRequest(
-        `${key}: invalid value "${query.get(key)}": strconv.ParseInt: parsing "${query.get(key)}": invalid syntax`,
+        `${key}: invalid value "${query.get(
+          key,
+        )}": strconv.ParseInt: parsing "${query.get(key)}": invalid syntax`,
       );
   }
   if (tailLines !== undefined && tailLines < 0)
@@ -280,12 +285,15 @@ export function logOptions(
       `Invalid value: ${sinceSeconds}: must be greater than 0`,
     );
   let since: Date | undefined;
-  if (sinceSeconds !== undefined) since = new Date(Date.now() - sinceSeconds * 1000);
+  if (sinceSeconds !== undefined)
+    since = new Date(Date.now() - sinceSeconds * 1000);
   if (sinceTime !== null) {
     since = new Date(sinceTime);
     if (
       Number.isNaN(since.getTime()) ||
-      !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(sinceTime)
+      !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(
+        sinceTime,
+      )
     )
       return badRequest(
         `sinceTime: parsing time "${sinceTime}" as "2006-01-02T15:04:05Z07:00": cannot parse`,

@@ -66,7 +66,9 @@ export function humanDuration(ms: number): string {
   if (hours < 48) return `${hours}h`;
   if (hours < 24 * 8) {
     const h = hours % 24;
-    return h === 0 ? `${Math.floor(hours / 24)}d` : `${Math.floor(hours / 24)}d${h}h`;
+    return h === 0
+      ? `${Math.floor(hours / 24)}d`
+      : `${Math.floor(hours / 24)}d${h}h`;
   }
   if (hours < 24 * 365 * 2) return `${Math.floor(hours / 24)}d`;
   if (hours < 24 * 365 * 8) {
@@ -109,12 +111,28 @@ function column(
 }
 
 const none = (value: unknown) =>
-  value === undefined || value === null || value === '' ? '<none>' : String(value);
+  value === undefined || value === null || value === ''
+    ? '<none>'
+    : String(value);
 
 const containers = (template: any) => template?.spec?.containers ?? [];
 const containerColumns = (templateOf: (o: KubeObject) => any) => [
-  column('Containers', o => containers(templateOf(o)).map((c: any) => c.name).join(','), 1),
-  column('Images', o => containers(templateOf(o)).map((c: any) => c.image).join(','), 1),
+  column(
+    'Containers',
+    o =>
+      containers(templateOf(o))
+        .map((c: any) => c.name)
+        .join(','),
+    1,
+  ),
+  column(
+    'Images',
+    o =>
+      containers(templateOf(o))
+        .map((c: any) => c.image)
+        .join(','),
+    1,
+  ),
 ];
 const selectorColumn = column(
   'Selector',
@@ -135,7 +153,10 @@ function podStatusReason(pod: KubeObject): string {
     initializing = true;
     if (terminated) {
       reason = `Init:${terminated.reason || `ExitCode:${terminated.exitCode}`}`;
-    } else if (c.state?.waiting?.reason && c.state.waiting.reason !== 'PodInitializing') {
+    } else if (
+      c.state?.waiting?.reason &&
+      c.state.waiting.reason !== 'PodInitializing'
+    ) {
       reason = `Init:${c.state.waiting.reason}`;
     } else {
       reason = `Init:${i}/${initCount}`;
@@ -174,23 +195,64 @@ function podRestarts(pod: KubeObject, now: Date): string {
     .filter(Boolean)
     .sort()
     .pop();
-  return last && restarts > 0 ? `${restarts} (${since(last, now)} ago)` : String(restarts);
+  return last && restarts > 0
+    ? `${restarts} (${since(last, now)} ago)`
+    : String(restarts);
 }
 
 const POD_COLUMNS: Column[] = [
   name,
-  column('Ready', o => {
-    const statuses: any[] = o.status?.containerStatuses ?? [];
-    const total = (o.spec?.containers ?? []).length;
-    return `${statuses.filter(c => c.ready).length}/${total}`;
-  }, 0, 'string', 'The aggregate readiness state of this pod for accepting traffic.'),
-  column('Status', podStatusReason, 0, 'string', 'The aggregate status of the containers in this pod.'),
-  column('Restarts', podRestarts, 0, 'string', 'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.'),
+  column(
+    'Ready',
+    o => {
+      const statuses: any[] = o.status?.containerStatuses ?? [];
+      const total = (o.spec?.containers ?? []).length;
+      return `${statuses.filter(c => c.ready).length}/${total}`;
+    },
+    0,
+    'string',
+    'The aggregate readiness state of this pod for accepting traffic.',
+  ),
+  column(
+    'Status',
+    podStatusReason,
+    0,
+    'string',
+    'The aggregate status of the containers in this pod.',
+  ),
+  column(
+    'Restarts',
+    podRestarts,
+    0,
+    'string',
+    'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.',
+  ),
   age,
-  column('IP', o => none(o.status?.podIP), 1, 'string', 'IP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.'),
-  column('Node', o => none(o.spec?.nodeName), 1, 'string', 'NodeName is a request to schedule this pod onto a specific node.'),
+  column(
+    'IP',
+    o => none(o.status?.podIP),
+    1,
+    'string',
+    'IP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.',
+  ),
+  column(
+    'Node',
+    o => none(o.spec?.nodeName),
+    1,
+    'string',
+    'NodeName is a request to schedule this pod onto a specific node.',
+  ),
   column('Nominated Node', o => none(o.status?.nominatedNodeName), 1),
-  column('Readiness Gates', o => none((o.spec?.readinessGates ?? []).length ? (o.spec.readinessGates as any[]).map(g => g.conditionType).join(',') : undefined), 1),
+  column(
+    'Readiness Gates',
+    o =>
+      none(
+        (o.spec?.readinessGates ?? []).length
+          ? (o.spec.readinessGates as any[]).map(g => g.conditionType).join(',')
+          : undefined,
+      ),
+    1,
+  ),
 ];
 
 const template = (o: KubeObject) => o.spec?.template;
@@ -200,7 +262,10 @@ const COLUMNS: Record<string, Column[]> = {
   '/pods': POD_COLUMNS,
   'apps/deployments': [
     name,
-    column('Ready', o => `${n(o.status?.readyReplicas)}/${n(o.spec?.replicas ?? 1)}`),
+    column(
+      'Ready',
+      o => `${n(o.status?.readyReplicas)}/${n(o.spec?.replicas ?? 1)}`,
+    ),
     column('Up-to-date', o => n(o.status?.updatedReplicas), 0, 'integer'),
     column('Available', o => n(o.status?.availableReplicas), 0, 'integer'),
     age,
@@ -218,7 +283,10 @@ const COLUMNS: Record<string, Column[]> = {
   ],
   'apps/statefulsets': [
     name,
-    column('Ready', o => `${n(o.status?.readyReplicas)}/${n(o.spec?.replicas ?? 1)}`),
+    column(
+      'Ready',
+      o => `${n(o.status?.readyReplicas)}/${n(o.spec?.replicas ?? 1)}`,
+    ),
     age,
     ...containerColumns(template),
   ],
@@ -227,15 +295,37 @@ const COLUMNS: Record<string, Column[]> = {
     column('Desired', o => n(o.status?.desiredNumberScheduled), 0, 'integer'),
     column('Current', o => n(o.status?.currentNumberScheduled), 0, 'integer'),
     column('Ready', o => n(o.status?.numberReady), 0, 'integer'),
-    column('Up-to-date', o => n(o.status?.updatedNumberScheduled), 0, 'integer'),
+    column(
+      'Up-to-date',
+      o => n(o.status?.updatedNumberScheduled),
+      0,
+      'integer',
+    ),
     column('Available', o => n(o.status?.numberAvailable), 0, 'integer'),
-    column('Node Selector', o => none(selectorString(o.spec?.template?.spec?.nodeSelector))),
+    column('Node Selector', o =>
+      none(selectorString(o.spec?.template?.spec?.nodeSelector)),
+    ),
     age,
     ...containerColumns(template),
     selectorColumn,
   ],
-  '/namespaces': [name, column('Status', o => o.status?.phase ?? 'Active'), age],
-  '/configmaps': [name, column('Data', o => Object.keys(o.data ?? {}).length + Object.keys(o.binaryData ?? {}).length, 0, 'integer'), age],
+  '/namespaces': [
+    name,
+    column('Status', o => o.status?.phase ?? 'Active'),
+    age,
+  ],
+  '/configmaps': [
+    name,
+    column(
+      'Data',
+      o =>
+        Object.keys(o.data ?? {}).length +
+        Object.keys(o.binaryData ?? {}).length,
+      0,
+      'integer',
+    ),
+    age,
+  ],
   '/services': [
     name,
     column('Type', o => o.spec?.type ?? 'ClusterIP'),
@@ -245,7 +335,18 @@ const COLUMNS: Record<string, Column[]> = {
       if (ingress.length) return ingress.map(i => i.ip ?? i.hostname).join(',');
       return o.spec?.type === 'LoadBalancer' ? '<pending>' : '<none>';
     }),
-    column('Port(s)', o => none((o.spec?.ports ?? []).map((p: any) => `${p.port}${p.nodePort ? `:${p.nodePort}` : ''}/${p.protocol ?? 'TCP'}`).join(','))),
+    column('Port(s)', o =>
+      none(
+        (o.spec?.ports ?? [])
+          .map(
+            (p: any) =>
+              `${p.port}${p.nodePort ? `:${p.nodePort}` : ''}/${
+                p.protocol ?? 'TCP'
+              }`,
+          )
+          .join(','),
+      ),
+    ),
     age,
     column('Selector', o => none(selectorString(o.spec?.selector)), 1),
   ],
@@ -269,7 +370,8 @@ const DEFAULT_COLUMNS: Column[] = [
  * `[?(@.key=="value")]` filters (first match).
  */
 export function evaluateJsonPath(object: unknown, path: string): unknown {
-  const steps = path.match(/\.[^.[\]]+|\[\?\(@\.[^=]+==\s*"[^"]*"\)\]|\[\d+\]/g) ?? [];
+  const steps =
+    path.match(/\.[^.[\]]+|\[\?\(@\.[^=]+==\s*"[^"]*"\)\]|\[\d+\]/g) ?? [];
   let current: any = object;
   for (const step of steps) {
     if (current === undefined || current === null) return undefined;
@@ -300,7 +402,9 @@ function customColumns(resource: ApiResource): Column[] | undefined {
       cell: (o: KubeObject) => {
         const value = evaluateJsonPath(o, c.jsonPath);
         if (value === undefined || value === null) return null as any;
-        return typeof value === 'object' ? JSON.stringify(value) : (value as any);
+        return typeof value === 'object'
+          ? JSON.stringify(value)
+          : (value as any);
       },
     })),
   ];
@@ -316,7 +420,9 @@ function columnsFor(resource: ApiResource): Column[] {
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 
-export function includeObjectOf(value: string | null): IncludeObject | undefined {
+export function includeObjectOf(
+  value: string | null,
+): IncludeObject | undefined {
   if (value === null || value === '') return 'Metadata';
   return value === 'None' || value === 'Metadata' || value === 'Object'
     ? value

@@ -31,9 +31,13 @@ describe('watch like kube-apiserver', () => {
   });
 
   it('"Efficient detection of changes": a watch from a list resourceVersion replays only later changes, in order', async () => {
-    const rv = await listVersion(PROD_US, '/api/v1/namespaces/checkout/configmaps');
-    const cm = (await kasJson(sim(), PROD_US, '/api/v1/namespaces/checkout/configmaps'))
-      .body.items[0].metadata.name;
+    const rv = await listVersion(
+      PROD_US,
+      '/api/v1/namespaces/checkout/configmaps',
+    );
+    const cm = (
+      await kasJson(sim(), PROD_US, '/api/v1/namespaces/checkout/configmaps')
+    ).body.items[0].metadata.name;
     await touch(PROD_US, `/api/v1/namespaces/checkout/configmaps/${cm}`, 'one');
     await touch(PROD_US, `/api/v1/namespaces/checkout/configmaps/${cm}`, 'two');
     const response = await kas(
@@ -42,10 +46,12 @@ describe('watch like kube-apiserver', () => {
       `/api/v1/namespaces/checkout/configmaps?watch=1&resourceVersion=${rv}&timeoutSeconds=5`,
     );
     const events = await readWatchEvents(response, e => e.length >= 2);
-    expect(events.map(e => [e.type, e.object.metadata.labels.touched])).toEqual([
-      ['MODIFIED', 'one'],
-      ['MODIFIED', 'two'],
-    ]);
+    expect(events.map(e => [e.type, e.object.metadata.labels.touched])).toEqual(
+      [
+        ['MODIFIED', 'one'],
+        ['MODIFIED', 'two'],
+      ],
+    );
     expect(Number(events[1].object.metadata.resourceVersion)).toBeGreaterThan(
       Number(events[0].object.metadata.resourceVersion),
     );
@@ -72,7 +78,8 @@ describe('watch like kube-apiserver', () => {
   it('"410 Gone responses": a version older than the kept history ends the watch with an Expired ERROR event', async () => {
     const path = '/api/v1/namespaces/checkout/configmaps';
     const rv = await listVersion(PROD_US, path);
-    const cm = (await kasJson(sim(), PROD_US, path)).body.items[0].metadata.name;
+    const cm = (await kasJson(sim(), PROD_US, path)).body.items[0].metadata
+      .name;
     await touch(PROD_US, `${path}/${cm}`, 'gone');
     sim().cluster(PROD_US).expireResourceVersions();
     const response = await kas(
@@ -90,7 +97,9 @@ describe('watch like kube-apiserver', () => {
         status: 'Failure',
         reason: 'Expired',
         code: 410,
-        message: expect.stringMatching(/^too old resource version: \d+ \(\d+\)$/),
+        message: expect.stringMatching(
+          /^too old resource version: \d+ \(\d+\)$/,
+        ),
       }),
     });
   });
@@ -99,8 +108,10 @@ describe('watch like kube-apiserver', () => {
     sim().setClusterKnobs({ watchHistoryLimit: 3 });
     const path = '/api/v1/namespaces/checkout/configmaps';
     const old = await listVersion(PROD_US, path);
-    const cm = (await kasJson(sim(), PROD_US, path)).body.items[0].metadata.name;
-    for (const v of ['a', 'b', 'c', 'd']) await touch(PROD_US, `${path}/${cm}`, v);
+    const cm = (await kasJson(sim(), PROD_US, path)).body.items[0].metadata
+      .name;
+    for (const v of ['a', 'b', 'c', 'd'])
+      await touch(PROD_US, `${path}/${cm}`, v);
     const recent = await listVersion(PROD_US, path);
     const expired = await (
       await kas(sim(), PROD_US, `${path}?watch=1&resourceVersion=${old}`)
@@ -120,7 +131,10 @@ describe('watch like kube-apiserver', () => {
   });
 
   it('expires open watches with the etcd compaction ERROR when asked', async () => {
-    const rv = await listVersion(PROD_US, '/api/v1/namespaces/checkout/configmaps');
+    const rv = await listVersion(
+      PROD_US,
+      '/api/v1/namespaces/checkout/configmaps',
+    );
     const response = await kas(
       sim(),
       PROD_US,
@@ -143,8 +157,9 @@ describe('watch like kube-apiserver', () => {
     const first = await kasJson(sim(), PROD_US, '/api/v1/pods?limit=2');
     expect(first.body.metadata.continue).toBeDefined();
     sim().cluster(PROD_US).expireResourceVersions();
-    const cm = (await kasJson(sim(), PROD_US, '/api/v1/namespaces/checkout/configmaps'))
-      .body.items[0].metadata.name;
+    const cm = (
+      await kasJson(sim(), PROD_US, '/api/v1/namespaces/checkout/configmaps')
+    ).body.items[0].metadata.name;
     await touch(PROD_US, `/api/v1/namespaces/checkout/configmaps/${cm}`, 'x');
     sim().cluster(PROD_US).expireResourceVersions();
     const next = await kasJson(
@@ -176,18 +191,28 @@ describe('watch like kube-apiserver', () => {
       object: {
         kind: 'Deployment',
         apiVersion: 'apps/v1',
-        metadata: { resourceVersion: sim().cluster(PROD_US).store.resourceVersion },
+        metadata: {
+          resourceVersion: sim().cluster(PROD_US).store.resourceVersion,
+        },
       },
     });
     const without = await (
-      await kas(sim(), PROD_US, `${path}?watch=1&resourceVersion=${rv}&timeoutSeconds=1`)
+      await kas(
+        sim(),
+        PROD_US,
+        `${path}?watch=1&resourceVersion=${rv}&timeoutSeconds=1`,
+      )
     ).text();
     expect(without).toBe('');
   });
 
   it('"Streaming lists": sendInitialEvents needs bookmarks and NotOlderThan, then ends the initial state with an annotated bookmark', async () => {
     const path = '/api/v1/namespaces/storefront/pods';
-    const refused = await kasJson(sim(), PROD_US, `${path}?watch=1&sendInitialEvents=true`);
+    const refused = await kasJson(
+      sim(),
+      PROD_US,
+      `${path}?watch=1&sendInitialEvents=true`,
+    );
     expect(refused.status).toBe(422);
     expect(refused.body.message).toContain(
       'sendInitialEvents requires setting allowWatchBookmarks to true',
@@ -201,12 +226,18 @@ describe('watch like kube-apiserver', () => {
     expect(events.slice(0, 3).every(e => e.type === 'ADDED')).toBe(true);
     expect(events[3]).toMatchObject({
       type: 'BOOKMARK',
-      object: { metadata: { annotations: { 'k8s.io/initial-events-end': 'true' } } },
+      object: {
+        metadata: { annotations: { 'k8s.io/initial-events-end': 'true' } },
+      },
     });
   });
 
   it('refuses an unparsable resourceVersion with 400 and waits, then answers 504, for a future one', async () => {
-    const bad = await kasJson(sim(), PROD_US, '/api/v1/pods?watch=1&resourceVersion=abc');
+    const bad = await kasJson(
+      sim(),
+      PROD_US,
+      '/api/v1/pods?watch=1&resourceVersion=abc',
+    );
     expect(bad.status).toBe(400);
     const future = Number(sim().cluster(PROD_US).store.resourceVersion) + 1000;
     const tooLarge = await kasJson(
@@ -231,14 +262,24 @@ describe('watch like kube-apiserver', () => {
     const eventsPromise = readWatchEvents(response, e => e.length >= 1);
     const pods = (await kasJson(sim(), NONPROD, '/api/v1/pods')).body.items;
     // A change elsewhere is not seen; the selected pod's change is.
-    const other = pods.find((p: any) => p.metadata.namespace !== 'notifications-dev');
-    await touch(NONPROD, `/api/v1/namespaces/${other.metadata.namespace}/pods/${other.metadata.name}`, 'no');
+    const other = pods.find(
+      (p: any) => p.metadata.namespace !== 'notifications-dev',
+    );
+    await touch(
+      NONPROD,
+      `/api/v1/namespaces/${other.metadata.namespace}/pods/${other.metadata.name}`,
+      'no',
+    );
     const mailhog = pods.find(
       (p: any) =>
         p.metadata.namespace === 'notifications-dev' &&
         p.metadata.labels?.['app.kubernetes.io/name'] === 'mailhog',
     );
-    await touch(NONPROD, `/api/v1/namespaces/notifications-dev/pods/${mailhog.metadata.name}`, 'yes');
+    await touch(
+      NONPROD,
+      `/api/v1/namespaces/notifications-dev/pods/${mailhog.metadata.name}`,
+      'yes',
+    );
     const [event] = await eventsPromise;
     expect(event.object.metadata).toMatchObject({
       name: mailhog.metadata.name,
@@ -247,7 +288,11 @@ describe('watch like kube-apiserver', () => {
   });
 
   it('drops open watches mid-stream when asked, as a lost agentk tunnel does', async () => {
-    const response = await kas(sim(), PROD_US, '/api/v1/pods?watch=1&resourceVersion=0');
+    const response = await kas(
+      sim(),
+      PROD_US,
+      '/api/v1/pods?watch=1&resourceVersion=0',
+    );
     const reader = response.body!.getReader();
     await reader.read();
     expect(sim().dropWatches()).toBeGreaterThanOrEqual(1);
@@ -263,7 +308,10 @@ describe('watch like kube-apiserver', () => {
   });
 
   it('serves watch events as Tables with the column definitions only in the first (handlers/watch.go)', async () => {
-    const rv = await listVersion(PROD_US, '/api/v1/namespaces/checkout/configmaps');
+    const rv = await listVersion(
+      PROD_US,
+      '/api/v1/namespaces/checkout/configmaps',
+    );
     const response = await kas(
       sim(),
       PROD_US,
@@ -271,8 +319,9 @@ describe('watch like kube-apiserver', () => {
       { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } },
     );
     const eventsPromise = readWatchEvents(response, e => e.length >= 2);
-    const cm = (await kasJson(sim(), PROD_US, '/api/v1/namespaces/checkout/configmaps'))
-      .body.items[0].metadata.name;
+    const cm = (
+      await kasJson(sim(), PROD_US, '/api/v1/namespaces/checkout/configmaps')
+    ).body.items[0].metadata.name;
     await touch(PROD_US, `/api/v1/namespaces/checkout/configmaps/${cm}`, 'p');
     await touch(PROD_US, `/api/v1/namespaces/checkout/configmaps/${cm}`, 'q');
     const [first, second] = await eventsPromise;
@@ -293,12 +342,17 @@ describe('watch like kube-apiserver', () => {
       PROD_US,
       `/api/v1/namespaces/storefront/pods?watch=1&resourceVersion=${rv}&timeoutSeconds=10`,
     );
-    const stop = sim().cluster(PROD_US).startChurn(100, { namespaces: ['storefront'] });
+    const stop = sim()
+      .cluster(PROD_US)
+      .startChurn(100, { namespaces: ['storefront'] });
     const events = await readWatchEvents(response, e => e.length >= 20);
     stop();
     expect(events.every(e => e.type === 'MODIFIED')).toBe(true);
     expect(
-      events.every(e => !Number.isNaN(Date.parse(e.object.metadata.annotations[CHANGED_AT]))),
+      events.every(
+        e =>
+          !Number.isNaN(Date.parse(e.object.metadata.annotations[CHANGED_AT])),
+      ),
     ).toBe(true);
   });
 });

@@ -66,7 +66,7 @@ function validateWatchOptions(query: URLSearchParams): KubeStatus | undefined {
     if (match !== 'NotOlderThan')
       return invalidListOptions(
         'resourceVersionMatch',
-        "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan",
+        'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
       );
   } else if (match) {
     return invalidListOptions(
@@ -85,7 +85,10 @@ function validateWatchOptions(query: URLSearchParams): KubeStatus | undefined {
   return undefined;
 }
 
-export function tooLargeResourceVersion(requested: number, current: string): KubeStatus {
+export function tooLargeResourceVersion(
+  requested: number,
+  current: string,
+): KubeStatus {
   return failure(
     504,
     `Timeout: Too large resource version: ${requested}, current: ${current}`,

@@ -293,24 +293,26 @@ export async function handleCreate(
     );
     return;
   }
-  const object: KubeObject = withWorkloadDefaults(deepClone({
-    ...body,
-    apiVersion: apiVersionOf(target.resource.group, target.version),
-    kind: target.resource.kind,
-    metadata: {
-      ...body.metadata,
-      name,
-      ...(target.resource.namespaced
-        ? {
-            namespace:
-              target.namespace ?? body.metadata?.namespace ?? 'default',
-          }
-        : {}),
-      uid: randomUUID(),
-      creationTimestamp: `${new Date().toISOString().slice(0, 19)}Z`,
-      ...(body.spec !== undefined ? { generation: 1 } : {}),
-    },
-  }));
+  const object: KubeObject = withWorkloadDefaults(
+    deepClone({
+      ...body,
+      apiVersion: apiVersionOf(target.resource.group, target.version),
+      kind: target.resource.kind,
+      metadata: {
+        ...body.metadata,
+        name,
+        ...(target.resource.namespaced
+          ? {
+              namespace:
+                target.namespace ?? body.metadata?.namespace ?? 'default',
+            }
+          : {}),
+        uid: randomUUID(),
+        creationTimestamp: `${new Date().toISOString().slice(0, 19)}Z`,
+        ...(body.spec !== undefined ? { generation: 1 } : {}),
+      },
+    }),
+  );
   const stored = api.store.upsert(object);
   // Workload controllers act on new objects as on changed ones (ReplicaSets, pods, statuses).
   api.controllers.reconcile(stored);

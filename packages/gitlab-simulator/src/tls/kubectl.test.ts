@@ -8,7 +8,9 @@ import { writeKubeconfig } from './kubeconfig';
  * path with a `pat:<agent>:<token>` bearer token — kubectl sends no bearer
  * token over plain HTTP, so this is how a user runs the commands the UI shows.
  */
-const KUBECTL = spawnSync('sh', ['-c', 'command -v kubectl']).stdout?.toString().trim();
+const KUBECTL = spawnSync('sh', ['-c', 'command -v kubectl'])
+  .stdout?.toString()
+  .trim();
 const describeWithKubectl = KUBECTL ? describe : describe.skip;
 if (!KUBECTL) {
   // eslint-disable-next-line no-console
@@ -24,7 +26,11 @@ describeWithKubectl('kubectl against the simulator over HTTPS', () => {
     tls: true,
     tickMs: 0,
     logFollowIntervalMs: 50,
-    clusterKnobs: { podStartMs: 150, podTerminationMs: 300, bookmarkIntervalMs: 500 },
+    clusterKnobs: {
+      podStartMs: 150,
+      podTerminationMs: 300,
+      bookmarkIntervalMs: 500,
+    },
   });
   let kubeconfig: string;
 
@@ -37,26 +43,41 @@ describeWithKubectl('kubectl against the simulator over HTTPS', () => {
     });
   });
 
-  function kubectl(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  function kubectl(
+    ...args: string[]
+  ): Promise<{ code: number; stdout: string; stderr: string }> {
     return new Promise(resolve => {
       execFile(
         KUBECTL!,
         ['--kubeconfig', kubeconfig, '--request-timeout=20s', ...args],
         { timeout: 45_000 },
         (error, stdout, stderr) =>
-          resolve({ code: error ? Number((error as any).code ?? 1) : 0, stdout, stderr }),
+          resolve({
+            code: error ? Number((error as any).code ?? 1) : 0,
+            stdout,
+            stderr,
+          }),
       );
     });
   }
 
   /** Runs a streaming kubectl command until `until` holds for its output, then stops it. */
-  function kubectlStream(args: string[], until: (out: string) => boolean): Promise<string> {
+  function kubectlStream(
+    args: string[],
+    until: (out: string) => boolean,
+  ): Promise<string> {
     return new Promise((resolve, reject) => {
       const child = spawn(KUBECTL!, ['--kubeconfig', kubeconfig, ...args]);
       let out = '';
       const timer = setTimeout(() => {
         child.kill();
-        reject(new Error(`kubectl ${args.join(' ')} did not print what was expected:\n${out}`));
+        reject(
+          new Error(
+            `kubectl ${args.join(
+              ' ',
+            )} did not print what was expected:\n${out}`,
+          ),
+        );
       }, 30_000);
       child.stdout.on('data', chunk => {
         out += chunk;
@@ -73,7 +94,8 @@ describeWithKubectl('kubectl against the simulator over HTTPS', () => {
     });
   }
 
-  const json = async (...args: string[]) => JSON.parse((await kubectl(...args, '-o', 'json')).stdout);
+  const json = async (...args: string[]) =>
+    JSON.parse((await kubectl(...args, '-o', 'json')).stdout);
 
   it('kubectl get pods -o wide prints the server-side table with its wide columns', async () => {
     const { code, stdout, stderr } = await kubectl('get', 'pods', '-o', 'wide');
@@ -81,10 +103,20 @@ describeWithKubectl('kubectl against the simulator over HTTPS', () => {
     expect(code).toBe(0);
     const [header, ...rows] = stdout.trimEnd().split('\n');
     expect(header.split(/\s{2,}/)).toEqual([
-      'NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE', 'IP', 'NODE', 'NOMINATED NODE', 'READINESS GATES',
+      'NAME',
+      'READY',
+      'STATUS',
+      'RESTARTS',
+      'AGE',
+      'IP',
+      'NODE',
+      'NOMINATED NODE',
+      'READINESS GATES',
     ]);
     expect(rows).toHaveLength(3);
-    expect(rows[0]).toMatch(/^storefront-web-\S+\s+1\/1\s+Running\s+0\s+\S+\s+10\.42\./);
+    expect(rows[0]).toMatch(
+      /^storefront-web-\S+\s+1\/1\s+Running\s+0\s+\S+\s+10\.42\./,
+    );
   });
 
   it('kubectl logs --tail and -f (bounded)', async () => {
@@ -92,19 +124,37 @@ describeWithKubectl('kubectl against the simulator over HTTPS', () => {
     const tail = await kubectl('logs', pod, '--tail=3');
     expect(tail.code).toBe(0);
     expect(tail.stdout.trimEnd().split('\n')).toHaveLength(3);
-    const followed = await kubectlStream(['-n', 'storefront', 'logs', '-f', '--tail=1', pod], out =>
-      out.split('\n').filter(Boolean).length >= 4,
+    const followed = await kubectlStream(
+      ['-n', 'storefront', 'logs', '-f', '--tail=1', pod],
+      out => out.split('\n').filter(Boolean).length >= 4,
     );
-    expect(followed.split('\n').filter(Boolean).length).toBeGreaterThanOrEqual(4);
+    expect(followed.split('\n').filter(Boolean).length).toBeGreaterThanOrEqual(
+      4,
+    );
   });
 
   it('kubectl rollout restart, then rollout status completes, with a new ReplicaSet', async () => {
-    const before = (await json('get', 'rs')).items.map((rs: any) => rs.metadata.name);
-    const restarted = await kubectl('rollout', 'restart', 'deployment/storefront-web');
-    expect(restarted.stdout.trim()).toBe('deployment.apps/storefront-web restarted');
-    const status = await kubectl('rollout', 'status', 'deployment/storefront-web', '--timeout=40s');
+    const before = (await json('get', 'rs')).items.map(
+      (rs: any) => rs.metadata.name,
+    );
+    const restarted = await kubectl(
+      'rollout',
+      'restart',
+      'deployment/storefront-web',
+    );
+    expect(restarted.stdout.trim()).toBe(
+      'deployment.apps/storefront-web restarted',
+    );
+    const status = await kubectl(
+      'rollout',
+      'status',
+      'deployment/storefront-web',
+      '--timeout=40s',
+    );
     expect(status.code).toBe(0);
-    expect(status.stdout).toContain('deployment "storefront-web" successfully rolled out');
+    expect(status.stdout).toContain(
+      'deployment "storefront-web" successfully rolled out',
+    );
     const after = (await json('get', 'rs')).items;
     const fresh = after.filter((rs: any) => !before.includes(rs.metadata.name));
     expect(fresh).toHaveLength(1);
@@ -113,16 +163,42 @@ describeWithKubectl('kubectl against the simulator over HTTPS', () => {
   });
 
   it('kubectl rollout restart of a StatefulSet finishes rollout status', async () => {
-    expect((await kubectl('-n', 'search', 'rollout', 'restart', 'statefulset/search-indexer')).code).toBe(0);
-    const status = await kubectl('-n', 'search', 'rollout', 'status', 'statefulset/search-indexer', '--timeout=40s');
+    expect(
+      (
+        await kubectl(
+          '-n',
+          'search',
+          'rollout',
+          'restart',
+          'statefulset/search-indexer',
+        )
+      ).code,
+    ).toBe(0);
+    const status = await kubectl(
+      '-n',
+      'search',
+      'rollout',
+      'status',
+      'statefulset/search-indexer',
+      '--timeout=40s',
+    );
     expect(status.code).toBe(0);
     expect(status.stdout).toContain('partitioned roll out complete');
   });
 
   it('kubectl scale deployment/x --replicas=5, and the pods converge', async () => {
-    const scaled = await kubectl('scale', 'deployment/storefront-web', '--replicas=5');
+    const scaled = await kubectl(
+      'scale',
+      'deployment/storefront-web',
+      '--replicas=5',
+    );
     expect(scaled.stdout.trim()).toBe('deployment.apps/storefront-web scaled');
-    const status = await kubectl('rollout', 'status', 'deployment/storefront-web', '--timeout=40s');
+    const status = await kubectl(
+      'rollout',
+      'status',
+      'deployment/storefront-web',
+      '--timeout=40s',
+    );
     expect(status.code).toBe(0);
     const pods = (await json('get', 'pods')).items;
     expect(pods).toHaveLength(5);
@@ -130,52 +206,103 @@ describeWithKubectl('kubectl against the simulator over HTTPS', () => {
   });
 
   it('kubectl delete pod waits for the graceful deletion; the ReplicaSet replaces the pod', async () => {
-    const pods = (await json('get', 'pods')).items.map((p: any) => p.metadata.name);
+    const pods = (await json('get', 'pods')).items.map(
+      (p: any) => p.metadata.name,
+    );
     const deleted = await kubectl('delete', 'pod', pods[0]);
     expect(deleted.stdout.trim()).toBe(`pod "${pods[0]}" deleted`);
-    const now = (await json('get', 'pods')).items.map((p: any) => p.metadata.name);
+    const now = (await json('get', 'pods')).items.map(
+      (p: any) => p.metadata.name,
+    );
     expect(now).not.toContain(pods[0]);
     expect(now).toHaveLength(pods.length);
   });
 
   it('kubectl auth can-i answers from the cluster RBAC', async () => {
-    expect((await kubectl('auth', 'can-i', 'delete', 'pods')).stdout.trim()).toBe('yes');
+    expect(
+      (await kubectl('auth', 'can-i', 'delete', 'pods')).stdout.trim(),
+    ).toBe('yes');
     const secrets = await kubectl('auth', 'can-i', 'list', 'secrets');
     expect(secrets.stdout.trim()).toBe('no');
     expect(secrets.code).toBe(1);
     sim().setClusterKnobs({ forbiddenActions: ['patch deployments'] });
     try {
-      expect((await kubectl('auth', 'can-i', 'patch', 'deployments.apps')).stdout.trim()).toBe('no');
+      expect(
+        (
+          await kubectl('auth', 'can-i', 'patch', 'deployments.apps')
+        ).stdout.trim(),
+      ).toBe('no');
     } finally {
       sim().setClusterKnobs({ forbiddenActions: [] });
     }
   });
 
   it('kubectl get --watch (bounded) shows a deleted pod terminating and its replacement', async () => {
-    const pods = (await json('get', 'pods')).items.map((p: any) => p.metadata.name);
-    const watching = kubectlStream(['-n', 'storefront', 'get', 'pods', '--watch'], out =>
-      out.includes('Terminating') && out.includes('ContainerCreating'),
+    const pods = (await json('get', 'pods')).items.map(
+      (p: any) => p.metadata.name,
+    );
+    const watching = kubectlStream(
+      ['-n', 'storefront', 'get', 'pods', '--watch'],
+      out => out.includes('Terminating') && out.includes('ContainerCreating'),
     );
     await new Promise(resolve => setTimeout(resolve, 1000));
     await kubectl('delete', 'pod', pods[0], '--wait=false');
     const out = await watching;
-    expect(out.split('\n')[0].split(/\s{2,}/)).toEqual(['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE']);
+    expect(out.split('\n')[0].split(/\s{2,}/)).toEqual([
+      'NAME',
+      'READY',
+      'STATUS',
+      'RESTARTS',
+      'AGE',
+    ]);
     expect(out).toMatch(new RegExp(`${pods[0]}\\s+1/1\\s+Terminating`));
   });
 
   it('kubectl annotate reconcile.fluxcd.io/requestedAt and kubectl patch spec.suspend behave like Flux', async () => {
     const flux = ['-n', 'flux-system'];
     const handled = async () =>
-      (await kubectl(...flux, 'get', 'kustomization/checkout-api', '-o', 'jsonpath={.status.lastHandledReconcileAt}')).stdout;
+      (
+        await kubectl(
+          ...flux,
+          'get',
+          'kustomization/checkout-api',
+          '-o',
+          'jsonpath={.status.lastHandledReconcileAt}',
+        )
+      ).stdout;
     const annotate = (value: string) =>
-      kubectl(...flux, 'annotate', '--overwrite', 'kustomization/checkout-api', `reconcile.fluxcd.io/requestedAt=${value}`);
+      kubectl(
+        ...flux,
+        'annotate',
+        '--overwrite',
+        'kustomization/checkout-api',
+        `reconcile.fluxcd.io/requestedAt=${value}`,
+      );
     expect((await annotate('2026-11-23T10:00:00Z')).code).toBe(0);
     expect(await handled()).toBe('2026-11-23T10:00:00Z');
-    const suspended = await kubectl(...flux, 'patch', 'kustomization', 'checkout-api', '--type=merge', '-p', '{"spec":{"suspend":true}}');
-    expect(suspended.stdout.trim()).toBe('kustomization.kustomize.toolkit.fluxcd.io/checkout-api patched');
+    const suspended = await kubectl(
+      ...flux,
+      'patch',
+      'kustomization',
+      'checkout-api',
+      '--type=merge',
+      '-p',
+      '{"spec":{"suspend":true}}',
+    );
+    expect(suspended.stdout.trim()).toBe(
+      'kustomization.kustomize.toolkit.fluxcd.io/checkout-api patched',
+    );
     await annotate('2026-11-23T11:00:00Z');
     expect(await handled()).toBe('2026-11-23T10:00:00Z');
-    await kubectl(...flux, 'patch', 'kustomization', 'checkout-api', '--type=merge', '-p', '{"spec":{"suspend":false}}');
+    await kubectl(
+      ...flux,
+      'patch',
+      'kustomization',
+      'checkout-api',
+      '--type=merge',
+      '-p',
+      '{"spec":{"suspend":false}}',
+    );
     expect(await handled()).toBe('2026-11-23T11:00:00Z');
   });
 });
