@@ -357,6 +357,47 @@ describe('controllers (pkg/controller/deployment, statefulset, daemon)', () => {
     );
   });
 
+  it('makes a workload crash-loop when its simulator.gitlab-env/state annotation is set to crashloop through the API', async () => {
+    const patched = await kasJson(
+      sim(),
+      NONPROD,
+      '/apis/apps/v1/namespaces/notifications-dev/deployments/mailhog',
+      {
+        method: 'PATCH',
+        headers: { 'Content-Type': 'application/merge-patch+json' },
+        body: JSON.stringify({
+          metadata: {
+            annotations: { 'simulator.gitlab-env/state': 'crashloop' },
+          },
+        }),
+      },
+    );
+    expect(patched.status).toBe(200);
+    const pods = (
+      await kasJson(
+        sim(),
+        NONPROD,
+        '/api/v1/namespaces/notifications-dev/pods?labelSelector=app.kubernetes.io%2Fname%3Dmailhog',
+      )
+    ).body.items;
+    expect(pods.length).toBeGreaterThan(0);
+    expect(
+      pods.every(
+        (p: any) =>
+          p.status.containerStatuses[0].state.waiting?.reason ===
+          'CrashLoopBackOff',
+      ),
+    ).toBe(true);
+    const deployment = (
+      await kasJson(
+        sim(),
+        NONPROD,
+        '/apis/apps/v1/namespaces/notifications-dev/deployments/mailhog',
+      )
+    ).body;
+    expect(deployment.status.availableReplicas).toBeUndefined();
+  });
+
   it('deletes a pod gracefully: Terminating first, replaced at once, gone after the grace period', async () => {
     sim().setClusterKnobs({ podTerminationMs: 200 });
     const pods = (

@@ -1026,6 +1026,19 @@ export class Controllers {
     const workload = ['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet'];
     if (
       workload.includes(after.kind) &&
+      simState(after) === 'crashloop' &&
+      simState(before) !== 'crashloop'
+    ) {
+      // The simulator's own steering annotation, set through the API (e.g. `kubectl annotate`):
+      // the workload's running pods start crash-looping, as after a bad config change.
+      this.podsOfWorkload(after)
+        .filter(isPodReady)
+        .forEach(pod =>
+          this.crashPod(pod.metadata.namespace!, pod.metadata.name),
+        );
+    }
+    if (
+      workload.includes(after.kind) &&
       (before.spec?.replicas !== after.spec?.replicas ||
         canonicalJson(before.spec?.template) !==
           canonicalJson(after.spec?.template) ||
@@ -1033,6 +1046,14 @@ export class Controllers {
     ) {
       this.reconcile(after);
     }
+  }
+
+  private podsOfWorkload(workload: KubeObject): KubeObject[] {
+    if (workload.kind !== 'Deployment')
+      return this.children(workload, '', 'Pod');
+    return this.children(workload, 'apps', 'ReplicaSet').flatMap(rs =>
+      this.children(rs, '', 'Pod'),
+    );
   }
 
   private reconcileFlux(object: KubeObject) {
