@@ -287,6 +287,28 @@ describe('watch like kube-apiserver', () => {
     });
   });
 
+  it('sends an object leaving the selection as DELETED with its last matching state (cacher convertToWatchEvent)', async () => {
+    const path = '/api/v1/namespaces/checkout/configmaps';
+    const cm = (await kasJson(sim(), PROD_US, path)).body.items[0].metadata
+      .name;
+    await touch(PROD_US, `${path}/${cm}`, 'in');
+    const rv = await listVersion(PROD_US, path);
+    const response = await kas(
+      sim(),
+      PROD_US,
+      `${path}?watch=1&resourceVersion=${rv}&labelSelector=touched%3Din&timeoutSeconds=5`,
+    );
+    const eventsPromise = readWatchEvents(response, e => e.length >= 1);
+    await touch(PROD_US, `${path}/${cm}`, 'out');
+    const [event] = await eventsPromise;
+    expect(event.type).toBe('DELETED');
+    expect(event.object.metadata.labels.touched).toBe('in');
+    expect(event.object.metadata.resourceVersion).toBe(
+      (await kasJson(sim(), PROD_US, `${path}/${cm}`)).body.metadata
+        .resourceVersion,
+    );
+  });
+
   it('drops open watches mid-stream when asked, as a lost agentk tunnel does', async () => {
     const response = await kas(
       sim(),

@@ -171,8 +171,20 @@ export async function handleWatch(
     const now = matches(event.object);
     const before = event.type === 'MODIFIED' ? matches(event.previous) : now;
     if (event.type === 'MODIFIED' && now !== before) {
-      // An object entering or leaving the selection looks like a create or delete to the watcher.
-      write(now ? 'ADDED' : 'DELETED', event.object);
+      // An object entering or leaving the selection looks like a create or delete to the watcher;
+      // a delete carries the last state that matched, at the event's version (cacher `convertToWatchEvent`).
+      if (now) {
+        write('ADDED', event.object);
+      } else {
+        const previous = event.previous!;
+        write('DELETED', {
+          ...previous,
+          metadata: {
+            ...previous.metadata,
+            resourceVersion: event.object.metadata.resourceVersion,
+          },
+        });
+      }
     } else if (now) {
       write(event.type, event.object);
     }
@@ -230,9 +242,9 @@ export async function handleWatch(
     changes.forEach(deliver);
   }
   unsubscribe = api.store.subscribe(deliver);
-  const timeout = Number(
-    query.get('timeoutSeconds') ?? DEFAULT_WATCH_TIMEOUT_S,
-  );
+  // 0 or unset: the server's own limit (`handlers/get.go`: minRequestTimeout, randomised up to twice that).
+  const timeout =
+    Number(query.get('timeoutSeconds') ?? 0) || DEFAULT_WATCH_TIMEOUT_S;
   timers.push(setTimeout(() => stop(), timeout * 1000));
   if (query.get('allowWatchBookmarks') === 'true') {
     const interval = api.knobs().bookmarkIntervalMs;
