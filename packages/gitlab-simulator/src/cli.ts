@@ -24,6 +24,7 @@ const USAGE = `Usage: gitlab-simulator [options]
   --bookmark-interval <ms>  interval between watch BOOKMARK events (default 60000)
   --watch-history <n>    changes kept for watches from a resourceVersion; older ones get 410 Gone
   --churn <n>            make n pod changes per second in every cluster
+  --admin                serve the knobs and drivers over HTTP at /-/simulator/ (see README)
 `;
 
 async function main() {
@@ -46,6 +47,7 @@ async function main() {
       'bookmark-interval': { type: 'string' },
       'watch-history': { type: 'string' },
       churn: { type: 'string' },
+      admin: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -95,6 +97,7 @@ async function main() {
     scenario,
     faults,
     tls: values.tls,
+    adminApi: values.admin,
     clusterKnobs: {
       ...(values['pod-start']
         ? { podStartMs: Number(values['pod-start']) }

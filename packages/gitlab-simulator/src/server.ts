@@ -19,6 +19,7 @@ import {
   sendJson,
 } from './http/respond';
 import { handleKas } from './kas/proxy';
+import { ADMIN_PREFIX, handleAdmin } from './admin';
 import { KubeApi } from './kube/apiServer';
 import { failure, sendStatus } from './kube/status';
 import { loadDefaultScenario } from './scenario/load';
@@ -41,6 +42,8 @@ export interface SimulatorOptions {
    * self-signed certificate for the host at start; or give a PEM cert and key.
    */
   tls?: boolean | ServerCertificate;
+  /** Serve the knobs and drivers over HTTP at `/-/simulator/…` (`src/admin.ts`); default off. */
+  adminApi?: boolean;
   /** Default: silent. */
   logger?: { info(msg: string): void; warn(msg: string): void };
   /** Interval between streamed log lines with `follow=true` (default 1000 ms). */
@@ -170,6 +173,32 @@ export async function startGitlabSimulator(
   }
 
   let urls: { url: string; kasProxyUrl: string } = { url: '', kasProxyUrl: '' };
+  const churns = new Map<string, () => void>();
+  const dropWatches = ({ abrupt = true }: { abrupt?: boolean } = {}) => {
+    let dropped = 0;
+    clusters.forEach(c =>
+      [...c.watches].forEach(w => {
+        w.drop(abrupt);
+        dropped += 1;
+      }),
+    );
+    return dropped;
+  };
+  const setClusterKnobs = (next: Partial<ClusterKnobs>) => {
+    clusterKnobs = { ...clusterKnobs, ...next };
+    clusters.forEach(c => {
+      c.store.historyLimit = clusterKnobs.watchHistoryLimit;
+    });
+  };
+  const admin = {
+    setFaults: (next: Partial<FaultKnobs>) => {
+      faults = { ...faults, ...next };
+    },
+    setClusterKnobs,
+    knobs: () => ({ faults, clusterKnobs }),
+    cluster: (agent: string) => simulatedCluster(scenario, clusters, agent),
+    dropWatches,
+  };
 
   async function route(req: IncomingMessage, res: ServerResponse, url: URL) {
     const pathname = url.pathname;
@@ -260,6 +289,11 @@ export async function startGitlabSimulator(
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', urls.url || 'http://localhost');
+    if (options.adminApi && url.pathname.startsWith(`${ADMIN_PREFIX}/`)) {
+      // Controls are not GitLab traffic: no faults, not counted.
+      await handleAdmin(req, res, url, admin, churns);
+      return;
+    }
     const surface = surfaceOf(url.pathname);
     stats.requests += 1;
     if (surface) stats[surface] += 1;
@@ -344,26 +378,10 @@ export async function startGitlabSimulator(
     kasProxyUrl: urls.kasProxyUrl,
     scenario,
     certificate: tls?.cert,
-    setFaults(next) {
-      faults = { ...faults, ...next };
-    },
-    setClusterKnobs(next) {
-      clusterKnobs = { ...clusterKnobs, ...next };
-      clusters.forEach(c => {
-        c.store.historyLimit = clusterKnobs.watchHistoryLimit;
-      });
-    },
+    setFaults: admin.setFaults,
+    setClusterKnobs,
     cluster: agent => simulatedCluster(scenario, clusters, agent),
-    dropWatches: ({ abrupt = true } = {}) => {
-      let dropped = 0;
-      clusters.forEach(c =>
-        [...c.watches].forEach(w => {
-          w.drop(abrupt);
-          dropped += 1;
-        }),
-      );
-      return dropped;
-    },
+    dropWatches,
     stats: () => ({ ...stats, byPath: { ...stats.byPath } }),
     resetStats() {
       stats = emptyStats();
@@ -372,6 +390,7 @@ export async function startGitlabSimulator(
       new Promise<void>((resolve, reject) => {
         clearInterval(ticker);
         clusters.forEach(c => c.controllers.dispose());
+        churns.forEach(stop => stop());
         [...streams].forEach(stop => stop());
         server.close(error => (error ? reject(error) : resolve()));
         server.closeAllConnections();
