@@ -155,6 +155,81 @@ describe('controllers (pkg/controller/deployment, statefulset, daemon)', () => {
     expect(most).toBe(4);
   });
 
+  it('with a grace period, a rollout leaves old pods Terminating before they go, and a StatefulSet scales down gracefully', async () => {
+    sim().setClusterKnobs({ podTerminationMs: 150 });
+    const rv = (
+      await kasJson(sim(), PROD_US, '/api/v1/namespaces/storefront/pods')
+    ).body.metadata.resourceVersion;
+    const watch = await kas(
+      sim(),
+      PROD_US,
+      `/api/v1/namespaces/storefront/pods?watch=1&resourceVersion=${rv}&timeoutSeconds=20`,
+    );
+    await restart(PROD_US, `${deployments}/storefront-web`);
+    const status = (
+      await kasJson(sim(), PROD_US, `${deployments}/storefront-web`)
+    ).body.status;
+    expect(status).toMatchObject({
+      replicas: 3,
+      updatedReplicas: 3,
+      availableReplicas: 3,
+    });
+    const events = await readWatchEvents(
+      watch,
+      e => e.filter(x => x.type === 'DELETED').length >= 3,
+    );
+    const deleted = events
+      .filter(e => e.type === 'DELETED')
+      .map(e => e.object.metadata.uid);
+    for (const uid of deleted) {
+      const marked = events.findIndex(
+        e =>
+          e.type === 'MODIFIED' &&
+          e.object.metadata.uid === uid &&
+          e.object.metadata.deletionTimestamp,
+      );
+      expect(marked).toBeGreaterThanOrEqual(0);
+      expect(marked).toBeLessThan(
+        events.findIndex(
+          e => e.type === 'DELETED' && e.object.metadata.uid === uid,
+        ),
+      );
+    }
+    const sts =
+      '/apis/apps/v1/namespaces/search/statefulsets/search-indexer/scale';
+    await kasJson(sim(), PROD_US, sts, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+      body: JSON.stringify({ spec: { replicas: 2 } }),
+    });
+    const last = (
+      await kasJson(
+        sim(),
+        PROD_US,
+        '/api/v1/namespaces/search/pods/search-indexer-2',
+      )
+    ).body;
+    expect(last.metadata.deletionTimestamp).toBeDefined();
+    const gone = await eventually(
+      async () =>
+        (
+          await kasJson(
+            sim(),
+            PROD_US,
+            '/api/v1/namespaces/search/pods/search-indexer-2',
+          )
+        ).status,
+      code => code === 404,
+    );
+    expect(gone).toBe(404);
+    // Back to three ordinals for the tests that follow.
+    await kasJson(sim(), PROD_US, sts, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+      body: JSON.stringify({ spec: { replicas: 3 } }),
+    });
+  });
+
   it('scales a ReplicaSet through its scale subresource; a Deployment puts its own ReplicaSet back', async () => {
     const owned = (await kasJson(sim(), PROD_US, replicaSets)).body.items.find(
       (r: any) => r.spec.replicas > 0,

@@ -209,6 +209,13 @@ export class Controllers {
       .filter(o => isControlledBy(o, owner));
   }
 
+  /** A controller's pods that are not terminating: the ones it counts. */
+  private livePods(owner: KubeObject): KubeObject[] {
+    return this.children(owner, '', 'Pod').filter(
+      p => !p.metadata.deletionTimestamp,
+    );
+  }
+
   private ownerOf(
     object: KubeObject,
     group: string,
@@ -279,6 +286,20 @@ export class Controllers {
     if (graceMs <= 0 || pod.metadata.deletionTimestamp) {
       return this.deleteCascading(pod);
     }
+    const terminating = this.terminate(pod, graceMs);
+    this.afterPodDeleted(terminating);
+    return terminating;
+  }
+
+  /** Starts a pod's graceful termination (or removes it at once with no grace period). */
+  private terminate(pod: KubeObject, graceMs: number): KubeObject {
+    if (graceMs <= 0) {
+      return this.store.remove(
+        this.resource('', 'Pod'),
+        pod.metadata.namespace,
+        pod.metadata.name,
+      )!;
+    }
     const terminating = this.store.upsert({
       ...pod,
       metadata: {
@@ -300,7 +321,6 @@ export class Controllers {
       const fresh = this.fresh(terminating);
       if (fresh) this.deleteCascading(fresh);
     });
-    this.afterPodDeleted(terminating);
     return terminating;
   }
 
@@ -513,7 +533,7 @@ export class Controllers {
     );
     const desired = fresh.spec.replicas ?? 1;
     const ready = (rs: KubeObject) =>
-      this.children(rs, '', 'Pod').filter(isPodReady).length;
+      this.livePods(rs).filter(isPodReady).length;
     if (fresh.spec.strategy?.type === 'Recreate') {
       if (olds.length) {
         olds.forEach(rs => this.scaleReplicaSet(fresh, rs, 0));
@@ -588,7 +608,7 @@ export class Controllers {
     const status = deploymentStatus(
       fresh,
       replicaSets,
-      rs => this.children(rs, '', 'Pod'),
+      rs => this.livePods(rs),
       isoSeconds(new Date()),
     );
     this.store.upsert({ ...fresh, status });
@@ -603,9 +623,7 @@ export class Controllers {
       ) ?? rs;
     const deployment = this.ownerOf(fresh, 'apps', 'Deployment');
     // Terminating pods no longer count: the ReplicaSet replaces them at once.
-    const pods = this.children(fresh, '', 'Pod').filter(
-      p => !p.metadata.deletionTimestamp,
-    );
+    const pods = this.livePods(fresh);
     const desired = fresh.spec.replicas ?? 1;
     const ctx = this.ctx();
     const current = deployment
@@ -652,12 +670,7 @@ export class Controllers {
     }
     this.store.upsert({
       ...fresh,
-      status: replicaSetStatus(
-        fresh,
-        this.children(fresh, '', 'Pod').filter(
-          p => !p.metadata.deletionTimestamp,
-        ),
-      ),
+      status: replicaSetStatus(fresh, this.livePods(fresh)),
     });
     this.syncEndpoints(fresh.metadata.namespace!);
     if (deployment && updateOwner) {
@@ -718,7 +731,7 @@ export class Controllers {
     const fresh = this.fresh(sts);
     if (!fresh) return;
     const updateRevision = this.statefulSetRevision(fresh);
-    const pods = this.children(fresh, '', 'Pod');
+    const pods = this.livePods(fresh);
     const updated = pods.filter(
       p => p.metadata.labels?.[REVISION_LABEL] === updateRevision,
     ).length;
@@ -790,7 +803,10 @@ export class Controllers {
       changed = true;
     }
     for (const [name] of byName) {
-      if (ordinal(name) >= desired) {
+      if (
+        ordinal(name) >= desired &&
+        !byName.get(name)!.metadata.deletionTimestamp
+      ) {
         this.deleteStatefulSetPod(fresh, name);
         changed = true;
       }
@@ -800,7 +816,9 @@ export class Controllers {
     if (strategy.type === 'OnDelete') return false;
     const partition = strategy.rollingUpdate?.partition ?? 0;
     const current = this.children(fresh, '', 'Pod');
-    if (!current.every(isPodReady)) return false;
+    // OrderedReady: one pod at a time, and only while all are Ready and none is terminating.
+    if (!current.every(p => isPodReady(p) && !p.metadata.deletionTimestamp))
+      return false;
     const stale = current
       .filter(
         p =>
@@ -829,7 +847,13 @@ export class Controllers {
     message: string,
     component: string,
   ) {
-    this.store.remove(this.resource('', 'Pod'), owner.metadata.namespace, name);
+    const pod = this.store.get(
+      this.resource('', 'Pod'),
+      owner.metadata.namespace,
+      name,
+    );
+    if (!pod || pod.metadata.deletionTimestamp) return;
+    this.terminate(pod, this.knobs().podTerminationMs);
     this.record(owner, 'Normal', 'SuccessfulDelete', message, component);
   }
 
@@ -846,7 +870,7 @@ export class Controllers {
     const fresh = this.fresh(ds);
     if (!fresh) return;
     const hash = daemonSetHash(fresh, this.cluster);
-    const pods = this.children(fresh, '', 'Pod');
+    const pods = this.livePods(fresh);
     const ready = pods.filter(isPodReady).length;
     const updated = pods.filter(
       p => p.metadata.labels?.[REVISION_LABEL] === hash,
@@ -920,10 +944,16 @@ export class Controllers {
       Number(fresh.spec.updateStrategy?.rollingUpdate?.maxUnavailable ?? 1) ||
         1,
     );
-    const unavailable = pods.filter(p => !isPodReady(p)).length;
+    const unavailable = pods.filter(
+      p => !isPodReady(p) || p.metadata.deletionTimestamp,
+    ).length;
     const budget = maxUnavailable - unavailable;
     const stale = pods
-      .filter(p => p.metadata.labels?.[REVISION_LABEL] !== hash)
+      .filter(
+        p =>
+          p.metadata.labels?.[REVISION_LABEL] !== hash &&
+          !p.metadata.deletionTimestamp,
+      )
       .slice(0, Math.max(0, budget));
     for (const pod of stale) {
       this.removePod(
