@@ -34,7 +34,13 @@ import {
   sendStatus,
 } from './status';
 import { parseTarget, served, Target } from './target';
-import { handleCreate, handleDelete, handleWrite, toScale } from './writes';
+import {
+  dryRunOf,
+  handleCreate,
+  handleDelete,
+  handleWrite,
+  toScale,
+} from './writes';
 import {
   ActiveWatch,
   expiredStatus,
@@ -264,6 +270,11 @@ export async function handleKubeRequest(
     }
     return;
   }
+  const dryRun = method === 'GET' ? false : dryRunOf(method, query);
+  if (typeof dryRun !== 'boolean') {
+    sendStatus(res, dryRun);
+    return;
+  }
   const table = method === 'GET' && wantsTable(req.headers.accept);
   const include = includeObjectOf(query.get('includeObject'));
   if (table && !include) {
@@ -296,7 +307,7 @@ export async function handleKubeRequest(
           await handleList(api, res, target, query, view);
         }
       } else if (method === 'POST') {
-        await handleCreate(api, req, res, target);
+        await handleCreate(api, req, res, target, dryRun);
       } else {
         sendStatus(res, methodNotAllowed());
       }
@@ -311,7 +322,7 @@ export async function handleKubeRequest(
       sendStatus(res, notFound(target.resource, target.name));
       return;
     }
-    await handleObject(api, req, res, target, object, query, view);
+    await handleObject(api, req, res, target, object, query, view, dryRun);
   } catch (error) {
     if (error instanceof SelectorError) {
       sendStatus(res, badRequest(error.message));
@@ -484,6 +495,7 @@ async function handleObject(
   object: KubeObject,
   query: URLSearchParams,
   view: View,
+  dryRun: boolean,
 ) {
   const method = req.method ?? 'GET';
   const sub = target.subresource;
@@ -512,8 +524,8 @@ async function handleObject(
       sub === 'scale' ? toScale(object) : served(object, target),
     );
   } else if (method === 'DELETE' && !sub) {
-    handleDelete(api, res, target, object, query);
+    handleDelete(api, res, target, object, query, dryRun);
   } else {
-    await handleWrite(api, req, res, target, object);
+    await handleWrite(api, req, res, target, object, dryRun);
   }
 }

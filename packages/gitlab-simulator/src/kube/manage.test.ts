@@ -121,6 +121,106 @@ describe('what management actions need from the API server', () => {
     });
   });
 
+  describe('dryRun=All ("Dry-run")', () => {
+    it('answers what a delete, patch, scale or create would give without changing anything', async () => {
+      const pods = (
+        await kasJson(sim(), PROD_US, '/api/v1/namespaces/storefront/pods')
+      ).body;
+      const pod = pods.items[0].metadata.name;
+      const deleted = await kasJson(
+        sim(),
+        PROD_US,
+        `/api/v1/namespaces/storefront/pods/${pod}?dryRun=All`,
+        {
+          method: 'DELETE',
+        },
+      );
+      expect(deleted.status).toBe(200);
+      const deployment =
+        '/apis/apps/v1/namespaces/storefront/deployments/storefront-web';
+      const patched = await kasJson(
+        sim(),
+        PROD_US,
+        `${deployment}?dryRun=All`,
+        {
+          method: 'PATCH',
+          headers: { 'Content-Type': 'application/strategic-merge-patch+json' },
+          body: JSON.stringify({
+            spec: {
+              template: {
+                metadata: {
+                  annotations: { 'kubectl.kubernetes.io/restartedAt': 'now' },
+                },
+              },
+            },
+          }),
+        },
+      );
+      expect(
+        patched.body.spec.template.metadata.annotations[
+          'kubectl.kubernetes.io/restartedAt'
+        ],
+      ).toBe('now');
+      const scaled = await kasJson(
+        sim(),
+        PROD_US,
+        `${deployment}/scale?dryRun=All`,
+        {
+          method: 'PATCH',
+          headers: { 'Content-Type': 'application/merge-patch+json' },
+          body: JSON.stringify({ spec: { replicas: 7 } }),
+        },
+      );
+      expect(scaled.body.spec.replicas).toBe(7);
+      const created = await kasJson(
+        sim(),
+        PROD_US,
+        '/api/v1/namespaces/storefront/configmaps?dryRun=All',
+        {
+          method: 'POST',
+          body: JSON.stringify({ metadata: { name: 'dry' }, data: {} }),
+        },
+      );
+      expect(created.status).toBe(201);
+      expect(
+        (
+          await kasJson(
+            sim(),
+            PROD_US,
+            '/api/v1/namespaces/storefront/configmaps/dry',
+          )
+        ).status,
+      ).toBe(404);
+      const after = (
+        await kasJson(sim(), PROD_US, '/api/v1/namespaces/storefront/pods')
+      ).body;
+      expect(after.metadata.resourceVersion).toBe(
+        pods.metadata.resourceVersion,
+      );
+      const unchanged = (await kasJson(sim(), PROD_US, deployment)).body;
+      expect(unchanged.spec.replicas).toBe(3);
+      expect(
+        unchanged.spec.template.metadata.annotations?.[
+          'kubectl.kubernetes.io/restartedAt'
+        ],
+      ).toBeUndefined();
+    });
+
+    it('refuses other dryRun values', async () => {
+      const refused = await kasJson(
+        sim(),
+        PROD_US,
+        '/api/v1/namespaces/storefront/configmaps?dryRun=Some',
+        {
+          method: 'POST',
+          body: JSON.stringify({ metadata: { name: 'dry' } }),
+        },
+      );
+      expect(refused.status).toBe(422);
+      expect(refused.body.message).toContain('supported values: "All"');
+    });
+  });
+
   describe('server-side tables ("Receiving resources as Tables")', () => {
     const table = (path: string, agent = PROD_US) =>
       kasJson(sim(), agent, path, {

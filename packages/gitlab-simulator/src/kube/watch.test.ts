@@ -206,6 +206,28 @@ describe('watch like kube-apiserver', () => {
     expect(without).toBe('');
   });
 
+  it('sends a last bookmark 2 s before timeoutSeconds ends the watch (cacheWatcher.nextBookmarkTime)', async () => {
+    sim().setClusterKnobs({ bookmarkIntervalMs: 0 });
+    try {
+      const path = '/apis/apps/v1/namespaces/storefront/deployments';
+      const rv = await listVersion(PROD_US, path);
+      const response = await kas(
+        sim(),
+        PROD_US,
+        `${path}?watch=1&allowWatchBookmarks=true&resourceVersion=${rv}&timeoutSeconds=3`,
+      );
+      const text = await response.text();
+      const events = text
+        .trim()
+        .split('\n')
+        .map(line => JSON.parse(line));
+      expect(events.filter(e => e.type === 'BOOKMARK')).toHaveLength(1);
+      expect(events[events.length - 1].type).toBe('BOOKMARK');
+    } finally {
+      sim().setClusterKnobs({ bookmarkIntervalMs: 100 });
+    }
+  });
+
   it('"Streaming lists": sendInitialEvents needs bookmarks and NotOlderThan, then ends the initial state with an annotated bookmark', async () => {
     const path = '/api/v1/namespaces/storefront/pods';
     const refused = await kasJson(

@@ -249,5 +249,8 @@ export async function handleWatch(
   if (query.get('allowWatchBookmarks') === 'true') {
     const interval = api.knobs().bookmarkIntervalMs;
     if (interval > 0) timers.push(setInterval(() => bookmark(), interval));
+    // cacheWatcher.nextBookmarkTime: one more "right before" the deadline, 2 s ahead of it.
+    if (timeout > 2)
+      timers.push(setTimeout(() => bookmark(), (timeout - 2) * 1000));
   }
 }

@@ -16,7 +16,37 @@ import {
 } from './status';
 import { qualifiedResource, served, Target } from './target';
 
-/** DELETE, PATCH, PUT and POST, with the API server's validation and errors. */
+/**
+ * DELETE, PATCH, PUT and POST, with the API server's validation and errors.
+ * `dryRun=All` validates and answers what the write would give without
+ * persisting it or waking controllers
+ * (https://kubernetes.io/docs/reference/using-api/api-concepts/#dry-run).
+ */
+
+const OPTIONS_KIND: Record<string, string> = {
+  POST: 'CreateOptions',
+  PUT: 'UpdateOptions',
+  PATCH: 'PatchOptions',
+  DELETE: 'DeleteOptions',
+};
+
+/** ValidateDryRun: `All` is the only value; undefined when the request is not a dry run. */
+export function dryRunOf(
+  method: string,
+  query: URLSearchParams,
+): boolean | KubeStatus {
+  const values = query.getAll('dryRun');
+  if (values.length === 0) return false;
+  if (values.every(v => v === 'All')) return true;
+  return failure(
+    422,
+    `${
+      OPTIONS_KIND[method] ?? 'CreateOptions'
+    }.meta.k8s.io "" is invalid: dryRun: Unsupported value: ${JSON.stringify(
+      values,
+    )}: supported values: "All"`,
+  );
+}
 
 const PATCH_TYPES = [
   'application/json-patch+json',
@@ -80,15 +110,32 @@ export function handleDelete(
   target: Target,
   object: KubeObject,
   query: URLSearchParams,
+  dryRun: boolean,
 ) {
   const grace = query.get('gracePeriodSeconds');
-  const deleted =
-    target.resource.kind === 'Pod'
-      ? api.controllers.deletePod(
-          object,
-          grace === null ? api.knobs().podTerminationMs : Number(grace) * 1000,
-        )!
-      : api.controllers.deleteCascading(object)!;
+  const graceMs =
+    grace === null ? api.knobs().podTerminationMs : Number(grace) * 1000;
+  let deleted: KubeObject;
+  if (dryRun) {
+    deleted =
+      graceMs > 0 && target.resource.kind === 'Pod'
+        ? {
+            ...object,
+            metadata: {
+              ...object.metadata,
+              deletionTimestamp: new Date(Date.now() + graceMs)
+                .toISOString()
+                .replace(/\.\d+Z$/, 'Z'),
+              deletionGracePeriodSeconds: Math.ceil(graceMs / 1000),
+            },
+          }
+        : object;
+  } else {
+    deleted =
+      target.resource.kind === 'Pod'
+        ? api.controllers.deletePod(object, graceMs)!
+        : api.controllers.deleteCascading(object)!;
+  }
   // Pods answer with the deleted object; most other resources with a Success Status.
   if (target.resource.kind === 'Pod') {
     sendJson(res, 200, served(deleted, target));
@@ -115,6 +162,7 @@ function scale(
   method: string,
   contentType: string,
   body: any,
+  dryRun: boolean,
 ): KubeObject | KubeStatus {
   let requested: any;
   try {
@@ -146,6 +194,9 @@ function scale(
       },
     );
   }
+  if (dryRun) {
+    return toScale({ ...object, spec: { ...object.spec, replicas } });
+  }
   return toScale(api.controllers.scale(object, replicas));
 }
 
@@ -156,6 +207,7 @@ function update(
   method: string,
   contentType: string,
   body: any,
+  dryRun: boolean,
 ): KubeObject | KubeStatus {
   const statusOnly = target.subresource === 'status';
   let next: any;
@@ -206,6 +258,18 @@ function update(
   ) {
     updated.metadata.generation = object.metadata.generation + 1;
   }
+  if (dryRun) {
+    return served(
+      {
+        ...updated,
+        metadata: {
+          ...updated.metadata,
+          resourceVersion: object.metadata.resourceVersion,
+        },
+      },
+      target,
+    );
+  }
   const stored = api.store.upsert(updated);
   api.controllers.afterPatch(object, stored);
   return served(
@@ -221,6 +285,7 @@ export async function handleWrite(
   res: ServerResponse,
   target: Target,
   object: KubeObject,
+  dryRun: boolean,
 ) {
   const method = req.method ?? 'PATCH';
   if (method !== 'PATCH' && method !== 'PUT') {
@@ -246,7 +311,15 @@ export async function handleWrite(
     return;
   }
   const write = target.subresource === 'scale' ? scale : update;
-  const result = write(api, target, object, method, contentType, parsed.body);
+  const result = write(
+    api,
+    target,
+    object,
+    method,
+    contentType,
+    parsed.body,
+    dryRun,
+  );
   if (result.kind === 'Status') {
     sendStatus(res, result as KubeStatus);
   } else {
@@ -260,6 +333,7 @@ export async function handleCreate(
   req: IncomingMessage,
   res: ServerResponse,
   target: Target,
+  dryRun: boolean,
 ) {
   const parsed = await readJson(req);
   if ('error' in parsed) {
@@ -313,6 +387,10 @@ export async function handleCreate(
       },
     }),
   );
+  if (dryRun) {
+    sendJson(res, 201, served(object, target));
+    return;
+  }
   const stored = api.store.upsert(object);
   // Workload controllers act on new objects as on changed ones (ReplicaSets, pods, statuses).
   api.controllers.reconcile(stored);
