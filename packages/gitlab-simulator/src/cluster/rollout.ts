@@ -24,7 +24,10 @@ export function templatesEqualIgnoringHash(
   deploymentTemplate: any,
 ): boolean {
   const strip = (t: any) => {
-    const copy = JSON.parse(JSON.stringify(t ?? {}));
+    // Compared as typed structs are: a null field (kubectl sends `creationTimestamp: null`) is an absent one.
+    const copy = JSON.parse(JSON.stringify(t ?? {}), (_key, v) =>
+      v === null ? undefined : v,
+    );
     if (copy.metadata?.labels) {
       delete copy.metadata.labels['pod-template-hash'];
       if (Object.keys(copy.metadata.labels).length === 0)

@@ -162,6 +162,41 @@ describeWithKubectl('kubectl against the simulator over HTTPS', () => {
     expect(after.filter((rs: any) => rs.spec.replicas > 0)).toHaveLength(1);
   });
 
+  it('kubectl rollout undo goes back to the previous ReplicaSet instead of making a new one', async () => {
+    const before = (await json('get', 'rs')).items.map(
+      (rs: any) => rs.metadata.name,
+    );
+    const undone = await kubectl(
+      'rollout',
+      'undo',
+      'deployment/storefront-web',
+    );
+    expect(undone.stdout.trim()).toBe(
+      'deployment.apps/storefront-web rolled back',
+    );
+    expect(
+      (
+        await kubectl(
+          'rollout',
+          'status',
+          'deployment/storefront-web',
+          '--timeout=40s',
+        )
+      ).code,
+    ).toBe(0);
+    const after = (await json('get', 'rs')).items;
+    expect(after.map((rs: any) => rs.metadata.name).sort()).toEqual(
+      [...before].sort(),
+    );
+    const active = after.filter((rs: any) => rs.spec.replicas > 0);
+    expect(active).toHaveLength(1);
+    expect(
+      active[0].spec.template.metadata.annotations?.[
+        'kubectl.kubernetes.io/restartedAt'
+      ],
+    ).toBeUndefined();
+  });
+
   it('kubectl rollout restart of a StatefulSet finishes rollout status', async () => {
     expect(
       (
