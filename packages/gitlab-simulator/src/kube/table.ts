@@ -309,6 +309,39 @@ const COLUMNS: Record<string, Column[]> = {
     ...containerColumns(template),
     selectorColumn,
   ],
+  '/events': [
+    column('Last Seen', (o, now) =>
+      since(
+        o.lastTimestamp ?? o.eventTime ?? o.metadata.creationTimestamp,
+        now,
+      ),
+    ),
+    column('Type', o => o.type ?? ''),
+    column('Reason', o => o.reason ?? ''),
+    column(
+      'Object',
+      o =>
+        `${String(o.involvedObject?.kind ?? '').toLowerCase()}/${
+          o.involvedObject?.name ?? ''
+        }`,
+    ),
+    column('Subobject', o => o.involvedObject?.fieldPath ?? '', 1),
+    column(
+      'Source',
+      o =>
+        [o.source?.component, o.source?.host].filter(Boolean).join(', ') ||
+        (o.reportingComponent ?? ''),
+      1,
+    ),
+    column('Message', o => String(o.message ?? '').trim()),
+    column(
+      'First Seen',
+      (o, now) => since(o.firstTimestamp ?? o.eventTime, now),
+      1,
+    ),
+    column('Count', o => String(o.count ?? 1), 1),
+    column('Name', o => o.metadata.name, 1),
+  ],
   '/namespaces': [
     name,
     column('Status', o => o.status?.phase ?? 'Active'),
