@@ -295,13 +295,22 @@ export async function handleKubeRequest(
     if (!target.name) {
       if (method === 'GET') {
         if (watch) {
-          await handleWatch(api, req, res, target, query, (o, first) =>
+          await handleWatch(
+            api,
+            req,
+            res,
+            target,
+            query,
+            (o, first) =>
+              view.table
+                ? toTable(target.resource, [served(o, target)], {
+                    include: view.include,
+                    noHeaders: !first,
+                  })
+                : served(o, target),
             view.table
-              ? toTable(target.resource, [served(o, target)], {
-                  include: view.include,
-                  noHeaders: !first,
-                })
-              : served(o, target),
+              ? undefined
+              : apiVersionOf(target.resource.group, target.version),
           );
         } else {
           await handleList(api, res, target, query, view);

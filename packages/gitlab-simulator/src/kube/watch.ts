@@ -31,6 +31,33 @@ export interface ActiveWatch {
 /** Turns a watched object into what the client asked for (the object, or a Table). */
 export type WatchRenderer = (object: KubeObject, first: boolean) => unknown;
 
+/**
+ * Encoded events shared by every watcher that renders them the same way (the
+ * apiserver's cacher also encodes an event once per format,
+ * `runtime.CacheableObject`), so many watchers cost one serialization.
+ */
+const encoded = new WeakMap<KubeObject, Map<string, string>>();
+
+function encodeOnce(
+  type: string,
+  object: KubeObject,
+  format: string,
+  render: () => unknown,
+): string {
+  let byFormat = encoded.get(object);
+  if (!byFormat) {
+    byFormat = new Map();
+    encoded.set(object, byFormat);
+  }
+  const key = `${type} ${format}`;
+  let line = byFormat.get(key);
+  if (line === undefined) {
+    line = `${JSON.stringify({ type, object: render() })}\n`;
+    byFormat.set(key, line);
+  }
+  return line;
+}
+
 export function expiredStatus(message: string): KubeStatus {
   return failure(410, message, undefined, 'Expired');
 }
@@ -118,6 +145,8 @@ export async function handleWatch(
   target: Target,
   query: URLSearchParams,
   render: WatchRenderer,
+  /** Watchers with the same format share encoded events; undefined when every event is rendered anew (Tables). */
+  format?: string,
 ) {
   const invalid = validateWatchOptions(query);
   if (invalid) {
@@ -154,7 +183,11 @@ export async function handleWatch(
   const send = (type: string, object: unknown) =>
     res.write(`${JSON.stringify({ type, object })}\n`);
   const write = (type: string, object: KubeObject) => {
-    send(type, render(object, first));
+    if (format !== undefined) {
+      res.write(encodeOnce(type, object, format, () => render(object, first)));
+    } else {
+      send(type, render(object, first));
+    }
     first = false;
   };
   const bookmark = (annotations?: Record<string, string>) =>
