@@ -190,9 +190,23 @@ export async function startGitlabSimulator(
       c.store.historyLimit = clusterKnobs.watchHistoryLimit;
     });
   };
+  // Streams run through the agent's tunnel: when agentk disconnects (or KAS goes away), they break.
+  const cutStreamsOfUnreachableAgents = () => {
+    for (const agent of scenario.agents) {
+      const unreachable =
+        !faults.kasEnabled ||
+        faults.disconnectedAgents.includes(String(agent.id)) ||
+        faults.disconnectedAgents.includes(agent.name);
+      if (unreachable)
+        [...(clusters.get(agent.name)?.watches ?? [])].forEach(w =>
+          w.drop(true),
+        );
+    }
+  };
   const admin = {
     setFaults: (next: Partial<FaultKnobs>) => {
       faults = { ...faults, ...next };
+      cutStreamsOfUnreachableAgents();
     },
     setClusterKnobs,
     knobs: () => ({ faults, clusterKnobs }),

@@ -351,6 +351,35 @@ describe('watch like kube-apiserver', () => {
     expect(ended).toBe('error');
   });
 
+  it("cuts an agent's open watches when it disconnects (disconnectedAgents), leaving other agents' alone", async () => {
+    const cut = await kas(
+      sim(),
+      PROD_US,
+      '/api/v1/pods?watch=1&resourceVersion=0',
+    );
+    const kept = await kas(
+      sim(),
+      NONPROD,
+      '/api/v1/pods?watch=1&resourceVersion=0&timeoutSeconds=1',
+    );
+    const reader = cut.body!.getReader();
+    await reader.read();
+    sim().setFaults({ disconnectedAgents: [String(PROD_US)] });
+    try {
+      let error: unknown;
+      try {
+        while (!(await reader.read()).done);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeDefined();
+      expect((await kas(sim(), PROD_US, '/api/v1/pods')).status).toBe(502);
+      expect((await kept.text()).length).toBeGreaterThan(0);
+    } finally {
+      sim().setFaults({ disconnectedAgents: [] });
+    }
+  });
+
   it('serves watch events as Tables with the column definitions only in the first (handlers/watch.go)', async () => {
     const rv = await listVersion(
       PROD_US,
