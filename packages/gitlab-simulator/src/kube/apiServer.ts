@@ -74,7 +74,7 @@ export interface KubeApi {
     namespace: string | undefined,
     verb: string,
   ): boolean;
-  /** Open watches, for the knobs that cut or expire them. */
+  /** Open watches and followed logs, for the knobs that cut or expire them. */
   watches: Set<ActiveWatch>;
   knobs(): ClusterKnobs;
   /** Keeps a long-lived response closable when the simulator shuts down. */
@@ -489,7 +489,16 @@ function handleLog(
           ?.metadata.uid === pod.metadata.uid,
       onClose: stop => {
         const untrack = api.trackStream(stop);
-        res.on('close', untrack);
+        // A followed log runs through the agent's tunnel like a watch: the same knobs cut it.
+        const stream: ActiveWatch = {
+          drop: abrupt => (abrupt ? res.destroy() : stop()),
+          expire: stop,
+        };
+        api.watches.add(stream);
+        res.on('close', () => {
+          untrack();
+          api.watches.delete(stream);
+        });
       },
     },
   );

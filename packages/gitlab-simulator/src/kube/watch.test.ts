@@ -349,6 +349,22 @@ describe('watch like kube-apiserver', () => {
       }
     }
     expect(ended).toBe('error');
+    // A followed log is cut the same way.
+    const pod = (
+      await kasJson(sim(), PROD_US, '/api/v1/namespaces/storefront/pods')
+    ).body.items[0];
+    const log = await kas(
+      sim(),
+      PROD_US,
+      `/api/v1/namespaces/storefront/pods/${pod.metadata.name}/log?follow=true`,
+    );
+    const text = log.text().then(
+      () => 'ended',
+      () => 'cut',
+    );
+    await new Promise(resolve => setTimeout(resolve, 50));
+    expect(sim().dropWatches()).toBe(1);
+    expect(await text).toBe('cut');
   });
 
   it("cuts an agent's open watches when it disconnects (disconnectedAgents), leaving other agents' alone", async () => {
