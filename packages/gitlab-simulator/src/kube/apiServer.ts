@@ -542,7 +542,7 @@ async function handleObject(
       sub === 'scale' ? toScale(object) : served(object, target),
     );
   } else if (method === 'DELETE' && !sub) {
-    handleDelete(api, res, target, object, query, dryRun);
+    await handleDelete(api, req, res, target, object, query, dryRun);
   } else {
     await handleWrite(api, req, res, target, object, dryRun);
   }

@@ -104,17 +104,43 @@ function applyPatch(contentType: string, current: any, patch: any) {
   return strategicMergePatch(current, patch);
 }
 
-export function handleDelete(
+/** DeleteOptions come as query parameters or, from kubectl, as a JSON body. */
+async function deleteOptions(
+  req: IncomingMessage,
+  query: URLSearchParams,
+): Promise<{ gracePeriodSeconds?: number; dryRun: boolean }> {
+  let body: any = {};
+  const text = await readBody(req);
+  if (text.trim()) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = {};
+    }
+  }
+  const grace = query.get('gracePeriodSeconds') ?? body.gracePeriodSeconds;
+  return {
+    gracePeriodSeconds:
+      grace === undefined || grace === null ? undefined : Number(grace),
+    dryRun: Array.isArray(body.dryRun) && body.dryRun.includes('All'),
+  };
+}
+
+export async function handleDelete(
   api: KubeApi,
+  req: IncomingMessage,
   res: ServerResponse,
   target: Target,
   object: KubeObject,
   query: URLSearchParams,
-  dryRun: boolean,
+  dryRunQuery: boolean,
 ) {
-  const grace = query.get('gracePeriodSeconds');
+  const options = await deleteOptions(req, query);
+  const dryRun = dryRunQuery || options.dryRun;
   const graceMs =
-    grace === null ? api.knobs().podTerminationMs : Number(grace) * 1000;
+    options.gracePeriodSeconds === undefined
+      ? api.knobs().podTerminationMs
+      : options.gracePeriodSeconds * 1000;
   let deleted: KubeObject;
   if (dryRun) {
     deleted =

@@ -119,6 +119,33 @@ describeWithKubectl('kubectl against the simulator over HTTPS', () => {
     );
   });
 
+  it('kubectl delete pod --grace-period=0 --force removes it at once (DeleteOptions in the body)', async () => {
+    const [graceful, forced] = (await json('get', 'pods')).items.map(
+      (p: any) => p.metadata.name,
+    );
+    sim().setClusterKnobs({ podTerminationMs: 5000 });
+    try {
+      await kubectl('delete', 'pod', graceful, '--wait=false');
+    } finally {
+      sim().setClusterKnobs({ podTerminationMs: 300 });
+    }
+    expect((await kubectl('get', 'pod', graceful)).stdout).toMatch(
+      /Terminating/,
+    );
+    const result = await kubectl(
+      'delete',
+      'pod',
+      forced,
+      '--grace-period=0',
+      '--force',
+      '--wait=false',
+    );
+    expect(result.stdout).toContain(`pod "${forced}" force deleted`);
+    const gone = await kubectl('get', 'pod', forced);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toContain(`pods "${forced}" not found`);
+  });
+
   it('kubectl logs --tail and -f (bounded)', async () => {
     const pod = (await json('get', 'pods')).items[0].metadata.name;
     const tail = await kubectl('logs', pod, '--tail=3');
