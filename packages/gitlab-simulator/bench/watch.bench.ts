@@ -11,17 +11,12 @@ import {
   generateScenario,
   startGitlabSimulator,
 } from '../src';
+import { percentile } from './percentile';
 
 const CHANGES_PER_SECOND = 50;
 const SECONDS = 5;
 // About one watch per kind per agent scope, what a backend sharing its watches opens.
 const WATCHERS = 20;
-
-function percentile(sorted: number[], p: number) {
-  return sorted[
-    Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))
-  ];
-}
 
 /** Opens `watchers` watches on one namespace's pods and collects write-to-receipt delays. */
 async function run(

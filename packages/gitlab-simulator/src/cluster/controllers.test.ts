@@ -1,6 +1,7 @@
 import {
   kas,
   kasJson,
+  kasPatch,
   NONPROD,
   PROD_US,
   readWatchEvents,
@@ -14,13 +15,15 @@ let simRef: () => any;
 
 /** The pod-template patch `kubectl rollout restart` sends (strategic merge). */
 function restart(agent: number, path: string, at = new Date().toISOString()) {
-  return kasJson(simRef(), agent, path, {
-    method: 'PATCH',
-    headers: { 'Content-Type': 'application/strategic-merge-patch+json' },
-    body: JSON.stringify({
+  return kasPatch(
+    simRef(),
+    agent,
+    path,
+    {
       spec: { template: { metadata: { annotations: { [RESTARTED_AT]: at } } } },
-    }),
-  });
+    },
+    'strategic-merge',
+  );
 }
 
 async function eventually<T>(
@@ -197,11 +200,7 @@ describe('controllers (pkg/controller/deployment, statefulset, daemon)', () => {
     }
     const sts =
       '/apis/apps/v1/namespaces/search/statefulsets/search-indexer/scale';
-    await kasJson(sim(), PROD_US, sts, {
-      method: 'PATCH',
-      headers: { 'Content-Type': 'application/merge-patch+json' },
-      body: JSON.stringify({ spec: { replicas: 2 } }),
-    });
+    await kasPatch(sim(), PROD_US, sts, { spec: { replicas: 2 } });
     const last = (
       await kasJson(
         sim(),
@@ -223,11 +222,7 @@ describe('controllers (pkg/controller/deployment, statefulset, daemon)', () => {
     );
     expect(gone).toBe(404);
     // Back to three ordinals for the tests that follow.
-    await kasJson(sim(), PROD_US, sts, {
-      method: 'PATCH',
-      headers: { 'Content-Type': 'application/merge-patch+json' },
-      body: JSON.stringify({ spec: { replicas: 3 } }),
-    });
+    await kasPatch(sim(), PROD_US, sts, { spec: { replicas: 3 } });
   });
 
   it('scales a ReplicaSet through its scale subresource; a Deployment puts its own ReplicaSet back', async () => {
@@ -235,10 +230,8 @@ describe('controllers (pkg/controller/deployment, statefulset, daemon)', () => {
       (r: any) => r.spec.replicas > 0,
     );
     const scale = (name: string, replicas: number) =>
-      kasJson(sim(), PROD_US, `${replicaSets}/${name}/scale`, {
-        method: 'PATCH',
-        headers: { 'Content-Type': 'application/merge-patch+json' },
-        body: JSON.stringify({ spec: { replicas } }),
+      kasPatch(sim(), PROD_US, `${replicaSets}/${name}/scale`, {
+        spec: { replicas },
       });
     await scale(owned.metadata.name, 5);
     expect(
@@ -433,18 +426,14 @@ describe('controllers (pkg/controller/deployment, statefulset, daemon)', () => {
   });
 
   it('makes a workload crash-loop when its simulator.gitlab-env/state annotation is set to crashloop through the API', async () => {
-    const patched = await kasJson(
+    const patched = await kasPatch(
       sim(),
       NONPROD,
       '/apis/apps/v1/namespaces/notifications-dev/deployments/mailhog',
       {
-        method: 'PATCH',
-        headers: { 'Content-Type': 'application/merge-patch+json' },
-        body: JSON.stringify({
-          metadata: {
-            annotations: { 'simulator.gitlab-env/state': 'crashloop' },
-          },
-        }),
+        metadata: {
+          annotations: { 'simulator.gitlab-env/state': 'crashloop' },
+        },
       },
     );
     expect(patched.status).toBe(200);
@@ -510,21 +499,13 @@ describe('controllers (pkg/controller/deployment, statefulset, daemon)', () => {
     const path =
       '/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/flux-system/kustomizations/checkout-api';
     const annotate = (value: string) =>
-      kasJson(sim(), PROD_US, path, {
-        method: 'PATCH',
-        headers: { 'Content-Type': 'application/merge-patch+json' },
-        body: JSON.stringify({
-          metadata: {
-            annotations: { 'reconcile.fluxcd.io/requestedAt': value },
-          },
-        }),
+      kasPatch(sim(), PROD_US, path, {
+        metadata: {
+          annotations: { 'reconcile.fluxcd.io/requestedAt': value },
+        },
       });
     const suspend = (value: boolean) =>
-      kasJson(sim(), PROD_US, path, {
-        method: 'PATCH',
-        headers: { 'Content-Type': 'application/merge-patch+json' },
-        body: JSON.stringify({ spec: { suspend: value } }),
-      });
+      kasPatch(sim(), PROD_US, path, { spec: { suspend: value } });
 
     it('notes a reconcile request as handled, not while suspended, and on resume', async () => {
       expect((await annotate('first')).body.status.lastHandledReconcileAt).toBe(

@@ -1,6 +1,7 @@
 import {
   kas,
   kasJson,
+  kasPatch,
   NONPROD,
   PROD_US,
   useSimulator,
@@ -138,38 +139,31 @@ describe('what management actions need from the API server', () => {
       expect(deleted.status).toBe(200);
       const deployment =
         '/apis/apps/v1/namespaces/storefront/deployments/storefront-web';
-      const patched = await kasJson(
+      const patched = await kasPatch(
         sim(),
         PROD_US,
         `${deployment}?dryRun=All`,
         {
-          method: 'PATCH',
-          headers: { 'Content-Type': 'application/strategic-merge-patch+json' },
-          body: JSON.stringify({
-            spec: {
-              template: {
-                metadata: {
-                  annotations: { 'kubectl.kubernetes.io/restartedAt': 'now' },
-                },
+          spec: {
+            template: {
+              metadata: {
+                annotations: { 'kubectl.kubernetes.io/restartedAt': 'now' },
               },
             },
-          }),
+          },
         },
+        'strategic-merge',
       );
       expect(
         patched.body.spec.template.metadata.annotations[
           'kubectl.kubernetes.io/restartedAt'
         ],
       ).toBe('now');
-      const scaled = await kasJson(
+      const scaled = await kasPatch(
         sim(),
         PROD_US,
         `${deployment}/scale?dryRun=All`,
-        {
-          method: 'PATCH',
-          headers: { 'Content-Type': 'application/merge-patch+json' },
-          body: JSON.stringify({ spec: { replicas: 7 } }),
-        },
+        { spec: { replicas: 7 } },
       );
       expect(scaled.body.spec.replicas).toBe(7);
       const created = await kasJson(

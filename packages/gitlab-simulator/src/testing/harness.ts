@@ -65,6 +65,21 @@ export async function kasJson(
   };
 }
 
+/** A merge (or another kind of) PATCH through the KAS proxy, answered as JSON. */
+export function kasPatch(
+  sim: RunningSimulator,
+  agentId: number,
+  path: string,
+  patch: unknown,
+  type: 'merge' | 'strategic-merge' | 'json' = 'merge',
+) {
+  return kasJson(sim, agentId, path, {
+    method: 'PATCH',
+    headers: { 'Content-Type': `application/${type}-patch+json` },
+    body: JSON.stringify(patch),
+  });
+}
+
 /** Reads NDJSON watch events from a streaming response until `until` is satisfied. */
 export async function readWatchEvents(
   response: Response,
