@@ -25,6 +25,11 @@ export interface ClusterKnobs {
    */
   podTerminationMs: number;
   /**
+   * How long after a manual scale a HorizontalPodAutoscaler targeting the
+   * workload puts the replica count back (the controller's sync period).
+   */
+  hpaSyncMs: number;
+  /**
    * Writes agentk's service account may not make, as `<verb> <resource>`:
    * `delete pods`, `patch apps/deployments`, `update deployments/scale`, `* secrets`.
    * Reads are governed by `forbiddenKinds` (and the scenario's `forbidden`).
@@ -37,6 +42,7 @@ export const DEFAULT_CLUSTER_KNOBS: ClusterKnobs = {
   watchHistoryLimit: 10_000,
   podStartMs: 0,
   podTerminationMs: 0,
+  hpaSyncMs: 15_000,
   forbiddenActions: [],
 };
 

@@ -2,6 +2,7 @@ import { KubeObject } from '../scenario/types';
 import { ClusterKnobs, DEFAULT_CLUSTER_KNOBS } from '../clusterKnobs';
 import { DaemonSetController } from './controllers/daemonsets';
 import { DeploymentController } from './controllers/deployments';
+import { HpaController } from './controllers/hpa';
 import { ControllerKit } from './controllers/kit';
 import { StatefulSetController } from './controllers/statefulsets';
 import { isoSeconds } from './ids';
@@ -23,6 +24,7 @@ export class Controllers {
   private readonly deployments: DeploymentController;
   private readonly statefulSets: StatefulSetController;
   private readonly daemonSets: DaemonSetController;
+  private readonly autoscalers: HpaController;
 
   constructor(
     store: ClusterStore,
@@ -34,6 +36,9 @@ export class Controllers {
     this.deployments = new DeploymentController(this.kit, syncEndpoints);
     this.statefulSets = new StatefulSetController(this.kit, syncEndpoints);
     this.daemonSets = new DaemonSetController(this.kit, syncEndpoints);
+    this.autoscalers = new HpaController(this.kit, (target, replicas) =>
+      this.scale(target, replicas),
+    );
     this.kit.onPodStarted = pod => this.reconcileOwnerOf(pod);
     this.kit.onGracePeriodOver = pod => this.deleteCascading(pod);
   }
@@ -181,6 +186,7 @@ export class Controllers {
     }
     const stored = this.kit.store.upsert(updated);
     this.reconcile(stored);
+    if (object.spec?.replicas !== replicas) this.autoscalers.afterScale(stored);
     // A Deployment owns its ReplicaSets' replica counts and puts them back.
     const owner = this.kit.ownerOf(stored, 'apps', 'Deployment');
     if (owner) this.deployments.reconcileDeployment(owner);
@@ -319,6 +325,8 @@ export class Controllers {
         before.spec?.paused !== after.spec?.paused)
     ) {
       this.reconcile(after);
+      if (before.spec?.replicas !== after.spec?.replicas)
+        this.autoscalers.afterScale(after);
     }
   }
 

@@ -248,7 +248,8 @@ describeWithKubectl('kubectl against the simulator over HTTPS', () => {
     expect(status.stdout).toContain('partitioned roll out complete');
   });
 
-  it('kubectl scale deployment/x --replicas=5, and the pods converge', async () => {
+  it('kubectl scale deployment/x --replicas=5: the pods converge, then its HorizontalPodAutoscaler puts it back', async () => {
+    sim().setClusterKnobs({ hpaSyncMs: 3000 });
     const scaled = await kubectl(
       'scale',
       'deployment/storefront-web',
@@ -265,6 +266,39 @@ describeWithKubectl('kubectl against the simulator over HTTPS', () => {
     const pods = (await json('get', 'pods')).items;
     expect(pods).toHaveLength(5);
     expect(pods.every((p: any) => p.status.phase === 'Running')).toBe(true);
+    // storefront-web has an HPA (min 3): a manual scale does not last.
+    const reverted = await kubectlStream(
+      [
+        '-n',
+        'storefront',
+        'get',
+        'deployment/storefront-web',
+        '--watch',
+        '-o',
+        'jsonpath={.spec.replicas}{"\\n"}',
+      ],
+      out => out.trim().split('\n').pop() === '3',
+    );
+    expect(reverted.trim().split('\n').pop()).toBe('3');
+    const events = await kubectl(
+      'get',
+      'events',
+      '--field-selector',
+      'reason=SuccessfulRescale',
+    );
+    expect(events.stdout).toContain(
+      'New size: 3; reason: All metrics below target',
+    );
+    expect(
+      (
+        await kubectl(
+          'rollout',
+          'status',
+          'deployment/storefront-web',
+          '--timeout=40s',
+        )
+      ).code,
+    ).toBe(0);
   });
 
   it('kubectl delete pod waits for the graceful deletion; the ReplicaSet replaces the pod', async () => {
