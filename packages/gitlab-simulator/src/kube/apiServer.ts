@@ -384,9 +384,7 @@ async function handleList(
     if (match === 'Exact' && requested !== Number(api.store.resourceVersion)) {
       sendStatus(
         res,
-        expiredStatus(
-          `too old resource version: ${requested} (${api.store.resourceVersion})`,
-        ),
+        expiredStatus('The resourceVersion for the provided list is too old.'),
       );
       return;
     }

@@ -177,6 +177,38 @@ describe('watch like kube-apiserver', () => {
     });
   });
 
+  it('"Resource versions" for lists: Exact serves only the current version here, a match needs a version, a future one waits then 504', async () => {
+    const path = '/api/v1/namespaces/checkout/configmaps';
+    const rv = await listVersion(PROD_US, path);
+    const exact = await kasJson(
+      sim(),
+      PROD_US,
+      `${path}?resourceVersion=${rv}&resourceVersionMatch=Exact`,
+    );
+    expect(exact.status).toBe(200);
+    const older = await kasJson(
+      sim(),
+      PROD_US,
+      `${path}?resourceVersion=${Number(rv) - 1}&resourceVersionMatch=Exact`,
+    );
+    expect(older.status).toBe(410);
+    expect(older.body.message).toBe(
+      'The resourceVersion for the provided list is too old.',
+    );
+    expect(
+      (
+        await kasJson(
+          sim(),
+          PROD_US,
+          `${path}?resourceVersionMatch=NotOlderThan`,
+        )
+      ).status,
+    ).toBe(422);
+    expect(
+      (await kasJson(sim(), PROD_US, `${path}?resourceVersion=0`)).status,
+    ).toBe(200);
+  });
+
   it('"Watch bookmarks": BOOKMARK events carry only the current resourceVersion, and only when allowed', async () => {
     const path = '/apis/apps/v1/namespaces/storefront/deployments';
     const rv = await listVersion(PROD_US, path);

@@ -262,11 +262,12 @@ export async function handleWatch(
   } else {
     const changes = api.store.changesSince(from);
     if (!changes) {
-      // The cacher's answer for a version older than its window, as an ERROR event on a 200 stream.
+      // The cacher's answer for a version older than its window, as an ERROR event on a 200 stream
+      // (`cacher.go` Watch: newErrWatcher; `watch_cache.go`: "too old resource version: %d (%d)", rv, oldest-1).
       send(
         'ERROR',
         expiredStatus(
-          `too old resource version: ${from} (${api.store.compacted + 1})`,
+          `too old resource version: ${from} (${api.store.compacted})`,
         ),
       );
       stop();
