@@ -77,7 +77,7 @@ export interface RunningSimulator {
   setClusterKnobs(knobs: Partial<ClusterKnobs>): void;
   /** The simulated cluster behind an agent (by name or id), to drive and observe it in tests. */
   cluster(agent: string | number): SimulatedCluster;
-  /** Ends every open watch (abruptly by default, like a dropped agentk tunnel). */
+  /** Ends every open watch and followed log (abruptly by default, like a dropped agentk tunnel). */
   dropWatches(options?: { abrupt?: boolean }): number;
   stats(): SimulatorStats;
   resetStats(): void;
