@@ -6,6 +6,8 @@ import { badRequest, failure, KubeStatus } from './status';
 /** Pod logs: deterministic, plausible application output per container. */
 
 const HISTORY_LINES = 200;
+/** The shortest timer period while following; faster rates write several lines per tick. */
+const FOLLOW_TICK_MS = 10;
 const LINE_SPACING_MS = 7000;
 
 const ROUTES = [
@@ -149,7 +151,7 @@ export interface LogStreamOptions {
   limitBytes?: number;
   timestamps: boolean;
   follow: boolean;
-  /** Interval between new lines while following. */
+  /** Interval between new lines while following (may be below 1 ms: 0.5 = 2,000 lines/s). */
   followIntervalMs: number;
   /** Resolves true while the pod still exists (follow ends when it is deleted). */
   podExists: () => boolean;
@@ -201,24 +203,32 @@ export function streamLogs(
   res.write(text);
   let i = lines.length;
   const seed = `${request.pod.metadata.uid}/${request.container}/follow`;
+  // Lines are due by elapsed time, so intervals under a timer tick (1,000+ lines/s for benchmarks) still hold.
+  const started = Date.now();
+  let written = 0;
   const timer = setInterval(() => {
     if (!options.podExists()) {
       stop();
       return;
     }
-    let line = format(
-      { at: new Date(), text: appLine(seed, i++) },
-      options.timestamps,
-    );
-    if (Buffer.byteLength(line) >= budget) {
-      line = Buffer.from(line).subarray(0, budget).toString('utf8');
-      budget = 0;
-    } else {
-      budget -= Buffer.byteLength(line);
+    const due = Math.floor((Date.now() - started) / options.followIntervalMs);
+    let chunk = '';
+    for (; written < due && budget > 0; written++) {
+      let line = format(
+        { at: new Date(), text: appLine(seed, i++) },
+        options.timestamps,
+      );
+      if (Buffer.byteLength(line) >= budget) {
+        line = Buffer.from(line).subarray(0, budget).toString('utf8');
+        budget = 0;
+      } else {
+        budget -= Buffer.byteLength(line);
+      }
+      chunk += line;
     }
-    res.write(line);
+    if (chunk) res.write(chunk);
     if (budget === 0) stop();
-  }, options.followIntervalMs);
+  }, Math.max(options.followIntervalMs, FOLLOW_TICK_MS));
   function stop() {
     clearInterval(timer);
     if (!res.writableEnded) res.end();

@@ -6,6 +6,7 @@ import {
   PROD_US,
   useSimulator,
 } from '../testing/harness';
+import { startGitlabSimulator } from '../server';
 
 const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
 
@@ -369,6 +370,38 @@ describe('what management actions need from the API server', () => {
         await kas(sim(), PROD_US, `${base}&limitBytes=10`)
       ).text();
       expect(limited).toHaveLength(10);
+    });
+
+    it('follows at rates above one line per timer tick (logFollowIntervalMs below 1 ms)', async () => {
+      const fast = await startGitlabSimulator({
+        port: 0,
+        tickMs: 0,
+        logFollowIntervalMs: 0.5,
+      });
+      try {
+        const pod = (
+          await kasJson(fast, PROD_US, '/api/v1/namespaces/storefront/pods')
+        ).body.items[0];
+        const response = await kas(
+          fast,
+          PROD_US,
+          `/api/v1/namespaces/storefront/pods/${pod.metadata.name}/log?follow=true&tailLines=0`,
+        );
+        const reader = response.body!.getReader();
+        let lines = 0;
+        let most = 0;
+        while (lines < 1000) {
+          const { value } = await reader.read();
+          const count = new TextDecoder().decode(value).split('\n').length - 1;
+          lines += count;
+          most = Math.max(most, count);
+        }
+        await reader.cancel();
+        // Several lines go out per timer tick, as the rate is above one per tick.
+        expect(most).toBeGreaterThan(1);
+      } finally {
+        await fast.close();
+      }
     });
 
     it('refuses invalid options like ValidatePodLogOptions', async () => {
