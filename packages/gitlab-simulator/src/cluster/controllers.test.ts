@@ -6,6 +6,7 @@ import {
   PROD_US,
   readWatchEvents,
   useSimulator,
+  watchFromList,
 } from '../testing/harness';
 
 const RESTARTED_AT = 'kubectl.kubernetes.io/restartedAt';
@@ -109,13 +110,10 @@ describe('controllers (pkg/controller/deployment, statefulset, daemon)', () => {
 
   it('with a pod start-up delay, rolls step by step within maxSurge/maxUnavailable and pods go Pending → Running', async () => {
     sim().setClusterKnobs({ podStartMs: 100 });
-    const rv = (
-      await kasJson(sim(), PROD_US, '/api/v1/namespaces/storefront/pods')
-    ).body.metadata.resourceVersion;
-    const watch = await kas(
+    const watch = await watchFromList(
       sim(),
       PROD_US,
-      `/api/v1/namespaces/storefront/pods?watch=1&resourceVersion=${rv}&timeoutSeconds=20`,
+      '/api/v1/namespaces/storefront/pods',
     );
     await restart(PROD_US, `${deployments}/storefront-web`);
     const mid = (await kasJson(sim(), PROD_US, `${deployments}/storefront-web`))
@@ -160,13 +158,10 @@ describe('controllers (pkg/controller/deployment, statefulset, daemon)', () => {
 
   it('with a grace period, a rollout leaves old pods Terminating before they go, and a StatefulSet scales down gracefully', async () => {
     sim().setClusterKnobs({ podTerminationMs: 150 });
-    const rv = (
-      await kasJson(sim(), PROD_US, '/api/v1/namespaces/storefront/pods')
-    ).body.metadata.resourceVersion;
-    const watch = await kas(
+    const watch = await watchFromList(
       sim(),
       PROD_US,
-      `/api/v1/namespaces/storefront/pods?watch=1&resourceVersion=${rv}&timeoutSeconds=20`,
+      '/api/v1/namespaces/storefront/pods',
     );
     await restart(PROD_US, `${deployments}/storefront-web`);
     const status = (

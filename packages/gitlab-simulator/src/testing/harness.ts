@@ -80,6 +80,22 @@ export function kasPatch(
   });
 }
 
+/** Lists `path`, then opens a watch from the list's resourceVersion ("Efficient detection of changes"). */
+export async function watchFromList(
+  sim: RunningSimulator,
+  agentId: number,
+  path: string,
+  params = 'timeoutSeconds=20',
+) {
+  const list = (await kasJson(sim, agentId, path)).body;
+  const separator = path.includes('?') ? '&' : '?';
+  return kas(
+    sim,
+    agentId,
+    `${path}${separator}watch=1&resourceVersion=${list.metadata.resourceVersion}&${params}`,
+  );
+}
+
 /** Reads NDJSON watch events from a streaming response until `until` is satisfied. */
 export async function readWatchEvents(
   response: Response,

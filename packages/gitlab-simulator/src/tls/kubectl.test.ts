@@ -94,6 +94,10 @@ describeWithKubectl('kubectl against the simulator over HTTPS', () => {
     });
   }
 
+  /** `kubectl rollout status` with a bound, as a person would wait for it. */
+  const rolloutStatus = (what: string, ...flags: string[]) =>
+    kubectl(...flags, 'rollout', 'status', what, '--timeout=40s');
+
   const json = async (...args: string[]) =>
     JSON.parse((await kubectl(...args, '-o', 'json')).stdout);
 
@@ -172,12 +176,7 @@ describeWithKubectl('kubectl against the simulator over HTTPS', () => {
     expect(restarted.stdout.trim()).toBe(
       'deployment.apps/storefront-web restarted',
     );
-    const status = await kubectl(
-      'rollout',
-      'status',
-      'deployment/storefront-web',
-      '--timeout=40s',
-    );
+    const status = await rolloutStatus('deployment/storefront-web');
     expect(status.code).toBe(0);
     expect(status.stdout).toContain(
       'deployment "storefront-web" successfully rolled out',
@@ -201,16 +200,7 @@ describeWithKubectl('kubectl against the simulator over HTTPS', () => {
     expect(undone.stdout.trim()).toBe(
       'deployment.apps/storefront-web rolled back',
     );
-    expect(
-      (
-        await kubectl(
-          'rollout',
-          'status',
-          'deployment/storefront-web',
-          '--timeout=40s',
-        )
-      ).code,
-    ).toBe(0);
+    expect((await rolloutStatus('deployment/storefront-web')).code).toBe(0);
     const after = (await json('get', 'rs')).items;
     expect(after.map((rs: any) => rs.metadata.name).sort()).toEqual(
       [...before].sort(),
@@ -236,13 +226,10 @@ describeWithKubectl('kubectl against the simulator over HTTPS', () => {
         )
       ).code,
     ).toBe(0);
-    const status = await kubectl(
+    const status = await rolloutStatus(
+      'statefulset/search-indexer',
       '-n',
       'search',
-      'rollout',
-      'status',
-      'statefulset/search-indexer',
-      '--timeout=40s',
     );
     expect(status.code).toBe(0);
     expect(status.stdout).toContain('partitioned roll out complete');
@@ -256,12 +243,7 @@ describeWithKubectl('kubectl against the simulator over HTTPS', () => {
       '--replicas=5',
     );
     expect(scaled.stdout.trim()).toBe('deployment.apps/storefront-web scaled');
-    const status = await kubectl(
-      'rollout',
-      'status',
-      'deployment/storefront-web',
-      '--timeout=40s',
-    );
+    const status = await rolloutStatus('deployment/storefront-web');
     expect(status.code).toBe(0);
     const pods = (await json('get', 'pods')).items;
     expect(pods).toHaveLength(5);
@@ -289,16 +271,7 @@ describeWithKubectl('kubectl against the simulator over HTTPS', () => {
     expect(events.stdout).toContain(
       'New size: 3; reason: All metrics below target',
     );
-    expect(
-      (
-        await kubectl(
-          'rollout',
-          'status',
-          'deployment/storefront-web',
-          '--timeout=40s',
-        )
-      ).code,
-    ).toBe(0);
+    expect((await rolloutStatus('deployment/storefront-web')).code).toBe(0);
   });
 
   it('kubectl delete pod waits for the graceful deletion; the ReplicaSet replaces the pod', async () => {
