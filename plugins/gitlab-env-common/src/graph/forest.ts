@@ -1,4 +1,4 @@
-import { healthSeverity } from '../health/aggregate';
+import { healthSeverity, rollsUp } from '../health/aggregate';
 import { HEALTH_STATUSES, ResourceNode } from '../types';
 import { idComparator } from './idOrder';
 
@@ -44,7 +44,7 @@ export function assembleForest(
   for (let i = 0; i < count; i++) {
     const node = nodes[i];
     names[i] = node.name;
-    severity[i] = node.health ? healthSeverity(node.health.status) : -1;
+    severity[i] = rollsUp(node.health) ? healthSeverity(node.health.status) : -1;
   }
   const byId = idComparator(ids, names, idParts.prefixes, idParts.prefixOf);
 

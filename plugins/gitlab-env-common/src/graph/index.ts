@@ -1,4 +1,5 @@
 export { buildResourceGraph } from './buildResourceGraph';
+export type { BuildResourceGraphOptions } from './buildResourceGraph';
 export { summarizeGraphHealth } from './summarizeGraphHealth';
 export {
   groupOfApiVersion,

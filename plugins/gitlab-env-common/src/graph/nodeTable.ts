@@ -1,4 +1,4 @@
-import { computeHealth } from '../health';
+import { ComputeHealthOptions, computeHealth } from '../health';
 import { isRecord } from '../health/conditions';
 import { KubernetesObject, ResourceKey, ResourceNode } from '../types';
 import { NO_PREFIX } from './idOrder';
@@ -93,7 +93,10 @@ class ApiVersions {
  * skipped; of duplicates the newest resourceVersion wins (else the later
  * copy), keeping the place of the first.
  */
-export function collectNodes(objects: readonly KubernetesObject[]): NodeTable {
+export function collectNodes(
+  objects: readonly KubernetesObject[],
+  healthOptions?: ComputeHealthOptions,
+): NodeTable {
   const table: NodeTable = {
     nodes: [],
     sources: [],
@@ -144,7 +147,7 @@ export function collectNodes(objects: readonly KubernetesObject[]): NodeTable {
           ? object.metadata.uid
           : undefined,
       objectIndex,
-      health: computeHealth(object),
+      health: computeHealth(object, healthOptions),
       // Every field present from the start keeps all nodes one shape.
       subtreeHealth: undefined,
       parentId: undefined,

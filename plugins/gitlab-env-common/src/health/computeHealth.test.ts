@@ -63,9 +63,15 @@ describe('computeHealth pipeline', () => {
     },
   );
   it('dispatches on group and kind, not kind alone', () => {
+    // Not apps/Deployment's rule (which says `Deployment is paused`): the
+    // generic one, marked as such.
     expect(
       computeHealth(manifest('example.com/v1', 'Deployment', { paused: true })),
-    ).toBeUndefined();
+    ).toEqual({
+      status: 'Suspended',
+      message: 'Deployment is suspended',
+      origin: 'generic',
+    });
     expect(computeHealth(manifest('v1', 'Deployment', { paused: true }))).toBe(
       undefined,
     );

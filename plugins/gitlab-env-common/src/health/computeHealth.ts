@@ -1,4 +1,10 @@
-import { HEALTH_STATUSES, HealthAssessment, KubernetesObject } from '../types';
+import {
+  HEALTH_STATUSES,
+  HealthAssessment,
+  HealthOrigin,
+  KubernetesObject,
+} from '../types';
+import { HealthRuleSet } from './adopterRules';
 import { groupOf, isRecord } from './conditions';
 import { genericHealth } from './custom/generic';
 import { healthRuleOf } from './rules';
@@ -10,16 +16,31 @@ function isBuiltinGroup(group: string): boolean {
   return group === '' || !group.includes('.') || group.endsWith('.k8s.io');
 }
 
+/** @public */
+export interface ComputeHealthOptions {
+  /** Adopters' rules, tried before the built-in ones. */
+  rules?: HealthRuleSet;
+}
+
+function marked(
+  result: HealthAssessment | undefined,
+  origin: HealthOrigin | undefined,
+): HealthAssessment | undefined {
+  return result && origin ? { ...result, origin } : result;
+}
+
 /**
- * An object's health as ArgoCD assesses it: pending deletion first, then the
- * rule for its group and kind, then (custom resources only) the common
- * status conventions. Undefined for kinds that carry no health. Never
- * throws, whatever JSON it is given.
+ * An object's health as ArgoCD assesses it: pending deletion first, then an
+ * adopter's rule for its group and kind, then the built-in one, then
+ * (custom resources only) the generic status conventions, marked with
+ * `origin: 'generic'`. Undefined for kinds that carry no health. Never
+ * throws, whatever JSON it is given or an adopter's rule does.
  *
  * @public
  */
 export function computeHealth(
   object: KubernetesObject,
+  options?: ComputeHealthOptions,
 ): HealthAssessment | undefined {
   if (!isRecord(object) || typeof object.kind !== 'string') return undefined;
   const metadata = isRecord(object.metadata) ? object.metadata : {};
@@ -33,25 +54,49 @@ export function computeHealth(
       }
     }
     const group = groupOf(object);
-    const rule = healthRuleOf(group, object.kind);
+    let origin: HealthOrigin | undefined;
     let result: HealthAssessment | undefined;
-    if (rule) result = rule(object);
-    else if (!isBuiltinGroup(group)) result = genericHealth(object);
+    const adopted = options?.rules?.ruleOf(group, object.kind);
+    if (adopted) {
+      origin = 'adopter';
+      result = adopted(object);
+    }
+    if (!result) {
+      origin = undefined;
+      const rule = healthRuleOf(group, object.kind);
+      if (rule) result = rule(object);
+      else if (!isBuiltinGroup(group)) {
+        origin = 'generic';
+        result = genericHealth(object);
+      }
+    }
     if (!result) return undefined;
     if (!VALID.has(result.status))
-      return {
-        status: 'Unknown',
-        message: 'Lua returned an invalid health status',
-      };
+      return marked(
+        {
+          status: 'Unknown',
+          message: 'Lua returned an invalid health status',
+        },
+        origin,
+      );
     if (result.message !== undefined && typeof result.message !== 'string') {
-      return { status: result.status };
+      return marked({ status: result.status }, origin);
     }
-    return result;
+    if (!origin) return result;
+    // Rebuilt so that only the fields of an assessment leave a rule.
+    return result.message === undefined
+      ? { status: result.status, origin }
+      : { status: result.status, message: result.message, origin };
   } catch (error) {
     // ArgoCD turns a failing check into Unknown with the error's text.
-    return {
-      status: 'Unknown',
-      message: error instanceof Error ? error.message : String(error),
-    };
+    return marked(
+      {
+        status: 'Unknown',
+        message: error instanceof Error ? error.message : String(error),
+      },
+      options?.rules?.ruleOf(groupOf(object), String(object.kind))
+        ? 'adopter'
+        : undefined,
+    );
   }
 }

@@ -1,0 +1,21 @@
+import { HealthAssessment, KubernetesObject } from '../../types';
+import { conditionsOf, health } from '../conditions';
+
+/**
+ * argoproj.io ApplicationSet: an error first, then resources not up to date,
+ * a progressive sync step, and up to date; each with its condition's message.
+ */
+export function applicationSetHealth(obj: KubernetesObject): HealthAssessment {
+  const conditions = conditionsOf(obj);
+  const find = (type: string, status: string) =>
+    conditions.find(c => c.type === type && c.status === status);
+  const error = find('ErrorOccurred', 'True');
+  if (error) return health('Degraded', error.message);
+  const outdated = find('ResourcesUpToDate', 'False');
+  if (outdated) return health('Degraded', outdated.message);
+  const rolling = find('RolloutProgressing', 'True');
+  if (rolling) return health('Progressing', rolling.message);
+  const upToDate = find('ResourcesUpToDate', 'True');
+  if (upToDate) return health('Healthy', upToDate.message);
+  return health('Progressing', 'Waiting for the status to be reported');
+}

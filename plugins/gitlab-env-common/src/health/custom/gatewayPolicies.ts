@@ -1,0 +1,114 @@
+import { HealthAssessment, KubernetesObject } from '../../types';
+import { Condition, health, isRecord, statusOf } from '../conditions';
+
+/** One `status.ancestors[]` entry of a policy (Gateway API policy attachment, GEP-713). */
+interface Ancestor {
+  name: string;
+  conditions: Condition[];
+  /** Whether `conditions` was present at all (ArgoCD skips entries without). */
+  reported: boolean;
+}
+
+function ancestorsOf(obj: KubernetesObject): Ancestor[] | undefined {
+  const ancestors = statusOf(obj).ancestors;
+  if (!Array.isArray(ancestors)) return undefined;
+  return ancestors.filter(isRecord).map(ancestor => ({
+    name:
+      isRecord(ancestor.ancestorRef) &&
+      typeof ancestor.ancestorRef.name === 'string'
+        ? ancestor.ancestorRef.name
+        : '',
+    conditions: Array.isArray(ancestor.conditions)
+      ? ancestor.conditions.filter(
+          (c: unknown): c is Condition =>
+            isRecord(c) && typeof c.type === 'string',
+        )
+      : [],
+    reported: Array.isArray(ancestor.conditions),
+  }));
+}
+
+/**
+ * A condition written for another generation than the object's own. Both
+ * must be set: a controller that does not stamp generations is trusted.
+ */
+function stale(obj: KubernetesObject, condition: Condition): boolean {
+  const generation = obj.metadata?.generation;
+  return (
+    generation !== undefined &&
+    condition.observedGeneration !== undefined &&
+    condition.observedGeneration !== generation
+  );
+}
+
+/**
+ * An entry by a controller that is not responsible for the target: it
+ * rejects with TargetNotFound while another controller's entry may accept.
+ */
+function notResponsible(ancestor: Ancestor): boolean {
+  const accepted = ancestor.conditions.find(c => c.type === 'Accepted');
+  return (
+    accepted !== undefined &&
+    accepted.status !== 'True' &&
+    accepted.reason === 'TargetNotFound'
+  );
+}
+
+/**
+ * gateway.networking.k8s.io BackendTLSPolicy: any stale ancestor keeps it
+ * Progressing; an ancestor that did not accept it or cannot resolve its
+ * references degrades it; an accepting one makes it Healthy.
+ */
+export function backendTlsPolicyHealth(obj: KubernetesObject): HealthAssessment {
+  const waiting = health('Progressing', 'Waiting for BackendTLSPolicy status');
+  const ancestors = ancestorsOf(obj);
+  if (!ancestors) return waiting;
+  for (const ancestor of ancestors) {
+    if (ancestor.conditions.some(c => stale(obj, c)))
+      return health(
+        'Progressing',
+        `Waiting for Ancestor ${ancestor.name} to update BackendTLSPolicy status`,
+      );
+  }
+  let result = waiting;
+  for (const ancestor of ancestors) {
+    if (!ancestor.reported || notResponsible(ancestor)) continue;
+    for (const condition of ancestor.conditions) {
+      if (condition.type !== 'Accepted' && condition.type !== 'ResolvedRefs')
+        continue;
+      if (condition.status !== 'True')
+        return health(
+          'Degraded',
+          `Ancestor ${ancestor.name}: ${condition.message ?? ''}`,
+        );
+      if (condition.type === 'Accepted')
+        result = health('Healthy', 'BackendTLSPolicy is healthy');
+    }
+  }
+  return result;
+}
+
+/**
+ * gateway.envoyproxy.io policies (ClientTrafficPolicy, BackendTrafficPolicy,
+ * SecurityPolicy, EnvoyExtensionPolicy, EnvoyPatchPolicy): ancestors of
+ * another generation are skipped; any current one with `Accepted=False`
+ * degrades it; one current ancestor with conditions makes it Healthy.
+ */
+export function envoyPolicyHealth(obj: KubernetesObject): HealthAssessment {
+  const kind = String(obj.kind);
+  const ancestors = ancestorsOf(obj) ?? [];
+  const current = (ancestor: Ancestor) =>
+    obj.metadata?.generation === undefined ||
+    (ancestor.conditions.length > 0 &&
+      !ancestor.conditions.some(c => stale(obj, c)));
+  for (const ancestor of ancestors) {
+    if (!ancestor.reported || !current(ancestor)) continue;
+    const rejected = ancestor.conditions.find(
+      c => c.type === 'Accepted' && c.status === 'False',
+    );
+    if (rejected) return health('Degraded', rejected.message);
+  }
+  if (ancestors.some(a => a.conditions.length > 0 && current(a)))
+    return health('Healthy', `${kind} is healthy`);
+  return health('Progressing', `Waiting for ${kind} status`);
+}
