@@ -19,8 +19,8 @@ export type DeclarativeHealthMatch =
     }
   | {
       /**
-       * A dotted path into the object, e.g. `status.phase`; `\\.` keeps a dot
-       * inside a key: `metadata.annotations.cnpg\\.io/hibernation`.
+       * A dotted path into the object, e.g. `status.phase`; `\.` keeps a dot
+       * inside a key: `metadata.annotations.cnpg\.io/hibernation`.
        */
       field: string;
       /** Any of these values (compared as strings). */
@@ -83,7 +83,7 @@ function valueAt(obj: unknown, path: readonly string[]): unknown {
   return value;
 }
 
-/** `a.b\\.c` -> ['a', 'b.c']: a backslash keeps a dot inside a key (annotation names). */
+/** `a.b\.c` -> ['a', 'b.c']: a backslash keeps a dot inside a key (annotation names). */
 function splitPath(path: string): string[] {
   return path.split(/(?<!\\)\./).map(part => part.replace(/\\\./g, '.'));
 }
