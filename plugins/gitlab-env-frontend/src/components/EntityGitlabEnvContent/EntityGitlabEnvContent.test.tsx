@@ -264,6 +264,38 @@ describe('EntityGitlabEnvContent', () => {
     ).toBeInTheDocument();
   });
 
+  it('marks health from the generic rule on the node and in the drawer, with an explanation', async () => {
+    server.use(
+      http.get(`${ENTITY_URL}/environments`, () =>
+        HttpResponse.json(environmentsResponse()),
+      ),
+      http.get(`${ENTITY_URL}/environments/:slug/resources`, ({ params }) => {
+        const response = shopResources(
+          ENVIRONMENTS.find(e => e.slug === params.slug)!,
+        );
+        const ingress = response.graph.nodes.find(n => n.kind === 'Ingress')!;
+        ingress.health = {
+          status: 'Unknown',
+          message: 'No health rule for Ingress',
+          origin: 'generic',
+        };
+        return HttpResponse.json(response);
+      }),
+    );
+    const panel = await openProduction();
+    const hint = await within(panel).findByText('generic rule');
+    expect(hint).toBeInTheDocument();
+    fireEvent.click(hint);
+    const drawer = await screen.findByRole('dialog', { name: 'Ingress web' });
+    const drawerHint = within(drawer).getByText('generic rule');
+    await userEvent.hover(drawerHint);
+    expect(
+      await screen.findByRole('tooltip', {
+        name: /No rule knows this kind: its health was read from the status conventions/,
+      }),
+    ).toBeInTheDocument();
+  });
+
   it('opens the drawer of a node with its health, kubectl commands, events and YAML', async () => {
     serveShop();
     const panel = await openProduction();

@@ -16,6 +16,7 @@ import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import CloseIcon from '@mui/icons-material/Close';
 import { stringify } from 'yaml';
+import { HealthOriginHint } from '../health/HealthOriginHint';
 import { HealthIcon, healthColor } from '../health/healthStyle';
 import { KindIcon } from '../graph/KindIcon';
 import { describeResource } from '../../view/describeResource';
@@ -153,6 +154,7 @@ function Summary({
           <Typography variant="body1" sx={{ fontWeight: 600 }}>
             {node.health?.status ?? 'No health for this kind'}
           </Typography>
+          <HealthOriginHint origin={node.health?.origin} />
           {node.missing ? (
             <Chip size="small" label="not in cluster" color="warning" />
           ) : null}

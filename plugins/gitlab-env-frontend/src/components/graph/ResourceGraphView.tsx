@@ -226,6 +226,7 @@ function nodeData(
     name: node.resource.name,
     health: node.resource.health?.status,
     healthMessage: node.resource.health?.message,
+    healthOrigin: node.resource.health?.origin,
     statusLine: describeResource(node.object, now).join(' · '),
     missing: Boolean(node.resource.missing),
     context: node.context,
