@@ -2,8 +2,11 @@ import { HealthAssessment, KubernetesObject } from '../../types';
 import { conditionsOf, health } from '../conditions';
 
 /**
- * argoproj.io ApplicationSet: an error first, then resources not up to date,
- * a progressive sync step, and up to date; each with its condition's message.
+ * argoproj.io ApplicationSet: an error degrades it; Applications not (yet)
+ * up to date or a progressive sync step keep it Progressing; up to date is
+ * Healthy; each with its condition's message. (ArgoCD's tests define a
+ * `ResourcesUpToDate=False` set as Progressing, e.g. `could not create
+ * application`, since the controller retries.)
  */
 export function applicationSetHealth(obj: KubernetesObject): HealthAssessment {
   const conditions = conditionsOf(obj);
@@ -12,7 +15,7 @@ export function applicationSetHealth(obj: KubernetesObject): HealthAssessment {
   const error = find('ErrorOccurred', 'True');
   if (error) return health('Degraded', error.message);
   const outdated = find('ResourcesUpToDate', 'False');
-  if (outdated) return health('Degraded', outdated.message);
+  if (outdated) return health('Progressing', outdated.message);
   const rolling = find('RolloutProgressing', 'True');
   if (rolling) return health('Progressing', rolling.message);
   const upToDate = find('ResourcesUpToDate', 'True');

@@ -4,20 +4,30 @@ import { conditionsOf, health, isRecord } from '../conditions';
 const UP_TO_DATE = 'Resource is up-to-date.';
 const PROVISIONING = 'Provisioning ...';
 
-/** Kinds ArgoCD calls healthy with no status at all (they never get one). */
-const CROSSPLANE_STATUSLESS = new Set([
+/**
+ * Kinds that never get conditions (data and configuration objects): Healthy
+ * while they have none. Every other kind without conditions is still being
+ * provisioned.
+ */
+const CROSSPLANE_CONDITIONLESS = new Set([
   'Composition',
   'CompositionRevision',
   'DeploymentRuntimeConfig',
   'ClusterProviderConfig',
   'ProviderConfig',
   'ProviderConfigUsage',
+  'ClusterProviderConfigUsage',
   'ControllerConfig',
+  'EnvironmentConfig',
+  'ImageConfig',
+  'StoreConfig',
 ]);
-const UPBOUND_STATUSLESS = new Set([
+const UPBOUND_CONDITIONLESS = new Set([
   'ClusterProviderConfig',
   'ProviderConfig',
   'ProviderConfigUsage',
+  'ClusterProviderConfigUsage',
+  'StoreConfig',
 ]);
 
 /** Crossplane's healthy condition types (ArgoCD's `_.crossplane.io/_` script). */
@@ -32,35 +42,34 @@ const CROSSPLANE_HEALTHY_TYPES = new Set([
 const UPBOUND_HEALTHY_TYPES = new Set(['Ready']);
 
 interface ManagedFlavour {
-  statusless: ReadonlySet<string>;
+  conditionless: ReadonlySet<string>;
   healthyTypes: ReadonlySet<string>;
   /** Crossplane stops at the first healthy condition; upbound reads on. */
   stopAtHealthy: boolean;
 }
 
 /**
- * ArgoCD's wildcard scripts for Crossplane and Upbound objects. A quirk of
- * Lua's precedence is kept: an object without `status` is Healthy whatever
- * its kind (an empty status only for the kinds that never get one).
+ * ArgoCD's wildcard scripts for Crossplane and Upbound objects, as ArgoCD's
+ * current tests define them (they fixed the Lua precedence that once made
+ * any object without status Healthy): an object without conditions is
+ * Healthy only for the kinds that never get any, or "in use" for a
+ * ProviderConfig with users; else still provisioning.
  */
 function managedHealth(
   obj: KubernetesObject,
   flavour: ManagedFlavour,
 ): HealthAssessment {
-  const status = obj.status;
-  const empty = isRecord(status) && Object.keys(status).length === 0;
-  if (status === undefined || status === null)
-    return health('Healthy', UP_TO_DATE);
-  if (empty && flavour.statusless.has(String(obj.kind)))
-    return health('Healthy', UP_TO_DATE);
-  if (!isRecord(status) || empty || status.conditions === undefined) {
+  const status = isRecord(obj.status) ? obj.status : undefined;
+  const conditions = status?.conditions;
+  if (!Array.isArray(conditions) || conditions.length === 0) {
     if (
       (obj.kind === 'ProviderConfig' || obj.kind === 'ClusterProviderConfig') &&
-      isRecord(status) &&
-      status.users !== undefined &&
-      status.users !== null
+      status?.users !== undefined &&
+      status?.users !== null
     )
       return health('Healthy', 'Resource is in use.');
+    if (flavour.conditionless.has(String(obj.kind)))
+      return health('Healthy', UP_TO_DATE);
     return health('Progressing', PROVISIONING);
   }
   let result = health('Progressing', PROVISIONING);
@@ -85,7 +94,7 @@ function managedHealth(
 /** `*.crossplane.io` objects without a rule of their own (managed resources, Composition, XRDs, ...). */
 export function crossplaneHealth(obj: KubernetesObject): HealthAssessment {
   return managedHealth(obj, {
-    statusless: CROSSPLANE_STATUSLESS,
+    conditionless: CROSSPLANE_CONDITIONLESS,
     healthyTypes: CROSSPLANE_HEALTHY_TYPES,
     stopAtHealthy: true,
   });
@@ -94,7 +103,7 @@ export function crossplaneHealth(obj: KubernetesObject): HealthAssessment {
 /** `*.upbound.io` objects: Upbound providers' managed resources and ProviderConfigs. */
 export function upboundHealth(obj: KubernetesObject): HealthAssessment {
   return managedHealth(obj, {
-    statusless: UPBOUND_STATUSLESS,
+    conditionless: UPBOUND_CONDITIONLESS,
     healthyTypes: UPBOUND_HEALTHY_TYPES,
     stopAtHealthy: false,
   });

@@ -52,13 +52,19 @@ export function crossplaneConfigurationHealth(
   return packageHealth(obj, 'Waiting for Configuration');
 }
 
-/** pkg.crossplane.io ConfigurationRevision: its `Healthy` condition, message its reason. */
+/**
+ * pkg.crossplane.io ConfigurationRevision: its `Healthy` condition
+ * (`RevisionHealthy` since Crossplane v2), message its reason.
+ */
 export function crossplaneConfigurationRevisionHealth(
   obj: KubernetesObject,
 ): HealthAssessment {
   if (!hasConditions(obj))
     return health('Progressing', 'Waiting for ConfigurationRevision');
-  const healthy = lastOfType(conditionsOf(obj), 'Healthy');
+  const conditions = conditionsOf(obj);
+  const healthy =
+    lastOfType(conditions, 'Healthy') ??
+    lastOfType(conditions, 'RevisionHealthy');
   return health(
     healthy?.status === 'True' ? 'Healthy' : 'Degraded',
     healthy?.reason,

@@ -41,13 +41,20 @@ function stale(obj: KubernetesObject, condition: Condition): boolean {
   );
 }
 
+function acceptedOf(ancestor: Ancestor): Condition | undefined {
+  return ancestor.conditions.find(c => c.type === 'Accepted');
+}
+
 /**
- * An entry by a controller that is not responsible for the target: it
- * rejects with TargetNotFound while another controller's entry may accept.
+ * An entry by a controller that is not responsible for the target: every
+ * conformant implementation writes one, rejecting with TargetNotFound, while
+ * the responsible controller's entry accepts. Without any accepting entry
+ * the rejection is real.
  */
-function notResponsible(ancestor: Ancestor): boolean {
-  const accepted = ancestor.conditions.find(c => c.type === 'Accepted');
+function notResponsible(ancestor: Ancestor, anyAccepted: boolean): boolean {
+  const accepted = acceptedOf(ancestor);
   return (
+    anyAccepted &&
     accepted !== undefined &&
     accepted.status !== 'True' &&
     accepted.reason === 'TargetNotFound'
@@ -70,9 +77,10 @@ export function backendTlsPolicyHealth(obj: KubernetesObject): HealthAssessment 
         `Waiting for Ancestor ${ancestor.name} to update BackendTLSPolicy status`,
       );
   }
+  const anyAccepted = ancestors.some(a => acceptedOf(a)?.status === 'True');
   let result = waiting;
   for (const ancestor of ancestors) {
-    if (!ancestor.reported || notResponsible(ancestor)) continue;
+    if (!ancestor.reported || notResponsible(ancestor, anyAccepted)) continue;
     for (const condition of ancestor.conditions) {
       if (condition.type !== 'Accepted' && condition.type !== 'ResolvedRefs')
         continue;
