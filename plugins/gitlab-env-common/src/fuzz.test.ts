@@ -3,6 +3,11 @@ import { buildResourceGraph } from './graph';
 import { computeHealth } from './health';
 import { HEALTH_STATUSES, KubernetesObject, ResourceGraph } from './types';
 import { generateEnvironment } from '../bench/generateEnvironment';
+import { loadArgocdCases } from '../bench/argocdCases';
+import { createHealthRuleSet, parseDeclarativeHealthRules } from './health';
+import { HEALTH_RULES, HealthRule } from './health/rules';
+import { crossplaneHealth, upboundHealth } from './health/custom/crossplane';
+import { genericHealth } from './health/custom/generic';
 
 const KINDS = [
   'Deployment',
@@ -27,6 +32,19 @@ const KINDS = [
   'PersistentVolumeClaim',
   'CustomResourceDefinition',
   'Widget',
+  'ApplicationSet',
+  'EventBus',
+  'BackendTLSPolicy',
+  'ClientTrafficPolicy',
+  'Policy',
+  'ClusterPolicy',
+  'Receiver',
+  'Provider',
+  'Configuration',
+  'ConfigurationRevision',
+  'Composition',
+  'ProviderConfig',
+  'Bucket',
 ];
 const API_VERSIONS = [
   'v1',
@@ -45,6 +63,14 @@ const API_VERSIONS = [
   'discovery.k8s.io/v1',
   'apiextensions.k8s.io/v1',
   'example.com/v1',
+  'gateway.envoyproxy.io/v1alpha1',
+  'kyverno.io/v1',
+  'notification.toolkit.fluxcd.io/v1',
+  'serving.knative.dev/v1',
+  'pkg.crossplane.io/v1',
+  'apiextensions.crossplane.io/v1',
+  's3.aws.upbound.io/v1beta1',
+  'postgresql.cnpg.io/v1',
 ];
 
 /** Objects shaped like Kubernetes objects whose every field may be garbage. */
@@ -88,6 +114,10 @@ const looseObject = fc.record(
           phase: fc.anything(),
           inventory: fc.anything(),
           replicas: fc.anything(),
+          ancestors: fc.anything(),
+          users: fc.anything(),
+          observedGeneration: fc.anything(),
+          state: fc.anything(),
         },
         { requiredKeys: [] },
       ),
@@ -134,8 +164,14 @@ function invariantViolations(graph: ResourceGraph): string[] {
   return violations;
 }
 
-/** One object of a realistic environment with a random field replaced by garbage. */
-const REALISTIC = generateEnvironment(200);
+/**
+ * One object of a realistic environment, or of ArgoCD's reference cases (the
+ * kinds of every rule), with a random field replaced by garbage.
+ */
+const REALISTIC = [
+  ...generateEnvironment(200),
+  ...loadArgocdCases().map(c => c.object),
+];
 const mutatedRealistic = fc
   .tuple(
     fc.constantFrom(...REALISTIC),
@@ -158,6 +194,14 @@ const mutatedRealistic = fc
       'status',
       'status.inventory',
       'status.conditions',
+      'status.conditions.0',
+      'status.conditions.0.status',
+      'status.conditions.0.message',
+      'status.ancestors',
+      'status.ancestors.0.conditions',
+      'status.ancestors.0.ancestorRef',
+      'status.phase',
+      'status.users',
     ),
     fc.anything(),
   )
@@ -185,6 +229,66 @@ describe('the engine on random input', () => {
         expect(result === undefined || VALID.has(result.status)).toBe(true);
       }),
       { numRuns: 3000 },
+    );
+  });
+
+  it('no rule throws on its own, whatever the object (a throw would only read as Unknown)', () => {
+    const declarative = parseDeclarativeHealthRules([
+      {
+        group: 'postgresql.cnpg.io',
+        kind: 'Cluster',
+        degraded: [{ condition: 'Ready', status: 'False', reasons: ['X'] }],
+        suspended: [{ field: 'spec.hibernation\\.x.y', values: ['on', true, 1] }],
+        healthy: [{ condition: 'Ready' }],
+        message: ['status.message', 'status.conditions'],
+      },
+    ])[0].rule;
+    const rules: Array<[string, HealthRule]> = [
+      ...HEALTH_RULES,
+      ['*.crossplane.io', crossplaneHealth],
+      ['*.upbound.io', upboundHealth],
+      ['generic', genericHealth],
+      ['declarative', declarative],
+    ];
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...rules),
+        anyObject.filter(o => typeof o === 'object' && o !== null),
+        ([key, rule], object) => {
+          let result;
+          try {
+            result = rule(object as KubernetesObject);
+          } catch (error) {
+            throw new Error(`${key} threw ${error}`);
+          }
+          // Validity is the pipeline's job (a Rollout passes its phase on,
+          // as ArgoCD's script does); a rule only has to answer.
+          expect(
+            result === undefined || typeof result.status === 'string',
+          ).toBe(true);
+        },
+      ),
+      { numRuns: 6000 },
+    );
+  });
+
+  it('computeHealth with adopter rules that throw or return garbage stays valid', () => {
+    const rules = createHealthRuleSet([
+      {
+        group: 'apps',
+        kind: 'Deployment',
+        rule: () => {
+          throw new Error('adopter bug');
+        },
+      },
+      { group: '', kind: 'Pod', rule: () => ({ status: 'Fine' } as any) },
+    ]);
+    fc.assert(
+      fc.property(anyObject, object => {
+        const result = computeHealth(object as KubernetesObject, { rules });
+        expect(result === undefined || VALID.has(result.status)).toBe(true);
+      }),
+      { numRuns: 1000 },
     );
   });
 

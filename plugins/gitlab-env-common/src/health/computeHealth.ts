@@ -75,7 +75,12 @@ export function computeHealth(
       return marked(
         {
           status: 'Unknown',
-          message: 'Lua returned an invalid health status',
+          message:
+            origin === 'adopter'
+              ? `The portal's health rule for ${group}/${object.kind} returned an invalid status: ${String(
+                  result.status,
+                ).slice(0, 40)}`
+              : 'Lua returned an invalid health status',
         },
         origin,
       );
