@@ -11,9 +11,36 @@ import { healthRuleOf } from './rules';
 
 const VALID = new Set<string>(HEALTH_STATUSES);
 
-/** Built-in groups whose kinds without a rule carry no health (ConfigMap, Secret, Role, ...). */
+/**
+ * Kubernetes' own API groups (kube-apiserver and aggregated metrics):
+ * their kinds without a rule carry no health (ConfigMap, Secret, Role, ...).
+ * Listed, not matched by suffix: CRDs live under `.k8s.io` too
+ * (`sparkoperator.k8s.io`, `snapshot.storage.k8s.io`).
+ */
+const BUILTIN_GROUPS = new Set([
+  'admissionregistration.k8s.io',
+  'apiextensions.k8s.io',
+  'apiregistration.k8s.io',
+  'authentication.k8s.io',
+  'authorization.k8s.io',
+  'certificates.k8s.io',
+  'coordination.k8s.io',
+  'discovery.k8s.io',
+  'events.k8s.io',
+  'flowcontrol.apiserver.k8s.io',
+  'internal.apiserver.k8s.io',
+  'metrics.k8s.io',
+  'networking.k8s.io',
+  'node.k8s.io',
+  'rbac.authorization.k8s.io',
+  'resource.k8s.io',
+  'scheduling.k8s.io',
+  'storage.k8s.io',
+  'storagemigration.k8s.io',
+]);
+
 function isBuiltinGroup(group: string): boolean {
-  return group === '' || !group.includes('.') || group.endsWith('.k8s.io');
+  return !group.includes('.') || BUILTIN_GROUPS.has(group);
 }
 
 /** @public */

@@ -78,12 +78,40 @@ describe('any other custom resource (generic rule)', () => {
           {
             conditions: [
               condition('Synced', 'True'),
-              condition('Ready', 'False', 'Creating', 'creating the bucket'),
+              condition('Ready', 'False', 'BucketAlreadyExists', 'name taken'),
             ],
           },
         ),
       ),
-    ).toEqual(generic('Degraded', 'creating the bucket'));
+    ).toEqual(generic('Degraded', 'name taken'));
+  });
+
+  it('reads a False summary condition whose reason or severity says "on its way" as Progressing', () => {
+    const notReady = (extra: object) =>
+      computeHealth(
+        cluster({}, { conditions: [{ type: 'Ready', status: 'False', ...extra }] }),
+      )?.status;
+    expect(notReady({ reason: 'Creating' })).toBe('Progressing');
+    expect(notReady({ reason: 'WaitingForBootstrapData', severity: 'Info' })).toBe(
+      'Progressing',
+    );
+    expect(notReady({ reason: 'ReconcileInProgress' })).toBe('Progressing');
+    expect(notReady({ reason: 'AuthorizationFailed', severity: 'Error' })).toBe(
+      'Degraded',
+    );
+  });
+
+  it('covers custom resources in groups under k8s.io, which are not Kubernetes’ own', () => {
+    expect(
+      computeHealth(
+        manifest('sparkoperator.k8s.io/v1beta2', 'SparkApplication', {}, {
+          conditions: [condition('Ready', 'True')],
+        }),
+      ),
+    ).toEqual(generic('Healthy'));
+    expect(
+      computeHealth(manifest('rbac.authorization.k8s.io/v1', 'Role', {}, { x: 1 })),
+    ).toBeUndefined();
   });
 
   it('waits for the controller to observe the latest generation', () => {

@@ -109,6 +109,25 @@ function unobservedGeneration(
   return undefined;
 }
 
+/**
+ * Reasons with which controllers say "not ready yet" rather than "failed"
+ * (kstatus reads a False Ready as in progress; most ArgoCD scripts as
+ * Degraded): matched as words in the reason.
+ */
+const IN_PROGRESS_REASON =
+  /^(Creating|Provisioning|Pending|Progressing|Reconciling|Initializing|Installing|Updating|Upgrading|Deploying|Waiting|Starting|Scaling|InProgress)|(Progressing|InProgress|Pending)$/;
+
+/** A False summary condition that says it is still on its way. */
+function stillInProgress(condition: Condition): boolean {
+  const severity = (condition as { severity?: unknown }).severity;
+  // Cluster API: a False condition of severity Info is progress, not failure.
+  if (severity === 'Info') return true;
+  return (
+    typeof condition.reason === 'string' &&
+    IN_PROGRESS_REASON.test(condition.reason)
+  );
+}
+
 function fromSummaryCondition(
   conditions: Condition[],
 ): HealthAssessment | undefined {
@@ -117,6 +136,8 @@ function fromSummaryCondition(
     if (!condition) continue;
     if (condition.status === 'True')
       return health('Healthy', condition.message || undefined);
+    if (condition.status === 'False' && stillInProgress(condition))
+      return health('Progressing', explain(condition) ?? `${type} is False`);
     if (condition.status === 'False')
       return health('Degraded', explain(condition) ?? `${type} is False`);
     return health('Progressing', explain(condition) ?? `${type} is Unknown`);
