@@ -48,7 +48,12 @@ export interface Config {
         /** Dotted paths (e.g. status.message) whose first non-empty value is the message; default the matched condition's message or reason. */
         message?: string[];
         /** Status when nothing matches (default Unknown, with a message saying so). */
-        otherwise?: 'Healthy' | 'Suspended' | 'Progressing' | 'Degraded' | 'Unknown';
+        otherwise?:
+          | 'Healthy'
+          | 'Suspended'
+          | 'Progressing'
+          | 'Degraded'
+          | 'Unknown';
       }>;
     };
     /** The portal-wide deployment overview. */

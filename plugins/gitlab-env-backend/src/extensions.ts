@@ -15,7 +15,11 @@ export interface GitlabEnvHealthRulesExtensionPoint {
    * to the built-in one. Two rules for one group and kind stop the backend
    * at start.
    */
-  addHealthRule(options: { group: string; kind: string; rule: HealthRule }): void;
+  addHealthRule(options: {
+    group: string;
+    kind: string;
+    rule: HealthRule;
+  }): void;
 }
 
 /**

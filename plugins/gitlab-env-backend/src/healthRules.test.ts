@@ -100,7 +100,15 @@ describe('adopters’ health rules in the backend', () => {
       startBackendOnSimulator(simulator, {
         entities,
         gitlabEnv: {
-          health: { rules: [{ group: 'x.io', kind: 'Thing', healthy: [{ conditon: 'Ready' }] }] },
+          health: {
+            rules: [
+              {
+                group: 'x.io',
+                kind: 'Thing',
+                healthy: [{ conditon: 'Ready' }],
+              },
+            ],
+          },
         },
       }),
     ).rejects.toThrow(

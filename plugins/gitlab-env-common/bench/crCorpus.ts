@@ -1,7 +1,7 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import { parse } from 'yaml';
-import { computeHealth } from '../src/health';
+import { ComputeHealthOptions, computeHealth } from '../src/health';
 import { HealthAssessment, KubernetesObject } from '../src/types';
 
 /** A custom resource of a well-known operator, from cr-corpus.yaml. */
@@ -26,8 +26,11 @@ export function loadCrCorpus(
   return parse(readFileSync(file, 'utf8')).objects;
 }
 
-export function runCorpusEntry(entry: CorpusEntry): CorpusResult {
-  const actual = computeHealth(entry.object);
+export function runCorpusEntry(
+  entry: CorpusEntry,
+  options?: ComputeHealthOptions,
+): CorpusResult {
+  const actual = computeHealth(entry.object, options);
   const assessed =
     actual !== undefined &&
     !(actual.origin === 'generic' && actual.status === 'Unknown');

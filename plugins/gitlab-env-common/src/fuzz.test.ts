@@ -238,7 +238,9 @@ describe('the engine on random input', () => {
         group: 'postgresql.cnpg.io',
         kind: 'Cluster',
         degraded: [{ condition: 'Ready', status: 'False', reasons: ['X'] }],
-        suspended: [{ field: 'spec.hibernation\\.x.y', values: ['on', true, 1] }],
+        suspended: [
+          { field: 'spec.hibernation\\.x.y', values: ['on', true, 1] },
+        ],
         healthy: [{ condition: 'Ready' }],
         message: ['status.message', 'status.conditions'],
       },

@@ -44,7 +44,9 @@ export function assembleForest(
   for (let i = 0; i < count; i++) {
     const node = nodes[i];
     names[i] = node.name;
-    severity[i] = rollsUp(node.health) ? healthSeverity(node.health.status) : -1;
+    severity[i] = rollsUp(node.health)
+      ? healthSeverity(node.health.status)
+      : -1;
   }
   const byId = idComparator(ids, names, idParts.prefixes, idParts.prefixOf);
 

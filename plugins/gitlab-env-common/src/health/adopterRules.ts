@@ -48,14 +48,16 @@ export function createHealthRuleSet(
         )}`,
       );
     if (typeof rule !== 'function')
-      throw new Error(`The health rule for ${keyOf(group, kind)} is not a function`);
+      throw new Error(
+        `The health rule for ${keyOf(group, kind)} is not a function`,
+      );
     const key = keyOf(group, kind);
     const earlier = rules.get(key);
     if (earlier)
       throw new Error(
-        `Two health rules for ${key}: from ${earlier.source ?? 'a module'} and from ${
-          registration.source ?? 'a module'
-        }`,
+        `Two health rules for ${key}: from ${
+          earlier.source ?? 'a module'
+        } and from ${registration.source ?? 'a module'}`,
       );
     rules.set(key, registration);
   }

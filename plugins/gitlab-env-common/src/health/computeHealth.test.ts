@@ -211,7 +211,11 @@ describe('computeHealth with adopters’ rules', () => {
       origin: 'adopter',
     });
     const invalid = createHealthRuleSet([
-      { group: 'apps', kind: 'Deployment', rule: () => ({ status: 'Fine' } as any) },
+      {
+        group: 'apps',
+        kind: 'Deployment',
+        rule: () => ({ status: 'Fine' } as any),
+      },
     ]);
     expect(computeHealth(deployment, { rules: invalid })).toEqual({
       status: 'Unknown',
@@ -224,8 +228,18 @@ describe('computeHealth with adopters’ rules', () => {
   it('refuses two rules for one group and kind', () => {
     expect(() =>
       createHealthRuleSet([
-        { group: 'x.io', kind: 'A', rule: () => undefined, source: 'gitlabEnv.health.rules[0]' },
-        { group: 'x.io', kind: 'A', rule: () => undefined, source: 'a backend module' },
+        {
+          group: 'x.io',
+          kind: 'A',
+          rule: () => undefined,
+          source: 'gitlabEnv.health.rules[0]',
+        },
+        {
+          group: 'x.io',
+          kind: 'A',
+          rule: () => undefined,
+          source: 'a backend module',
+        },
       ]),
     ).toThrow(
       'Two health rules for x.io/A: from gitlabEnv.health.rules[0] and from a backend module',

@@ -104,9 +104,12 @@ export function computeHealth(
           status: 'Unknown',
           message:
             origin === 'adopter'
-              ? `The portal's health rule for ${group}/${object.kind} returned an invalid status: ${String(
-                  result.status,
-                ).slice(0, 40)}`
+              ? `The portal's health rule for ${group}/${
+                  object.kind
+                } returned an invalid status: ${String(result.status).slice(
+                  0,
+                  40,
+                )}`
               : 'Lua returned an invalid health status',
         },
         origin,

@@ -7,7 +7,9 @@ import { condition, manifest } from './testing/objects';
 const CNPG = {
   group: 'postgresql.cnpg.io',
   kind: 'Cluster',
-  suspended: [{ field: 'metadata.annotations.cnpg\\.io/hibernation', values: ['on'] }],
+  suspended: [
+    { field: 'metadata.annotations.cnpg\\.io/hibernation', values: ['on'] },
+  ],
   degraded: [
     { condition: 'Ready', status: 'False', reasons: ['ClusterIsNotReady'] },
     { field: 'status.phase', values: ['Failed', 'Unrecoverable'] },
@@ -45,7 +47,9 @@ describe('declarative health rules (app-config)', () => {
       healthWith(
         [CNPG],
         cluster({
-          conditions: [condition('Ready', 'False', 'Creating', 'creating pods')],
+          conditions: [
+            condition('Ready', 'False', 'Creating', 'creating pods'),
+          ],
         }),
       ),
     ).toEqual({
@@ -58,7 +62,11 @@ describe('declarative health rules (app-config)', () => {
         [CNPG],
         cluster({ conditions: [condition('Ready', 'True', 'ClusterIsReady')] }),
       ),
-    ).toEqual({ status: 'Healthy', message: 'ClusterIsReady', origin: 'adopter' });
+    ).toEqual({
+      status: 'Healthy',
+      message: 'ClusterIsReady',
+      origin: 'adopter',
+    });
   });
 
   it('reads annotation paths with escaped dots', () => {
@@ -79,7 +87,13 @@ describe('declarative health rules (app-config)', () => {
   it('matches fields by value, as strings', () => {
     expect(
       healthWith(
-        [{ group: 'example.com', kind: 'Widget', healthy: [{ field: 'status.ok', values: [true] }] }],
+        [
+          {
+            group: 'example.com',
+            kind: 'Widget',
+            healthy: [{ field: 'status.ok', values: [true] }],
+          },
+        ],
         manifest('example.com/v1', 'Widget', {}, { ok: true }),
       )?.status,
     ).toBe('Healthy');
@@ -92,7 +106,9 @@ describe('declarative health rules (app-config)', () => {
   });
 
   it('says Unknown when nothing matches, unless told otherwise', () => {
-    expect(healthWith([CNPG], cluster({ phase: 'Setting up primary' }))).toEqual({
+    expect(
+      healthWith([CNPG], cluster({ phase: 'Setting up primary' })),
+    ).toEqual({
       status: 'Unknown',
       message:
         'None of the states gitlabEnv.health.rules gives for postgresql.cnpg.io/Cluster matches this object',
@@ -120,10 +136,19 @@ describe('declarative health rules (app-config)', () => {
   it('rejects malformed rules with every problem named by its key', () => {
     expect(() =>
       parseDeclarativeHealthRules([
-        { group: 'x.io', kind: 'Thing', healthy: [{ condition: 'Ready', status: true }] },
+        {
+          group: 'x.io',
+          kind: 'Thing',
+          healthy: [{ condition: 'Ready', status: true }],
+        },
         { group: 'x.io', kind: 'Thing', degraded: [{ feld: 'status.phase' }] },
         { kind: 'Other', helthy: [] },
-        { group: 'y.io', kind: 'Y', healthy: [{ field: 'status..phase', values: [] }], otherwise: 'Fine' },
+        {
+          group: 'y.io',
+          kind: 'Y',
+          healthy: [{ field: 'status..phase', values: [] }],
+          otherwise: 'Fine',
+        },
       ]),
     ).toThrow(
       [

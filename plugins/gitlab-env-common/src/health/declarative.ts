@@ -200,7 +200,9 @@ function checkMatch(value: unknown, where: string, problems: string[]): void {
           `${where}.${key} is not a setting of a condition match (condition, status, reasons)`,
         );
     if (typeof value.condition !== 'string' || !value.condition)
-      problems.push(`${where}.condition must be a condition type such as Ready`);
+      problems.push(
+        `${where}.condition must be a condition type such as Ready`,
+      );
     if (
       value.status !== undefined &&
       !CONDITION_STATUSES.has(value.status as string)
@@ -249,15 +251,18 @@ function checkRule(value: unknown, where: string, problems: string[]): void {
   for (const key of Object.keys(value))
     if (!RULE_KEYS.has(key))
       problems.push(
-        `${where}.${key} is not a setting of a health rule (${[...RULE_KEYS].join(
-          ', ',
-        )})`,
+        `${where}.${key} is not a setting of a health rule (${[
+          ...RULE_KEYS,
+        ].join(', ')})`,
       );
   if (typeof value.group !== 'string')
     problems.push(
       `${where}.group must be the API group, e.g. postgresql.cnpg.io ('' for the core group)`,
     );
-  if (typeof value.kind !== 'string' || !/^[A-Za-z][A-Za-z0-9]*$/.test(value.kind))
+  if (
+    typeof value.kind !== 'string' ||
+    !/^[A-Za-z][A-Za-z0-9]*$/.test(value.kind)
+  )
     problems.push(
       `${where}.kind must be a kind such as Cluster, got ${JSON.stringify(
         value.kind,
@@ -272,7 +277,9 @@ function checkRule(value: unknown, where: string, problems: string[]): void {
       continue;
     }
     states += matches.length;
-    matches.forEach((match, i) => checkMatch(match, `${where}.${key}[${i}]`, problems));
+    matches.forEach((match, i) =>
+      checkMatch(match, `${where}.${key}[${i}]`, problems),
+    );
   }
   if (states === 0)
     problems.push(
@@ -286,11 +293,14 @@ function checkRule(value: unknown, where: string, problems: string[]): void {
     problems.push(
       `${where}.message must be a list of dotted paths such as status.message`,
     );
-  if (value.otherwise !== undefined && !OTHERWISE.has(value.otherwise as string))
+  if (
+    value.otherwise !== undefined &&
+    !OTHERWISE.has(value.otherwise as string)
+  )
     problems.push(
-      `${where}.otherwise must be one of ${[...OTHERWISE].join(', ')}, got ${JSON.stringify(
-        value.otherwise,
-      )}`,
+      `${where}.otherwise must be one of ${[...OTHERWISE].join(
+        ', ',
+      )}, got ${JSON.stringify(value.otherwise)}`,
     );
 }
 

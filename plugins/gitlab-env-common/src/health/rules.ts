@@ -200,11 +200,12 @@ export const HEALTH_RULES: ReadonlyMap<string, HealthRule> = new Map<
  * `_.upbound.io/_`): any kind of a group under these domains that has no
  * rule of its own, tried after the exact rules.
  */
-const WILDCARD_RULES: ReadonlyArray<readonly [suffix: string, rule: HealthRule]> =
-  [
-    ['.crossplane.io', crossplaneHealth],
-    ['.upbound.io', upboundHealth],
-  ];
+const WILDCARD_RULES: ReadonlyArray<
+  readonly [suffix: string, rule: HealthRule]
+> = [
+  ['.crossplane.io', crossplaneHealth],
+  ['.upbound.io', upboundHealth],
+];
 
 /**
  * HEALTH_RULES per kind, then group: found without joining a `group/Kind`

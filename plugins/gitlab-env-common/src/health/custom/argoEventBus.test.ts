@@ -11,9 +11,14 @@ describe('EventBus', () => {
     ).toEqual({ status: 'Progressing', message: 'Waiting for initialization' });
     expect(
       computeHealth(
-        manifest('argoproj.io/v1alpha1', 'EventBus', {}, {
-          conditions: [condition('Deployed', 'True', 'Succeeded')],
-        }),
+        manifest(
+          'argoproj.io/v1alpha1',
+          'EventBus',
+          {},
+          {
+            conditions: [condition('Deployed', 'True', 'Succeeded')],
+          },
+        ),
       ),
     ).toEqual({ status: 'Healthy', message: 'Succeeded' });
   });

@@ -14,7 +14,11 @@ describe('Crossplane packages', () => {
           'pkg.crossplane.io/v1',
           'Provider',
           {},
-          { conditions: [condition('Installed', 'True', 'ActivePackageRevision')] },
+          {
+            conditions: [
+              condition('Installed', 'True', 'ActivePackageRevision'),
+            ],
+          },
         ),
       ),
     ).toEqual({
@@ -30,7 +34,11 @@ describe('Crossplane packages', () => {
           'pkg.crossplane.io/v1',
           'ConfigurationRevision',
           {},
-          { conditions: [condition('RevisionHealthy', 'False', 'UnhealthyPackageRevision')] },
+          {
+            conditions: [
+              condition('RevisionHealthy', 'False', 'UnhealthyPackageRevision'),
+            ],
+          },
         ),
       ),
     ).toEqual({ status: 'Degraded', message: 'UnhealthyPackageRevision' });

@@ -14,7 +14,8 @@ function lastOfType(
   type: string,
 ): Condition | undefined {
   let found: Condition | undefined;
-  for (const condition of conditions) if (condition.type === type) found = condition;
+  for (const condition of conditions)
+    if (condition.type === type) found = condition;
   return found;
 }
 
@@ -23,7 +24,10 @@ function lastOfType(
  * `Installed` and `Healthy` are True; the message joins their reasons. (ArgoCD's
  * script fails on a missing reason, which reads as Unknown there too.)
  */
-function packageHealth(obj: KubernetesObject, waiting: string): HealthAssessment {
+function packageHealth(
+  obj: KubernetesObject,
+  waiting: string,
+): HealthAssessment {
   if (!hasConditions(obj)) return health('Progressing', waiting);
   const conditions = conditionsOf(obj);
   const installed = lastOfType(conditions, 'Installed');
@@ -42,7 +46,9 @@ function packageHealth(obj: KubernetesObject, waiting: string): HealthAssessment
   );
 }
 
-export function crossplaneProviderHealth(obj: KubernetesObject): HealthAssessment {
+export function crossplaneProviderHealth(
+  obj: KubernetesObject,
+): HealthAssessment {
   return packageHealth(obj, 'Waiting for provider to be installed');
 }
 

@@ -66,7 +66,9 @@ function notResponsible(ancestor: Ancestor, anyAccepted: boolean): boolean {
  * Progressing; an ancestor that did not accept it or cannot resolve its
  * references degrades it; an accepting one makes it Healthy.
  */
-export function backendTlsPolicyHealth(obj: KubernetesObject): HealthAssessment {
+export function backendTlsPolicyHealth(
+  obj: KubernetesObject,
+): HealthAssessment {
   const waiting = health('Progressing', 'Waiting for BackendTLSPolicy status');
   const ancestors = ancestorsOf(obj);
   if (!ancestors) return waiting;

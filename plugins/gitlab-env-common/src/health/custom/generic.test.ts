@@ -54,7 +54,10 @@ describe('any other custom resource (generic rule)', () => {
   });
 
   it('reads the other summary conditions when there is no Ready', () => {
-    const withCondition = (type: string, status: 'True' | 'False' | 'Unknown') =>
+    const withCondition = (
+      type: string,
+      status: 'True' | 'False' | 'Unknown',
+    ) =>
       computeHealth(cluster({}, { conditions: [condition(type, status, 'R')] }))
         ?.status;
     for (const type of [
@@ -89,12 +92,15 @@ describe('any other custom resource (generic rule)', () => {
   it('reads a False summary condition whose reason or severity says "on its way" as Progressing', () => {
     const notReady = (extra: object) =>
       computeHealth(
-        cluster({}, { conditions: [{ type: 'Ready', status: 'False', ...extra }] }),
+        cluster(
+          {},
+          { conditions: [{ type: 'Ready', status: 'False', ...extra }] },
+        ),
       )?.status;
     expect(notReady({ reason: 'Creating' })).toBe('Progressing');
-    expect(notReady({ reason: 'WaitingForBootstrapData', severity: 'Info' })).toBe(
-      'Progressing',
-    );
+    expect(
+      notReady({ reason: 'WaitingForBootstrapData', severity: 'Info' }),
+    ).toBe('Progressing');
     expect(notReady({ reason: 'ReconcileInProgress' })).toBe('Progressing');
     expect(notReady({ reason: 'AuthorizationFailed', severity: 'Error' })).toBe(
       'Degraded',
@@ -104,13 +110,20 @@ describe('any other custom resource (generic rule)', () => {
   it('covers custom resources in groups under k8s.io, which are not Kubernetes’ own', () => {
     expect(
       computeHealth(
-        manifest('sparkoperator.k8s.io/v1beta2', 'SparkApplication', {}, {
-          conditions: [condition('Ready', 'True')],
-        }),
+        manifest(
+          'sparkoperator.k8s.io/v1beta2',
+          'SparkApplication',
+          {},
+          {
+            conditions: [condition('Ready', 'True')],
+          },
+        ),
       ),
     ).toEqual(generic('Healthy'));
     expect(
-      computeHealth(manifest('rbac.authorization.k8s.io/v1', 'Role', {}, { x: 1 })),
+      computeHealth(
+        manifest('rbac.authorization.k8s.io/v1', 'Role', {}, { x: 1 }),
+      ),
     ).toBeUndefined();
   });
 
@@ -133,7 +146,9 @@ describe('any other custom resource (generic rule)', () => {
         cluster(
           {},
           {
-            conditions: [{ ...condition('Ready', 'True'), observedGeneration: 1 }],
+            conditions: [
+              { ...condition('Ready', 'True'), observedGeneration: 1 },
+            ],
           },
           2,
         ),

@@ -160,14 +160,15 @@ function unreadable(
   conditions: Condition[],
 ): HealthAssessment {
   const phase = str(status.phase) ?? str(status.state);
-  const says =
-    conditions.length > 0
-      ? `its conditions (${[...new Set(conditions.map(c => c.type))]
-          .slice(0, 5)
-          .join(', ')}) are none the generic rule reads`
-      : phase
-      ? `its phase '${phase}' is not one the generic rule knows`
-      : 'its status reports no conditions and no phase';
+  let says = 'its status reports no conditions and no phase';
+  if (conditions.length > 0) {
+    const types = [...new Set(conditions.map(c => c.type))].slice(0, 5);
+    says = `its conditions (${types.join(
+      ', ',
+    )}) are none the generic rule reads`;
+  } else if (phase) {
+    says = `its phase '${phase}' is not one the generic rule knows`;
+  }
   return health(
     'Unknown',
     `No health rule for ${obj.kind}, and ${says}. Add a rule in gitlabEnv.health.rules to assess it.`,

@@ -1,7 +1,11 @@
 import { HealthAssessment, KubernetesObject } from '../../types';
 import { conditionsOf, health, isRecord } from '../conditions';
 
-const SERVICE_READY_TYPES = new Set(['ConfigurationsReady', 'RoutesReady', 'Ready']);
+const SERVICE_READY_TYPES = new Set([
+  'ConfigurationsReady',
+  'RoutesReady',
+  'Ready',
+]);
 
 /**
  * serving.knative.dev Service: Healthy when its three ready conditions are
@@ -21,7 +25,10 @@ export function knativeServiceHealth(obj: KubernetesObject): HealthAssessment {
   let unknown = 0;
   let message = '';
   for (const condition of conditionsOf(obj)) {
-    if (condition.status === 'True' && SERVICE_READY_TYPES.has(condition.type)) {
+    if (
+      condition.status === 'True' &&
+      SERVICE_READY_TYPES.has(condition.type)
+    ) {
       ready += 1;
     } else if (condition.status === 'False' || condition.status === 'Unknown') {
       let line = `${condition.type} is ${condition.status}`;

@@ -24,6 +24,9 @@ export function kyvernoClusterPolicyHealth(
 ): HealthAssessment {
   const ready = conditionsOf(obj).find(c => c.type === 'Ready');
   if (ready)
-    return health(ready.status === 'True' ? 'Healthy' : 'Degraded', ready.message);
+    return health(
+      ready.status === 'True' ? 'Healthy' : 'Degraded',
+      ready.message,
+    );
   return health('Progressing', 'Waiting for ClusterPolicy to become ready');
 }
