@@ -257,3 +257,4 @@ describe('GatewayClass', () => {
 });
 
 describeArgocdCases('gateway.networking.k8s.io/HTTPRoute');
+describeArgocdCases('gateway.networking.k8s.io/GatewayClass');
