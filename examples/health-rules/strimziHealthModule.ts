@@ -45,7 +45,8 @@ export const strimziKafkaHealth: HealthRule = obj => {
   const notReady = conditions.find(
     c => c.type === 'NotReady' && c.status === 'True',
   );
-  const message = typeof notReady?.message === 'string' ? notReady.message : undefined;
+  const message =
+    typeof notReady?.message === 'string' ? notReady.message : undefined;
   if (notReady && IN_PROGRESS.has(String(notReady.reason)))
     return { status: 'Progressing', message };
   if (notReady) return { status: 'Degraded', message };
