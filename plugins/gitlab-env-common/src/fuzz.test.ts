@@ -6,7 +6,9 @@ import { generateEnvironment } from '../bench/generateEnvironment';
 import { loadArgocdCases } from '../bench/argocdCases';
 import { createHealthRuleSet, parseDeclarativeHealthRules } from './health';
 import { HEALTH_RULES, HealthRule } from './health/rules';
+import { awsAckHealth } from './health/custom/awsAck';
 import { crossplaneHealth, upboundHealth } from './health/custom/crossplane';
+import { gcpConfigConnectorHealth } from './health/custom/gcpConfigConnector';
 import { genericHealth } from './health/custom/generic';
 
 const KINDS = [
@@ -249,6 +251,8 @@ describe('the engine on random input', () => {
       ...HEALTH_RULES,
       ['*.crossplane.io', crossplaneHealth],
       ['*.upbound.io', upboundHealth],
+      ['*.services.k8s.aws', awsAckHealth],
+      ['*.cnrm.cloud.google.com', gcpConfigConnectorHealth],
       ['generic', genericHealth],
       ['declarative', declarative],
     ];

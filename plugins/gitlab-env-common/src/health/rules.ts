@@ -35,7 +35,9 @@ import {
 } from './custom/flux';
 import { fluxImageHealth } from './custom/fluxImage';
 import { fluxReceiverHealth } from './custom/fluxReceiver';
+import { awsAckHealth } from './custom/awsAck';
 import { crossplaneHealth, upboundHealth } from './custom/crossplane';
+import { gcpConfigConnectorHealth } from './custom/gcpConfigConnector';
 import {
   crossplaneConfigurationHealth,
   crossplaneConfigurationRevisionHealth,
@@ -196,14 +198,17 @@ export const HEALTH_RULES: ReadonlyMap<string, HealthRule> = new Map<
 ]);
 
 /**
- * ArgoCD's wildcard script directories (`_.crossplane.io/_`,
- * `_.upbound.io/_`): any kind of a group under these domains that has no
- * rule of its own, tried after the exact rules.
+ * ArgoCD's wildcard script directories (`_.cnrm.cloud.google.com/_`,
+ * `_.crossplane.io/_`, `_.services.k8s.aws/_`, `_.upbound.io/_`): any kind
+ * of a group under these domains that has no rule of its own, tried after
+ * the exact rules.
  */
 const WILDCARD_RULES: ReadonlyArray<
   readonly [suffix: string, rule: HealthRule]
 > = [
+  ['.cnrm.cloud.google.com', gcpConfigConnectorHealth],
   ['.crossplane.io', crossplaneHealth],
+  ['.services.k8s.aws', awsAckHealth],
   ['.upbound.io', upboundHealth],
 ];
 
