@@ -45,6 +45,26 @@ function serveShop({ requests }: { requests?: string[] } = {}) {
   );
 }
 
+function serveShopWithGenericIngress() {
+  server.use(
+    http.get(`${ENTITY_URL}/environments`, () =>
+      HttpResponse.json(environmentsResponse()),
+    ),
+    http.get(`${ENTITY_URL}/environments/:slug/resources`, ({ params }) => {
+      const response = shopResources(
+        ENVIRONMENTS.find(e => e.slug === params.slug)!,
+      );
+      const ingress = response.graph.nodes.find(n => n.kind === 'Ingress')!;
+      ingress.health = {
+        status: 'Unknown',
+        message: 'No health rule for Ingress',
+        origin: 'generic',
+      };
+      return HttpResponse.json(response);
+    }),
+  );
+}
+
 async function openProduction() {
   await renderTab({ route: '/?env=production' });
   return screen.findByRole('region', { name: 'Resources of production' });
@@ -265,23 +285,7 @@ describe('EntityGitlabEnvContent', () => {
   });
 
   it('marks health from the generic rule on the node and in the drawer, with an explanation', async () => {
-    server.use(
-      http.get(`${ENTITY_URL}/environments`, () =>
-        HttpResponse.json(environmentsResponse()),
-      ),
-      http.get(`${ENTITY_URL}/environments/:slug/resources`, ({ params }) => {
-        const response = shopResources(
-          ENVIRONMENTS.find(e => e.slug === params.slug)!,
-        );
-        const ingress = response.graph.nodes.find(n => n.kind === 'Ingress')!;
-        ingress.health = {
-          status: 'Unknown',
-          message: 'No health rule for Ingress',
-          origin: 'generic',
-        };
-        return HttpResponse.json(response);
-      }),
-    );
+    serveShopWithGenericIngress();
     const panel = await openProduction();
     const hint = await within(panel).findByText('generic rule');
     expect(hint).toBeInTheDocument();
@@ -294,7 +298,21 @@ describe('EntityGitlabEnvContent', () => {
         name: /No rule knows this kind: its health was read from the status conventions/,
       }),
     ).toBeInTheDocument();
-  });
+  }, 15_000);
+
+  it('marks health from the generic rule in the list view, next to the status', async () => {
+    serveShopWithGenericIngress();
+    const panel = await openProduction();
+    await within(panel).findByText('generic rule');
+    await userEvent.click(
+      within(panel).getByRole('button', { name: 'List view' }),
+    );
+    const table = await within(panel).findByRole('table');
+    const ingressRow = within(table)
+      .getAllByRole('row')
+      .find(row => row.textContent?.includes('Ingress'))!;
+    expect(ingressRow).toHaveTextContent('Unknowngeneric rule');
+  }, 15_000);
 
   it('opens the drawer of a node with its health, kubectl commands, events and YAML', async () => {
     serveShop();
