@@ -71,6 +71,8 @@ export function computeHealth(
 ): HealthAssessment | undefined {
   if (!isRecord(object) || typeof object.kind !== 'string') return undefined;
   const metadata = isRecord(object.metadata) ? object.metadata : {};
+  // Whose rule is answering, also when it throws.
+  let origin: HealthOrigin | undefined;
   try {
     if (metadata.deletionTimestamp) {
       const finalizers = Array.isArray(metadata.finalizers)
@@ -81,7 +83,6 @@ export function computeHealth(
       }
     }
     const group = groupOf(object);
-    let origin: HealthOrigin | undefined;
     let result: HealthAssessment | undefined;
     const adopted = options?.rules?.ruleOf(group, object.kind);
     if (adopted) {
@@ -129,9 +130,7 @@ export function computeHealth(
         status: 'Unknown',
         message: error instanceof Error ? error.message : String(error),
       },
-      options?.rules?.ruleOf(groupOf(object), String(object.kind))
-        ? 'adopter'
-        : undefined,
+      origin,
     );
   }
 }
