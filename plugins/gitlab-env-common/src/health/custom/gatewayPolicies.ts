@@ -2,14 +2,14 @@ import { HealthAssessment, KubernetesObject } from '../../types';
 import { Condition, health, isRecord, statusOf } from '../conditions';
 
 /** One `status.ancestors[]` entry of a policy (Gateway API policy attachment, GEP-713). */
-interface Ancestor {
+export interface Ancestor {
   name: string;
   conditions: Condition[];
   /** Whether `conditions` was present at all (ArgoCD skips entries without). */
   reported: boolean;
 }
 
-function ancestorsOf(obj: KubernetesObject): Ancestor[] | undefined {
+export function ancestorsOf(obj: KubernetesObject): Ancestor[] | undefined {
   const ancestors = statusOf(obj).ancestors;
   if (!Array.isArray(ancestors)) return undefined;
   return ancestors.filter(isRecord).map(ancestor => ({
@@ -32,7 +32,7 @@ function ancestorsOf(obj: KubernetesObject): Ancestor[] | undefined {
  * A condition written for another generation than the object's own. Both
  * must be set: a controller that does not stamp generations is trusted.
  */
-function stale(obj: KubernetesObject, condition: Condition): boolean {
+export function stale(obj: KubernetesObject, condition: Condition): boolean {
   const generation = obj.metadata?.generation;
   return (
     generation !== undefined &&
@@ -121,4 +121,45 @@ export function envoyPolicyHealth(obj: KubernetesObject): HealthAssessment {
   if (ancestors.some(a => a.conditions.length > 0 && current(a)))
     return health('Healthy', `${kind} is healthy`);
   return health('Progressing', `Waiting for ${kind} status`);
+}
+
+/**
+ * Any other policy of Gateway API's policy attachment (GEP-713), read from
+ * its `status.ancestors`: an ancestor of the current generation that did
+ * not accept it or cannot resolve its references degrades it; all current
+ * ancestors accepting it make it Healthy; otherwise it waits. Undefined
+ * without ancestors.
+ */
+export function ancestorPolicyHealth(
+  obj: KubernetesObject,
+): HealthAssessment | undefined {
+  const ancestors = ancestorsOf(obj);
+  if (!ancestors || ancestors.length === 0) return undefined;
+  const current = ancestors.filter(
+    a => a.conditions.length > 0 && !a.conditions.some(c => stale(obj, c)),
+  );
+  const anyAccepted = current.some(a => acceptedOf(a)?.status === 'True');
+  for (const ancestor of current) {
+    if (notResponsible(ancestor, anyAccepted)) continue;
+    const failing = ancestor.conditions.find(
+      c =>
+        (c.type === 'Accepted' || c.type === 'ResolvedRefs') &&
+        c.status === 'False',
+    );
+    if (failing)
+      return health(
+        'Degraded',
+        `Ancestor ${ancestor.name}: ${
+          failing.message || failing.reason || `${failing.type} is False`
+        }`,
+      );
+  }
+  if (
+    current.length === ancestors.length &&
+    current.every(
+      a => acceptedOf(a)?.status === 'True' || notResponsible(a, anyAccepted),
+    )
+  )
+    return health('Healthy', `${obj.kind} is accepted`);
+  return health('Progressing', `Waiting for ancestors to accept ${obj.kind}`);
 }

@@ -244,4 +244,47 @@ describe('any other custom resource (generic rule)', () => {
     expect(computeHealth(cluster({}))).toBeUndefined();
     expect(computeHealth(cluster({}, {}))).toBeUndefined();
   });
+
+  it('reads a Gateway API policy from its ancestors (policy attachment)', () => {
+    const policy = (ancestors: object[], generation = 2) =>
+      computeHealth(
+        manifest(
+          'gateway.networking.k8s.io/v1alpha2',
+          'BackendLBPolicy',
+          { targetRefs: [{ kind: 'Service', name: 'web' }] },
+          { ancestors },
+          { generation },
+        ),
+      );
+    const ancestor = (
+      name: string,
+      status: string,
+      observedGeneration = 2,
+      reason = 'Accepted',
+    ) => ({
+      ancestorRef: { kind: 'Gateway', name },
+      controllerName: 'example.io/gateway',
+      conditions: [
+        {
+          type: 'Accepted',
+          status,
+          reason,
+          message: `${reason} by ${name}`,
+          observedGeneration,
+        },
+      ],
+    });
+    expect(policy([ancestor('main', 'True')])).toEqual(
+      generic('Healthy', 'BackendLBPolicy is accepted'),
+    );
+    expect(
+      policy([
+        ancestor('main', 'True'),
+        ancestor('edge', 'False', 2, 'Conflicted'),
+      ]),
+    ).toEqual(generic('Degraded', 'Ancestor edge: Conflicted by edge'));
+    expect(policy([ancestor('main', 'True', 1)])).toEqual(
+      generic('Progressing', 'Waiting for ancestors to accept BackendLBPolicy'),
+    );
+  });
 });

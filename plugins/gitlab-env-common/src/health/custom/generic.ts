@@ -1,4 +1,5 @@
 import { HealthAssessment, HealthStatus, KubernetesObject } from '../../types';
+import { ancestorPolicyHealth } from './gatewayPolicies';
 import {
   Condition,
   conditionsOf,
@@ -179,7 +180,8 @@ function unreadable(
  * Any other custom resource, by the status conventions most controllers
  * follow (kstatus and the common condition types): suspended, Stalled, a
  * generation the controller has not observed yet, Reconciling, an explicit
- * failure, then the first summary condition, then a known phase. An object
+ * failure, then the first summary condition, then a known phase, then a
+ * policy's `status.ancestors` (Gateway API policy attachment). An object
  * without status carries no health (like a ConfigMap); one whose status
  * says nothing the rule can read is Unknown with the reason, never a guess.
  */
@@ -213,5 +215,9 @@ export function genericHealth(
   const progressing = trueCondition(conditions, 'Progressing');
   if (progressing)
     return health('Progressing', explain(progressing) ?? 'Progressing');
-  return fromPhase(status) ?? unreadable(obj, status, conditions);
+  return (
+    fromPhase(status) ??
+    ancestorPolicyHealth(obj) ??
+    unreadable(obj, status, conditions)
+  );
 }
