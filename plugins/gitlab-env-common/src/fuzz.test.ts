@@ -278,6 +278,80 @@ describe('the engine on random input', () => {
     );
   });
 
+  it('parseDeclarativeHealthRules either compiles or throws one Error naming the key, on any config', () => {
+    const match = fc.oneof(
+      fc.record(
+        {
+          condition: fc.oneof(
+            fc.constantFrom('Ready', 'Synced'),
+            fc.anything(),
+          ),
+          status: fc.oneof(
+            fc.constantFrom('True', 'False', 'Unknown'),
+            fc.anything(),
+          ),
+          reasons: fc.oneof(fc.array(fc.string()), fc.anything()),
+        },
+        { requiredKeys: [] },
+      ),
+      fc.record(
+        {
+          field: fc.oneof(
+            fc.constantFrom('status.phase', 'a\\.b.c', '.'),
+            fc.anything(),
+          ),
+          values: fc.oneof(
+            fc.array(fc.oneof(fc.string(), fc.integer(), fc.boolean())),
+            fc.anything(),
+          ),
+        },
+        { requiredKeys: [] },
+      ),
+      fc.anything(),
+    );
+    const rule = fc.record(
+      {
+        group: fc.oneof(fc.constantFrom('', 'x.io'), fc.anything()),
+        kind: fc.oneof(fc.constantFrom('Thing', 'Other'), fc.anything()),
+        healthy: fc.oneof(fc.array(match, { maxLength: 3 }), fc.anything()),
+        degraded: fc.oneof(fc.array(match, { maxLength: 3 }), fc.anything()),
+        message: fc.oneof(fc.array(fc.string()), fc.anything()),
+        otherwise: fc.oneof(
+          fc.constantFrom('Healthy', 'Unknown'),
+          fc.anything(),
+        ),
+      },
+      { requiredKeys: [] },
+    );
+    let compiledRules = 0;
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.array(rule, { maxLength: 3 }), fc.anything()),
+        anyObject,
+        (config, object) => {
+          let registrations;
+          try {
+            registrations = parseDeclarativeHealthRules(config);
+          } catch (error) {
+            expect(error).toBeInstanceOf(Error);
+            expect((error as Error).message).toMatch(
+              /gitlabEnv\.health\.rules/,
+            );
+            return;
+          }
+          for (const { rule: compiled } of registrations) {
+            compiledRules += 1;
+            const result = compiled(object as KubernetesObject);
+            expect(VALID.has(result.status)).toBe(true);
+          }
+        },
+      ),
+      { numRuns: 2000 },
+    );
+    // Valid rules were generated too, not only rejected ones.
+    expect(compiledRules).toBeGreaterThan(0);
+  });
+
   it('computeHealth with adopter rules that throw or return garbage stays valid', () => {
     const rules = createHealthRuleSet([
       {
