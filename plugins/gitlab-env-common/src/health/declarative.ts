@@ -150,7 +150,8 @@ export function compileDeclarativeHealthRule(
   const paths = (rule.message ?? []).map(splitPath);
   const where = `${rule.group}/${rule.kind}`;
   return obj => {
-    const conditions = conditionsOf(obj);
+    // computeHealth only passes objects; a compiled rule is public API too.
+    const conditions = isRecord(obj) ? conditionsOf(obj) : [];
     for (const [status, matches] of steps) {
       for (const match of matches) {
         const found = match.test(obj, conditions);

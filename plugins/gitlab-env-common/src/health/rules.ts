@@ -1,4 +1,5 @@
 import { HealthAssessment, KubernetesObject } from '../types';
+import { kindOf, text } from './conditions';
 import { apiServiceHealth } from './builtin/apiService';
 import { cronJobHealth } from './builtin/cronJob';
 import { customResourceDefinitionHealth } from './builtin/customResourceDefinition';
@@ -86,7 +87,7 @@ function versioned(
   label?: string,
 ): HealthRule {
   return obj => {
-    const apiVersion = String(obj.apiVersion);
+    const apiVersion = text(obj.apiVersion);
     const slash = apiVersion.indexOf('/');
     // Compared in place: slicing the version out would allocate per object.
     for (const known of versions) {
@@ -101,8 +102,8 @@ function versioned(
     return {
       status: 'Unknown',
       message: `unsupported ${
-        label ?? obj.kind
-      } GVK: ${group}/${version}, Kind=${obj.kind}`,
+        label ?? kindOf(obj)
+      } GVK: ${group}/${version}, Kind=${kindOf(obj)}`,
     };
   };
 }

@@ -1,5 +1,5 @@
 import { HealthAssessment, KubernetesObject } from '../../types';
-import { Condition, conditionsOf, health } from '../conditions';
+import { Condition, conditionsOf, health, text } from '../conditions';
 import { firstConditionHealth } from './readyCondition';
 
 /**
@@ -10,7 +10,7 @@ import { firstConditionHealth } from './readyCondition';
 function issuingBeforeCondition(condition: Condition): boolean {
   return (
     condition.reason === 'Issuing' ||
-    (condition.message ?? '').startsWith('Issuing certificate as Secret')
+    text(condition.message).startsWith('Issuing certificate as Secret')
   );
 }
 

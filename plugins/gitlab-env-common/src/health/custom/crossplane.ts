@@ -1,5 +1,5 @@
 import { HealthAssessment, KubernetesObject } from '../../types';
-import { conditionsOf, health, isRecord } from '../conditions';
+import { conditionsOf, health, isRecord, kindOf } from '../conditions';
 
 const UP_TO_DATE = 'Resource is up-to-date.';
 const PROVISIONING = 'Provisioning ...';
@@ -68,7 +68,7 @@ function managedHealth(
       status?.users !== null
     )
       return health('Healthy', 'Resource is in use.');
-    if (flavour.conditionless.has(String(obj.kind)))
+    if (flavour.conditionless.has(kindOf(obj)))
       return health('Healthy', UP_TO_DATE);
     return health('Progressing', PROVISIONING);
   }

@@ -1,5 +1,11 @@
 import { HealthAssessment, KubernetesObject } from '../../types';
-import { Condition, conditionsOf, health, isRecord } from '../conditions';
+import {
+  Condition,
+  conditionsOf,
+  health,
+  isRecord,
+  kindOf,
+} from '../conditions';
 
 function hasConditions(obj: KubernetesObject): boolean {
   return (
@@ -35,7 +41,7 @@ function packageHealth(
   if (!installed?.reason || !healthy?.reason)
     return health(
       'Unknown',
-      `${obj.kind} reports no reason for its ${
+      `${kindOf(obj)} reports no reason for its ${
         installed?.reason ? 'Healthy' : 'Installed'
       } condition`,
     );

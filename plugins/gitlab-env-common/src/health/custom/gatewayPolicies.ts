@@ -1,5 +1,12 @@
 import { HealthAssessment, KubernetesObject } from '../../types';
-import { Condition, health, isRecord, statusOf } from '../conditions';
+import {
+  Condition,
+  health,
+  isRecord,
+  isTypedCondition,
+  kindOf,
+  statusOf,
+} from '../conditions';
 
 /** One `status.ancestors[]` entry of a policy (Gateway API policy attachment, GEP-713). */
 export interface Ancestor {
@@ -19,10 +26,7 @@ export function ancestorsOf(obj: KubernetesObject): Ancestor[] | undefined {
         ? ancestor.ancestorRef.name
         : '',
     conditions: Array.isArray(ancestor.conditions)
-      ? ancestor.conditions.filter(
-          (c: unknown): c is Condition =>
-            isRecord(c) && typeof c.type === 'string',
-        )
+      ? ancestor.conditions.filter(isTypedCondition)
       : [],
     reported: Array.isArray(ancestor.conditions),
   }));
@@ -105,7 +109,7 @@ export function backendTlsPolicyHealth(
  * degrades it; one current ancestor with conditions makes it Healthy.
  */
 export function envoyPolicyHealth(obj: KubernetesObject): HealthAssessment {
-  const kind = String(obj.kind);
+  const kind = kindOf(obj);
   const ancestors = ancestorsOf(obj) ?? [];
   const current = (ancestor: Ancestor) =>
     obj.metadata?.generation === undefined ||
@@ -160,6 +164,9 @@ export function ancestorPolicyHealth(
       a => acceptedOf(a)?.status === 'True' || notResponsible(a, anyAccepted),
     )
   )
-    return health('Healthy', `${obj.kind} is accepted`);
-  return health('Progressing', `Waiting for ancestors to accept ${obj.kind}`);
+    return health('Healthy', `${kindOf(obj)} is accepted`);
+  return health(
+    'Progressing',
+    `Waiting for ancestors to accept ${kindOf(obj)}`,
+  );
 }

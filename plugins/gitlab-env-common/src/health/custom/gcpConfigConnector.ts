@@ -1,5 +1,5 @@
 import { HealthAssessment, KubernetesObject } from '../../types';
-import { conditionsOf, health, isRecord } from '../conditions';
+import { conditionsOf, health, isRecord, kindOf } from '../conditions';
 
 const IN_PROGRESS = 'Update in progress';
 
@@ -26,8 +26,8 @@ export function gcpConfigConnectorHealth(
     status.healthy !== null
   ) {
     return status.healthy === true
-      ? health('Healthy', `${obj.kind} is healthy`)
-      : health('Degraded', `${obj.kind} is not healthy`);
+      ? health('Healthy', `${kindOf(obj)} is healthy`)
+      : health('Degraded', `${kindOf(obj)} is not healthy`);
   }
   for (const condition of conditionsOf(obj)) {
     if (condition.reason === 'UpToDate' && condition.status === 'True')

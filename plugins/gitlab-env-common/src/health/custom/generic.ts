@@ -5,6 +5,7 @@ import {
   conditionsOf,
   health,
   isRecord,
+  kindOf,
   specOf,
   statusOf,
   str,
@@ -172,7 +173,9 @@ function unreadable(
   }
   return health(
     'Unknown',
-    `No health rule for ${obj.kind}, and ${says}. Add a rule in gitlabEnv.health.rules to assess it.`,
+    `No health rule for ${
+      kindOf(obj) || 'this kind'
+    }, and ${says}. Add a rule in gitlabEnv.health.rules to assess it.`,
   );
 }
 
@@ -190,7 +193,7 @@ export function genericHealth(
 ): HealthAssessment | undefined {
   const spec = specOf(obj);
   if (spec.suspend === true || spec.paused === true)
-    return health('Suspended', `${obj.kind ?? 'Resource'} is suspended`);
+    return health('Suspended', `${kindOf(obj) || 'Resource'} is suspended`);
   if (!isRecord(obj.status) || Object.keys(obj.status).length === 0)
     return undefined;
   const status = statusOf(obj);
