@@ -9,3 +9,5 @@ export {
 } from './resourceId';
 export { parseFluxInventoryId, parseFluxResourcePath } from './flux';
 export type { FluxResourcePath } from './flux';
+export { LiveResourceGraph } from './live/LiveResourceGraph';
+export { objectsByNodeId } from './objectsByNodeId';

@@ -59,6 +59,13 @@ class TableContext implements RelationContext {
     this.scope = namespaceLookups(this.lookups, this.node.namespace);
   }
 
+  forEach<T>(
+    items: readonly T[],
+    infer: (item: T, context: RelationContext) => void,
+  ) {
+    for (const item of items) infer(item, this);
+  }
+
   byUid(uid: string) {
     return this.lookups.byUid.get(uid);
   }

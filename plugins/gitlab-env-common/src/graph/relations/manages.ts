@@ -12,16 +12,18 @@ function kustomizationInventory(context: RelationContext) {
       : NO_FIELDS;
   const entries = inventory.entries;
   if (!Array.isArray(entries)) return;
-  for (const entry of entries) {
-    if (!isRecord(entry)) continue;
-    const key = parseFluxInventoryId(entry.id);
-    if (!key) continue;
-    const target = context.inventoryNode(
-      key,
-      typeof entry.v === 'string' ? entry.v : '',
-    );
-    context.add(context.index, target, 'manages', PARENT_RANK.manages);
-  }
+  context.forEach(entries, inventoryEntry);
+}
+
+function inventoryEntry(entry: unknown, context: RelationContext) {
+  if (!isRecord(entry)) return;
+  const key = parseFluxInventoryId(entry.id);
+  if (!key) return;
+  const target = context.inventoryNode(
+    key,
+    typeof entry.v === 'string' ? entry.v : '',
+  );
+  context.add(context.index, target, 'manages', PARENT_RANK.manages);
 }
 
 /** A HelmRelease manages the objects labelled with its name and namespace. */

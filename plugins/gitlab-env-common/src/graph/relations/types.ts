@@ -23,6 +23,15 @@ export interface RelationContext {
   readonly object: KubernetesObject;
   /** A list the relation at hand may fill and read; reused for every origin. */
   readonly names: NameList;
+  /**
+   * Infers edges item by item through the context each call is given. The
+   * live graph infers an item again on its own when only what it read
+   * changed, so a long list (an inventory) costs one item per change.
+   */
+  forEach<T>(
+    items: readonly T[],
+    infer: (item: T, context: RelationContext) => void,
+  ): void;
   /** The last node with this uid. */
   byUid(uid: string): number | undefined;
   /** The first node of a kind and name (any API group) in the origin's namespace. */
