@@ -264,6 +264,28 @@ describe('EntityGitlabEnvContent', () => {
     ).toBeInTheDocument();
   });
 
+  it('scrolls the page on a plain wheel over the graph, and zooms on Ctrl+wheel or once the graph is clicked', async () => {
+    serveShop();
+    const panel = await openProduction();
+    await within(panel).findByText('web-5d8f-0');
+    const graph = within(panel).getByTestId('resource-graph');
+    const pane = graph.querySelector('.react-flow__pane') as HTMLElement;
+    // fireEvent answers false when the graph took the wheel (preventDefault):
+    // then the page does not scroll.
+    expect(fireEvent.wheel(pane, { deltaY: 120 })).toBe(true);
+    expect(within(graph).getByRole('status')).toHaveTextContent(
+      'Use Ctrl + scroll to zoom, or click the graph first',
+    );
+    expect(fireEvent.wheel(pane, { deltaY: 120, ctrlKey: true })).toBe(false);
+
+    fireEvent.pointerDown(pane);
+    expect(within(graph).queryByRole('status')).not.toBeInTheDocument();
+    expect(fireEvent.wheel(pane, { deltaY: 120 })).toBe(false);
+
+    fireEvent.pointerOut(pane, { relatedTarget: document.body });
+    expect(fireEvent.wheel(pane, { deltaY: 120 })).toBe(true);
+  });
+
   it('opens the drawer of a node with its health, kubectl commands, events and YAML', async () => {
     serveShop();
     const panel = await openProduction();
