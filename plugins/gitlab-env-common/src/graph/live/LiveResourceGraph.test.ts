@@ -148,8 +148,31 @@ const variant = fc
     return copy as KubernetesObject;
   });
 
+/** Inventories changing under the same name: entries added, dropped, reordered, versions changed. */
+const FLUX_VARIANTS: KubernetesObject[] = [
+  kustomization('flux-a', [
+    `${ns}_ghost-cm__ConfigMap`,
+    `${ns}_ghost_apps_Deployment`,
+  ]),
+  kustomization('flux-a', [`${ns}_twin-1__ConfigMap`]),
+  kustomization('flux-b', [
+    `${ns}_twin-1__ConfigMap`,
+    `${ns}_ghost_apps_Deployment`,
+    `${ns}_loop-b__ConfigMap`,
+  ]),
+  {
+    ...kustomization('flux-b', [`${ns}_ghost_apps_Deployment`]),
+    status: {
+      inventory: {
+        entries: [{ id: `${ns}_ghost_apps_Deployment`, v: 'v2' }],
+      },
+    },
+  },
+];
+
 const anyObject = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...BASE) },
+  { weight: 1, arbitrary: fc.constantFrom(...FLUX_VARIANTS) },
   { weight: 3, arbitrary: variant },
   { weight: 1, arbitrary: fc.anything() as fc.Arbitrary<KubernetesObject> },
 );

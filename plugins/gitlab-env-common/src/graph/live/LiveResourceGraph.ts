@@ -121,6 +121,8 @@ export class LiveResourceGraph implements LiveLookups {
   // State of the apply in progress.
   private dirty = new Set<number>();
   private dirtyItems = new Set<Frame>();
+  /** While an origin is inferred again: its items' last inference, by place. */
+  private reusable: Frame[] = [];
   private parentDirty = new Set<number>();
   private rollupDirty = new Set<number>();
   /** Nodes whose children changed: their childIds are written once per apply. */
@@ -581,19 +583,26 @@ export class LiveResourceGraph implements LiveLookups {
   /** Infers an origin's edges again, list items included. */
   private infer(origin: number) {
     const held = this.slots[origin]!;
-    const stale = [held.frame, ...held.items];
-    for (const frame of stale) {
-      this.forget(frame);
-      this.dirtyItems.delete(frame);
-    }
+    const previous = held.frame;
+    this.forget(previous);
+    // Items the object still holds, unchanged at the same place, keep their
+    // inference (and stay marked if what they read changed).
+    this.reusable = held.items;
     held.frame = newFrame(origin);
     held.items = [];
     const context = new LiveContext(this, held.frame);
     const { group, kind } = context.node;
     for (const rule of relationRulesOf(group, kind)) rule.infer(context);
     held.frame.listed = new Set(context.listing);
+    const kept = new Set(held.items);
+    const stale = [previous, ...this.reusable.filter(f => !kept.has(f))];
+    this.reusable = [];
     // After the new inference listed its entries, so an entry still listed stays.
-    for (const frame of stale) this.unlistStale(frame, new Set());
+    for (const frame of stale) {
+      this.forget(frame);
+      this.dirtyItems.delete(frame);
+      this.unlistStale(frame, new Set());
+    }
   }
 
   /** Runs one list item's inference again. */
@@ -605,10 +614,21 @@ export class LiveResourceGraph implements LiveLookups {
   }
 
   /** @internal An item of the origin's list, inferred in a frame of its own. */
-  item(parent: Frame, run: (context: LiveContext) => void) {
+  item(
+    parent: Frame,
+    run: (context: LiveContext) => void,
+    itemKey: string | undefined,
+  ) {
     const held = this.slots[parent.origin]!;
+    const same = this.reusable[held.items.length];
+    if (itemKey !== undefined && same?.itemKey === itemKey) {
+      same.rerun = run;
+      held.items.push(same);
+      return;
+    }
     const frame = newFrame(parent.origin, (held.items.length + 1) * ITEM_SEQ);
     frame.rerun = run;
+    frame.itemKey = itemKey;
     held.items.push(frame);
     const context = new LiveContext(this, frame);
     run(context);

@@ -34,6 +34,8 @@ export interface Frame {
   listed: Set<string>;
   /** For an item: runs its inference again. */
   rerun?: (context: LiveContext) => void;
+  /** For an item: the item as JSON, to keep its inference when its origin changes but it does not. */
+  itemKey?: string;
 }
 
 /** Items of one origin's list get sequence numbers this far apart. */

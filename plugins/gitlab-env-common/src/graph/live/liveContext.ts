@@ -8,10 +8,23 @@ import { NameList } from '../references';
 import { RelationContext } from '../relations';
 import { Frame } from './frames';
 
+/** An item as JSON; undefined when it has none (a BigInt, a cycle). */
+function keyOf(item: unknown): string | undefined {
+  try {
+    return JSON.stringify(item);
+  } catch {
+    return undefined;
+  }
+}
+
 /** What the live graph answers an inference, the frame it reads in named. */
 export interface LiveLookups {
   contextOf(origin: number): { node: ResourceNode; object: KubernetesObject };
-  item(parent: Frame, run: (context: LiveContext) => void): void;
+  item(
+    parent: Frame,
+    run: (context: LiveContext) => void,
+    itemKey: string | undefined,
+  ): void;
   byUid(frame: Frame, uid: string): number | undefined;
   byKindName(frame: Frame, kind: string, name: unknown): number | undefined;
   exact(frame: Frame, key: ResourceKey): number | undefined;
@@ -65,7 +78,7 @@ export class LiveContext implements RelationContext {
     infer: (item: T, context: RelationContext) => void,
   ) {
     for (const item of items)
-      this.graph.item(this.frame, context => infer(item, context));
+      this.graph.item(this.frame, context => infer(item, context), keyOf(item));
   }
   byUid(uid: string) {
     return this.graph.byUid(this.frame, uid);

@@ -26,7 +26,9 @@ export interface RelationContext {
   /**
    * Infers edges item by item through the context each call is given. The
    * live graph infers an item again on its own when only what it read
-   * changed, so a long list (an inventory) costs one item per change.
+   * changed, and keeps the inference of an item that did not change when
+   * its object did, so a long list (an inventory) costs one item per
+   * change. `infer` may read only the item and the context it is given.
    */
   forEach<T>(
     items: readonly T[],
