@@ -1,5 +1,4 @@
 import { computeHealth, emptyHealthCounts, isWorseHealth } from '../../health';
-import { healthSeverity } from '../../health/aggregate';
 import { isRecord } from '../../health/conditions';
 import {
   HEALTH_STATUSES,
@@ -38,6 +37,7 @@ import {
 } from './keys';
 import { Addition, Bid, Frame, ITEM_SEQ, newFrame } from './frames';
 import { LiveContext, LiveLookups } from './liveContext';
+import { LiveForest } from './liveForest';
 import { LiveIndex, selectorMatches } from './liveIndex';
 
 const NONE = -1;
@@ -106,16 +106,16 @@ export class LiveResourceGraph implements LiveLookups {
   private nextOrder = 0;
   private readonly index = new LiveIndex(this.orders, this.slashed);
   private readonly missing = new Map<string, MissingEntry>();
+  private readonly forest = new LiveForest({
+    node: slot => this.slots[slot]!.node,
+    writable: slot => this.writable(slot),
+    alive: slot => this.alive(slot),
+    bestParent: slot => this.bestBid(slot),
+  });
   private readonly readers = new Map<string, Set<Frame>>();
   private readonly edges = new Map<number, ResourceEdge>();
   private readonly edgeCounts = new Map<number, number>();
   private readonly bids: Array<Bid[] | undefined> = [];
-  private readonly rawParents: number[] = [];
-  private readonly parents: number[] = [];
-  private readonly children: number[][] = [];
-  private readonly cut = new Set<number>();
-  private readonly roots = new Set<number>();
-  private readonly severities: number[] = [];
   private readonly counts = new Map<string, number>();
 
   // State of the apply in progress.
@@ -123,10 +123,6 @@ export class LiveResourceGraph implements LiveLookups {
   private dirtyItems = new Set<Frame>();
   /** While an origin is inferred again: its items' last inference, by place. */
   private reusable: Frame[] = [];
-  private parentDirty = new Set<number>();
-  private rollupDirty = new Set<number>();
-  /** Nodes whose children changed: their childIds are written once per apply. */
-  private childrenChanged = new Set<number>();
   private before = new Map<number, ResourceNode | null>();
   private edgesBefore = new Map<number, boolean>();
   private removedEdges = new Map<number, ResourceEdge>();
@@ -169,7 +165,7 @@ export class LiveResourceGraph implements LiveLookups {
 
   /** The graph as `buildResourceGraph` returns it: nodes parents first, children and roots by id. */
   graph(): ResourceGraph {
-    const roots = [...this.roots].sort((a, b) =>
+    const roots = [...this.forest.rootSlots()].sort((a, b) =>
       compareIds(this.slots[a]!.node.id, this.slots[b]!.node.id),
     );
     const nodes: ResourceNode[] = [];
@@ -177,7 +173,7 @@ export class LiveResourceGraph implements LiveLookups {
     while (stack.length > 0) {
       const slot = stack.pop()!;
       nodes.push(this.slots[slot]!.node);
-      const children = this.children[slot];
+      const children = this.forest.childrenOf(slot);
       for (let c = children.length - 1; c >= 0; c--) stack.push(children[c]);
     }
     return {
@@ -245,15 +241,10 @@ export class LiveResourceGraph implements LiveLookups {
     this.slots[slot] = { node, frame: newFrame(slot), items: [] };
     this.orders[slot] = order;
     this.slashed[slot] = slashed;
-    this.rawParents[slot] = NONE;
-    this.parents[slot] = NONE;
-    this.children[slot] = [];
     this.bids[slot] = undefined;
-    this.severities[slot] = NONE;
     this.before.set(slot, null);
-    this.roots.add(slot);
+    this.forest.add(slot);
     this.count(node, 1);
-    this.rollupDirty.add(slot);
     return slot;
   }
 
@@ -261,11 +252,8 @@ export class LiveResourceGraph implements LiveLookups {
     // Remembered as it was, so the patch reports it removed.
     const node = this.writable(slot);
     this.count(node, -1);
-    this.setParent(slot, NONE);
-    this.roots.delete(slot);
-    this.cut.delete(slot);
-    for (const child of this.children[slot]) this.parentDirty.add(child);
     this.released.push(slot);
+    this.forest.remove(slot);
   }
 
   private count(node: ResourceNode, delta: number) {
@@ -336,7 +324,7 @@ export class LiveResourceGraph implements LiveLookups {
     current.resourceVersion = node.resourceVersion;
     current.health = node.health;
     this.count(current, 1);
-    this.rollupDirty.add(existing);
+    this.forest.markHealth(existing);
     held.object = object;
     held.published = published;
     if (published.signature !== previousPublished.signature) {
@@ -476,7 +464,7 @@ export class LiveResourceGraph implements LiveLookups {
       let bids = this.bids[target];
       if (!bids) this.bids[target] = bids = [];
       bids.push({ frame, seq, rank, source });
-      this.parentDirty.add(target);
+      this.forest.markParent(target);
     }
   }
 
@@ -500,7 +488,7 @@ export class LiveResourceGraph implements LiveLookups {
       bid => bid.frame === frame && bid.seq === addition.seq,
     );
     if (at >= 0) bids.splice(at, 1);
-    this.parentDirty.add(addition.target);
+    this.forest.markParent(addition.target);
   }
 
   // ---- Missing inventory entries ------------------------------------------
@@ -766,15 +754,7 @@ export class LiveResourceGraph implements LiveLookups {
         if (this.slots[frame.origin]?.object && this.alive(frame.origin))
           this.inferItem(frame);
     }
-    this.settleParents();
-    for (const slot of this.childrenChanged) {
-      if (!this.alive(slot)) continue;
-      this.writable(slot).childIds = this.children[slot].map(
-        child => this.slots[child]!.node.id,
-      );
-    }
-    this.childrenChanged.clear();
-    this.settleRollup();
+    this.forest.settle();
     const patch = this.patch();
     for (const slot of this.released) {
       this.slots[slot] = undefined;
@@ -808,115 +788,6 @@ export class LiveResourceGraph implements LiveLookups {
 
   private alive(slot: number): boolean {
     return this.slots[slot] !== undefined && !this.released.includes(slot);
-  }
-
-  private settleParents() {
-    const changed: number[] = [];
-    for (const slot of this.parentDirty) {
-      if (!this.alive(slot)) continue;
-      const raw = this.bestBid(slot);
-      if (raw !== this.rawParents[slot]) {
-        this.rawParents[slot] = raw;
-        changed.push(slot);
-      }
-    }
-    this.parentDirty.clear();
-    // Cycles: each is cut at its member with the smallest id, so the cut
-    // does not depend on the order objects arrived in.
-    const affected = new Set<number>(changed);
-    for (const slot of [...this.cut]) {
-      if (!this.alive(slot) || this.cycleCutOf(slot) !== slot) {
-        this.cut.delete(slot);
-        affected.add(slot);
-      }
-    }
-    for (const slot of changed) {
-      const member = this.cycleCutOf(slot);
-      if (member !== NONE && !this.cut.has(member)) {
-        this.cut.add(member);
-        affected.add(member);
-      }
-    }
-    for (const slot of affected) {
-      if (!this.alive(slot)) continue;
-      this.setParent(slot, this.cut.has(slot) ? NONE : this.rawParents[slot]);
-    }
-  }
-
-  /**
-   * The member with the smallest id of the cycle of raw parents through a
-   * node, or NONE when the node's chain ends at a root or enters a cycle
-   * it is not on.
-   */
-  private cycleCutOf(start: number): number {
-    const seen = new Set<number>();
-    let current = this.rawParents[start];
-    seen.add(start);
-    while (current !== NONE && !seen.has(current)) {
-      seen.add(current);
-      current = this.rawParents[current];
-    }
-    if (current !== start) return NONE;
-    let smallest = start;
-    for (let m = this.rawParents[start]; m !== start; m = this.rawParents[m])
-      if (compareIds(this.slots[m]!.node.id, this.slots[smallest]!.node.id) < 0)
-        smallest = m;
-    return smallest;
-  }
-
-  private setParent(slot: number, parent: number) {
-    const old = this.parents[slot];
-    if (old === parent) return;
-    const id = this.slots[slot]!.node.id;
-    if (old !== NONE && this.slots[old]) {
-      const siblings = this.children[old];
-      const at = siblings.indexOf(slot);
-      if (at >= 0) siblings.splice(at, 1);
-      this.childrenChanged.add(old);
-      this.rollupDirty.add(old);
-    }
-    this.parents[slot] = parent;
-    if (parent === NONE) {
-      if (!this.released.includes(slot)) this.roots.add(slot);
-    } else {
-      this.roots.delete(slot);
-      const siblings = this.children[parent];
-      let low = 0;
-      let high = siblings.length;
-      while (low < high) {
-        const mid = (low + high) >> 1;
-        if (compareIds(this.slots[siblings[mid]]!.node.id, id) < 0)
-          low = mid + 1;
-        else high = mid;
-      }
-      siblings.splice(low, 0, slot);
-      this.childrenChanged.add(parent);
-      this.rollupDirty.add(parent);
-    }
-    if (!this.released.includes(slot))
-      this.writable(slot).parentId =
-        parent === NONE ? undefined : this.slots[parent]!.node.id;
-  }
-
-  private settleRollup() {
-    const queue = [...this.rollupDirty];
-    this.rollupDirty.clear();
-    while (queue.length > 0) {
-      const slot = queue.pop()!;
-      if (!this.alive(slot)) continue;
-      const { node } = this.slots[slot]!;
-      let worst = node.health ? healthSeverity(node.health.status) : NONE;
-      for (const child of this.children[slot])
-        if (this.severities[child] > worst) worst = this.severities[child];
-      const status = worst < 0 ? undefined : HEALTH_STATUSES[worst];
-      if (worst === this.severities[slot] && node.subtreeHealth === status)
-        continue;
-      this.severities[slot] = worst;
-      if (node.subtreeHealth !== status)
-        this.writable(slot).subtreeHealth = status;
-      const parent = this.parents[slot];
-      if (parent !== NONE) queue.push(parent);
-    }
   }
 
   private patch(): ResourceGraphPatch {

@@ -223,7 +223,7 @@ function useWheelActivation() {
         setActive(false);
     },
     onBlur: (event: React.FocusEvent<HTMLElement>) => {
-      if (!event.currentTarget.contains(event.relatedTarget as Node | null))
+      if (!event.currentTarget.contains(event.relatedTarget as Element | null))
         setActive(false);
     },
     onWheel: (event: React.WheelEvent<HTMLElement>) => {
