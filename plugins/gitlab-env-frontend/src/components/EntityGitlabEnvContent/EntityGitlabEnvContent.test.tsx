@@ -333,6 +333,26 @@ describe('EntityGitlabEnvContent', () => {
     ).toBeInTheDocument();
   });
 
+  it('shows in the drawer the chain the graph draws: a Service nothing owns sits under its Ingress', async () => {
+    serveShop();
+    const panel = await openProduction();
+    const graph = within(panel).getByTestId('resource-graph');
+    const serviceNode = (await within(graph).findByLabelText(
+      /^Service web,/,
+    )) as HTMLElement;
+    // In the graph, the Ingress's routes edge places the Service.
+    expect(
+      graph.querySelector(
+        '[aria-label="networking.k8s.io/Ingress/shop/web routes /Service/shop/web"]',
+      ),
+    ).not.toBeNull();
+    fireEvent.click(within(serviceNode).getByText('web'));
+
+    const drawer = await screen.findByRole('dialog', { name: 'Service web' });
+    const chain = within(drawer).getByRole('list', { name: 'Owner chain' });
+    expect(chain).toHaveTextContent('Ingress/webroutes ›Service/web');
+  });
+
   it('opens nodes from the keyboard', async () => {
     serveShop();
     const panel = await openProduction();
