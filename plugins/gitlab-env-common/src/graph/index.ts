@@ -10,3 +10,7 @@ export {
 } from './resourceId';
 export { parseFluxInventoryId, parseFluxResourcePath } from './flux';
 export type { FluxResourcePath } from './flux';
+export { LiveResourceGraph } from './live/LiveResourceGraph';
+export { objectsByNodeId } from './objectsByNodeId';
+export { resourceTree, treePath } from './resourceTree';
+export type { ResourceTree, TreePlace } from './resourceTree';

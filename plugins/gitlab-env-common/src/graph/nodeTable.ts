@@ -146,7 +146,10 @@ export function collectNodes(
         typeof object.metadata.uid === 'string'
           ? object.metadata.uid
           : undefined,
-      objectIndex,
+      resourceVersion:
+        typeof object.metadata.resourceVersion === 'string'
+          ? object.metadata.resourceVersion
+          : undefined,
       health: computeHealth(object, healthOptions),
       // Every field present from the start keeps all nodes one shape.
       subtreeHealth: undefined,
@@ -288,7 +291,10 @@ function numericVersion(object: KubernetesObject): string | undefined {
  * only when both carry numeric resourceVersions and the earlier one is
  * newer; otherwise the later copy wins.
  */
-function isNewer(earlier: KubernetesObject, later: KubernetesObject): boolean {
+export function isNewer(
+  earlier: KubernetesObject,
+  later: KubernetesObject,
+): boolean {
   const a = numericVersion(earlier);
   const b = numericVersion(later);
   // Decimal strings of any size compare by length, then digit by digit.
@@ -311,24 +317,34 @@ export function inventoryNode(
   const id = resourceId(key);
   const index = append(
     table,
-    {
-      group: key.group,
-      kind: key.kind,
-      namespace: key.namespace,
-      name: key.name,
-      id,
-      version,
-      missing: true,
-      subtreeHealth: undefined,
-      parentId: undefined,
-      health: {
-        status: 'Missing',
-        message: `Listed in the inventory of ${inventory.kind} ${inventory.namespace}/${inventory.name} but not found in the cluster`,
-      },
-      childIds: [],
-    },
+    missingNode(key, id, version, inventory),
     NO_PREFIX,
   );
   table.missing.set(id, index);
   return index;
+}
+
+/** The node of an inventory entry the cluster lacks, naming the inventory that lists it. */
+export function missingNode(
+  key: ResourceKey,
+  id: string,
+  version: string,
+  inventory: ResourceNode,
+): ResourceNode {
+  return {
+    group: key.group,
+    kind: key.kind,
+    namespace: key.namespace,
+    name: key.name,
+    id,
+    version,
+    missing: true,
+    subtreeHealth: undefined,
+    parentId: undefined,
+    health: {
+      status: 'Missing',
+      message: `Listed in the inventory of ${inventory.kind} ${inventory.namespace}/${inventory.name} but not found in the cluster`,
+    },
+    childIds: [],
+  };
 }

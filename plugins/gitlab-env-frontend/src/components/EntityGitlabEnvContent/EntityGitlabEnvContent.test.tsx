@@ -314,6 +314,28 @@ describe('EntityGitlabEnvContent', () => {
     expect(ingressRow).toHaveTextContent('Unknowngeneric rule');
   }, 15_000);
 
+  it('scrolls the page on a plain wheel over the graph, and zooms on Ctrl+wheel or once the graph is clicked', async () => {
+    serveShop();
+    const panel = await openProduction();
+    await within(panel).findByText('web-5d8f-0');
+    const graph = within(panel).getByTestId('resource-graph');
+    const pane = graph.querySelector('.react-flow__pane') as HTMLElement;
+    // fireEvent answers false when the graph took the wheel (preventDefault):
+    // then the page does not scroll.
+    expect(fireEvent.wheel(pane, { deltaY: 120 })).toBe(true);
+    expect(within(graph).getByRole('status')).toHaveTextContent(
+      'Use Ctrl + scroll to zoom, or click the graph first',
+    );
+    expect(fireEvent.wheel(pane, { deltaY: 120, ctrlKey: true })).toBe(false);
+
+    fireEvent.pointerDown(pane);
+    expect(within(graph).queryByRole('status')).not.toBeInTheDocument();
+    expect(fireEvent.wheel(pane, { deltaY: 120 })).toBe(false);
+
+    fireEvent.pointerOut(pane, { relatedTarget: document.body });
+    expect(fireEvent.wheel(pane, { deltaY: 120 })).toBe(true);
+  });
+
   it('opens the drawer of a node with its health, kubectl commands, events and YAML', async () => {
     serveShop();
     const panel = await openProduction();
@@ -359,6 +381,26 @@ describe('EntityGitlabEnvContent', () => {
     expect(
       await screen.findByRole('dialog', { name: 'Deployment api' }),
     ).toBeInTheDocument();
+  });
+
+  it('shows in the drawer the chain the graph draws: a Service nothing owns sits under its Ingress', async () => {
+    serveShop();
+    const panel = await openProduction();
+    const graph = within(panel).getByTestId('resource-graph');
+    const serviceNode = (await within(graph).findByLabelText(
+      /^Service web,/,
+    )) as HTMLElement;
+    // In the graph, the Ingress's routes edge places the Service.
+    expect(
+      graph.querySelector(
+        '[aria-label="networking.k8s.io/Ingress/shop/web routes /Service/shop/web"]',
+      ),
+    ).not.toBeNull();
+    fireEvent.click(within(serviceNode).getByText('web'));
+
+    const drawer = await screen.findByRole('dialog', { name: 'Service web' });
+    const chain = within(drawer).getByRole('list', { name: 'Owner chain' });
+    expect(chain).toHaveTextContent('Ingress/webroutes ›Service/web');
   });
 
   it('opens nodes from the keyboard', async () => {

@@ -33,18 +33,18 @@ interface Row {
  */
 export function ResourceTable({
   nodes,
-  resources,
+  objects,
   onSelect,
   now,
 }: {
   nodes: ResourceNode[];
-  resources: readonly KubernetesObject[];
+  /** The object of each node, by node id. */
+  objects: ReadonlyMap<string, KubernetesObject>;
   onSelect: (id: string) => void;
   now: number;
 }) {
   const rows: Row[] = nodes.map(node => {
-    const object =
-      node.objectIndex === undefined ? undefined : resources[node.objectIndex];
+    const object = objects.get(node.id);
     return {
       id: node.id,
       kind: node.kind,
