@@ -11,3 +11,5 @@ export * from './health';
 export * from './graph';
 export * from './overview';
 export * from './ciAccess';
+export * from './events';
+export * from './environments';

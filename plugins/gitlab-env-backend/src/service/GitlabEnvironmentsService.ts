@@ -7,6 +7,7 @@ import {
   GitlabAgentRef,
   GitlabEnvError,
   GitlabEnvironment,
+  HealthRuleSet,
   HealthSummary,
   KubernetesObject,
   parseFluxResourcePath,
@@ -24,6 +25,11 @@ import { KasClient } from './kasClient';
 import { readAcrossCluster } from './clusterWideSource';
 import { kasObjectSource, ObjectSource } from './objectSource';
 import { readEnvironmentObjects } from './resourceReader';
+
+export interface GitlabEnvironmentsServiceOptions {
+  /** Adopters' health rules (extension point and app-config), tried before the built-in ones. */
+  healthRules?: HealthRuleSet;
+}
 
 export interface ListEnvironmentsOptions {
   /** Also list stopped environments (default: available and stopping only). */
@@ -62,6 +68,7 @@ export class GitlabEnvironmentsService {
   constructor(
     private readonly config: GitlabEnvConfig,
     private readonly logger: LoggerService,
+    private readonly options: GitlabEnvironmentsServiceOptions = {},
   ) {
     this.cache = new CoalescingCache(
       config.cacheTtlSeconds * 1000,
@@ -283,6 +290,7 @@ export class GitlabEnvironmentsService {
         await this.listableKinds(scope.instance, agent, kas),
         environment,
         scope.labelSelector,
+        this.options.healthRules,
       ),
     );
   }
@@ -368,7 +376,13 @@ export class GitlabEnvironmentsService {
       this.cache
         .getOrLoad(this.readKey(s, e), async () => {
           const read = await readShared();
-          return assembleRead(read.source, read.kinds, e, s.labelSelector);
+          return assembleRead(
+            read.source,
+            read.kinds,
+            e,
+            s.labelSelector,
+            this.options.healthRules,
+          );
         })
         .catch(error =>
           this.logger.debug(
@@ -388,6 +402,7 @@ async function assembleRead(
   kinds: ListableKind[],
   environment: GitlabEnvironment,
   labelSelector: string | undefined,
+  healthRules: HealthRuleSet | undefined,
 ): Promise<EnvironmentRead> {
   const namespace = environment.namespace!;
   const { objects, errors } = await readEnvironmentObjects(source, kinds, {
@@ -405,7 +420,7 @@ async function assembleRead(
         : 'Nothing may have been deployed yet, or it went to another namespace.',
     });
   }
-  const graph = buildResourceGraph(objects);
+  const graph = buildResourceGraph(objects, { health: { rules: healthRules } });
   return {
     resources: objects,
     graph,
