@@ -24,14 +24,22 @@ export const REFRESH_INTERVAL_MS = 15_000;
 const ENVIRONMENTS_KEY = 'environments';
 
 /**
+ * Props of the entity's Environments tab.
+ *
+ * @public
+ */
+export interface EntityGitlabEnvContentProps {
+  /** How often the open tab rereads GitLab and the clusters; 15 s by default. */
+  refreshIntervalMs?: number;
+}
+
+/**
  * The entity's Environments tab: a card per GitLab environment with its
  * health, and the resources of the one the user opens (`?env=<slug>`).
  */
 export function EntityGitlabEnvContent({
   refreshIntervalMs = REFRESH_INTERVAL_MS,
-}: {
-  refreshIntervalMs?: number;
-}) {
+}: EntityGitlabEnvContentProps) {
   const { entity } = useEntity();
   const entityRef = useMemo(() => getCompoundEntityRef(entity), [entity]);
   const api = useApi(gitlabEnvApiRef);
