@@ -26,6 +26,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
         permissions: coreServices.permissions,
         permissionsRegistry: coreServices.permissionsRegistry,
         auditor: coreServices.auditor,
+        cache: coreServices.cache,
         catalog: catalogServiceRef,
       },
       async init({
@@ -36,11 +37,13 @@ export const gitlabEnvPlugin = createBackendPlugin({
         permissions,
         permissionsRegistry,
         auditor,
+        cache,
         catalog,
       }) {
         const service = new GitlabEnvironmentsService(
           readGitlabEnvConfig(config),
           logger,
+          cache,
         );
         permissionsRegistry.addPermissions(gitlabEnvPermissions);
         httpRouter.use(

@@ -1,4 +1,4 @@
-import { LoggerService } from '@backstage/backend-plugin-api';
+import { CacheService, LoggerService } from '@backstage/backend-plugin-api';
 import { Entity, stringifyEntityRef } from '@backstage/catalog-model';
 import {
   buildResourceGraph,
@@ -17,6 +17,7 @@ import pLimit from 'p-limit';
 import { GitlabEnvConfig, GitlabInstanceConfig } from '../config';
 import { failure, isDefinitiveFailure } from '../errors';
 import { CoalescingCache } from './cache';
+import { SharedReadCache } from './sharedCache';
 import { discoverListableKinds, ListableKind } from './discovery';
 import { EntityScope, isInScope, readEntityScope } from './entityScope';
 import { GitlabClient, ProjectEnvironments } from './gitlabClient';
@@ -55,18 +56,25 @@ interface EnvironmentRead {
  * per TTL.
  */
 export class GitlabEnvironmentsService {
-  private readonly cache: CoalescingCache;
+  private readonly cache: SharedReadCache;
   private readonly instanceLimits = new Map<string, Limit>();
   private readonly agentLimits = new Map<string, Limit>();
 
+  /**
+   * @param sharedStore - Backstage's CacheService: values read here are
+   *   shared through it with other replicas and survive a restart; without
+   *   it the cache lives in this process only.
+   */
   constructor(
     private readonly config: GitlabEnvConfig,
     private readonly logger: LoggerService,
+    sharedStore?: CacheService,
   ) {
-    this.cache = new CoalescingCache(
-      config.cacheTtlSeconds * 1000,
-      Date.now,
-      isDefinitiveFailure,
+    const ttlMs = config.cacheTtlSeconds * 1000;
+    this.cache = new SharedReadCache(
+      new CoalescingCache(ttlMs, Date.now, isDefinitiveFailure),
+      sharedStore,
+      { defaultTtlMs: ttlMs, logger },
     );
   }
 
