@@ -5,3 +5,6 @@
  * @packageDocumentation
  */
 export { gitlabEnvPlugin as default } from './plugin';
+export * from './service';
+export { readGitlabEnvConfig } from './config';
+export type { GitlabEnvConfig, GitlabInstanceConfig } from './config';

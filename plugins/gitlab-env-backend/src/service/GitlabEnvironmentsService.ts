@@ -26,6 +26,7 @@ import { readAcrossCluster } from './clusterWideSource';
 import { kasObjectSource, ObjectSource } from './objectSource';
 import { readEnvironmentObjects } from './resourceReader';
 
+/** Options of GitlabEnvironmentsService.listEnvironments. @public */
 export interface ListEnvironmentsOptions {
   /** Also list stopped environments (default: available and stopping only). */
   includeStopped?: boolean;
@@ -54,6 +55,8 @@ interface EnvironmentRead {
  * one's health. The cache and coalescing here make repeated and concurrent
  * calls for the same project or namespace cost one round of upstream reads
  * per TTL.
+ *
+ * @public
  */
 export class GitlabEnvironmentsService {
   private readonly cache: SharedReadCache;
