@@ -8,6 +8,7 @@ import { readGitlabEnvConfig } from './config';
 import { createOverviewRouter } from './overview';
 import { createRouter } from './routes';
 import { GitlabEnvironmentsService } from './service';
+import { sharedStoreOf } from './service/sharedCache';
 
 /**
  * The gitlab-env backend plugin: `/api/gitlab-env`.
@@ -43,7 +44,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
         const service = new GitlabEnvironmentsService(
           readGitlabEnvConfig(config),
           logger,
-          cache,
+          sharedStoreOf(config, cache),
         );
         permissionsRegistry.addPermissions(gitlabEnvPermissions);
         httpRouter.use(

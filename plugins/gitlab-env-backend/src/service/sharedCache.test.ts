@@ -1,7 +1,7 @@
 import { CacheService } from '@backstage/backend-plugin-api';
 import { mockServices } from '@backstage/backend-test-utils';
 import { CoalescingCache } from './cache';
-import { SharedReadCache } from './sharedCache';
+import { SharedReadCache, sharedStoreOf } from './sharedCache';
 
 const TTL_MS = 30_000;
 
@@ -112,5 +112,21 @@ describe('SharedReadCache', () => {
       }),
     ).rejects.toThrow('KAS is down');
     expect(store.set).not.toHaveBeenCalled();
+  });
+});
+
+describe('sharedStoreOf', () => {
+  const cache = mapStore();
+  const config = (data: object) => mockServices.rootConfig({ data });
+
+  it('uses the CacheService when backend.cache names a shared store', () => {
+    const redis = config({ backend: { cache: { store: 'redis' } } });
+    expect(sharedStoreOf(redis, cache)).toBe(cache);
+  });
+
+  it('keeps reads in the process with the default memory store', () => {
+    expect(sharedStoreOf(config({}), cache)).toBeUndefined();
+    const memory = config({ backend: { cache: { store: 'memory' } } });
+    expect(sharedStoreOf(memory, cache)).toBeUndefined();
   });
 });

@@ -1,4 +1,8 @@
-import { CacheService, LoggerService } from '@backstage/backend-plugin-api';
+import {
+  CacheService,
+  LoggerService,
+  RootConfigService,
+} from '@backstage/backend-plugin-api';
 import { JsonValue } from '@backstage/types';
 import { CoalescingCache } from './cache';
 
@@ -15,12 +19,28 @@ export const DEFAULT_STORE_TIMEOUT_MS = 1000;
 const FAILURE_LOG_INTERVAL_MS = 60_000;
 
 /**
+ * The store behind the process's own cache: Backstage's CacheService when
+ * `backend.cache.store` names one that replicas share (redis, valkey,
+ * memcache, ...). Not with the default memory store: it lives in the same
+ * process, so it would share nothing and keep a second, serialized copy of
+ * every read (the README gives the memory measured either way).
+ */
+export function sharedStoreOf(
+  config: RootConfigService,
+  cache: CacheService,
+): CacheService | undefined {
+  const store = config.getOptionalString('backend.cache.store') ?? 'memory';
+  return store === 'memory' ? undefined : cache;
+}
+
+/**
  * The read cache in two tiers. In front, the process's CoalescingCache:
  * concurrent callers share one in-flight load, and settled values are
- * served without a round trip. Behind it, Backstage's CacheService
- * (`backend.cache`: memory by default, Redis, Valkey or memcache when
- * configured), which replicas share and which outlives a restart: a load
- * asks the store first and reads upstream only when the store has nothing.
+ * served without a round trip. Behind it, when `backend.cache` configures
+ * Redis, Valkey, memcache or another shared store (see sharedStoreOf),
+ * Backstage's CacheService, which replicas share and which outlives a
+ * restart: a load asks the store first and reads upstream only when the
+ * store has nothing.
  *
  * Only values are shared; failures stay in the process that met them (a
  * typed error does not survive JSON), and in-flight loads never leave it.
