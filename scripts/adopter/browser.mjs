@@ -16,6 +16,8 @@ export async function assertEnvironmentsTab({ portalUrl, label }) {
         failedRequests.push(`${response.status()} ${response.url()}`);
       }
     });
+    const uncaught = [];
+    page.on('pageerror', error => uncaught.push(String(error)));
     await portal.goto(
       page,
       '/catalog/default/component/checkout-api/gitlab-env?env=staging',
