@@ -1,4 +1,4 @@
-import { ChildProcess, execFileSync, spawn } from 'child_process';
+import { execFileSync, spawn, spawnSync } from 'child_process';
 import { createServer } from 'net';
 import { join } from 'path';
 
@@ -8,6 +8,7 @@ export interface RunningRedis {
   url: string;
   /** Number of keys the server holds. */
   dbSize(): number;
+  /** Empties the server; it stops when the test process exits. */
   close(): Promise<void>;
 }
 
@@ -30,32 +31,25 @@ function freePort(): Promise<number> {
 export async function startRedis(): Promise<RunningRedis> {
   execFileSync('bash', [ENSURE_REDIS], { stdio: 'inherit' });
   const port = await freePort();
-  const child: ChildProcess = spawn(
-    'redis-server',
+  // The server lives until this test process exits, not just this file:
+  // Backstage's cache clients stay connected after a backend stops, and a
+  // server that went away earlier would fail them with an unhandled error.
+  const server = `redis-server --port ${port} --bind 127.0.0.1 --save '' --appendonly no --loglevel warning --logfile ''`;
+  const child = spawn(
+    'bash',
     [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--save',
-      '',
-      '--appendonly',
-      'no',
+      '-c',
+      `${server} & r=$!; while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; kill $r`,
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    { stdio: 'ignore', detached: true },
   );
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Ready to accept connections')) resolve();
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', code =>
-      reject(new Error(`redis-server exited with ${code}: ${output}`)),
-    );
-  });
+  child.unref();
+  const ping = () =>
+    spawnSync('redis-cli', ['-p', String(port), 'ping']).stdout?.toString();
+  for (let i = 0; ping()?.trim() !== 'PONG'; i++) {
+    if (i === 100) throw new Error(`redis-server did not start on ${port}`);
+    await new Promise(resolve => setTimeout(resolve, 100));
+  }
   return {
     url: `redis://127.0.0.1:${port}`,
     dbSize: () =>
@@ -64,14 +58,9 @@ export async function startRedis(): Promise<RunningRedis> {
           .toString()
           .trim(),
       ),
-    close: () =>
-      new Promise(resolve => {
-        if (child.exitCode !== null) {
-          resolve();
-          return;
-        }
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
+    /** Empties the server; it stops when the test process exits. */
+    close: async () => {
+      execFileSync('redis-cli', ['-p', String(port), 'flushall']);
+    },
   };
 }
