@@ -7,6 +7,7 @@ import {
   GitlabAgentRef,
   GitlabEnvError,
   GitlabEnvironment,
+  HealthRuleSet,
   HealthSummary,
   KubernetesObject,
   parseFluxResourcePath,
@@ -25,6 +26,18 @@ import { KasClient } from './kasClient';
 import { readAcrossCluster } from './clusterWideSource';
 import { kasObjectSource, ObjectSource } from './objectSource';
 import { readEnvironmentObjects } from './resourceReader';
+
+/** Options of the GitlabEnvironmentsService constructor. @public */
+export interface GitlabEnvironmentsServiceOptions {
+  /** Adopters' health rules (extension point and app-config), tried before the built-in ones. */
+  healthRules?: HealthRuleSet;
+  /**
+   * Backstage's CacheService on a store replicas share: values read here
+   * are shared through it and survive a restart; without it the cache
+   * lives in this process only.
+   */
+  sharedStore?: CacheService;
+}
 
 /** Options of GitlabEnvironmentsService.listEnvironments. @public */
 export interface ListEnvironmentsOptions {
@@ -63,20 +76,15 @@ export class GitlabEnvironmentsService {
   private readonly instanceLimits = new Map<string, Limit>();
   private readonly agentLimits = new Map<string, Limit>();
 
-  /**
-   * @param sharedStore - Backstage's CacheService: values read here are
-   *   shared through it with other replicas and survive a restart; without
-   *   it the cache lives in this process only.
-   */
   constructor(
     private readonly config: GitlabEnvConfig,
     private readonly logger: LoggerService,
-    sharedStore?: CacheService,
+    private readonly options: GitlabEnvironmentsServiceOptions = {},
   ) {
     const ttlMs = config.cacheTtlSeconds * 1000;
     this.cache = new SharedReadCache(
       new CoalescingCache(ttlMs, Date.now, isDefinitiveFailure),
-      sharedStore,
+      options.sharedStore,
       { defaultTtlMs: ttlMs, logger },
     );
   }
@@ -294,6 +302,7 @@ export class GitlabEnvironmentsService {
         await this.listableKinds(scope.instance, agent, kas),
         environment,
         scope.labelSelector,
+        this.options.healthRules,
       ),
     );
   }
@@ -379,7 +388,13 @@ export class GitlabEnvironmentsService {
       this.cache
         .getOrLoad(this.readKey(s, e), async () => {
           const read = await readShared();
-          return assembleRead(read.source, read.kinds, e, s.labelSelector);
+          return assembleRead(
+            read.source,
+            read.kinds,
+            e,
+            s.labelSelector,
+            this.options.healthRules,
+          );
         })
         .catch(error =>
           this.logger.debug(
@@ -399,6 +414,7 @@ async function assembleRead(
   kinds: ListableKind[],
   environment: GitlabEnvironment,
   labelSelector: string | undefined,
+  healthRules: HealthRuleSet | undefined,
 ): Promise<EnvironmentRead> {
   const namespace = environment.namespace!;
   const { objects, errors } = await readEnvironmentObjects(source, kinds, {
@@ -416,7 +432,7 @@ async function assembleRead(
         : 'Nothing may have been deployed yet, or it went to another namespace.',
     });
   }
-  const graph = buildResourceGraph(objects);
+  const graph = buildResourceGraph(objects, { health: { rules: healthRules } });
   return {
     resources: objects,
     graph,
