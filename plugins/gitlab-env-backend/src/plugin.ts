@@ -14,6 +14,7 @@ import { gitlabEnvHealthRulesExtensionPoint } from './extensions';
 import { createOverviewRouter } from './overview';
 import { createRouter } from './routes';
 import { GitlabEnvironmentsService } from './service';
+import { sharedStoreOf } from './service/sharedCache';
 
 /**
  * The gitlab-env backend plugin: `/api/gitlab-env`.
@@ -38,6 +39,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
         permissions: coreServices.permissions,
         permissionsRegistry: coreServices.permissionsRegistry,
         auditor: coreServices.auditor,
+        cache: coreServices.cache,
         catalog: catalogServiceRef,
       },
       async init({
@@ -48,6 +50,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
         permissions,
         permissionsRegistry,
         auditor,
+        cache,
         catalog,
       }) {
         const healthRules = createHealthRuleSet([
@@ -67,7 +70,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
         const service = new GitlabEnvironmentsService(
           gitlabEnvConfig,
           logger,
-          { healthRules },
+          { healthRules, sharedStore: sharedStoreOf(config, cache) },
         );
         permissionsRegistry.addPermissions(gitlabEnvPermissions);
         httpRouter.use(

@@ -1,6 +1,6 @@
 import { Config } from '@backstage/config';
 
-/** One GitLab instance, with URLs resolved. */
+/** One GitLab instance, with URLs resolved. @public */
 export interface GitlabInstanceConfig {
   host: string;
   baseUrl: string;
@@ -10,6 +10,7 @@ export interface GitlabInstanceConfig {
   token?: string;
 }
 
+/** The plugin's `gitlabEnv` configuration, validated, with defaults applied. @public */
 export interface GitlabEnvConfig {
   instances: GitlabInstanceConfig[];
   requestTimeoutMs: number;
@@ -78,6 +79,8 @@ function readPositive(
 /**
  * Reads and validates `gitlabEnv` at start-up, so a wrong setting stops the
  * backend with a message that names the key, not at the first page view.
+ *
+ * @public
  */
 export function readGitlabEnvConfig(root: Config): GitlabEnvConfig {
   const config = root.getOptionalConfig('gitlabEnv');

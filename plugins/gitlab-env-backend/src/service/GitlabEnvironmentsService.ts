@@ -1,4 +1,4 @@
-import { LoggerService } from '@backstage/backend-plugin-api';
+import { CacheService, LoggerService } from '@backstage/backend-plugin-api';
 import { Entity, stringifyEntityRef } from '@backstage/catalog-model';
 import {
   buildResourceGraph,
@@ -18,6 +18,7 @@ import pLimit from 'p-limit';
 import { GitlabEnvConfig, GitlabInstanceConfig } from '../config';
 import { failure, isDefinitiveFailure } from '../errors';
 import { CoalescingCache } from './cache';
+import { SharedReadCache } from './sharedCache';
 import { discoverListableKinds, ListableKind } from './discovery';
 import { EntityScope, isInScope, readEntityScope } from './entityScope';
 import { GitlabClient, ProjectEnvironments } from './gitlabClient';
@@ -26,11 +27,19 @@ import { readAcrossCluster } from './clusterWideSource';
 import { kasObjectSource, ObjectSource } from './objectSource';
 import { readEnvironmentObjects } from './resourceReader';
 
+/** Options of the GitlabEnvironmentsService constructor. @public */
 export interface GitlabEnvironmentsServiceOptions {
   /** Adopters' health rules (extension point and app-config), tried before the built-in ones. */
   healthRules?: HealthRuleSet;
+  /**
+   * Backstage's CacheService on a store replicas share: values read here
+   * are shared through it and survive a restart; without it the cache
+   * lives in this process only.
+   */
+  sharedStore?: CacheService;
 }
 
+/** Options of GitlabEnvironmentsService.listEnvironments. @public */
 export interface ListEnvironmentsOptions {
   /** Also list stopped environments (default: available and stopping only). */
   includeStopped?: boolean;
@@ -59,9 +68,11 @@ interface EnvironmentRead {
  * one's health. The cache and coalescing here make repeated and concurrent
  * calls for the same project or namespace cost one round of upstream reads
  * per TTL.
+ *
+ * @public
  */
 export class GitlabEnvironmentsService {
-  private readonly cache: CoalescingCache;
+  private readonly cache: SharedReadCache;
   private readonly instanceLimits = new Map<string, Limit>();
   private readonly agentLimits = new Map<string, Limit>();
 
@@ -70,10 +81,11 @@ export class GitlabEnvironmentsService {
     private readonly logger: LoggerService,
     private readonly options: GitlabEnvironmentsServiceOptions = {},
   ) {
-    this.cache = new CoalescingCache(
-      config.cacheTtlSeconds * 1000,
-      Date.now,
-      isDefinitiveFailure,
+    const ttlMs = config.cacheTtlSeconds * 1000;
+    this.cache = new SharedReadCache(
+      new CoalescingCache(ttlMs, Date.now, isDefinitiveFailure),
+      options.sharedStore,
+      { defaultTtlMs: ttlMs, logger },
     );
   }
 

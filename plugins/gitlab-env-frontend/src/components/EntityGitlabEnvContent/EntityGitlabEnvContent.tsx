@@ -27,14 +27,22 @@ export const REFRESH_INTERVAL_MS = 15_000;
 const ENVIRONMENTS_KEY = 'environments';
 
 /**
+ * Props of the entity's Environments tab.
+ *
+ * @public
+ */
+export interface EntityGitlabEnvContentProps {
+  /** How often the open tab rereads GitLab and the clusters; 15 s by default. */
+  refreshIntervalMs?: number;
+}
+
+/**
  * The entity's Environments tab: the environments view (`?view` unset) and
  * the "Access and namespaces" view (`?view=access`).
  */
 export function EntityGitlabEnvContent({
   refreshIntervalMs = REFRESH_INTERVAL_MS,
-}: {
-  refreshIntervalMs?: number;
-}) {
+}: EntityGitlabEnvContentProps) {
   const { entity } = useEntity();
   const entityRef = useMemo(() => getCompoundEntityRef(entity), [entity]);
   const [searchParams, setSearchParams] = useSearchParams();
