@@ -7,7 +7,7 @@ import type { DeleteResourcesPolicy } from './managedResources';
  * clean-up lists.
  */
 
-/** One agent an entity's environments use, with its configuration file. */
+/** One agent an entity's environments use, with its configuration file. @public */
 export interface CiAccessAgent {
   id: string;
   name: string;
@@ -20,6 +20,7 @@ export interface CiAccessAgent {
   error?: GitlabEnvError;
 }
 
+/** @public */
 export interface CiAccessEnvironmentRow {
   name: string;
   slug: string;
@@ -32,6 +33,7 @@ export interface CiAccessEnvironmentRow {
   ref: string;
 }
 
+/** @public */
 export interface CiAccessCell {
   environment: string;
   agentId: string;
@@ -40,6 +42,7 @@ export interface CiAccessCell {
   variables: Record<string, string>;
 }
 
+/** @public */
 export interface CiAccessMatrixResponse {
   entityRef: string;
   project: { id: string; fullPath: string; defaultBranch: string };
@@ -50,7 +53,7 @@ export interface CiAccessMatrixResponse {
   cells: CiAccessCell[];
 }
 
-/** Who created a namespace, from its labels and annotations. */
+/** Who created a namespace, from its labels and annotations. @public */
 export type NamespaceCreator =
   | 'gitlab_managed_resources'
   | 'flux'
@@ -58,7 +61,7 @@ export type NamespaceCreator =
   | 'kubectl'
   | 'unknown';
 
-/** Why a namespace is considered left behind. */
+/** Why a namespace is considered left behind. @public */
 export interface StaleReason {
   /** What produced the name: a ci_access rule, managed resources, the environment's namespace setting, or a managed-resource label. */
   producedBy: 'rule' | 'managed_resources' | 'environment_namespace' | 'label';
@@ -66,6 +69,7 @@ export interface StaleReason {
   environmentState: 'stopped' | 'deleted';
 }
 
+/** @public */
 export interface StaleNamespace {
   name: string;
   agent: { id: string; name: string };
@@ -92,12 +96,14 @@ export interface StaleNamespace {
   kubectl: string;
 }
 
+/** @public */
 export interface StaleNamespacesResponse {
   namespaces: StaleNamespace[];
   /** Agents (or entities) whose namespaces could not be read, with why. */
   errors: Array<{ agent?: string; entityRef?: string; error: GitlabEnvError }>;
 }
 
+/** @public */
 export interface DeleteNamespaceResponse {
   name: string;
   agentId: string;

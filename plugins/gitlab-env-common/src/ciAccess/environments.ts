@@ -2,6 +2,8 @@
  * `ci_access.*.environments`: environment names, where `*` matches any run
  * of characters (like environment scopes), e.g. `review/*`.
  * https://docs.gitlab.com/user/clusters/agent/ci_cd_workflow/#restrict-project-and-group-access-to-specific-environments
+ *
+ * @public
  */
 export function environmentMatches(
   pattern: string,
@@ -14,6 +16,7 @@ export function environmentMatches(
   return new RegExp(`^${source}$`).test(environment);
 }
 
+/** @public */
 export function environmentAllowed(
   patterns: string[] | undefined,
   environment: string | undefined,

@@ -9,9 +9,12 @@ import {
  * What a sub-expression evaluates to, as in GitLab (Ruby): a string, nil,
  * true/false, or a regular expression. `&&` and `||` return one of their
  * operands, not a boolean.
+ *
+ * @public
  */
 export type CiValue = string | null | boolean | RegExp;
 
+/** @public */
 export type CiExpressionResult =
   | { value: boolean }
   | { error: CiExpressionError };
@@ -27,7 +30,7 @@ function rubyTruthy(value: CiValue): boolean {
   return value !== null && value !== false;
 }
 
-/** ActiveSupport's `present?`: nil, false and blank strings are not present. */
+/** ActiveSupport's `present?`: nil, false and blank strings are not present. @public */
 export function ciValuePresent(value: CiValue): boolean {
   if (typeof value === 'string') return !/^\s*$/.test(value);
   return rubyTruthy(value);
@@ -117,6 +120,8 @@ function evaluateNode(
 /**
  * The value GitLab's Statement#evaluate would return (a string for `$VAR`
  * or `$A && $B`, a boolean for comparisons), for the "try it" view and tests.
+ *
+ * @public
  */
 export function evaluateCiExpressionValue(
   expression: string,
@@ -138,6 +143,8 @@ export function evaluateCiExpressionValue(
  * Evaluates a CI `rules:if` expression against CI variables as GitLab does
  * (Statement#truthful?: the value must be present — a variable alone is true
  * when defined and not blank). Never throws; errors carry the position.
+ *
+ * @public
  */
 export function evaluateCiExpression(
   expression: string,

@@ -6,8 +6,10 @@
  * pattern, null, boolean, then the operators).
  */
 
+/** @public */
 export type CiOperator = '==' | '!=' | '=~' | '!~' | '&&' | '||';
 
+/** @public */
 export type CiToken =
   | { kind: 'variable'; name: string; position: number; text: string }
   | { kind: 'string'; value: string; position: number; text: string }
@@ -18,6 +20,7 @@ export type CiToken =
   | { kind: 'open'; position: number; text: string }
   | { kind: 'close'; position: number; text: string };
 
+/** @public */
 export interface CiExpressionError {
   message: string;
   /** Zero-based offset in the expression where the problem is. */
@@ -29,6 +32,8 @@ export type LexResult = { tokens: CiToken[] } | { error: CiExpressionError };
 /**
  * GitLab's lexer stops after MAX_TOKENS (100) scans and then fails, even
  * when only white space is left, so at most 99 tokens pass.
+ *
+ * @public
  */
 export const CI_EXPRESSION_MAX_TOKENS = 100;
 
@@ -82,7 +87,7 @@ function scanOne(text: string, at: number): CiToken | undefined {
   return undefined;
 }
 
-/** Splits an expression into tokens; never throws. */
+/** Splits an expression into tokens; never throws. @public */
 export function lexCiExpression(text: string): LexResult {
   const tokens: CiToken[] = [];
   let at = 0;

@@ -5,16 +5,19 @@
  * and use Go template fields such as `{{ .environment.slug }}`.
  */
 
-/** The namespace name of GitLab's built-in default template. */
+/** The namespace name of GitLab's built-in default template. @public */
 export const DEFAULT_MANAGED_NAMESPACE_TEMPLATE =
   '{{ .environment.slug }}-{{ .project.id }}-{{ .agent.id }}';
 
 /**
  * `delete_resources` of an environment template: `on_stop` in GitLab's
  * default template (gitlab-org/gitlab!188024); `never` otherwise.
+ *
+ * @public
  */
 export type DeleteResourcesPolicy = 'on_stop' | 'never';
 
+/** @public */
 export interface EnvironmentTemplateContext {
   environment: {
     id?: number;
@@ -27,7 +30,7 @@ export interface EnvironmentTemplateContext {
   agent: { id: number; name: string };
 }
 
-/** Label GitLab puts on every object it manages for an environment. */
+/** Label GitLab puts on every object it manages for an environment. @public */
 export function managedResourceLabel(
   environmentSlug: string,
   projectId: number | string,
@@ -36,7 +39,7 @@ export function managedResourceLabel(
   return `agent.gitlab.com/env-${environmentSlug}-${projectId}-${agentId}`;
 }
 
-/** Parses `agent.gitlab.com/env-<slug>-<projectId>-<agentId>` back; slugs may contain dashes. */
+/** Parses `agent.gitlab.com/env-<slug>-<projectId>-<agentId>` back; slugs may contain dashes. @public */
 export function parseManagedResourceLabel(
   label: string,
 ): { environmentSlug: string; projectId: number; agentId: number } | undefined {
@@ -61,6 +64,8 @@ function lookup(context: EnvironmentTemplateContext, path: string[]): unknown {
 /**
  * Renders the `{{ .a.b }}` field references of a template string; any
  * other template action is reported rather than guessed at.
+ *
+ * @public
  */
 export function renderTemplateString(
   template: string,

@@ -4,15 +4,15 @@
  * name) and the configured way to handle names that are too long.
  */
 
-/** Kubernetes: a Namespace name is an RFC 1123 label of at most 63 characters. */
+/** Kubernetes: a Namespace name is an RFC 1123 label of at most 63 characters. @public */
 export const NAMESPACE_MAX_LENGTH = 63;
 const RFC1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DIGEST_LENGTH = 8;
 
-/** `refuse` (the default) reports an over-long name; `truncate` shortens it with a digest suffix. */
+/** `refuse` (the default) reports an over-long name; `truncate` shortens it with a digest suffix. @public */
 export type NamespaceOverflow = 'refuse' | 'truncate';
 
-/** Why a name is not a valid namespace, or undefined when it is. */
+/** Why a name is not a valid namespace, or undefined when it is. @public */
 export function namespaceNameProblem(name: string): string | undefined {
   if (name.length === 0) return 'the name is empty';
   if (name.length > NAMESPACE_MAX_LENGTH) {
@@ -24,7 +24,7 @@ export function namespaceNameProblem(name: string): string | undefined {
   return undefined;
 }
 
-/** Replaces `$VAR` and `${VAR}`; unknown variables expand to nothing and are listed. */
+/** Replaces `$VAR` and `${VAR}`; unknown variables expand to nothing and are listed. @public */
 export function expandCiVariables(
   template: string,
   variables: Record<string, string>,
@@ -58,6 +58,8 @@ function shortDigest(text: string): string {
  * Shortens a name to 63 characters predictably: the first 54 characters
  * (trailing dashes dropped), a dash and 8 hex digits of the full name's
  * digest, so two long names that share a prefix stay distinct.
+ *
+ * @public
  */
 export function truncateNamespaceName(name: string): string {
   if (name.length <= NAMESPACE_MAX_LENGTH) return name;
@@ -66,6 +68,7 @@ export function truncateNamespaceName(name: string): string {
   return `${prefix}-${shortDigest(name)}`;
 }
 
+/** @public */
 export type NamespaceResolution =
   | {
       ok: true;
@@ -77,7 +80,7 @@ export type NamespaceResolution =
     }
   | { ok: false; full: string; message: string; missingVariables: string[] };
 
-/** Expands, validates and (when configured) truncates a namespace template. */
+/** Expands, validates and (when configured) truncates a namespace template. @public */
 export function resolveNamespace(
   template: string,
   variables: Record<string, string>,

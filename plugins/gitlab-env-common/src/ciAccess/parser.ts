@@ -6,7 +6,7 @@ import {
 } from './lexer';
 import { compileRe2 } from './re2';
 
-/** The parse tree of a CI `rules:if` expression. */
+/** The parse tree of a CI `rules:if` expression. @public */
 export type CiExpressionNode =
   | { kind: 'variable'; name: string; position: number }
   | { kind: 'string'; value: string; position: number }
@@ -165,7 +165,7 @@ function missingOperator(tokens: CiToken[]): CiExpressionError | undefined {
   return undefined;
 }
 
-/** Lexes and parses an expression; never throws. */
+/** Lexes and parses an expression; never throws. @public */
 export function parseCiExpression(text: string): ParseResult {
   const lexed = lexCiExpression(text);
   if ('error' in lexed) return lexed;

@@ -17,6 +17,7 @@ import {
   CiAccessNamespace,
 } from './types';
 
+/** @public */
 export interface EvaluateCiAccessOptions {
   /** How to handle expanded names longer than 63 characters; default `refuse`. */
   namespaceOverflow?: NamespaceOverflow;
@@ -127,6 +128,8 @@ function describeRef(ref?: CiAccessEntryRef): string {
  * keeps GitLab's behaviour. A rule whose `if` does not parse denies (fail
  * closed): it might have been the `when: never` meant to stop this job.
  * Pure; never throws.
+ *
+ * @public
  */
 export function evaluateCiAccessRules(
   entry: CiAccessEntry,
@@ -259,6 +262,8 @@ function sameGroupOrAncestor(groupPath: string, projectPath: string): boolean {
  * The one entry that applies to a project: a `projects` entry, else the
  * most specific `groups` entry (entries are not merged), else `instance`.
  * https://docs.gitlab.com/user/clusters/agent/ci_cd_workflow/#authorize-the-agent
+ *
+ * @public
  */
 export function selectCiAccessEntry(
   config: CiAccessConfig | undefined,
@@ -295,7 +300,7 @@ export function selectCiAccessEntry(
   return undefined;
 }
 
-/** Selects the entry for the project, then evaluates it. */
+/** Selects the entry for the project, then evaluates it. @public */
 export function evaluateCiAccess(
   config: CiAccessConfig | undefined,
   projectPath: string,

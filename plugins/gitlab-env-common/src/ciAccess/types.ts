@@ -6,6 +6,7 @@
  * plus the proposed per-entry `rules`.
  */
 
+/** @public */
 export interface CiAccessRule {
   /** A CI `rules:if` expression; a rule without `if` always matches. */
   if?: string;
@@ -15,10 +16,12 @@ export interface CiAccessRule {
   when?: string;
 }
 
+/** @public */
 export interface CiAccessResourceManagement {
   enabled?: boolean;
 }
 
+/** @public */
 export interface CiAccessEntry {
   /** Project or group full path; absent for `instance`. */
   id?: string;
@@ -32,25 +35,27 @@ export interface CiAccessEntry {
   rules?: CiAccessRule[];
 }
 
+/** @public */
 export interface CiAccessConfig {
   projects?: CiAccessEntry[];
   groups?: CiAccessEntry[];
   instance?: CiAccessEntry;
 }
 
-/** Which entry of `ci_access` applies: `projects[index]`, `groups[index]` or `instance`. */
+/** Which entry of `ci_access` applies: `projects[index]`, `groups[index]` or `instance`. @public */
 export interface CiAccessEntryRef {
   scope: 'projects' | 'groups' | 'instance';
   index: number;
   id?: string;
 }
 
-/** Where the namespace of a decision came from. */
+/** Where the namespace of a decision came from. @public */
 export type CiAccessNamespaceSource =
   | 'rule'
   | 'default_namespace'
   | 'managed_resources';
 
+/** @public */
 export interface CiAccessNamespace {
   source: CiAccessNamespaceSource;
   /** The template as configured. */
@@ -62,6 +67,7 @@ export interface CiAccessNamespace {
   truncated: boolean;
 }
 
+/** @public */
 export type CiAccessDenial =
   | 'not_shared'
   | 'environment_not_allowed'
@@ -71,6 +77,7 @@ export type CiAccessDenial =
   | 'rule_error'
   | 'invalid_namespace';
 
+/** @public */
 export interface CiAccessDecision {
   authorized: boolean;
   /** Why not, when not authorized. */
