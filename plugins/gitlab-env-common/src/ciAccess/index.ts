@@ -1,7 +1,12 @@
 export * from './types';
-export type { CiExpressionError, CiOperator, CiToken } from './lexer';
+export type {
+  CiExpressionError,
+  CiOperator,
+  CiToken,
+  LexResult,
+} from './lexer';
 export { lexCiExpression, CI_EXPRESSION_MAX_TOKENS } from './lexer';
-export type { CiExpressionNode } from './parser';
+export type { CiExpressionNode, ParseResult } from './parser';
 export { parseCiExpression } from './parser';
 export type { CiValue, CiExpressionResult } from './evaluate';
 export {

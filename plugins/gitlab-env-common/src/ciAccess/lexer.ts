@@ -27,6 +27,7 @@ export interface CiExpressionError {
   position?: number;
 }
 
+/** @public */
 export type LexResult = { tokens: CiToken[] } | { error: CiExpressionError };
 
 /**

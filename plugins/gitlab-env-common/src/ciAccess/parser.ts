@@ -21,6 +21,7 @@ export type CiExpressionNode =
       position: number;
     };
 
+/** @public */
 export type ParseResult =
   | { tree: CiExpressionNode }
   | { error: CiExpressionError };
