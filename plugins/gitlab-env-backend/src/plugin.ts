@@ -38,10 +38,8 @@ export const gitlabEnvPlugin = createBackendPlugin({
         auditor,
         catalog,
       }) {
-        const service = new GitlabEnvironmentsService(
-          readGitlabEnvConfig(config),
-          logger,
-        );
+        const gitlabEnvConfig = readGitlabEnvConfig(config);
+        const service = new GitlabEnvironmentsService(gitlabEnvConfig, logger);
         permissionsRegistry.addPermissions(gitlabEnvPermissions);
         httpRouter.use(
           createOverviewRouter({
@@ -50,6 +48,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
             permissions,
             httpAuth,
             auditor,
+            deadlineMs: gitlabEnvConfig.overview.deadlineMs,
           }),
         );
         httpRouter.use(

@@ -19,8 +19,19 @@ export function testConfig(
     ],
     requestTimeoutMs: 1000,
     cacheTtlSeconds: 30,
+    transientCacheSeconds: 5,
+    requestDeadlineMs: 5000,
+    limits: {
+      maxPagesPerList: 100,
+      maxObjectsPerEnvironment: 20_000,
+      maxResponseBytes: 32 * 1024 * 1024,
+    },
     concurrency: { perInstance: 16, perAgent: 8 },
-    overview: { clusterWideReads: true, clusterWideMinNamespaces: 3 },
+    overview: {
+      clusterWideReads: true,
+      clusterWideMinNamespaces: 3,
+      deadlineMs: 30_000,
+    },
     ...overrides,
   };
 }

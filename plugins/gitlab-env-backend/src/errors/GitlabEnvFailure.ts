@@ -53,6 +53,10 @@ const STATUS_BY_CODE: Record<GitlabEnvErrorCode, number> = {
   UPSTREAM_MALFORMED: 502,
   UPSTREAM_ERROR: 502,
   NOT_ALLOWED: 403,
+  INVALID_REQUEST: 400,
+  ENTITY_NOT_FOUND: 404,
+  INVALID_ENVIRONMENT_SETTING: 409,
+  LIMIT_REACHED: 502,
 };
 
 export function httpStatusOf(code: GitlabEnvErrorCode): number {
@@ -101,6 +105,9 @@ const DEFINITIVE_CODES = new Set<GitlabEnvErrorCode>([
   'NO_AGENT',
   'NO_NAMESPACE',
   'AGENT_NOT_SHARED',
+  'INVALID_REQUEST',
+  'ENTITY_NOT_FOUND',
+  'INVALID_ENVIRONMENT_SETTING',
 ]);
 
 /** True for failures worth caching like a result (see CoalescingCache). */

@@ -373,7 +373,7 @@ describe('GitlabEnvironmentsService.getEnvironmentResources', () => {
     expect(requests).toEqual([]);
   });
 
-  it('does not cache failures', async () => {
+  it('keeps a transient failure for transientCacheSeconds only', async () => {
     let fail = true;
     server.use(
       http.post(`${GITLAB_URL}/api/graphql`, () =>
@@ -381,9 +381,11 @@ describe('GitlabEnvironmentsService.getEnvironmentResources', () => {
       ),
       gitlabGraphql(),
     );
-    const { service } = createTestService();
+    const { service } = createTestService({ transientCacheSeconds: 0.05 });
     await expect(service.listEnvironments(appEntity)).rejects.toThrow();
     fail = false;
+    await expect(service.listEnvironments(appEntity)).rejects.toThrow();
+    await new Promise(resolve => setTimeout(resolve, 60));
     await expect(service.listEnvironments(appEntity)).resolves.toBeDefined();
   });
 });
