@@ -1,6 +1,8 @@
 import { mockServices } from '@backstage/backend-test-utils';
 import { Entity } from '@backstage/catalog-model';
+import { GitlabEnvError } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { GitlabEnvConfig } from '../config';
+import { GitlabEnvFailure } from '../errors';
 import { GitlabEnvironmentsService } from '../service';
 import { GITLAB_URL, TOKEN } from './fakeGitlab';
 
@@ -58,4 +60,25 @@ export function createTestService(overrides: Partial<GitlabEnvConfig> = {}) {
       ),
     );
   return { service, logLines };
+}
+
+/** The typed failure a call ends with; fails the test if it succeeds or throws anything else. */
+export async function failureOf(
+  promise: Promise<unknown>,
+): Promise<GitlabEnvError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof GitlabEnvFailure) return error.detail;
+    throw error;
+  }
+  throw new Error('expected a failure');
+}
+
+/** The resources of appEntity's production environment, read by a fresh service. */
+export function readProduction(overrides: Partial<GitlabEnvConfig> = {}) {
+  return createTestService(overrides).service.getEnvironmentResources(
+    appEntity,
+    'production',
+  );
 }

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'events';
 import {
   AuditorService,
   BackstageCredentials,
@@ -132,6 +133,7 @@ export function createOverviewRouter(
       left.signal,
       AbortSignal.timeout(options.deadlineMs ?? 60_000),
     ]);
+    setMaxListeners(0, signal);
     res.status(200);
     res.setHeader('content-type', 'application/x-ndjson; charset=utf-8');
     res.setHeader('cache-control', 'no-store');

@@ -125,14 +125,48 @@ describe('gitlab-env router', () => {
     });
   });
 
-  it('answers 404 for an entity the catalog does not have', async () => {
+  it('answers 404 ENTITY_NOT_FOUND for an entity the catalog does not have', async () => {
     const { app: backend } = await startBackend();
     const res = await request(backend).get(
       '/api/gitlab-env/entity/default/component/ghost/environments',
     );
     expect(res.status).toBe(404);
     expect(res.body.error.name).toBe('NotFoundError');
+    expect(res.body.gitlabEnv).toMatchObject({
+      code: 'ENTITY_NOT_FOUND',
+      message: expect.stringContaining('component:default/ghost'),
+    });
   });
+
+  it.each([
+    [
+      'a malformed percent-encoding',
+      '/entity/default/component/app%E0%A4%A/environments',
+    ],
+    [
+      'a kind with an encoded slash',
+      '/entity/default/comp%2Fonent/app/environments',
+    ],
+    ['a name with spaces', '/entity/default/component/a%20b/environments'],
+    [
+      'a slug GitLab never makes',
+      '/entity/default/component/app/environments/..%2F..%2Fsecrets/resources',
+    ],
+  ])(
+    'answers 400 INVALID_REQUEST for %s, before any upstream call',
+    async (_, path) => {
+      const upstream: string[] = [];
+      server.events.on('request:start', ({ request: r }) => {
+        if (r.url.startsWith(GITLAB_URL)) upstream.push(r.url);
+      });
+      const { app: backend } = await startBackend();
+      const res = await request(backend).get(`/api/gitlab-env${path}`);
+      server.events.removeAllListeners();
+      expect(res.status).toBe(400);
+      expect(res.body.gitlabEnv.code).toBe('INVALID_REQUEST');
+      expect(upstream).toEqual([]);
+    },
+  );
 
   it('requires credentials except for /health', async () => {
     const { app: backend } = await startBackend();

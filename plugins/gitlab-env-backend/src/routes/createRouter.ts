@@ -73,8 +73,7 @@ function clientSignal(res: express.Response): AbortSignal {
 
 /** Express's own 400s (a malformed percent-encoding in the path) are the caller's mistake too. */
 function isClientError(error: unknown): boolean {
-  const status = (error as { status?: unknown; statusCode?: unknown })
-    ?.status;
+  const status = (error as { status?: unknown; statusCode?: unknown })?.status;
   return (
     error instanceof URIError ||
     (typeof status === 'number' && status >= 400 && status < 500)
@@ -126,7 +125,9 @@ export async function createRouter(
       throw failure(
         'ENTITY_NOT_FOUND',
         `The catalog has no entity ${entityRef}, or you cannot see it.`,
-        { hint: 'Check the address; the entity may have been removed from the catalog.' },
+        {
+          hint: 'Check the address; the entity may have been removed from the catalog.',
+        },
       );
     }
     return { entity, entityRef };

@@ -1,8 +1,6 @@
 import { registerMswTestHooks } from '@backstage/backend-test-utils';
-import { GitlabEnvError } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { delay, http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { GitlabEnvFailure } from '../errors';
 import {
   GITLAB_URL,
   gitlabGraphql,
@@ -15,6 +13,7 @@ import {
   appEntity,
   createTestService,
   entityWith,
+  failureOf,
 } from '../__testUtils__/serviceFixture';
 import { REDACTED_SECRET_VALUE } from './objects';
 
@@ -29,16 +28,6 @@ beforeEach(() => {
   });
 });
 afterEach(() => server.events.removeAllListeners());
-
-async function failureOf(promise: Promise<unknown>): Promise<GitlabEnvError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof GitlabEnvFailure) return error.detail;
-    throw error;
-  }
-  throw new Error('expected a failure');
-}
 
 const deployment = (name: string) =>
   item(name, {

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'events';
 import { LoggerService } from '@backstage/backend-plugin-api';
 import { Entity, stringifyEntityRef } from '@backstage/catalog-model';
 import {
@@ -91,8 +92,7 @@ export class GitlabEnvironmentsService {
   }
 
   private readBounds(signal: AbortSignal, namespaces = 1) {
-    const warnings: Array<{ warning: GitlabEnvError; namespace?: string }> =
-      [];
+    const warnings: Array<{ warning: GitlabEnvError; namespace?: string }> = [];
     const bounds = new ReadBounds(
       this.config.limits.maxPagesPerList,
       this.config.limits.maxObjectsPerEnvironment * namespaces,
@@ -441,6 +441,7 @@ export class GitlabEnvironmentsService {
     // entries each end theirs, but it serves them all.
     const readOnce = async () => {
       const signal = AbortSignal.timeout(this.config.requestDeadlineMs);
+      setMaxListeners(0, signal);
       const kas = this.kasClient(scope.instance, data, agent, signal);
       const kinds = await this.listableKinds(
         scope.instance,

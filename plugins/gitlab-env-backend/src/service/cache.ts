@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'events';
 import { failure } from '../errors';
 
 interface Entry<T> {
@@ -95,6 +96,8 @@ export class CoalescingCache {
       deadlineMs === undefined
         ? controller.signal
         : AbortSignal.any([controller.signal, AbortSignal.timeout(deadlineMs)]);
+    // Every upstream request of the load listens to it.
+    setMaxListeners(0, controller.signal, signal);
     const cutOff = new Promise<never>((_, reject) => {
       if (deadlineMs === undefined) return;
       signal.addEventListener('abort', () => reject(stopped()), {

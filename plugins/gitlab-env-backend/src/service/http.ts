@@ -79,7 +79,8 @@ async function readBounded(
 ): Promise<Uint8Array | undefined> {
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel();
+    // Not awaited: a peer that stops sending must not hold the call.
+    response.body?.cancel().catch(() => undefined);
     return undefined;
   }
   if (!response.body) return new Uint8Array();
@@ -91,7 +92,7 @@ async function readBounded(
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
-      await reader.cancel();
+      reader.cancel().catch(() => undefined);
       return undefined;
     }
     chunks.push(value);

@@ -7,7 +7,7 @@ import { collectionPath, objectPath } from '../validation';
 import type { ListableKind } from './discovery';
 import { isRecord } from './json';
 import { KasClient } from './kasClient';
-import { describeItem, inspectObject } from './objects';
+import { describeItem, inspectObject, PlannedKind } from './objects';
 import { ReadBounds } from './readBounds';
 
 /** One object's address: enough to GET it and to name it in errors. */
@@ -103,21 +103,14 @@ export async function listKind(
     for (const item of list.items) {
       const [itemNamespace, name] = namespaceAndName(item);
       if (keep && !keep(itemNamespace, name)) continue;
-      const { object, problem } = inspectObject(item, planned);
-      if (!object) {
-        bounds.warn(
-          {
-            code: 'UPSTREAM_MALFORMED',
-            message: `The cluster answered ${describeItem(
-              item,
-              planned,
-            )}, which is left out: ${problem}.`,
-            resource: kind.label,
-          },
-          itemNamespace || namespace,
-        );
-        continue;
-      }
+      const object = inspectOrWarn(
+        item,
+        planned,
+        kind.label,
+        bounds,
+        itemNamespace || namespace,
+      );
+      if (!object) continue;
       if (!bounds.take()) return objects;
       objects.push(object);
     }
@@ -149,6 +142,31 @@ export async function listKind(
   }
 }
 
+/** The item as an object, or a warning naming it and why it is left out. */
+function inspectOrWarn(
+  item: unknown,
+  planned: PlannedKind,
+  label: string,
+  bounds: ReadBounds,
+  namespace: string | undefined,
+): KubernetesObject | undefined {
+  const { object, problem } = inspectObject(item, planned);
+  if (!object) {
+    bounds.warn(
+      {
+        code: 'UPSTREAM_MALFORMED',
+        message: `The cluster answered ${describeItem(
+          item,
+          planned,
+        )}, which is left out: ${problem}.`,
+        resource: label,
+      },
+      namespace,
+    );
+  }
+  return object;
+}
+
 function namespaceAndName(item: unknown): [string, string] {
   const metadata = isRecord(item) ? item.metadata : undefined;
   if (!isRecord(metadata)) return ['', ''];
@@ -170,21 +188,7 @@ export async function getObject(
   };
   const item = await kas.get(path, ref.label);
   if (item === undefined) return undefined;
-  const { object, problem } = inspectObject(item, planned);
-  if (!object) {
-    bounds.warn(
-      {
-        code: 'UPSTREAM_MALFORMED',
-        message: `The cluster answered ${describeItem(
-          item,
-          planned,
-        )}, which is left out: ${problem}.`,
-        resource: ref.label,
-      },
-      ref.namespace,
-    );
-  }
-  return object;
+  return inspectOrWarn(item, planned, ref.label, bounds, ref.namespace);
 }
 
 /** Reads straight from KAS, one request per kind and namespace. */

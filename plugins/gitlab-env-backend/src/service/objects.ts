@@ -68,7 +68,10 @@ export function objectProblem(item: unknown): string | undefined {
  * depth cannot overflow it. Mutates `value`; false when it nests deeper
  * than `maxDepth` (then it may be left half-walked and must be dropped).
  */
-export function redactSecretsDeep(value: unknown, maxDepth = Infinity): boolean {
+export function redactSecretsDeep(
+  value: unknown,
+  maxDepth = Infinity,
+): boolean {
   const stack: Array<[unknown, number]> = [[value, 1]];
   while (stack.length > 0) {
     const [current, depth] = stack.pop()!;
@@ -85,7 +88,8 @@ export function redactSecretsDeep(value: unknown, maxDepth = Infinity): boolean 
 
 function redactSecret(secret: Record<string, any>) {
   if ('data' in secret) secret.data = redactValues(secret.data);
-  if ('stringData' in secret) secret.stringData = redactValues(secret.stringData);
+  if ('stringData' in secret)
+    secret.stringData = redactValues(secret.stringData);
   if (isRecord(secret.metadata)) secret.metadata = stripCopies(secret.metadata);
 }
 
@@ -133,7 +137,8 @@ export function inspectObject(
 
 /** How warnings name an object: `apps/v1 Deployment shop/web`. */
 export function describeItem(item: unknown, planned: PlannedKind): string {
-  const metadata = isRecord(item) && isRecord(item.metadata) ? item.metadata : {};
+  const metadata =
+    isRecord(item) && isRecord(item.metadata) ? item.metadata : {};
   const text = (v: unknown) => (typeof v === 'string' ? v.slice(0, 253) : '?');
   const where =
     metadata.namespace !== undefined ? `${text(metadata.namespace)}/` : '';

@@ -130,8 +130,7 @@ export async function readEnvironmentObjects(
     ),
     readFluxObject(source, scope.fluxResourcePath, errors),
   ]);
-  if (kinds.length > 0 && agentWide.length === kinds.length)
-    throw agentWide[0];
+  if (kinds.length > 0 && agentWide.length === kinds.length) throw agentWide[0];
   lists.flat().forEach(add);
   if (flux) {
     add(flux);
@@ -155,7 +154,7 @@ async function readFluxObject(
   if (!fluxResourcePath) return undefined;
   let path;
   try {
-    path = checkFluxResourcePath(fluxResourcePath, "The environment");
+    path = checkFluxResourcePath(fluxResourcePath, 'The environment');
   } catch (error) {
     errors.push(asGitlabEnvError(error));
     return undefined;
@@ -203,7 +202,7 @@ async function readInventoryOutsideNamespace(
         name: entry!.name,
       });
     } catch (error) {
-        errors.push(kindError(error, kind.label));
+      errors.push(kindError(error, kind.label));
       return undefined;
     }
   });

@@ -92,5 +92,7 @@ export function checkEnvironmentValues(
 export function invalidSetting(
   environment: GitlabEnvironment,
 ): GitlabEnvError | undefined {
-  return environment.errors?.find(e => e.code === 'INVALID_ENVIRONMENT_SETTING');
+  return environment.errors?.find(
+    e => e.code === 'INVALID_ENVIRONMENT_SETTING',
+  );
 }

@@ -13,9 +13,7 @@ const DNS1123_SUBDOMAIN =
 /** A namespace name, an API version, a resource's plural: at most 63 characters. */
 export function isDns1123Label(value: unknown): value is string {
   return (
-    typeof value === 'string' &&
-    value.length <= 63 &&
-    DNS1123_LABEL.test(value)
+    typeof value === 'string' && value.length <= 63 && DNS1123_LABEL.test(value)
   );
 }
 
@@ -93,12 +91,15 @@ export function isEnvironmentSlug(value: unknown): value is string {
   );
 }
 
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
+
 /** Quotes an untrusted value for a message: bounded length, control characters escaped. */
 export function quote(value: unknown): string {
   const text = typeof value === 'string' ? value : JSON.stringify(value) ?? '';
   const shown = text.length > 120 ? `${text.slice(0, 117)}...` : text;
-  // eslint-disable-next-line no-control-regex
-  return `\`${shown.replace(/[\u0000-\u001f\u007f]/g, c =>
-    `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  return `\`${shown.replace(
+    CONTROL_CHARACTERS,
+    c => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   )}\``;
 }
