@@ -83,6 +83,8 @@ export interface EntityEnvironmentsResponse {
   /** The label selector applied to cluster reads, when the entity sets one. */
   labelSelector?: string;
   environments: GitlabEnvironment[];
+  /** Why the list itself may be incomplete (a pagination loop, a limit). */
+  errors?: GitlabEnvError[];
 }
 
 /** `GET /entity/:namespace/:kind/:name/environments/:slug/resources` @public */
