@@ -7,8 +7,15 @@ import { GitlabDirectory } from './gitlab/access';
 import { runGraphql } from './gitlab/graphql';
 import { handleRest } from './gitlab/rest';
 import {
+  anyDataFault,
+  applyDataFaults,
+  FaultedRequest,
+  isLoopToken,
+} from './http/dataFaults';
+import {
   gitlabTokenOf,
   markBodyFault,
+  markBodyTransform,
   readBody,
   sendJson,
 } from './http/respond';
@@ -134,7 +141,12 @@ export async function startGitlabSimulator(
 
   let urls: { url: string; kasProxyUrl: string } = { url: '', kasProxyUrl: '' };
 
-  async function route(req: IncomingMessage, res: ServerResponse, url: URL) {
+  async function route(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    faulted: FaultedRequest,
+  ) {
     const pathname = url.pathname;
     const surface = surfaceOf(pathname);
     if (surface === 'kas') {
@@ -208,6 +220,11 @@ export async function startGitlabSimulator(
       for (const op of Array.isArray(body) ? body : [body]) {
         if (typeof op?.variables === 'string')
           op.variables = JSON.parse(op.variables || 'null');
+        // A looping cursor (loopingCursor fault) is served the first page again.
+        if (isLoopToken(op?.variables?.after)) {
+          faulted.token = op.variables.after;
+          delete op.variables.after;
+        }
       }
     } catch (error) {
       // GraphqlController answers unparsable variables with 422.
@@ -244,7 +261,17 @@ export async function startGitlabSimulator(
           markBodyFault(res, current.errorKind);
       }
     }
-    await route(req, res, url);
+    const faulted: FaultedRequest = { surface };
+    if (anyDataFault(current)) {
+      const token = url.searchParams.get('continue');
+      if (surface === 'kas' && isLoopToken(token)) {
+        // The loop's tokens mean nothing to the API server: serve the first page again.
+        faulted.token = token;
+        url.searchParams.delete('continue');
+      }
+      markBodyTransform(res, body => applyDataFaults(body, current, faulted));
+    }
+    await route(req, res, url, faulted);
   }
 
   const server = createServer((req, res) => {
