@@ -232,7 +232,7 @@ describe('fault knobs', () => {
       expect(() => JSON.stringify(deep)).toThrow(RangeError);
     });
 
-    it('pads a list with copies of its first item', async () => {
+    it('pads a list of Pods with copies of its first Pod, paginated by limit', async () => {
       const before = (await kasJson(sim(), PROD_US, PODS)).body.items.length;
       sim().setFaults({ oversizedListItems: 1000 });
       const { items } = (await kasJson(sim(), PROD_US, PODS)).body;
@@ -240,6 +240,19 @@ describe('fault knobs', () => {
       expect(new Set(items.map((i: any) => i.metadata.uid)).size).toBe(
         items.length,
       );
+      const names: string[] = [];
+      let token: string | undefined;
+      do {
+        const { body } = await kasJson(
+          sim(),
+          PROD_US,
+          `${PODS}?limit=300${token ? `&continue=${token}` : ''}`,
+        );
+        names.push(...body.items.map((i: any) => i.metadata.name));
+        token = body.metadata.continue;
+      } while (token);
+      expect(names).toHaveLength(before + 1000);
+      expect(new Set(names).size).toBe(names.length);
     });
 
     it('answers Secrets in a `kind: List`', async () => {

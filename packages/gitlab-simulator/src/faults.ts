@@ -27,7 +27,7 @@ export interface FaultKnobs {
   loopingCursor: boolean;
   /** 0 = off; else every non-empty list gains an object nested this deep. */
   deepObjectDepth: number;
-  /** 0 = off; else every non-empty list gains this many copies of its first item (distinct names and uids). */
+  /** 0 = off; else every non-empty list of Pods gains this many copies of its first Pod (distinct names and uids). */
   oversizedListItems: number;
   /** Lists of Secrets answer `kind: List`, each item saying `v1 Secret`. */
   secretsInList: boolean;

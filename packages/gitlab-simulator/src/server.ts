@@ -10,6 +10,7 @@ import {
   anyDataFault,
   applyDataFaults,
   FaultedRequest,
+  isFaultToken,
   isLoopToken,
 } from './http/dataFaults';
 import {
@@ -261,11 +262,15 @@ export async function startGitlabSimulator(
           markBodyFault(res, current.errorKind);
       }
     }
-    const faulted: FaultedRequest = { surface };
+    const faulted: FaultedRequest = {
+      surface,
+      limit: Number(url.searchParams.get('limit') ?? 0),
+    };
     if (anyDataFault(current)) {
       const token = url.searchParams.get('continue');
-      if (surface === 'kas' && isLoopToken(token)) {
-        // The loop's tokens mean nothing to the API server: serve the first page again.
+      if (surface === 'kas' && isFaultToken(token)) {
+        // The faults' tokens mean nothing to the API server: it serves the
+        // first page again, and the fault answers from its own list.
         faulted.token = token;
         url.searchParams.delete('continue');
       }

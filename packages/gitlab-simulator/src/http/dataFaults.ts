@@ -31,11 +31,24 @@ function isList(body: unknown): body is Json & { items: Json[] } {
   );
 }
 
+/** Continue tokens of an oversized list: the offset of the next page. */
+const OVERSIZED_TOKEN = /^oversized-(\d+)$/;
+
+/** Tokens the API server never issued: a request carrying one is answered from the fault's own list. */
+export function isFaultToken(value: unknown): boolean {
+  return (
+    isLoopToken(value) ||
+    (typeof value === 'string' && OVERSIZED_TOKEN.test(value))
+  );
+}
+
 /** What the request asked for, as the faults need it. */
 export interface FaultedRequest {
   surface: 'graphql' | 'rest' | 'kas' | undefined;
   /** The continue token (KAS) or `after` cursor (GraphQL) the client sent. */
   token?: string | null;
+  /** The page size a list asked for (`limit`), 0 for all. */
+  limit?: number;
 }
 
 const DEEP_MARKER = '__simulator_deep_object__';
@@ -64,17 +77,30 @@ function listFaults(
       ...item,
     }));
   }
-  if (first && faults.oversizedListItems > 0) {
-    for (let i = 0; i < faults.oversizedListItems; i++) {
-      list.items.push({
+  if (first && faults.oversizedListItems > 0 && list.kind === 'PodList') {
+    // A namespace of many Pods, paginated as the API server would: the real
+    // items, then the copies, `limit` at a time behind oversized-<offset> tokens.
+    const all = [
+      ...list.items,
+      ...Array.from({ length: faults.oversizedListItems }, (_, i) => ({
         ...first,
         metadata: {
           ...first.metadata,
           name: `${first.metadata?.name}-copy-${i}`,
           uid: `${first.metadata?.uid}-copy-${i}`,
         },
-      });
-    }
+      })),
+    ];
+    const offset = Number(
+      OVERSIZED_TOKEN.exec(String(request.token))?.[1] ?? 0,
+    );
+    const end = request.limit ? offset + request.limit : all.length;
+    list.items = all.slice(offset, end);
+    list.metadata = {
+      ...list.metadata,
+      continue: end < all.length ? `oversized-${end}` : undefined,
+      remainingItemCount: end < all.length ? all.length - end : undefined,
+    };
   }
   if (first && faults.duplicateUids) {
     const uid = list.items[0].metadata?.uid;

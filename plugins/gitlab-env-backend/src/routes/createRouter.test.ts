@@ -31,7 +31,10 @@ const bare = {
   metadata: { name: 'bare', namespace: 'default' },
 };
 
-async function startBackend(result: AuthorizeResult = AuthorizeResult.ALLOW) {
+async function startBackend(
+  result: AuthorizeResult = AuthorizeResult.ALLOW,
+  auditor = mockServices.auditor.mock(),
+) {
   const permissions = mockServices.permissions.mock();
   permissions.authorize.mockImplementation(async requests =>
     requests.map(() => ({ result } as any)),
@@ -40,6 +43,7 @@ async function startBackend(result: AuthorizeResult = AuthorizeResult.ALLOW) {
     features: [
       gitlabEnvPlugin,
       permissions.factory,
+      auditor.factory,
       catalogServiceMock.factory({ entities: [app, bare] }),
       mockServices.rootConfig.factory({
         data: {
@@ -167,6 +171,27 @@ describe('gitlab-env router', () => {
       expect(upstream).toEqual([]);
     },
   );
+
+  it('audits a partial read as what it was: its resources and the codes of its gaps', async () => {
+    server.use(
+      ...kasCluster({
+        items: { '/pods': [item('a')] },
+        forbidden: ['secrets'],
+      }),
+    );
+    const success = jest.fn();
+    const auditor = mockServices.auditor.mock({
+      createEvent: jest.fn(async () => ({ success, fail: jest.fn() })),
+    });
+    const { app: backend } = await startBackend(AuthorizeResult.ALLOW, auditor);
+    const res = await request(backend).get(
+      '/api/gitlab-env/entity/default/component/app/environments/production/resources',
+    );
+    expect(res.status).toBe(200);
+    expect(success).toHaveBeenCalledWith({
+      meta: { resources: 1, partial: true, errors: ['KIND_FORBIDDEN'] },
+    });
+  });
 
   it('requires credentials except for /health', async () => {
     const { app: backend } = await startBackend();

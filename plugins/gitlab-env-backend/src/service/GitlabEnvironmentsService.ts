@@ -87,6 +87,18 @@ export class GitlabEnvironmentsService {
     });
   }
 
+  /**
+   * One request's signal: its caller's (a client that leaves) and its
+   * deadline, so the request answers by then however many loads it waits
+   * for in turn (environments, discovery, the read).
+   */
+  private requestSignal(signal?: AbortSignal): AbortSignal {
+    const deadline = AbortSignal.timeout(this.config.requestDeadlineMs);
+    const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
+    setMaxListeners(0, combined);
+    return combined;
+  }
+
   private upstreamOptions(signal: AbortSignal) {
     return { signal, maxBytes: this.config.limits.maxResponseBytes };
   }
@@ -147,7 +159,8 @@ export class GitlabEnvironmentsService {
     options: ListEnvironmentsOptions = {},
   ): Promise<EntityEnvironmentsResponse> {
     const scope = readEntityScope(entity, this.config.instances);
-    const data = await this.projectEnvironments(scope, options.signal);
+    const signal = this.requestSignal(options.signal);
+    const data = await this.projectEnvironments(scope, signal);
     const environments = data.environments.filter(
       e =>
         isInScope(scope, e) &&
@@ -163,7 +176,7 @@ export class GitlabEnvironmentsService {
                 scope,
                 data,
                 environment,
-                options.signal,
+                signal,
               );
               return withReadErrors(
                 { ...environment, health: read.health },
@@ -193,17 +206,13 @@ export class GitlabEnvironmentsService {
     slug: string,
     options: CallOptions = {},
   ): Promise<EnvironmentResourcesResponse> {
+    const signal = this.requestSignal(options.signal);
     const { scope, data, environment } = await this.findEnvironment(
       entity,
       slug,
-      options.signal,
+      signal,
     );
-    const read = await this.readEnvironment(
-      scope,
-      data,
-      environment,
-      options.signal,
-    );
+    const read = await this.readEnvironment(scope, data, environment, signal);
     return {
       entityRef: stringifyEntityRef(entity),
       environment: { ...environment, health: read.health },
@@ -221,14 +230,14 @@ export class GitlabEnvironmentsService {
     slug: string,
     options: CallOptions = {},
   ): Promise<HealthSummary> {
+    const signal = this.requestSignal(options.signal);
     const { scope, data, environment } = await this.findEnvironment(
       entity,
       slug,
-      options.signal,
+      signal,
     );
-    return (
-      await this.readEnvironment(scope, data, environment, options.signal)
-    ).health;
+    return (await this.readEnvironment(scope, data, environment, signal))
+      .health;
   }
 
   private async findEnvironment(

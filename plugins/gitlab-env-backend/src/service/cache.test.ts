@@ -103,6 +103,22 @@ describe('CoalescingCache', () => {
     expect(cache.has('k')).toBe(false);
   });
 
+  it('lets a load run on when its last caller only reached its own deadline', async () => {
+    const cache = new CoalescingCache({ ttlMs: 1000 });
+    let resolveLoad: (v: string) => void = () => {};
+    const load = () =>
+      new Promise<string>(resolve => {
+        resolveLoad = resolve;
+      });
+    const late = cache.getOrLoad('k', load, {
+      signal: AbortSignal.timeout(5),
+    });
+    await expect(late).rejects.toBeInstanceOf(GitlabEnvFailure);
+    expect(cache.has('k')).toBe(true);
+    resolveLoad('value');
+    await expect(cache.getOrLoad('k', load)).resolves.toBe('value');
+  });
+
   it('never abandons a load a caller without a signal waits for', async () => {
     const cache = new CoalescingCache({ ttlMs: 1000 });
     let resolveLoad: (v: string) => void = () => {};

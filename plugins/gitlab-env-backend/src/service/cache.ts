@@ -154,7 +154,17 @@ export class CoalescingCache {
       const leave = () => {
         reject(callerLeft());
         entry.waiters -= 1;
-        if (entry.waiters === 0 && !entry.pinned && !entry.settled) {
+        // A caller past its own deadline leaves the load to its own: the
+        // next viewer may still get its answer. One whose client left
+        // wanted nothing more.
+        const timedOut =
+          (signal.reason as Error | undefined)?.name === 'TimeoutError';
+        if (
+          entry.waiters === 0 &&
+          !timedOut &&
+          !entry.pinned &&
+          !entry.settled
+        ) {
           // Nobody wants the answer any more: stop the upstream work.
           entry.controller.abort();
           if (this.entries.get(key) === entry) this.entries.delete(key);

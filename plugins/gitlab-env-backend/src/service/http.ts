@@ -190,7 +190,8 @@ function connectionFailure(
 
 /**
  * One upstream call with a timeout on every attempt; retries reads that
- * failed in a way another attempt may fix (5xx, reset, timeout) with
+ * failed in a way another attempt may fix (5xx, reset, timeout, a body cut
+ * short or not UTF-8) with
  * jittered back-off, never past `signal`. Never throws anything but
  * GitlabEnvFailure, whose messages carry no URL credentials or tokens.
  */
@@ -203,7 +204,13 @@ export async function requestUpstream(
     if (request.signal?.aborted) throw stoppedFailure(request);
     try {
       const response = await attempt(request);
-      if (n < retries && statuses.includes(response.status)) {
+      // A body cut short or garbled on the way is a transport failure too:
+      // the read is idempotent, another attempt may get it whole.
+      const garbled =
+        response.malformed !== undefined &&
+        response.status >= 200 &&
+        response.status < 300;
+      if (n < retries && (statuses.includes(response.status) || garbled)) {
         await sleep(backoff(n), request.signal);
         continue;
       }
