@@ -506,6 +506,8 @@ describe('typed failures', () => {
   it.each([
     [{}, 'MISSING_ANNOTATION'],
     [{ 'gitlab.com/project-slug': 'not a slug' }, 'INVALID_ANNOTATION'],
+    [{ 'gitlab.com/project-slug': 'acme/../other' }, 'INVALID_ANNOTATION'],
+    [{ 'gitlab.com/project-slug': 'acme/app.git' }, 'INVALID_ANNOTATION'],
     [{ 'gitlab.com/project-id': 'abc' }, 'INVALID_ANNOTATION'],
     [
       {
