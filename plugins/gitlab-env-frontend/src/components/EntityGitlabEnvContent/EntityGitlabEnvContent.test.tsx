@@ -269,7 +269,7 @@ describe('EntityGitlabEnvContent', () => {
     expect(
       within(production).queryByTestId('health-partial'),
     ).not.toBeInTheDocument();
-  });
+  }, 20_000);
 
   it('says which setting GitLab holds was refused instead of a health', async () => {
     const message =
@@ -304,7 +304,7 @@ describe('EntityGitlabEnvContent', () => {
         'GitLab holds an invalid setting for this environment',
       ),
     ).toHaveAttribute('title', expect.stringContaining(message));
-  });
+  }, 20_000);
 
   it('opens an environment’s graph, with many pods of one owner grouped until clicked', async () => {
     serveShop();

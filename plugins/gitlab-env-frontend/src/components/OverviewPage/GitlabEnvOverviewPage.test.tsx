@@ -180,7 +180,7 @@ describe('GitlabEnvOverviewPage', () => {
     const mark = within(status).getByTestId('health-partial');
     await userEvent.hover(mark);
     expect(await screen.findByRole('tooltip')).toHaveTextContent(reason);
-  });
+  }, 20_000);
 
   it('lists rows first and settles their health in place as it arrives', async () => {
     let release!: () => void;
