@@ -212,7 +212,7 @@ async function main() {
     `\nTotals over ${progress.requestsDone} requests: ${totals.untyped} untyped, ${totals.crashes} crashes, ${totals.hangs} hangs, ${totals.wrong} definite-but-wrong badges, ${totals.leaks} responses with a Secret value. ` +
       `Start: RSS ${mb(start.rss)} MB, heap ${mb(start.heapUsed)} MB; ` +
       `after the first 1,000 requests: ${growth(
-        after1000,
+        progress.after1000,
       )}; after all: ${growth(
         end,
       )}. Goals: 0, 0, 0, 0, 0; RSS growth < 100 MB over 1,000 requests.`,
