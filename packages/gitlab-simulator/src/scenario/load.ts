@@ -139,6 +139,7 @@ export function loadScenario(dir: string): Scenario {
     connected: a.connected !== false,
     createdAt: ago(now, a.age, 200 * 86400e3),
     forbiddenResources: a.forbidden ?? [],
+    forbiddenActions: a.forbiddenActions ?? [],
     kubernetesVersion: a.kubernetesVersion,
   }));
   const projects: ScenarioProject[] = (raw.projects ?? []).map((p: any) => ({

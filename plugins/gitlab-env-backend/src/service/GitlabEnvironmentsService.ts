@@ -8,6 +8,7 @@ import {
   GitlabAgentRef,
   GitlabEnvError,
   GitlabEnvironment,
+  HealthRuleSet,
   HealthSummary,
   KubernetesObject,
   parseFluxResourcePath,
@@ -32,6 +33,11 @@ import { readAcrossCluster } from './clusterWideSource';
 import { kasObjectSource, ObjectSource } from './objectSource';
 import { ReadBounds } from './readBounds';
 import { readEnvironmentObjects } from './resourceReader';
+
+export interface GitlabEnvironmentsServiceOptions {
+  /** Adopters' health rules (extension point and app-config), tried before the built-in ones. */
+  healthRules?: HealthRuleSet;
+}
 
 /** What every service call may carry: the caller's signal (its deadline, its client leaving). */
 export interface CallOptions {
@@ -75,6 +81,7 @@ export class GitlabEnvironmentsService {
   constructor(
     private readonly config: GitlabEnvConfig,
     private readonly logger: LoggerService,
+    private readonly options: GitlabEnvironmentsServiceOptions = {},
   ) {
     const ttlMs = config.cacheTtlSeconds * 1000;
     const transientMs = config.transientCacheSeconds * 1000;
@@ -376,6 +383,7 @@ export class GitlabEnvironmentsService {
             bounds,
             warnings: () => warnings.map(w => w.warning),
           },
+          this.options.healthRules,
         );
       },
       { signal },
@@ -481,15 +489,23 @@ export class GitlabEnvironmentsService {
       this.cache
         .getOrLoad(this.readKey(s, e), async () => {
           const read = await readShared();
-          return assembleRead(read.source, read.kinds, e, s.labelSelector, {
-            bounds: read.bounds,
-            warnings: () =>
-              read.warnings
-                .filter(
-                  w => w.namespace === undefined || w.namespace === e.namespace,
-                )
-                .map(w => w.warning),
-          });
+          return assembleRead(
+            read.source,
+            read.kinds,
+            e,
+            s.labelSelector,
+            {
+              bounds: read.bounds,
+              warnings: () =>
+                read.warnings
+                  .filter(
+                    w =>
+                      w.namespace === undefined || w.namespace === e.namespace,
+                  )
+                  .map(w => w.warning),
+            },
+            this.options.healthRules,
+          );
         })
         .catch(error =>
           this.logger.debug(
@@ -512,6 +528,7 @@ async function assembleRead(
   environment: GitlabEnvironment,
   labelSelector: string | undefined,
   read: { bounds: ReadBounds; warnings: () => GitlabEnvError[] },
+  healthRules: HealthRuleSet | undefined,
 ): Promise<EnvironmentRead> {
   const namespace = environment.namespace!;
   const { objects, errors } = await readEnvironmentObjects(source, kinds, {
@@ -538,7 +555,7 @@ async function assembleRead(
         : 'Nothing may have been deployed yet, or it went to another namespace.',
     });
   }
-  const graph = buildResourceGraph(kept);
+  const graph = buildResourceGraph(kept, { health: { rules: healthRules } });
   return {
     resources: kept,
     graph,

@@ -253,7 +253,7 @@ function FolderHeading({
           {folder ? (
             <>
               <FolderOutlinedIcon fontSize="small" />
-              {folder}/
+              {folder}
             </>
           ) : (
             'Environments without a folder'
@@ -309,7 +309,7 @@ export function OverviewTable({ groups }: { groups: OverviewTierGroup[] }) {
                   key={folder.folder}
                   aria-label={
                     folder.folder
-                      ? `${folder.folder}/`
+                      ? `Folder ${folder.folder}`
                       : 'Environments without a folder'
                   }
                 >
