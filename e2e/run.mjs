@@ -2,10 +2,19 @@
 // Runs the browser tests: installs Chromium if missing, builds the app,
 // starts the portal (backend serving the built app, simulator embedded) on
 // the e2e ports, runs e2e/tests with node's test runner, and stops the portal.
+// Then starts it again on a throwaway PostgreSQL cluster and runs
+// e2e/postgres against it.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, openSync, readFileSync, readdirSync } from 'node:fs';
+import {
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startPostgres } from './lib/postgres.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const artifacts = join(root, 'e2e', 'artifacts');
@@ -25,21 +34,12 @@ function run(command, args, options = {}) {
   }
 }
 
-async function isListening() {
-  try {
-    await fetch(portalUrl);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function waitForReadiness(backend, timeoutMs) {
+async function waitForReadiness(backend, timeoutMs, logName) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (backend.exitCode !== null) {
       throw new Error(
-        `The portal backend exited early (code ${backend.exitCode}); see e2e/artifacts/backend.log`,
+        `The portal backend exited early (code ${backend.exitCode}); see e2e/artifacts/${logName}`,
       );
     }
     try {
@@ -55,8 +55,16 @@ async function waitForReadiness(backend, timeoutMs) {
   throw new Error(
     `The portal was not ready within ${
       timeoutMs / 1000
-    } s; see e2e/artifacts/backend.log`,
+    } s; see e2e/artifacts/${logName}`,
   );
+}
+
+async function waitForExit(backend) {
+  if (backend.exitCode !== null || backend.signalCode !== null) return;
+  await Promise.race([
+    new Promise(resolve => backend.once('exit', resolve)),
+    new Promise(resolve => setTimeout(resolve, 15_000)),
+  ]);
 }
 
 function stop(backend) {
@@ -69,16 +77,9 @@ function stop(backend) {
   }
 }
 
-async function main() {
-  run('bash', ['scripts/ensure-chromium.sh']);
-  if (process.env.E2E_SKIP_BUILD !== '1') {
-    console.log('Building the app for the browser tests...');
-    run('npx', ['backstage-cli', 'package', 'build'], {
-      cwd: join(root, 'packages/app'),
-    });
-  }
-
-  const log = openSync(join(artifacts, 'backend.log'), 'w');
+/** Starts the portal with the e2e overlay (and more config files); resolves once ready. */
+async function startPortal(logName, extraConfigs = []) {
+  const log = openSync(join(artifacts, logName), 'w');
   const backend = spawn(
     'npx',
     [
@@ -89,6 +90,7 @@ async function main() {
       '../../app-config.yaml',
       '--config',
       '../../e2e/app-config.e2e.yaml',
+      ...extraConfigs.flatMap(file => ['--config', file]),
     ],
     {
       cwd: join(root, 'packages/backend'),
@@ -96,18 +98,16 @@ async function main() {
       stdio: ['ignore', log, log],
     },
   );
-  const cleanup = () => stop(backend);
-  process.on('exit', cleanup);
-  process.on('SIGINT', () => process.exit(130));
-  process.on('SIGTERM', () => process.exit(143));
-
+  process.on('exit', () => stop(backend));
   console.log('Starting the portal on', portalUrl);
-  await waitForReadiness(backend, 180_000);
+  await waitForReadiness(backend, 180_000, logName);
+  return backend;
+}
 
-  const tests = readdirSync(join(root, 'e2e/tests'))
-    .filter(name => name.endsWith('.test.mjs'))
-    .map(name => join('e2e/tests', name));
-  const result = spawnSync(
+/** Runs test files with node's test runner; returns {passed, failed, skipped}. */
+function runTests(files, summaryName, env = {}) {
+  const summary = join(artifacts, summaryName);
+  spawnSync(
     process.execPath,
     [
       '--test',
@@ -115,23 +115,84 @@ async function main() {
       '--test-reporter=spec',
       '--test-reporter-destination=stdout',
       '--test-reporter=./e2e/lib/count-reporter.mjs',
-      `--test-reporter-destination=${join(artifacts, 'e2e-summary.json')}`,
-      ...tests,
+      `--test-reporter-destination=${summary}`,
+      ...files,
     ],
     {
       cwd: root,
       stdio: 'inherit',
-      env: { ...process.env, PORTAL_URL: portalUrl },
+      env: { ...process.env, PORTAL_URL: portalUrl, ...env },
     },
   );
-  cleanup();
-  const counts = JSON.parse(
-    readFileSync(join(artifacts, 'e2e-summary.json'), 'utf8'),
+  try {
+    return JSON.parse(readFileSync(summary, 'utf8'));
+  } catch {
+    return { passed: 0, failed: 1, skipped: 0 };
+  }
+}
+
+async function main() {
+  process.on('SIGINT', () => process.exit(130));
+  process.on('SIGTERM', () => process.exit(143));
+  run('bash', ['scripts/ensure-chromium.sh']);
+  if (process.env.E2E_SKIP_BUILD !== '1') {
+    console.log('Building the app for the browser tests...');
+    run('npx', ['backstage-cli', 'package', 'build'], {
+      cwd: join(root, 'packages/app'),
+    });
+  }
+
+  // `node e2e/run.mjs ci-access` runs only the test files whose name
+  // contains it, on SQLite.
+  const only = process.argv[2];
+  const backend = await startPortal('backend.log');
+  const tests = readdirSync(join(root, 'e2e/tests'))
+    .filter(name => name.endsWith('.test.mjs'))
+    .filter(name => !only || name.includes(only))
+    .map(name => join('e2e/tests', name));
+  const counts = runTests(tests, 'e2e-summary-sqlite.json');
+  stop(backend);
+  await waitForExit(backend);
+  if (only) {
+    finish(counts);
+    return;
+  }
+
+  // The same portal on PostgreSQL, as backend.database configures it.
+  const postgres = await startPostgres();
+  try {
+    const overlay = join(artifacts, 'app-config.postgres.yaml');
+    writeFileSync(
+      overlay,
+      `backend:\n  database:\n    client: pg\n    connection: ${JSON.stringify(
+        postgres.connection,
+      )}\n`,
+    );
+    const onPostgres = await startPortal('backend-postgres.log', [overlay]);
+    const pgCounts = runTests(
+      ['e2e/postgres/portal-on-postgres.test.mjs'],
+      'e2e-summary-postgres.json',
+      { PG_PORT: String(postgres.connection.port) },
+    );
+    stop(onPostgres);
+    await waitForExit(onPostgres);
+    for (const key of Object.keys(counts)) counts[key] += pgCounts[key];
+  } finally {
+    postgres.stop();
+  }
+
+  finish(counts);
+}
+
+function finish(counts) {
+  writeFileSync(
+    join(artifacts, 'e2e-summary.json'),
+    `${JSON.stringify(counts)}\n`,
   );
   console.log(
     `Browser tests: ${counts.passed} passed, ${counts.failed} failed`,
   );
-  process.exitCode = result.status === 0 ? 0 : 1;
+  process.exitCode = counts.failed === 0 ? 0 : 1;
 }
 
 main().catch(error => {

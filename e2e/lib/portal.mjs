@@ -14,7 +14,7 @@ export const ARTIFACTS_DIR = join(
 
 // Chromium's background services try to reach Google's hosts, which this
 // network refuses; these flags keep the browser quiet and the tests fast.
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -34,6 +34,7 @@ const CHROMIUM_ARGS = [
  */
 export async function openPortal({
   viewport = { width: 1440, height: 900 },
+  baseUrl = PORTAL_URL,
 } = {}) {
   await mkdir(ARTIFACTS_DIR, { recursive: true });
   const contexts = [];
@@ -59,7 +60,7 @@ export async function openPortal({
     },
     /** Navigates and signs in as guest when the sign-in page shows. */
     async goto(page, path) {
-      await page.goto(new URL(path, PORTAL_URL).toString());
+      await page.goto(new URL(path, baseUrl).toString());
       await signInIfAsked(page);
     },
     async screenshot(page, name) {

@@ -8,11 +8,10 @@
 // baseline, measured in the same run, reads every namespace on its own
 // (clusterWideReads: false). Timings are printed, never asserted.
 // Run: npm run bench:overview -w plugins/gitlab-env-backend
-import { OverviewStreamLine } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { scenarioCatalogEntities } from '@gitlab-env/gitlab-simulator';
-import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { startBackendOnSimulator } from '../src/__testUtils__/backendOnSimulator';
+import { loadOverview as load } from './overviewLoad';
 import { overviewScenario } from './scenarios';
 import { SimulatorProcess, startSimulatorProcess } from './simulatorProcess';
 import { medianMs, meterUpstreamRequests } from './upstreamMeter';
@@ -33,59 +32,6 @@ const SETTINGS = [
   },
 ];
 const DEFAULT_PER_INSTANCE = 256;
-
-interface LoadTimes {
-  /** The first entity line that carries rows. */
-  firstRowsMs: number;
-  /** Every entity listed: all rows are on the page, health still pending. */
-  allRowsMs: number;
-  /** The done line: every row settled with its health. */
-  allHealthMs: number;
-  rows: number;
-  healthLines: number;
-}
-
-async function load(baseUrl: string): Promise<LoadTimes> {
-  const started = performance.now();
-  const elapsed = () => performance.now() - started;
-  const times: LoadTimes = {
-    firstRowsMs: NaN,
-    allRowsMs: NaN,
-    allHealthMs: NaN,
-    rows: 0,
-    healthLines: 0,
-  };
-  let entities = Infinity;
-  let entityLines = 0;
-  const onLine = (line: OverviewStreamLine) => {
-    if (line.type === 'start') entities = line.entities;
-    if (line.type === 'entity') {
-      entityLines += 1;
-      times.rows += line.rows.length;
-      if (line.rows.length > 0 && Number.isNaN(times.firstRowsMs))
-        times.firstRowsMs = elapsed();
-      if (entityLines === entities) times.allRowsMs = elapsed();
-    }
-    if (line.type === 'health') times.healthLines += 1;
-    if (line.type === 'done') times.allHealthMs = elapsed();
-  };
-  await new Promise<void>((resolve, reject) => {
-    http
-      .get(`${baseUrl}/api/gitlab-env/overview`, response => {
-        let buffered = '';
-        response.setEncoding('utf8');
-        response.on('data', chunk => {
-          buffered += chunk;
-          const lines = buffered.split('\n');
-          buffered = lines.pop() ?? '';
-          lines.filter(Boolean).forEach(line => onLine(JSON.parse(line)));
-        });
-        response.on('end', () => resolve());
-      })
-      .on('error', reject);
-  });
-  return times;
-}
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 

@@ -8,11 +8,13 @@ import {
   gitlabEnvPermissions,
   HealthRuleRegistration,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { CiAccessService, createCiAccessRouter } from './ciAccess';
 import { readGitlabEnvConfig, readHealthRules } from './config';
 import { gitlabEnvHealthRulesExtensionPoint } from './extensions';
 import { createOverviewRouter } from './overview';
 import { createRouter } from './routes';
 import { GitlabEnvironmentsService } from './service';
+import { sharedStoreOf } from './service/sharedCache';
 
 /**
  * The gitlab-env backend plugin: `/api/gitlab-env`.
@@ -37,6 +39,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
         permissions: coreServices.permissions,
         permissionsRegistry: coreServices.permissionsRegistry,
         auditor: coreServices.auditor,
+        cache: coreServices.cache,
         catalog: catalogServiceRef,
       },
       async init({
@@ -47,6 +50,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
         permissions,
         permissionsRegistry,
         auditor,
+        cache,
         catalog,
       }) {
         const gitlabEnvConfig = readGitlabEnvConfig(config);
@@ -58,8 +62,14 @@ export const gitlabEnvPlugin = createBackendPlugin({
           logger.info(
             `Adopters' health rules for ${healthRules.keys().join(', ')}`,
           );
+        const ciAccess = new CiAccessService(
+          gitlabEnvConfig,
+          gitlabEnvConfig.ciAccess,
+          logger,
+        );
         const service = new GitlabEnvironmentsService(gitlabEnvConfig, logger, {
           healthRules,
+          sharedStore: sharedStoreOf(config, cache),
         });
         permissionsRegistry.addPermissions(gitlabEnvPermissions);
         httpRouter.use(
@@ -75,6 +85,16 @@ export const gitlabEnvPlugin = createBackendPlugin({
         httpRouter.use(
           await createRouter({
             service,
+            catalog,
+            permissions,
+            httpAuth,
+            auditor,
+            logger,
+          }),
+        );
+        httpRouter.use(
+          createCiAccessRouter({
+            service: ciAccess,
             catalog,
             permissions,
             httpAuth,

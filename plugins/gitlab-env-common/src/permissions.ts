@@ -13,5 +13,33 @@ export const gitlabEnvResourcesReadPermission = createPermission({
   resourceType: 'catalog-entity',
 });
 
+/**
+ * Delete a stale namespace an entity's environments left behind in a
+ * cluster (through KAS, with the backend's token). A resource permission on
+ * the catalog entity the namespace is attributed to; audited.
+ *
+ * @public
+ */
+export const gitlabEnvNamespaceDeletePermission = createPermission({
+  name: 'gitlab-env.namespaces.delete',
+  attributes: { action: 'delete' },
+  resourceType: 'catalog-entity',
+});
+
+/**
+ * See the portal-wide list of stale namespaces across all agents (the
+ * overview's clean-up list), for platform teams.
+ *
+ * @public
+ */
+export const gitlabEnvStaleNamespacesReadPermission = createPermission({
+  name: 'gitlab-env.namespaces.stale.read',
+  attributes: { action: 'read' },
+});
+
 /** @public */
-export const gitlabEnvPermissions = [gitlabEnvResourcesReadPermission];
+export const gitlabEnvPermissions = [
+  gitlabEnvResourcesReadPermission,
+  gitlabEnvNamespaceDeletePermission,
+  gitlabEnvStaleNamespacesReadPermission,
+];

@@ -1,3 +1,8 @@
+/**
+ * The GitLab environments plugin for Backstage's new frontend system.
+ *
+ * @packageDocumentation
+ */
 import * as React from 'react';
 import {
   ApiBlueprint,

@@ -11,7 +11,7 @@ export {
   EntityGitlabEnvContent,
   GitlabEnvOverviewPage,
 } from './plugin';
+export type { EntityGitlabEnvContentProps } from './components/EntityGitlabEnvContent';
 export { isGitlabEnvAvailable } from './isGitlabEnvAvailable';
 export { rootRouteRef, overviewRouteRef } from './routes';
 export * from './api';
-export * from './layout';

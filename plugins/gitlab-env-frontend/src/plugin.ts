@@ -6,6 +6,7 @@ import {
   fetchApiRef,
 } from '@backstage/core-plugin-api';
 import { GitlabEnvClient, gitlabEnvApiRef } from './api';
+import type { EntityGitlabEnvContentProps } from './components/EntityGitlabEnvContent';
 import { overviewRouteRef, rootRouteRef } from './routes';
 
 /** @public */
@@ -29,7 +30,9 @@ export const gitlabEnvPlugin = createPlugin({
  *
  * @public
  */
-export const EntityGitlabEnvContent = gitlabEnvPlugin.provide(
+export const EntityGitlabEnvContent: (
+  props: EntityGitlabEnvContentProps,
+) => JSX.Element = gitlabEnvPlugin.provide(
   createRoutableExtension({
     name: 'EntityGitlabEnvContent',
     component: () =>
@@ -41,7 +44,7 @@ export const EntityGitlabEnvContent = gitlabEnvPlugin.provide(
 );
 
 /** The portal-wide overview of deployments. @public */
-export const GitlabEnvOverviewPage = gitlabEnvPlugin.provide(
+export const GitlabEnvOverviewPage: () => JSX.Element = gitlabEnvPlugin.provide(
   createRoutableExtension({
     name: 'GitlabEnvOverviewPage',
     component: () =>

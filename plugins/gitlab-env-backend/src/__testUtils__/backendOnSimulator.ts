@@ -18,6 +18,8 @@ export function startBackendOnSimulator(
     gitlabEnv?: Record<string, unknown>;
     /** Extra features, such as a permissions mock. */
     features?: BackendFeature[];
+    /** Other configuration beside `gitlabEnv`, such as `backend.cache`. */
+    config?: Record<string, unknown>;
   },
 ) {
   return startTestBackend({
@@ -26,6 +28,7 @@ export function startBackendOnSimulator(
       catalogServiceMock.factory({ entities: options.entities }),
       mockServices.rootConfig.factory({
         data: {
+          ...options.config,
           gitlabEnv: {
             instances: [
               {

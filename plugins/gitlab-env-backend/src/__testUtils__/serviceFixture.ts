@@ -29,6 +29,7 @@ export function testConfig(
       maxResponseBytes: 32 * 1024 * 1024,
     },
     concurrency: { perInstance: 16, perAgent: 8 },
+    ciAccess: { namespaceOverflow: 'refuse' },
     overview: {
       clusterWideReads: true,
       clusterWideMinNamespaces: 3,

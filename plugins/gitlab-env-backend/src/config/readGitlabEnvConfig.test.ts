@@ -33,12 +33,29 @@ describe('readGitlabEnvConfig', () => {
         maxResponseBytes: 32 * 1024 * 1024,
       },
       concurrency: { perInstance: 256, perAgent: 128 },
+      ciAccess: { namespaceOverflow: 'refuse' },
       overview: {
         clusterWideReads: true,
         clusterWideMinNamespaces: 3,
         deadlineMs: 30000,
       },
     });
+  });
+
+  it('reads ciAccess.namespaceOverflow and refuses unknown values', () => {
+    const base = {
+      instances: [{ host: 'gitlab.com', baseUrl: 'https://gitlab.com' }],
+    };
+    expect(
+      read({ ...base, ciAccess: { namespaceOverflow: 'truncate' } }).ciAccess,
+    ).toEqual({
+      namespaceOverflow: 'truncate',
+    });
+    expect(() =>
+      read({ ...base, ciAccess: { namespaceOverflow: 'cut' } }),
+    ).toThrow(
+      "gitlabEnv.ciAccess.namespaceOverflow must be 'refuse' or 'truncate', got 'cut'",
+    );
   });
 
   it('keeps overrides', () => {

@@ -1,6 +1,6 @@
 import { Config } from '@backstage/config';
 
-/** One GitLab instance, with URLs resolved. */
+/** One GitLab instance, with URLs resolved. @public */
 export interface GitlabInstanceConfig {
   host: string;
   baseUrl: string;
@@ -10,6 +10,7 @@ export interface GitlabInstanceConfig {
   token?: string;
 }
 
+/** The plugin's `gitlabEnv` configuration, validated, with defaults applied. @public */
 export interface GitlabEnvConfig {
   instances: GitlabInstanceConfig[];
   requestTimeoutMs: number;
@@ -27,6 +28,10 @@ export interface GitlabEnvConfig {
     maxResponseBytes: number;
   };
   concurrency: { perInstance: number; perAgent: number };
+  ciAccess: {
+    /** Expanded namespace names over 63 characters: refuse (default) or truncate with a digest. */
+    namespaceOverflow: 'refuse' | 'truncate';
+  };
   overview: {
     /** Read this many namespaces of one agent or more with lists across the cluster. */
     clusterWideMinNamespaces: number;
@@ -94,6 +99,8 @@ function readPositive(
 /**
  * Reads and validates `gitlabEnv` at start-up, so a wrong setting stops the
  * backend with a message that names the key, not at the first page view.
+ *
+ * @public
  */
 export function readGitlabEnvConfig(root: Config): GitlabEnvConfig {
   const config = root.getOptionalConfig('gitlabEnv');
@@ -144,7 +151,15 @@ export function readGitlabEnvConfig(root: Config): GitlabEnvConfig {
   const concurrency = config?.getOptionalConfig('concurrency');
   const overview = config?.getOptionalConfig('overview');
   const limits = config?.getOptionalConfig('limits');
+  const namespaceOverflow =
+    config?.getOptionalString('ciAccess.namespaceOverflow') ?? 'refuse';
+  if (namespaceOverflow !== 'refuse' && namespaceOverflow !== 'truncate') {
+    throw new Error(
+      `gitlabEnv.ciAccess.namespaceOverflow must be 'refuse' or 'truncate', got '${namespaceOverflow}'`,
+    );
+  }
   return {
+    ciAccess: { namespaceOverflow },
     instances,
     requestTimeoutMs: readPositive(
       config,

@@ -7,19 +7,11 @@ import {
 import { makeValidator, stringifyEntityRef } from '@backstage/catalog-model';
 import { CatalogService } from '@backstage/plugin-catalog-node';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
-import {
-  GitlabEnvErrorResponse,
-  gitlabEnvResourcesReadPermission,
-} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { gitlabEnvResourcesReadPermission } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import express from 'express';
 import Router from 'express-promise-router';
-import {
-  asGitlabEnvError,
-  failure,
-  GitlabEnvFailure,
-  httpStatusOf,
-  toBackstageError,
-} from '../errors';
+import { failure } from '../errors';
+import { gitlabEnvErrorHandler } from './errorHandler';
 import { GitlabEnvironmentsService } from '../service';
 import { isEnvironmentSlug, quote } from '../validation';
 
@@ -69,15 +61,6 @@ function clientSignal(res: express.Response): AbortSignal {
     if (!res.writableFinished) controller.abort();
   });
   return controller.signal;
-}
-
-/** Express's own 400s (a malformed percent-encoding in the path) are the caller's mistake too. */
-function isClientError(error: unknown): boolean {
-  const status = (error as { status?: unknown; statusCode?: unknown })?.status;
-  return (
-    error instanceof URIError ||
-    (typeof status === 'number' && status >= 400 && status < 500)
-  );
 }
 
 function flag(value: unknown, fallback: boolean): boolean {
@@ -184,38 +167,7 @@ export async function createRouter(
     },
   );
 
-  router.use(
-    (
-      error: unknown,
-      _req: express.Request,
-      res: express.Response,
-      next: express.NextFunction,
-    ) => {
-      if (res.headersSent) {
-        next(error);
-        return;
-      }
-      let detail;
-      if (error instanceof GitlabEnvFailure) detail = error.detail;
-      else if (isClientError(error)) {
-        detail = failure(
-          'INVALID_REQUEST',
-          'The request could not be read (a malformed percent-encoding or parameter).',
-          { hint: 'Open the entity again from the catalog.' },
-        ).detail;
-      } else {
-        // Unknown errors may quote upstream data; log them, answer generically.
-        logger.error('gitlab-env request failed', error as Error);
-        detail = asGitlabEnvError(error);
-      }
-      const backstageError = toBackstageError(detail);
-      const body: GitlabEnvErrorResponse = {
-        error: { name: backstageError.name, message: detail.message },
-        gitlabEnv: detail,
-      };
-      res.status(httpStatusOf(detail.code)).json(body);
-    },
-  );
+  router.use(gitlabEnvErrorHandler(logger));
 
   return router;
 }

@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'events';
-import { LoggerService } from '@backstage/backend-plugin-api';
+import { CacheService, LoggerService } from '@backstage/backend-plugin-api';
 import { Entity, stringifyEntityRef } from '@backstage/catalog-model';
 import {
   buildResourceGraph,
@@ -25,6 +25,7 @@ import {
 } from '../errors';
 import { invalidSetting } from '../validation';
 import { CoalescingCache } from './cache';
+import { SharedReadCache } from './sharedCache';
 import { discoverListableKinds, ListableKind } from './discovery';
 import { EntityScope, isInScope, readEntityScope } from './entityScope';
 import { GitlabClient, ProjectEnvironments } from './gitlabClient';
@@ -34,16 +35,24 @@ import { kasObjectSource, ObjectSource } from './objectSource';
 import { ReadBounds } from './readBounds';
 import { readEnvironmentObjects } from './resourceReader';
 
+/** Options of the GitlabEnvironmentsService constructor. @public */
 export interface GitlabEnvironmentsServiceOptions {
   /** Adopters' health rules (extension point and app-config), tried before the built-in ones. */
   healthRules?: HealthRuleSet;
+  /**
+   * Backstage's CacheService on a store replicas share: values read here
+   * are shared through it and survive a restart; without it the cache
+   * lives in this process only.
+   */
+  sharedStore?: CacheService;
 }
 
-/** What every service call may carry: the caller's signal (its deadline, its client leaving). */
+/** What every service call may carry: the caller's signal (its deadline, its client leaving). @public */
 export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/** Options of GitlabEnvironmentsService.listEnvironments. @public */
 export interface ListEnvironmentsOptions extends CallOptions {
   /** Also list stopped environments (default: available and stopping only). */
   includeStopped?: boolean;
@@ -72,9 +81,11 @@ interface EnvironmentRead {
  * one's health. The cache and coalescing here make repeated and concurrent
  * calls for the same project or namespace cost one round of upstream reads
  * per TTL.
+ *
+ * @public
  */
 export class GitlabEnvironmentsService {
-  private readonly cache: CoalescingCache;
+  private readonly cache: SharedReadCache;
   private readonly instanceLimits = new Map<string, Limit>();
   private readonly agentLimits = new Map<string, Limit>();
 
@@ -85,13 +96,20 @@ export class GitlabEnvironmentsService {
   ) {
     const ttlMs = config.cacheTtlSeconds * 1000;
     const transientMs = config.transientCacheSeconds * 1000;
-    this.cache = new CoalescingCache({
-      ttlMs,
-      failureTtlMs: error => (isDefinitiveFailure(error) ? ttlMs : transientMs),
-      // A partial answer may be complete again in seconds: keep it briefly.
-      valueTtlMs: value => (isPartialRead(value) ? transientMs : ttlMs),
-      deadlineMs: config.requestDeadlineMs,
-    });
+    // A partial answer may be complete again in seconds: keep it briefly.
+    const valueTtlMs = (value: unknown) =>
+      isPartialRead(value) ? transientMs : ttlMs;
+    this.cache = new SharedReadCache(
+      new CoalescingCache({
+        ttlMs,
+        failureTtlMs: error =>
+          isDefinitiveFailure(error) ? ttlMs : transientMs,
+        valueTtlMs,
+        deadlineMs: config.requestDeadlineMs,
+      }),
+      options.sharedStore,
+      { defaultTtlMs: ttlMs, valueTtlMs, logger },
+    );
   }
 
   /**

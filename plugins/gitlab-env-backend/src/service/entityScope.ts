@@ -67,7 +67,7 @@ function requirements(selector: string): string[] {
   return parts;
 }
 
-/** True when `selector` is a Kubernetes label selector in its string form. */
+/** True when `selector` is a Kubernetes label selector in its string form. @public */
 export function isValidLabelSelector(selector: string): boolean {
   return requirements(selector).every(req => {
     let m = req.match(/^!?\s*([^\s=!<>()]+)$/);

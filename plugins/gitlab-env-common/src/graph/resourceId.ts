@@ -1,13 +1,13 @@
 import { KubernetesObject, KubernetesObjectMeta, ResourceKey } from '../types';
 
-/** API group of an apiVersion: '' for the core group (`v1`). */
+/** API group of an apiVersion: '' for the core group (`v1`). @public */
 export function groupOfApiVersion(apiVersion: unknown): string {
   if (typeof apiVersion !== 'string') return '';
   const slash = apiVersion.indexOf('/');
   return slash < 0 ? '' : apiVersion.slice(0, slash);
 }
 
-/** Version of an apiVersion: `v1` for `apps/v1` and for `v1`. */
+/** Version of an apiVersion: `v1` for `apps/v1` and for `v1`. @public */
 export function versionOfApiVersion(apiVersion: unknown): string {
   if (typeof apiVersion !== 'string') return '';
   return apiVersion.slice(apiVersion.indexOf('/') + 1);

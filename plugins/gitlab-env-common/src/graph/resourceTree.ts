@@ -1,7 +1,7 @@
 import { ResourceEdgeType, ResourceGraph } from '../types';
 import { PLACING_EDGE_TYPES } from './relations';
 
-/** Where a node sits in the tree the graph is drawn as. */
+/** Where a node sits in the tree the graph is drawn as. @public */
 export interface TreePlace {
   /** The node it is drawn right of. */
   parentId: string;

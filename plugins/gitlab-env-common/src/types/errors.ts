@@ -55,6 +55,18 @@ export const GITLAB_ENV_ERROR_CODES = [
   'INVALID_ENVIRONMENT_SETTING',
   /** A read stopped at a configured bound (pages, objects, deadline); what came before is shown. */
   'LIMIT_REACHED',
+  /** The agent's configuration file does not exist in its configuration project. */
+  'AGENT_CONFIG_MISSING',
+  /** The agent's configuration file is not valid YAML or has invalid ci_access values. */
+  'AGENT_CONFIG_INVALID',
+  /** The token cannot read the agent's configuration project (needs Reporter). */
+  'AGENT_CONFIG_UNREADABLE',
+  /** A namespace asked to be deleted is not one the backend listed as stale. */
+  'NAMESPACE_NOT_STALE',
+  /** The cluster refused or failed to delete a namespace. */
+  'NAMESPACE_DELETE_FAILED',
+  /** A branch given to evaluate CI access rules for is not a valid branch name. */
+  'INVALID_BRANCH',
 ] as const;
 
 /** @public */
@@ -74,4 +86,7 @@ export interface GitlabEnvError {
   resource?: string;
   /** The upstream HTTP status, when there was one. */
   upstreamStatus?: number;
+  /** For configuration files: the file and the 1-based line of the problem. */
+  file?: string;
+  line?: number;
 }

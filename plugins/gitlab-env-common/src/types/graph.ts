@@ -3,10 +3,10 @@ import { KubernetesObject, ResourceKey } from './kubernetes';
 
 /**
  * How two resources relate. Edges point from the parent or referrer to the
- * child or referee: Deployment -owns-> ReplicaSet, Service -selects-> Pod,
- * Ingress -routes-> Service, HorizontalPodAutoscaler -scales-> Deployment,
- * Pod -mounts-> PersistentVolumeClaim, Pod -uses-> ConfigMap,
- * Kustomization -manages-> Deployment.
+ * child or referee: Deployment -owns-\> ReplicaSet, Service -selects-\> Pod,
+ * Ingress -routes-\> Service, HorizontalPodAutoscaler -scales-\> Deployment,
+ * Pod -mounts-\> PersistentVolumeClaim, Pod -uses-\> ConfigMap,
+ * Kustomization -manages-\> Deployment.
  *
  * @public
  */

@@ -1,7 +1,10 @@
 import { createApiRef } from '@backstage/core-plugin-api';
 import { CompoundEntityRef } from '@backstage/catalog-model';
 import {
+  CiAccessMatrixResponse,
+  DeleteNamespaceResponse,
   EntityEnvironmentsResponse,
+  StaleNamespacesResponse,
   EnvironmentResourcesResponse,
   OverviewStreamLine,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
@@ -30,6 +33,26 @@ export interface GitlabEnvApi {
     onLine: (line: OverviewStreamLine) => void,
     options?: { signal?: AbortSignal },
   ): Promise<void>;
+  /** Per environment and agent: the ci_access entry and rule that decide, and the namespace. */
+  getCiAccess(
+    entity: CompoundEntityRef,
+    options?: { branch?: string; signal?: AbortSignal },
+  ): Promise<CiAccessMatrixResponse>;
+  /** Namespaces the entity's stopped or deleted environments left in the clusters. */
+  getStaleNamespaces(
+    entity: CompoundEntityRef,
+    options?: { signal?: AbortSignal },
+  ): Promise<StaleNamespacesResponse>;
+  /** Stale namespaces across all agents, biggest first. */
+  getAllStaleNamespaces(options?: {
+    signal?: AbortSignal;
+  }): Promise<StaleNamespacesResponse>;
+  /** Deletes a namespace the backend listed as stale for the entity and agent. */
+  deleteStaleNamespace(
+    entity: CompoundEntityRef,
+    agentId: string,
+    namespace: string,
+  ): Promise<DeleteNamespaceResponse>;
 }
 
 /** @public */

@@ -43,7 +43,7 @@ export class GitlabEnvApiError extends Error {
   }
 }
 
-/** True for errors that came from the backend, with or without a code. */
+/** True for errors that came from the backend, with or without a code. @public */
 export function isGitlabEnvApiError(
   error: unknown,
 ): error is GitlabEnvApiError {

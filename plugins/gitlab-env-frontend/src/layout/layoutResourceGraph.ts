@@ -2,15 +2,12 @@
  * The part of a graph the layout reads: a forest given by each node's tree
  * children and the roots. The engine's `ResourceGraph` fits it as is, and so
  * does the UI's filtered, grouped view of it.
- *
- * @public
  */
 export interface LayoutForest {
   nodes: ReadonlyArray<{ id: string; childIds: readonly string[] }>;
   roots: readonly string[];
 }
 
-/** @public */
 export interface LayoutOptions {
   /** Width of a node box; columns are this plus `columnGap` apart. */
   nodeWidth?: number;
@@ -21,7 +18,6 @@ export interface LayoutOptions {
   treeGap?: number;
 }
 
-/** @public */
 export interface NodePosition {
   /** Top-left corner, as React Flow positions nodes. */
   x: number;
@@ -30,7 +26,6 @@ export interface NodePosition {
   depth: number;
 }
 
-/** @public */
 export interface ResourceGraphLayout {
   positions: Map<string, NodePosition>;
   width: number;
@@ -57,8 +52,6 @@ const DEFAULTS: Required<LayoutOptions> = {
  *
  * Nodes the roots do not reach (a cycle, a dangling parent) are laid out as
  * extra roots, so every node gets a position.
- *
- * @public
  */
 export function layoutResourceGraph(
   graph: LayoutForest,

@@ -1,1 +1,2 @@
 export { EntityGitlabEnvContent } from './EntityGitlabEnvContent';
+export type { EntityGitlabEnvContentProps } from './EntityGitlabEnvContent';

@@ -5,8 +5,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
+import { permissionApiRef } from '@backstage/plugin-permission-react';
 import {
   TestApiProvider,
+  mockApis,
   registerMswTestHooks,
   renderInTestApp,
 } from '@backstage/test-utils';
@@ -122,7 +124,12 @@ function renderPage(route = '/deployments') {
     fetchApi: { fetch: (input, init) => fetch(input, init) },
   });
   return renderInTestApp(
-    <TestApiProvider apis={[[gitlabEnvApiRef, client]]}>
+    <TestApiProvider
+      apis={[
+        [gitlabEnvApiRef, client],
+        [permissionApiRef, mockApis.permission()],
+      ]}
+    >
       <GitlabEnvOverviewPage />
     </TestApiProvider>,
     {

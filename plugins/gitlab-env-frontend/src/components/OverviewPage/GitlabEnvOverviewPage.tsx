@@ -18,6 +18,7 @@ import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
+import { StaleNamespacesOverview } from '../access';
 import { GitlabEnvErrorPanel } from '../errors/GitlabEnvErrorPanel';
 import { OverviewFiltersBar } from './OverviewFiltersBar';
 import { OverviewHealthCounts } from './OverviewHealthCounts';
@@ -160,6 +161,7 @@ export function GitlabEnvOverviewPage() {
                 }
               />
             )}
+            <StaleNamespacesOverview />
           </Box>
         )}
       </Content>

@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// API reports of the published packages (`report*.api.md` beside each
+// package.json), made by Backstage's repo-tools from the declarations `tsc`
+// emits into dist-types/.
+//
+//   npm run api-reports            regenerate them (runs tsc first)
+//   node scripts/api-reports.mjs --check [--no-tsc]
+//                                  fail when a report differs from the code
+//
+// repo-tools' own `--tsc` flag shells out to yarn, which this npm workspace
+// does not have, so tsc runs here.
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const PUBLISHED_PACKAGES = [
+  'plugins/gitlab-env-common',
+  'plugins/gitlab-env-backend',
+  'plugins/gitlab-env-frontend',
+];
+
+// ae-wrong-input-file-type: sibling workspace packages resolve to their
+// src/*.ts through the workspace link; Backstage's own repository omits it
+// for the same reason. ae-undocumented: members without a doc comment are
+// listed in the report as "(undocumented)" instead of failing it.
+const OMITTED_MESSAGES = 'ae-wrong-input-file-type,ae-undocumented';
+
+// Packages whose report may keep the warnings it records (a new one still
+// fails the check). The common package's LiveResourceGraph implements the
+// internal LiveLookups interface, whose Frame and LiveContext types are not
+// exported: to be fixed by moving those lookups off the public class.
+const ALLOW_WARNINGS = 'plugins/gitlab-env-common';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const check = args.includes('--check');
+const runTsc = !args.includes('--no-tsc');
+
+function run(command, commandArgs) {
+  const result = spawnSync(command, commandArgs, {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  return result.status ?? 1;
+}
+
+let status = runTsc ? run('npx', ['tsc']) : 0;
+if (status === 0) {
+  status = run('npx', [
+    'backstage-repo-tools',
+    'api-reports',
+    '--validate-release-tags',
+    '--allow-warnings',
+    ALLOW_WARNINGS,
+    '-o',
+    OMITTED_MESSAGES,
+    ...(check ? ['--ci'] : []),
+    ...PUBLISHED_PACKAGES,
+  ]);
+}
+if (status !== 0) {
+  console.error(
+    check
+      ? '\nThe API reports do not match the code (or an export lacks a release tag such as @public or @alpha). ' +
+          'Run `npm run api-reports` and commit the changed plugins/*/report*.api.md files.'
+      : '\nAPI report generation failed; see the messages above.',
+  );
+}
+process.exitCode = status;
