@@ -22,6 +22,27 @@ export interface Config {
     /** How long reads are cached, in seconds (default 30). */
     cacheTtlSeconds?: number;
     /**
+     * How long a read that failed transiently (timeout, 5xx, reset) or came
+     * back only in part is cached, in seconds (default 5), so a recovered
+     * upstream shows up quickly. Definitive failures keep cacheTtlSeconds.
+     */
+    transientCacheSeconds?: number;
+    /**
+     * Bound on one request's whole work, in milliseconds (default 20000):
+     * every page, retry and back-off. Past it the request answers
+     * UPSTREAM_TIMEOUT, or what was read with a LIMIT_REACHED warning.
+     */
+    requestDeadlineMs?: number;
+    /** Bounds on what one read may hold; past one the answer says what it left out. */
+    limits?: {
+      /** Pages followed per list, 500 objects each (default 100). */
+      maxPagesPerList?: number;
+      /** Objects kept per environment (default 20000). */
+      maxObjectsPerEnvironment?: number;
+      /** Bytes accepted in one upstream answer (default 33554432, 32 MiB). */
+      maxResponseBytes?: number;
+    };
+    /**
      * Upstream requests in flight at once, per instance (GitLab API and KAS
      * together; default 256) and per agent (default 128, about one entity
      * page's lists in one round).
@@ -77,6 +98,11 @@ export interface Config {
       clusterWideReads?: boolean;
       /** From how many namespaces of one agent the overview reads across the cluster (default 3). */
       clusterWideMinNamespaces?: number;
+      /**
+       * The whole overview stream ends by then, in milliseconds (default
+       * 30000): rows whose health is not read yet say UPSTREAM_TIMEOUT.
+       */
+      deadlineMs?: number;
     };
   };
 }

@@ -13,7 +13,9 @@ const USAGE = `Usage: gitlab-simulator [options]
   --generate <PxExO>     generated scenario: projects x environments x objects, e.g. 300x4x20
   --latency <ms>         latency added to every request
   --error-rate <0..1>    chance a request fails
-  --error-kind <kind>    5xx | reset | slow-body | malformed-json (default 5xx)
+  --error-kind <kind>    5xx | reset | slow-body | malformed-json | invalid-utf8 (default 5xx)
+  --data-faults <list>   comma-separated: looping-continue, looping-cursor, deep=<levels>,
+                         oversized=<items>, secrets-in-list, duplicate-uids, malformed-metadata
   --forbid <list>        comma-separated resources RBAC forbids, e.g. secrets,apps/deployments
   --namespaced-rbac      RBAC per namespace only: lists across all namespaces answer 403
   --disconnect <list>    comma-separated agent ids whose agentk is not connected
@@ -27,6 +29,23 @@ const USAGE = `Usage: gitlab-simulator [options]
   --admin                serve the knobs and drivers over HTTP at /-/simulator/ (see README)
 `;
 
+function dataFaults(names: string[]): Partial<FaultKnobs> {
+  const knobs: Partial<FaultKnobs> = {};
+  for (const entry of names) {
+    const [name, value] = entry.split('=');
+    if (name === 'looping-continue') knobs.loopingContinue = true;
+    else if (name === 'looping-cursor') knobs.loopingCursor = true;
+    else if (name === 'deep') knobs.deepObjectDepth = Number(value ?? 10_000);
+    else if (name === 'oversized')
+      knobs.oversizedListItems = Number(value ?? 50_000);
+    else if (name === 'secrets-in-list') knobs.secretsInList = true;
+    else if (name === 'duplicate-uids') knobs.duplicateUids = true;
+    else if (name === 'malformed-metadata') knobs.malformedMetadata = true;
+    else throw new Error(`Unknown data fault '${entry}'`);
+  }
+  return knobs;
+}
+
 async function main() {
   const { values } = parseArgs({
     options: {
@@ -37,6 +56,7 @@ async function main() {
       latency: { type: 'string' },
       'error-rate': { type: 'string' },
       'error-kind': { type: 'string' },
+      'data-faults': { type: 'string' },
       forbid: { type: 'string' },
       disconnect: { type: 'string' },
       'namespaced-rbac': { type: 'boolean' },
@@ -74,6 +94,7 @@ async function main() {
     ...(values.disconnect
       ? { disconnectedAgents: list(values.disconnect) }
       : {}),
+    ...dataFaults(list(values['data-faults']) ?? []),
     ...(values['no-kas'] ? { kasEnabled: false } : {}),
     ...(values['namespaced-rbac'] ? { namespacedRbacOnly: true } : {}),
   };

@@ -1,4 +1,6 @@
 import { DEFAULT_FAULTS } from './faults';
+import { loadDefaultScenario } from './scenario/load';
+import { startGitlabSimulator } from './server';
 import { DEMO_TOKEN } from './scenario/generate';
 import {
   graphql,
@@ -177,5 +179,122 @@ describe('fault knobs', () => {
     });
     sim().resetStats();
     expect(sim().stats().requests).toBe(0);
+  });
+
+  describe('data faults of a broken server or proxy', () => {
+    const PODS = '/api/v1/namespaces/storefront/pods';
+    const page = async (token?: string) =>
+      (
+        await kasJson(
+          sim(),
+          PROD_US,
+          `${PODS}?limit=1${token ? `&continue=${token}` : ''}`,
+        )
+      ).body;
+
+    it('loops continue tokens A→B→A, serving the first page for each', async () => {
+      sim().setFaults({ loopingContinue: true });
+      const first = await page();
+      const second = await page(first.metadata.continue);
+      const third = await page(second.metadata.continue);
+      expect([
+        first.metadata.continue,
+        second.metadata.continue,
+        third.metadata.continue,
+      ]).toEqual(['loop-A', 'loop-B', 'loop-A']);
+      expect(second.items).toEqual(first.items);
+    });
+
+    it('loops GraphQL end cursors A→B→A', async () => {
+      sim().setFaults({ loopingCursor: true });
+      const query = `query($after: String) { project(fullPath: "acme/shop/storefront") {
+        environments(first: 1, after: $after) { pageInfo { hasNextPage endCursor } nodes { name } } } }`;
+      const cursors: string[] = [];
+      let after: string | undefined;
+      for (let i = 0; i < 3; i++) {
+        const { body } = await graphql(sim(), query, { after });
+        const { pageInfo } = body.data.project.environments;
+        expect(pageInfo.hasNextPage).toBe(true);
+        cursors.push(pageInfo.endCursor);
+        after = pageInfo.endCursor;
+      }
+      expect(cursors).toEqual(['loop-A', 'loop-B', 'loop-A']);
+    });
+
+    it('adds an object nested deeper than JSON.stringify can write', async () => {
+      sim().setFaults({ deepObjectDepth: 10_000 });
+      const response = await kas(sim(), PROD_US, PODS);
+      const list = JSON.parse(await response.text());
+      const deep = list.items.find(
+        (i: any) => i.metadata.name === 'deep-object',
+      );
+      expect(deep).toBeDefined();
+      expect(() => JSON.stringify(deep)).toThrow(RangeError);
+    });
+
+    it('pads a list of Pods with copies of its first Pod, paginated by limit', async () => {
+      const before = (await kasJson(sim(), PROD_US, PODS)).body.items.length;
+      sim().setFaults({ oversizedListItems: 1000 });
+      const { items } = (await kasJson(sim(), PROD_US, PODS)).body;
+      expect(items).toHaveLength(before + 1000);
+      expect(new Set(items.map((i: any) => i.metadata.uid)).size).toBe(
+        items.length,
+      );
+      const names: string[] = [];
+      let token: string | undefined;
+      do {
+        const { body } = await kasJson(
+          sim(),
+          PROD_US,
+          `${PODS}?limit=300${token ? `&continue=${token}` : ''}`,
+        );
+        names.push(...body.items.map((i: any) => i.metadata.name));
+        token = body.metadata.continue;
+      } while (token);
+      expect(names).toHaveLength(before + 1000);
+      expect(new Set(names).size).toBe(names.length);
+    });
+
+    it('answers Secrets in a `kind: List`', async () => {
+      sim().setFaults({ secretsInList: true });
+      // prod-us's RBAC forbids secrets; a copy of the scenario without that serves them.
+      const scenario = loadDefaultScenario();
+      const open = await startGitlabSimulator({
+        scenario: {
+          ...scenario,
+          agents: scenario.agents.map(a => ({ ...a, forbiddenResources: [] })),
+        },
+        faults: { secretsInList: true },
+      });
+      const { body } = await kasJson(
+        open,
+        PROD_US,
+        '/api/v1/namespaces/storefront/secrets',
+      );
+      await open.close();
+      expect(body.kind).toBe('List');
+      expect(body.items.length).toBeGreaterThan(0);
+      expect(body.items[0]).toMatchObject({ apiVersion: 'v1', kind: 'Secret' });
+    });
+
+    it('gives every item one uid, and the first one wrong metadata types', async () => {
+      sim().setFaults({ duplicateUids: true, malformedMetadata: true });
+      const { items } = (await kasJson(sim(), PROD_US, PODS)).body;
+      expect(new Set(items.map((i: any) => i.metadata.uid)).size).toBe(1);
+      expect(items[0].metadata).toMatchObject({
+        name: 12345,
+        labels: 'not-a-map',
+      });
+    });
+
+    it('answers bytes that are not UTF-8', async () => {
+      sim().setFaults({ errorRate: 1, errorKind: 'invalid-utf8' });
+      const bytes = new Uint8Array(
+        await (await kas(sim(), PROD_US, PODS)).arrayBuffer(),
+      );
+      expect(() =>
+        new TextDecoder('utf-8', { fatal: true }).decode(bytes),
+      ).toThrow();
+    });
   });
 });

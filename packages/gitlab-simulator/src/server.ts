@@ -13,8 +13,16 @@ import { GitlabDirectory } from './gitlab/access';
 import { runGraphql } from './gitlab/graphql';
 import { handleRest } from './gitlab/rest';
 import {
+  anyDataFault,
+  applyDataFaults,
+  FaultedRequest,
+  isFaultToken,
+  isLoopToken,
+} from './http/dataFaults';
+import {
   gitlabTokenOf,
   markBodyFault,
+  markBodyTransform,
   readBody,
   sendJson,
 } from './http/respond';
@@ -214,7 +222,12 @@ export async function startGitlabSimulator(
     dropWatches,
   };
 
-  async function route(req: IncomingMessage, res: ServerResponse, url: URL) {
+  async function route(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    faulted: FaultedRequest,
+  ) {
     const pathname = url.pathname;
     const surface = surfaceOf(pathname);
     if (surface === 'kas') {
@@ -288,6 +301,11 @@ export async function startGitlabSimulator(
       for (const op of Array.isArray(body) ? body : [body]) {
         if (typeof op?.variables === 'string')
           op.variables = JSON.parse(op.variables || 'null');
+        // A looping cursor (loopingCursor fault) is served the first page again.
+        if (isLoopToken(op?.variables?.after)) {
+          faulted.token = op.variables.after;
+          delete op.variables.after;
+        }
       }
     } catch (error) {
       // GraphqlController answers unparsable variables with 422.
@@ -329,7 +347,21 @@ export async function startGitlabSimulator(
           markBodyFault(res, current.errorKind);
       }
     }
-    await route(req, res, url);
+    const faulted: FaultedRequest = {
+      surface,
+      limit: Number(url.searchParams.get('limit') ?? 0),
+    };
+    if (anyDataFault(current)) {
+      const token = url.searchParams.get('continue');
+      if (surface === 'kas' && isFaultToken(token)) {
+        // The faults' tokens mean nothing to the API server: it serves the
+        // first page again, and the fault answers from its own list.
+        faulted.token = token;
+        url.searchParams.delete('continue');
+      }
+      markBodyTransform(res, body => applyDataFaults(body, current, faulted));
+    }
+    await route(req, res, url, faulted);
   }
 
   const host = options.host ?? '127.0.0.1';

@@ -1,5 +1,6 @@
 // Scenarios the benchmarks serve, built the same way in the simulator's
 // process and in the benchmark's (which needs the catalog entities).
+import { faultSuiteScenario } from '../src/__testUtils__/faultSuite';
 import { KubeObject, generateScenario } from '@gitlab-env/gitlab-simulator';
 
 function customResourceDefinition(index: number): KubeObject {
@@ -75,9 +76,11 @@ export function overviewScenario(entities: number) {
 
 export type BenchScenario =
   | { name: 'entity-page'; customKinds: number }
-  | { name: 'overview'; entities: number };
+  | { name: 'overview'; entities: number }
+  | { name: 'fault-suite' };
 
 export function buildScenario(spec: BenchScenario) {
+  if (spec.name === 'fault-suite') return faultSuiteScenario();
   return spec.name === 'entity-page'
     ? entityPageScenario(spec.customKinds)
     : overviewScenario(spec.entities);

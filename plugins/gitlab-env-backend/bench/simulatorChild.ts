@@ -1,6 +1,6 @@
 // The simulator in a process of its own (see simulatorProcess.ts), so the
 // upstream's work does not share the benchmarked backend's event loop.
-import { startGitlabSimulator } from '@gitlab-env/gitlab-simulator';
+import { FaultKnobs, startGitlabSimulator } from '@gitlab-env/gitlab-simulator';
 import { BenchScenario, buildScenario } from './scenarios';
 
 async function main() {
@@ -12,13 +12,22 @@ async function main() {
     port: 0,
     scenario: buildScenario(scenario),
     faults: { latencyMs },
+    // Health must not change while a benchmark compares it with a baseline.
+    tickMs: 0,
   });
-  process.on('message', async (message: { type: string }) => {
-    if (message.type === 'close') {
-      await simulator.close();
-      process.exit(0);
-    }
-  });
+  process.on(
+    'message',
+    async (message: { type: string; faults?: Partial<FaultKnobs> }) => {
+      if (message.type === 'close') {
+        await simulator.close();
+        process.exit(0);
+      }
+      if (message.type === 'faults') {
+        simulator.setFaults(message.faults ?? {});
+        process.send!({ type: 'faults-set' });
+      }
+    },
+  );
   process.send!({ type: 'ready', url: simulator.url });
 }
 

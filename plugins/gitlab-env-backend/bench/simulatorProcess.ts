@@ -1,9 +1,12 @@
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
+import type { FaultKnobs } from '@gitlab-env/gitlab-simulator';
 import { BenchScenario } from './scenarios';
 
 export interface SimulatorProcess {
   url: string;
+  /** Sets the simulator's fault knobs; resolves once they apply. */
+  setFaults(faults: Partial<FaultKnobs>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -31,6 +34,11 @@ export function startSimulatorProcess(
       child.removeAllListeners('exit');
       resolve({
         url: message.url,
+        setFaults: faults =>
+          new Promise(done => {
+            child.once('message', () => done());
+            child.send({ type: 'faults', faults });
+          }),
         close: () =>
           new Promise(done => {
             child.once('exit', () => done());

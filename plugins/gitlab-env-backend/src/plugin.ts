@@ -53,6 +53,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
         cache,
         catalog,
       }) {
+        const gitlabEnvConfig = readGitlabEnvConfig(config);
         const healthRules = createHealthRuleSet([
           ...readHealthRules(config),
           ...moduleRules,
@@ -61,17 +62,15 @@ export const gitlabEnvPlugin = createBackendPlugin({
           logger.info(
             `Adopters' health rules for ${healthRules.keys().join(', ')}`,
           );
-        const gitlabEnvConfig = readGitlabEnvConfig(config);
         const ciAccess = new CiAccessService(
           gitlabEnvConfig,
           gitlabEnvConfig.ciAccess,
           logger,
         );
-        const service = new GitlabEnvironmentsService(
-          gitlabEnvConfig,
-          logger,
-          { healthRules, sharedStore: sharedStoreOf(config, cache) },
-        );
+        const service = new GitlabEnvironmentsService(gitlabEnvConfig, logger, {
+          healthRules,
+          sharedStore: sharedStoreOf(config, cache),
+        });
         permissionsRegistry.addPermissions(gitlabEnvPermissions);
         httpRouter.use(
           createOverviewRouter({
@@ -80,6 +79,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
             permissions,
             httpAuth,
             auditor,
+            deadlineMs: gitlabEnvConfig.overview.deadlineMs,
           }),
         );
         httpRouter.use(

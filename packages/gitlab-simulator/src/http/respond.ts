@@ -6,9 +6,21 @@ import { IncomingMessage, ServerResponse } from 'http';
  * `slow-body` and `malformed-json` faults act.
  */
 
-export type BodyFault = 'slow-body' | 'malformed-json';
+export type BodyFault = 'slow-body' | 'malformed-json' | 'invalid-utf8';
 
 const bodyFaults = new WeakMap<ServerResponse, BodyFault>();
+const bodyTransforms = new WeakMap<
+  ServerResponse,
+  (body: unknown) => string | undefined
+>();
+
+/** Rewrites the next JSON body of `res` (see dataFaults.ts); undefined keeps it as it is. */
+export function markBodyTransform(
+  res: ServerResponse,
+  transform: (body: unknown) => string | undefined,
+) {
+  bodyTransforms.set(res, transform);
+}
 
 /** How long a `slow-body` response takes to dribble out, start to end. */
 export const SLOW_BODY_DURATION_MS = 3000;
@@ -25,6 +37,19 @@ export function sendBody(
   headers: Record<string, string | number> = {},
 ) {
   const fault = bodyFaults.get(res);
+  if (fault === 'invalid-utf8') {
+    // Bytes no UTF-8 decoder accepts, inside an otherwise whole body.
+    const bytes = Buffer.from(body);
+    const at = Math.floor(bytes.length / 2);
+    const broken = Buffer.concat([
+      bytes.subarray(0, at),
+      Buffer.from([0xff, 0xfe]),
+      bytes.subarray(at),
+    ]);
+    res.writeHead(status, { ...headers, 'Content-Length': broken.length });
+    res.end(broken);
+    return;
+  }
   if (fault === 'malformed-json') {
     // A proxy cut the body short but the status line already said 200.
     const truncated = body.slice(0, Math.max(1, Math.floor(body.length / 2)));
@@ -68,7 +93,8 @@ export function sendJson(
   body: unknown,
   headers: Record<string, string | number> = {},
 ) {
-  sendBody(res, status, JSON.stringify(body), {
+  const transformed = bodyTransforms.get(res)?.(body);
+  sendBody(res, status, transformed ?? JSON.stringify(body), {
     'Content-Type': 'application/json',
     ...headers,
   });

@@ -16,7 +16,11 @@ export interface FakeEnvironment {
 
 export function environmentNode(env: FakeEnvironment) {
   return {
-    id: `gid://gitlab/Environment/${env.name.length}${env.name.charCodeAt(0)}`,
+    // GitLab ids are unique per environment; a sum of the name's characters is, for these fixtures.
+    id: `gid://gitlab/Environment/${env.name.length}${[...env.name].reduce(
+      (sum, c) => sum + c.charCodeAt(0),
+      0,
+    )}`,
     name: env.name,
     slug: env.name.replace(/[^a-z0-9]/g, '-'),
     tier: (env.tier ?? 'production').toUpperCase(),

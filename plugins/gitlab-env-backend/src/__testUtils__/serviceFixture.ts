@@ -1,6 +1,8 @@
 import { mockServices } from '@backstage/backend-test-utils';
 import { Entity } from '@backstage/catalog-model';
+import { GitlabEnvError } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { GitlabEnvConfig } from '../config';
+import { GitlabEnvFailure } from '../errors';
 import { GitlabEnvironmentsService } from '../service';
 import { GITLAB_URL, TOKEN } from './fakeGitlab';
 
@@ -19,9 +21,20 @@ export function testConfig(
     ],
     requestTimeoutMs: 1000,
     cacheTtlSeconds: 30,
+    transientCacheSeconds: 5,
+    requestDeadlineMs: 5000,
+    limits: {
+      maxPagesPerList: 100,
+      maxObjectsPerEnvironment: 20_000,
+      maxResponseBytes: 32 * 1024 * 1024,
+    },
     concurrency: { perInstance: 16, perAgent: 8 },
     ciAccess: { namespaceOverflow: 'refuse' },
-    overview: { clusterWideReads: true, clusterWideMinNamespaces: 3 },
+    overview: {
+      clusterWideReads: true,
+      clusterWideMinNamespaces: 3,
+      deadlineMs: 30_000,
+    },
     ...overrides,
   };
 }
@@ -48,4 +61,25 @@ export function createTestService(overrides: Partial<GitlabEnvConfig> = {}) {
       ),
     );
   return { service, logLines };
+}
+
+/** The typed failure a call ends with; fails the test if it succeeds or throws anything else. */
+export async function failureOf(
+  promise: Promise<unknown>,
+): Promise<GitlabEnvError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof GitlabEnvFailure) return error.detail;
+    throw error;
+  }
+  throw new Error('expected a failure');
+}
+
+/** The resources of appEntity's production environment, read by a fresh service. */
+export function readProduction(overrides: Partial<GitlabEnvConfig> = {}) {
+  return createTestService(overrides).service.getEnvironmentResources(
+    appEntity,
+    'production',
+  );
 }

@@ -114,11 +114,15 @@ export class CiAccessService {
     private readonly options: CiAccessOptions,
     private readonly logger: LoggerService,
   ) {
-    this.cache = new CoalescingCache(
-      config.cacheTtlSeconds * 1000,
-      Date.now,
-      isDefinitiveFailure,
-    );
+    const ttlMs = config.cacheTtlSeconds * 1000;
+    this.cache = new CoalescingCache({
+      ttlMs,
+      failureTtlMs: error =>
+        isDefinitiveFailure(error)
+          ? ttlMs
+          : config.transientCacheSeconds * 1000,
+      deadlineMs: config.requestDeadlineMs,
+    });
   }
 
   private limit(host: string): Limit {

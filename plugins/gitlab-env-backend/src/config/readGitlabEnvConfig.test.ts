@@ -25,9 +25,20 @@ describe('readGitlabEnvConfig', () => {
       ],
       requestTimeoutMs: 10000,
       cacheTtlSeconds: 30,
+      transientCacheSeconds: 5,
+      requestDeadlineMs: 20000,
+      limits: {
+        maxPagesPerList: 100,
+        maxObjectsPerEnvironment: 20000,
+        maxResponseBytes: 32 * 1024 * 1024,
+      },
       concurrency: { perInstance: 256, perAgent: 128 },
       ciAccess: { namespaceOverflow: 'refuse' },
-      overview: { clusterWideReads: true, clusterWideMinNamespaces: 3 },
+      overview: {
+        clusterWideReads: true,
+        clusterWideMinNamespaces: 3,
+        deadlineMs: 30000,
+      },
     });
   });
 
@@ -61,6 +72,8 @@ describe('readGitlabEnvConfig', () => {
       cacheTtlSeconds: 5,
       concurrency: { perAgent: 2 },
       overview: { clusterWideReads: false },
+      requestDeadlineMs: 9000,
+      limits: { maxObjectsPerEnvironment: 50 },
     });
     expect(config.instances[0]).toMatchObject({
       graphqlUrl: 'https://api.git.corp/gitlab/api/graphql',
@@ -71,8 +84,15 @@ describe('readGitlabEnvConfig', () => {
     expect(config.overview).toEqual({
       clusterWideReads: false,
       clusterWideMinNamespaces: 3,
+      deadlineMs: 30000,
     });
     expect(config.requestTimeoutMs).toBe(500);
+    expect(config.requestDeadlineMs).toBe(9000);
+    expect(config.limits).toEqual({
+      maxPagesPerList: 100,
+      maxObjectsPerEnvironment: 50,
+      maxResponseBytes: 32 * 1024 * 1024,
+    });
   });
 
   it.each([

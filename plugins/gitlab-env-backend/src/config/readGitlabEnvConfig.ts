@@ -15,6 +15,18 @@ export interface GitlabEnvConfig {
   instances: GitlabInstanceConfig[];
   requestTimeoutMs: number;
   cacheTtlSeconds: number;
+  /** How long a read that failed transiently, or answered only in part, is kept. */
+  transientCacheSeconds: number;
+  /** Bound on one request's whole work (all pages, retries and back-off). */
+  requestDeadlineMs: number;
+  limits: {
+    /** Pages followed per list (each page is 500 objects). */
+    maxPagesPerList: number;
+    /** Objects kept per environment read. */
+    maxObjectsPerEnvironment: number;
+    /** Bytes accepted in one upstream answer. */
+    maxResponseBytes: number;
+  };
   concurrency: { perInstance: number; perAgent: number };
   ciAccess: {
     /** Expanded namespace names over 63 characters: refuse (default) or truncate with a digest. */
@@ -25,6 +37,8 @@ export interface GitlabEnvConfig {
     clusterWideMinNamespaces: number;
     /** False reads every environment namespace by namespace. */
     clusterWideReads: boolean;
+    /** The whole overview stream ends by then. */
+    deadlineMs: number;
   };
 }
 
@@ -39,9 +53,15 @@ export interface GitlabEnvConfig {
 const DEFAULTS = {
   requestTimeoutMs: 10_000,
   cacheTtlSeconds: 30,
+  transientCacheSeconds: 5,
+  requestDeadlineMs: 20_000,
+  maxPagesPerList: 100,
+  maxObjectsPerEnvironment: 20_000,
+  maxResponseBytes: 32 * 1024 * 1024,
   perInstance: 256,
   perAgent: 128,
   clusterWideMinNamespaces: 3,
+  overviewDeadlineMs: 30_000,
 };
 
 function trimSlash(url: string): string {
@@ -130,6 +150,7 @@ export function readGitlabEnvConfig(root: Config): GitlabEnvConfig {
   });
   const concurrency = config?.getOptionalConfig('concurrency');
   const overview = config?.getOptionalConfig('overview');
+  const limits = config?.getOptionalConfig('limits');
   const namespaceOverflow =
     config?.getOptionalString('ciAccess.namespaceOverflow') ?? 'refuse';
   if (namespaceOverflow !== 'refuse' && namespaceOverflow !== 'truncate') {
@@ -152,6 +173,38 @@ export function readGitlabEnvConfig(root: Config): GitlabEnvConfig {
       'gitlabEnv',
       DEFAULTS.cacheTtlSeconds,
     ),
+    transientCacheSeconds: readPositive(
+      config,
+      'transientCacheSeconds',
+      'gitlabEnv',
+      DEFAULTS.transientCacheSeconds,
+    ),
+    requestDeadlineMs: readPositive(
+      config,
+      'requestDeadlineMs',
+      'gitlabEnv',
+      DEFAULTS.requestDeadlineMs,
+    ),
+    limits: {
+      maxPagesPerList: readPositive(
+        limits,
+        'maxPagesPerList',
+        'gitlabEnv.limits',
+        DEFAULTS.maxPagesPerList,
+      ),
+      maxObjectsPerEnvironment: readPositive(
+        limits,
+        'maxObjectsPerEnvironment',
+        'gitlabEnv.limits',
+        DEFAULTS.maxObjectsPerEnvironment,
+      ),
+      maxResponseBytes: readPositive(
+        limits,
+        'maxResponseBytes',
+        'gitlabEnv.limits',
+        DEFAULTS.maxResponseBytes,
+      ),
+    },
     concurrency: {
       perInstance: readPositive(
         concurrency,
@@ -174,6 +227,12 @@ export function readGitlabEnvConfig(root: Config): GitlabEnvConfig {
         'clusterWideMinNamespaces',
         'gitlabEnv.overview',
         DEFAULTS.clusterWideMinNamespaces,
+      ),
+      deadlineMs: readPositive(
+        overview,
+        'deadlineMs',
+        'gitlabEnv.overview',
+        DEFAULTS.overviewDeadlineMs,
       ),
     },
   };

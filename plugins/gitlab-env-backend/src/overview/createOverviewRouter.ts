@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'events';
 import {
   AuditorService,
   BackstageCredentials,
@@ -35,6 +36,11 @@ export interface OverviewRouterOptions {
    * so this only bounds how far ahead reads are queued.
    */
   healthConcurrency?: number;
+  /**
+   * The whole stream ends by then: rows whose health is not read yet get an
+   * UPSTREAM_TIMEOUT line, and `done` follows.
+   */
+  deadlineMs?: number;
 }
 
 const ENTITY_FIELDS = [
@@ -116,10 +122,18 @@ export function createOverviewRouter(
     );
 
     let closed = false;
+    const left = new AbortController();
     // The response, not the request: a request's 'close' only means its body was read.
     res.on('close', () => {
       closed = true;
+      left.abort();
     });
+    // Reads stop when the client leaves or the stream's deadline passes.
+    const signal = AbortSignal.any([
+      left.signal,
+      AbortSignal.timeout(options.deadlineMs ?? 60_000),
+    ]);
+    setMaxListeners(0, signal);
     res.status(200);
     res.setHeader('content-type', 'application/x-ndjson; charset=utf-8');
     res.setHeader('cache-control', 'no-store');
@@ -139,7 +153,7 @@ export function createOverviewRouter(
       allowed.map(entity =>
         entityLimit(async (): Promise<HealthRead[]> => {
           if (closed) return [];
-          const entityRows = await listEntityRows(service, entity);
+          const entityRows = await listEntityRows(service, entity, signal);
           rows += entityRows.length;
           write({
             type: 'entity',
@@ -162,7 +176,7 @@ export function createOverviewRouter(
       reads.map(({ entity, environment }) =>
         readLimit(async () => {
           if (closed) return;
-          write(await readRowHealth(service, entity, environment));
+          write(await readRowHealth(service, entity, environment, signal));
         }),
       ),
     );

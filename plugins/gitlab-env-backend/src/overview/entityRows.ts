@@ -11,6 +11,7 @@ import {
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { asGitlabEnvError } from '../errors';
 import { GitlabEnvironmentsService } from '../service';
+import { invalidSetting } from '../validation';
 
 function relationRef(
   entity: Entity,
@@ -39,6 +40,7 @@ function relationRef(
 export async function listEntityRows(
   service: GitlabEnvironmentsService,
   entity: Entity,
+  signal?: AbortSignal,
 ): Promise<OverviewRow[]> {
   const base = {
     entityRef: stringifyEntityRef(entity),
@@ -48,7 +50,10 @@ export async function listEntityRows(
   };
   let listed;
   try {
-    listed = await service.listEnvironments(entity, { withHealth: false });
+    listed = await service.listEnvironments(entity, {
+      withHealth: false,
+      signal,
+    });
   } catch (error) {
     return [{ ...base, errors: [asGitlabEnvError(error)] }];
   }
@@ -59,7 +64,10 @@ export async function listEntityRows(
       environment,
       errors: [],
     };
-    if (!environment.agent || !environment.namespace) {
+    const refused = invalidSetting(environment);
+    if (refused && (!environment.agent || !environment.namespace)) {
+      row.errors.push(refused);
+    } else if (!environment.agent || !environment.namespace) {
       row.errors.push(
         missingSetting(
           environment.agent ? 'namespace' : 'agent',
@@ -82,6 +90,7 @@ export async function readRowHealth(
   service: GitlabEnvironmentsService,
   entity: Entity,
   environment: GitlabEnvironment,
+  signal?: AbortSignal,
 ): Promise<OverviewHealthLine> {
   const line: OverviewHealthLine = {
     type: 'health',
@@ -93,6 +102,7 @@ export async function readRowHealth(
     const read = await service.getEnvironmentResources(
       entity,
       environment.slug,
+      { signal },
     );
     line.health = read.health;
     line.errors = read.errors;

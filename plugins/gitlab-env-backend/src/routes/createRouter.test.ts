@@ -31,7 +31,10 @@ const bare = {
   metadata: { name: 'bare', namespace: 'default' },
 };
 
-async function startBackend(result: AuthorizeResult = AuthorizeResult.ALLOW) {
+async function startBackend(
+  result: AuthorizeResult = AuthorizeResult.ALLOW,
+  auditor = mockServices.auditor.mock(),
+) {
   const permissions = mockServices.permissions.mock();
   permissions.authorize.mockImplementation(async requests =>
     requests.map(() => ({ result } as any)),
@@ -40,6 +43,7 @@ async function startBackend(result: AuthorizeResult = AuthorizeResult.ALLOW) {
     features: [
       gitlabEnvPlugin,
       permissions.factory,
+      auditor.factory,
       catalogServiceMock.factory({ entities: [app, bare] }),
       mockServices.rootConfig.factory({
         data: {
@@ -125,13 +129,68 @@ describe('gitlab-env router', () => {
     });
   });
 
-  it('answers 404 for an entity the catalog does not have', async () => {
+  it('answers 404 ENTITY_NOT_FOUND for an entity the catalog does not have', async () => {
     const { app: backend } = await startBackend();
     const res = await request(backend).get(
       '/api/gitlab-env/entity/default/component/ghost/environments',
     );
     expect(res.status).toBe(404);
     expect(res.body.error.name).toBe('NotFoundError');
+    expect(res.body.gitlabEnv).toMatchObject({
+      code: 'ENTITY_NOT_FOUND',
+      message: expect.stringContaining('component:default/ghost'),
+    });
+  });
+
+  it.each([
+    [
+      'a malformed percent-encoding',
+      '/entity/default/component/app%E0%A4%A/environments',
+    ],
+    [
+      'a kind with an encoded slash',
+      '/entity/default/comp%2Fonent/app/environments',
+    ],
+    ['a name with spaces', '/entity/default/component/a%20b/environments'],
+    [
+      'a slug GitLab never makes',
+      '/entity/default/component/app/environments/..%2F..%2Fsecrets/resources',
+    ],
+  ])(
+    'answers 400 INVALID_REQUEST for %s, before any upstream call',
+    async (_, path) => {
+      const upstream: string[] = [];
+      server.events.on('request:start', ({ request: r }) => {
+        if (r.url.startsWith(GITLAB_URL)) upstream.push(r.url);
+      });
+      const { app: backend } = await startBackend();
+      const res = await request(backend).get(`/api/gitlab-env${path}`);
+      server.events.removeAllListeners();
+      expect(res.status).toBe(400);
+      expect(res.body.gitlabEnv.code).toBe('INVALID_REQUEST');
+      expect(upstream).toEqual([]);
+    },
+  );
+
+  it('audits a partial read as what it was: its resources and the codes of its gaps', async () => {
+    server.use(
+      ...kasCluster({
+        items: { '/pods': [item('a')] },
+        forbidden: ['secrets'],
+      }),
+    );
+    const success = jest.fn();
+    const auditor = mockServices.auditor.mock({
+      createEvent: jest.fn(async () => ({ success, fail: jest.fn() })),
+    });
+    const { app: backend } = await startBackend(AuthorizeResult.ALLOW, auditor);
+    const res = await request(backend).get(
+      '/api/gitlab-env/entity/default/component/app/environments/production/resources',
+    );
+    expect(res.status).toBe(200);
+    expect(success).toHaveBeenCalledWith({
+      meta: { resources: 1, partial: true, errors: ['KIND_FORBIDDEN'] },
+    });
   });
 
   it('requires credentials except for /health', async () => {

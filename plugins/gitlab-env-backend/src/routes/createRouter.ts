@@ -4,7 +4,7 @@ import {
   LoggerService,
   PermissionsService,
 } from '@backstage/backend-plugin-api';
-import { stringifyEntityRef } from '@backstage/catalog-model';
+import { makeValidator, stringifyEntityRef } from '@backstage/catalog-model';
 import { CatalogService } from '@backstage/plugin-catalog-node';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import { gitlabEnvResourcesReadPermission } from '@gitlab-env/backstage-plugin-gitlab-env-common';
@@ -13,6 +13,7 @@ import Router from 'express-promise-router';
 import { failure } from '../errors';
 import { gitlabEnvErrorHandler } from './errorHandler';
 import { GitlabEnvironmentsService } from '../service';
+import { isEnvironmentSlug, quote } from '../validation';
 
 export interface RouterOptions {
   service: GitlabEnvironmentsService;
@@ -21,6 +22,45 @@ export interface RouterOptions {
   httpAuth: HttpAuthService;
   auditor: AuditorService;
   logger: LoggerService;
+}
+
+const entityRefValidator = makeValidator();
+
+/**
+ * The route's entity ref and slug, checked before anything else: a value
+ * the catalog or GitLab could never hold is the caller's mistake
+ * (INVALID_REQUEST), not an upstream failure.
+ */
+function routeParams(req: express.Request) {
+  const { namespace, kind, name, slug } = req.params;
+  const bad = (what: string, value: string, rule: string) =>
+    failure(
+      'INVALID_REQUEST',
+      `The request's ${what} ${quote(value)} is not ${rule}.`,
+      { hint: 'Open the entity again from the catalog.' },
+    );
+  if (!entityRefValidator.isValidNamespace(namespace))
+    throw bad('entity namespace', namespace, 'a valid catalog namespace');
+  if (!entityRefValidator.isValidKind(kind))
+    throw bad('entity kind', kind, 'a valid catalog kind');
+  if (!entityRefValidator.isValidEntityName(name))
+    throw bad('entity name', name, 'a valid catalog entity name');
+  if (slug !== undefined && !isEnvironmentSlug(slug))
+    throw bad(
+      'environment slug',
+      slug,
+      'a GitLab environment slug (lower-case letters, digits and -, at most 24)',
+    );
+  return { namespace, kind, name, slug };
+}
+
+/** Aborted when the client goes away before the answer is written: its reads then stop. */
+function clientSignal(res: express.Response): AbortSignal {
+  const controller = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return controller.signal;
 }
 
 function flag(value: unknown, fallback: boolean): boolean {
@@ -45,8 +85,8 @@ export async function createRouter(
 
   /** The entity the caller may read, looked up with the caller's credentials. */
   async function authorizedEntity(req: express.Request) {
+    const { namespace, kind, name } = routeParams(req);
     const credentials = await httpAuth.credentials(req);
-    const { namespace, kind, name } = req.params;
     const entityRef = stringifyEntityRef({ kind, namespace, name });
     const [decision] = await permissions.authorize(
       [
@@ -66,8 +106,11 @@ export async function createRouter(
     const entity = await catalog.getEntityByRef(entityRef, { credentials });
     if (!entity) {
       throw failure(
-        'PROJECT_NOT_FOUND',
-        `The catalog has no entity ${entityRef}.`,
+        'ENTITY_NOT_FOUND',
+        `The catalog has no entity ${entityRef}, or you cannot see it.`,
+        {
+          hint: 'Check the address; the entity may have been removed from the catalog.',
+        },
       );
     }
     return { entity, entityRef };
@@ -84,6 +127,7 @@ export async function createRouter(
           includeStopped:
             flag(req.query.includeStopped, false) || states.includes('stopped'),
           withHealth: flag(req.query.withHealth, true),
+          signal: clientSignal(res),
         }),
       );
     },
@@ -105,8 +149,16 @@ export async function createRouter(
         const body = await service.getEnvironmentResources(
           entity,
           req.params.slug,
+          { signal: clientSignal(res) },
         );
-        await event.success({ meta: { resources: body.resources.length } });
+        // The audit records what was served: partial reads name their gaps.
+        await event.success({
+          meta: {
+            resources: body.resources.length,
+            partial: body.health.partial !== undefined,
+            errors: body.errors.map(e => e.code),
+          },
+        });
         res.json(body);
       } catch (error) {
         await event.fail({ error: error as Error });

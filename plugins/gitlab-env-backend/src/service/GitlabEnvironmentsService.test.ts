@@ -1,8 +1,6 @@
 import { registerMswTestHooks } from '@backstage/backend-test-utils';
-import { GitlabEnvError } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { delay, http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { GitlabEnvFailure } from '../errors';
 import {
   GITLAB_URL,
   gitlabGraphql,
@@ -15,6 +13,7 @@ import {
   appEntity,
   createTestService,
   entityWith,
+  failureOf,
 } from '../__testUtils__/serviceFixture';
 import { REDACTED_SECRET_VALUE } from './objects';
 
@@ -29,16 +28,6 @@ beforeEach(() => {
   });
 });
 afterEach(() => server.events.removeAllListeners());
-
-async function failureOf(promise: Promise<unknown>): Promise<GitlabEnvError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof GitlabEnvFailure) return error.detail;
-    throw error;
-  }
-  throw new Error('expected a failure');
-}
 
 const deployment = (name: string) =>
   item(name, {
@@ -373,7 +362,7 @@ describe('GitlabEnvironmentsService.getEnvironmentResources', () => {
     expect(requests).toEqual([]);
   });
 
-  it('does not cache failures', async () => {
+  it('keeps a transient failure for transientCacheSeconds only', async () => {
     let fail = true;
     server.use(
       http.post(`${GITLAB_URL}/api/graphql`, () =>
@@ -381,9 +370,11 @@ describe('GitlabEnvironmentsService.getEnvironmentResources', () => {
       ),
       gitlabGraphql(),
     );
-    const { service } = createTestService();
+    const { service } = createTestService({ transientCacheSeconds: 0.05 });
     await expect(service.listEnvironments(appEntity)).rejects.toThrow();
     fail = false;
+    await expect(service.listEnvironments(appEntity)).rejects.toThrow();
+    await new Promise(resolve => setTimeout(resolve, 60));
     await expect(service.listEnvironments(appEntity)).resolves.toBeDefined();
   });
 });
@@ -515,6 +506,8 @@ describe('typed failures', () => {
   it.each([
     [{}, 'MISSING_ANNOTATION'],
     [{ 'gitlab.com/project-slug': 'not a slug' }, 'INVALID_ANNOTATION'],
+    [{ 'gitlab.com/project-slug': 'acme/../other' }, 'INVALID_ANNOTATION'],
+    [{ 'gitlab.com/project-slug': 'acme/app.git' }, 'INVALID_ANNOTATION'],
     [{ 'gitlab.com/project-id': 'abc' }, 'INVALID_ANNOTATION'],
     [
       {

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'events';
 import { CacheService, LoggerService } from '@backstage/backend-plugin-api';
 import { Entity, stringifyEntityRef } from '@backstage/catalog-model';
 import {
@@ -16,7 +17,13 @@ import {
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import pLimit from 'p-limit';
 import { GitlabEnvConfig, GitlabInstanceConfig } from '../config';
-import { failure, isDefinitiveFailure } from '../errors';
+import {
+  asGitlabEnvError,
+  failure,
+  GitlabEnvFailure,
+  isDefinitiveFailure,
+} from '../errors';
+import { invalidSetting } from '../validation';
 import { CoalescingCache } from './cache';
 import { SharedReadCache } from './sharedCache';
 import { discoverListableKinds, ListableKind } from './discovery';
@@ -25,6 +32,7 @@ import { GitlabClient, ProjectEnvironments } from './gitlabClient';
 import { KasClient } from './kasClient';
 import { readAcrossCluster } from './clusterWideSource';
 import { kasObjectSource, ObjectSource } from './objectSource';
+import { ReadBounds } from './readBounds';
 import { readEnvironmentObjects } from './resourceReader';
 
 /** Options of the GitlabEnvironmentsService constructor. @public */
@@ -39,8 +47,13 @@ export interface GitlabEnvironmentsServiceOptions {
   sharedStore?: CacheService;
 }
 
+/** What every service call may carry: the caller's signal (its deadline, its client leaving). @public */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
 /** Options of GitlabEnvironmentsService.listEnvironments. @public */
-export interface ListEnvironmentsOptions {
+export interface ListEnvironmentsOptions extends CallOptions {
   /** Also list stopped environments (default: available and stopping only). */
   includeStopped?: boolean;
   /** Add each environment's rolled-up health (one resource read each, cached). */
@@ -82,11 +95,48 @@ export class GitlabEnvironmentsService {
     private readonly options: GitlabEnvironmentsServiceOptions = {},
   ) {
     const ttlMs = config.cacheTtlSeconds * 1000;
+    const transientMs = config.transientCacheSeconds * 1000;
+    // A partial answer may be complete again in seconds: keep it briefly.
+    const valueTtlMs = (value: unknown) =>
+      isPartialRead(value) ? transientMs : ttlMs;
     this.cache = new SharedReadCache(
-      new CoalescingCache(ttlMs, Date.now, isDefinitiveFailure),
+      new CoalescingCache({
+        ttlMs,
+        failureTtlMs: error =>
+          isDefinitiveFailure(error) ? ttlMs : transientMs,
+        valueTtlMs,
+        deadlineMs: config.requestDeadlineMs,
+      }),
       options.sharedStore,
-      { defaultTtlMs: ttlMs, logger },
+      { defaultTtlMs: ttlMs, valueTtlMs, logger },
     );
+  }
+
+  /**
+   * One request's signal: its caller's (a client that leaves) and its
+   * deadline, so the request answers by then however many loads it waits
+   * for in turn (environments, discovery, the read).
+   */
+  private requestSignal(signal?: AbortSignal): AbortSignal {
+    const deadline = AbortSignal.timeout(this.config.requestDeadlineMs);
+    const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
+    setMaxListeners(0, combined);
+    return combined;
+  }
+
+  private upstreamOptions(signal: AbortSignal) {
+    return { signal, maxBytes: this.config.limits.maxResponseBytes };
+  }
+
+  private readBounds(signal: AbortSignal, namespaces = 1) {
+    const warnings: Array<{ warning: GitlabEnvError; namespace?: string }> = [];
+    const bounds = new ReadBounds(
+      this.config.limits.maxPagesPerList,
+      this.config.limits.maxObjectsPerEnvironment * namespaces,
+      (warning, namespace) => warnings.push({ warning, namespace }),
+      signal,
+    );
+    return { bounds, warnings };
   }
 
   private instanceLimit(host: string): Limit {
@@ -112,15 +162,20 @@ export class GitlabEnvironmentsService {
 
   private projectEnvironments(
     scope: EntityScope,
+    signal?: AbortSignal,
   ): Promise<ProjectEnvironments> {
     const { instance, project } = scope;
     const key = `env|${instance.host}|${JSON.stringify(project)}`;
-    return this.cache.getOrLoad(key, () =>
-      new GitlabClient(
-        instance,
-        this.config.requestTimeoutMs,
-        this.instanceLimit(instance.host),
-      ).listEnvironments(project, [...ALL_STATES]),
+    return this.cache.getOrLoad(
+      key,
+      loadSignal =>
+        new GitlabClient(
+          instance,
+          this.config.requestTimeoutMs,
+          this.instanceLimit(instance.host),
+          this.upstreamOptions(loadSignal),
+        ).listEnvironments(project, [...ALL_STATES]),
+      { signal },
     );
   }
 
@@ -129,7 +184,8 @@ export class GitlabEnvironmentsService {
     options: ListEnvironmentsOptions = {},
   ): Promise<EntityEnvironmentsResponse> {
     const scope = readEntityScope(entity, this.config.instances);
-    const data = await this.projectEnvironments(scope);
+    const signal = this.requestSignal(options.signal);
+    const data = await this.projectEnvironments(scope, signal);
     const environments = data.environments.filter(
       e =>
         isInScope(scope, e) &&
@@ -141,14 +197,22 @@ export class GitlabEnvironmentsService {
             if (!environment.agent || !environment.namespace)
               return environment;
             try {
-              const read = await this.readEnvironment(scope, data, environment);
-              return { ...environment, health: read.health };
+              const read = await this.readEnvironment(
+                scope,
+                data,
+                environment,
+                signal,
+              );
+              return withReadErrors(
+                { ...environment, health: read.health },
+                read.errors,
+              );
             } catch (error) {
-              // The card then shows no badge; opening it explains the failure.
+              // The card then shows no badge, and says why.
               this.logger.debug(
                 `No health for environment ${environment.name}: ${error}`,
               );
-              return environment;
+              return withReadErrors(environment, [asGitlabEnvError(error)]);
             }
           }),
         )
@@ -158,18 +222,22 @@ export class GitlabEnvironmentsService {
       project: data.project,
       labelSelector: scope.labelSelector,
       environments: withHealth,
+      ...(data.warnings.length > 0 ? { errors: data.warnings } : {}),
     };
   }
 
   async getEnvironmentResources(
     entity: Entity,
     slug: string,
+    options: CallOptions = {},
   ): Promise<EnvironmentResourcesResponse> {
+    const signal = this.requestSignal(options.signal);
     const { scope, data, environment } = await this.findEnvironment(
       entity,
       slug,
+      signal,
     );
-    const read = await this.readEnvironment(scope, data, environment);
+    const read = await this.readEnvironment(scope, data, environment, signal);
     return {
       entityRef: stringifyEntityRef(entity),
       environment: { ...environment, health: read.health },
@@ -185,17 +253,25 @@ export class GitlabEnvironmentsService {
   async getEnvironmentHealth(
     entity: Entity,
     slug: string,
+    options: CallOptions = {},
   ): Promise<HealthSummary> {
+    const signal = this.requestSignal(options.signal);
     const { scope, data, environment } = await this.findEnvironment(
       entity,
       slug,
+      signal,
     );
-    return (await this.readEnvironment(scope, data, environment)).health;
+    return (await this.readEnvironment(scope, data, environment, signal))
+      .health;
   }
 
-  private async findEnvironment(entity: Entity, slug: string) {
+  private async findEnvironment(
+    entity: Entity,
+    slug: string,
+    signal?: AbortSignal,
+  ) {
     const scope = readEntityScope(entity, this.config.instances);
-    const data = await this.projectEnvironments(scope);
+    const data = await this.projectEnvironments(scope, signal);
     const environment = data.environments.find(
       e => e.slug === slug && isInScope(scope, e),
     );
@@ -230,6 +306,8 @@ export class GitlabEnvironmentsService {
 
   private requireAgentAndNamespace(environment: GitlabEnvironment) {
     const { agent, namespace } = environment;
+    const refused = invalidSetting(environment);
+    if (refused && (!agent || !namespace)) throw new GitlabEnvFailure(refused);
     if (!agent) {
       throw failure(
         'NO_AGENT',
@@ -262,6 +340,7 @@ export class GitlabEnvironmentsService {
     instance: GitlabInstanceConfig,
     data: ProjectEnvironments,
     agent: GitlabAgentRef,
+    signal: AbortSignal,
   ): KasClient {
     // KAS alone decides whether the token's user may use the agent:
     // user_access authorizes users, not the project whose environment this
@@ -274,18 +353,24 @@ export class GitlabEnvironmentsService {
       },
       this.config.requestTimeoutMs,
       this.agentLimit(instance.host, agent.id),
+      this.upstreamOptions(signal),
     );
   }
 
+  /** Discovery is shared by every read of an agent, so it runs on its own cache entry's signal. */
   private listableKinds(
     instance: GitlabInstanceConfig,
+    data: ProjectEnvironments,
     agent: GitlabAgentRef,
-    kas: KasClient,
+    signal: AbortSignal,
   ): Promise<ListableKind[]> {
     return this.cache.getOrLoad<ListableKind[]>(
       `discovery|${instance.host}|${agent.id}`,
-      () => discoverListableKinds(kas),
-      DISCOVERY_TTL_MS,
+      loadSignal =>
+        discoverListableKinds(
+          this.kasClient(instance, data, agent, loadSignal),
+        ),
+      { ttlMs: DISCOVERY_TTL_MS, signal },
     );
   }
 
@@ -293,17 +378,33 @@ export class GitlabEnvironmentsService {
     scope: EntityScope,
     data: ProjectEnvironments,
     environment: GitlabEnvironment,
+    signal?: AbortSignal,
   ): Promise<EnvironmentRead> {
     const { agent } = this.requireAgentAndNamespace(environment);
-    const kas = this.kasClient(scope.instance, data, agent);
-    return this.cache.getOrLoad(this.readKey(scope, environment), async () =>
-      assembleRead(
-        kasObjectSource(kas, scope.labelSelector),
-        await this.listableKinds(scope.instance, agent, kas),
-        environment,
-        scope.labelSelector,
-        this.options.healthRules,
-      ),
+    return this.cache.getOrLoad(
+      this.readKey(scope, environment),
+      async loadSignal => {
+        const kas = this.kasClient(scope.instance, data, agent, loadSignal);
+        const { bounds, warnings } = this.readBounds(loadSignal);
+        const kinds = await this.listableKinds(
+          scope.instance,
+          data,
+          agent,
+          loadSignal,
+        );
+        return assembleRead(
+          kasObjectSource(kas, bounds, scope.labelSelector),
+          kinds,
+          environment,
+          scope.labelSelector,
+          {
+            bounds,
+            warnings: () => warnings.map(w => w.warning),
+          },
+          this.options.healthRules,
+        );
+      },
+      { signal },
     );
   }
 
@@ -364,22 +465,40 @@ export class GitlabEnvironmentsService {
     const agent = environment.agent!;
     // Started by the first environment whose read is not cached meanwhile.
     let started:
-      | Promise<{ kinds: ListableKind[]; source: ObjectSource }>
+      | Promise<{
+          kinds: ListableKind[];
+          source: ObjectSource;
+          bounds: ReadBounds;
+          warnings: Array<{ warning: GitlabEnvError; namespace?: string }>;
+        }>
       | undefined;
+    // The shared read runs on its own deadline: the environments' cache
+    // entries each end theirs, but it serves them all.
     const readOnce = async () => {
-      const kas = this.kasClient(scope.instance, data, agent);
-      const kinds = await this.listableKinds(scope.instance, agent, kas);
+      const signal = AbortSignal.timeout(this.config.requestDeadlineMs);
+      setMaxListeners(0, signal);
+      const kas = this.kasClient(scope.instance, data, agent, signal);
+      const kinds = await this.listableKinds(
+        scope.instance,
+        data,
+        agent,
+        signal,
+      );
       const extraObjects = group.flatMap(({ environment: e }) => {
         const path =
           e.fluxResourcePath && parseFluxResourcePath(e.fluxResourcePath);
         return path ? [{ ...path, label: `${path.group}/${path.kind}` }] : [];
       });
+      const { bounds, warnings } = this.readBounds(signal, namespaces.size);
       return {
         kinds,
+        bounds,
+        warnings,
         source: await readAcrossCluster(kas, kinds, {
           namespaces,
           labelSelector: scope.labelSelector,
           extraObjects,
+          bounds,
         }),
       };
     };
@@ -393,6 +512,16 @@ export class GitlabEnvironmentsService {
             read.kinds,
             e,
             s.labelSelector,
+            {
+              bounds: read.bounds,
+              warnings: () =>
+                read.warnings
+                  .filter(
+                    w =>
+                      w.namespace === undefined || w.namespace === e.namespace,
+                  )
+                  .map(w => w.warning),
+            },
             this.options.healthRules,
           );
         })
@@ -408,12 +537,15 @@ export class GitlabEnvironmentsService {
 /**
  * An environment's objects from a source, with the engine's graph and
  * health, and NO_RESOURCES when nothing was found and nothing failed.
+ * Whatever made the data incomplete (a kind that failed, objects left out,
+ * a limit) is an entry of `errors`, and marks the health as partial.
  */
 async function assembleRead(
   source: ObjectSource,
   kinds: ListableKind[],
   environment: GitlabEnvironment,
   labelSelector: string | undefined,
+  read: { bounds: ReadBounds; warnings: () => GitlabEnvError[] },
   healthRules: HealthRuleSet | undefined,
 ): Promise<EnvironmentRead> {
   const namespace = environment.namespace!;
@@ -421,7 +553,16 @@ async function assembleRead(
     namespace,
     fluxResourcePath: environment.fluxResourcePath,
   });
-  if (objects.length === 0 && errors.length === 0) {
+  errors.push(...(environment.errors ?? []), ...read.warnings());
+  const kept = objects.slice(0, read.bounds.maxObjects);
+  if (read.bounds.exceeded || kept.length < objects.length) {
+    errors.push({
+      code: 'LIMIT_REACHED',
+      message: `This environment has more than ${read.bounds.maxObjects} objects; showing the first ${kept.length}. Narrow it with the gitlab-env/label-selector annotation.`,
+      hint: 'Set gitlab-env/label-selector on the entity so it reads only its own objects, or raise gitlabEnv.limits.maxObjectsPerEnvironment.',
+    });
+  }
+  if (kept.length === 0 && errors.length === 0) {
     errors.push({
       code: 'NO_RESOURCES',
       message: `Nothing was found in the namespace ${namespace}${
@@ -432,12 +573,53 @@ async function assembleRead(
         : 'Nothing may have been deployed yet, or it went to another namespace.',
     });
   }
-  const graph = buildResourceGraph(objects, { health: { rules: healthRules } });
+  const graph = buildResourceGraph(kept, { health: { rules: healthRules } });
   return {
-    resources: objects,
+    resources: kept,
     graph,
-    health: summarizeGraphHealth(graph),
+    health: markPartial(summarizeGraphHealth(graph), errors),
     errors,
     fetchedAt: new Date().toISOString(),
   };
+}
+
+/** Errors that leave the data complete: the read found all there is. */
+const COMPLETE_READ_CODES = new Set(['NO_RESOURCES']);
+
+function incompleteness(errors: GitlabEnvError[]): GitlabEnvError[] {
+  return errors.filter(e => !COMPLETE_READ_CODES.has(e.code));
+}
+
+/** A summary from incomplete data says so: never a plain Healthy. */
+function markPartial(
+  health: HealthSummary,
+  errors: GitlabEnvError[],
+): HealthSummary {
+  const gaps = incompleteness(errors);
+  if (gaps.length === 0) return health;
+  const reasons = [...new Set(gaps.map(e => e.message))];
+  return {
+    ...health,
+    partial: {
+      reasons: reasons
+        .slice(0, 5)
+        .concat(reasons.length > 5 ? [`and ${reasons.length - 5} more`] : []),
+    },
+  };
+}
+
+function isPartialRead(value: unknown): boolean {
+  const errors = (value as Partial<EnvironmentRead> | undefined)?.errors;
+  return Array.isArray(errors) && incompleteness(errors).length > 0;
+}
+
+/** An environment with what its read could not get, next to its own settings' errors. */
+function withReadErrors(
+  environment: GitlabEnvironment,
+  errors: GitlabEnvError[],
+): GitlabEnvironment {
+  const own = environment.errors ?? [];
+  const added = errors.filter(e => !own.includes(e));
+  const all = [...own, ...added];
+  return all.length > 0 ? { ...environment, errors: all } : environment;
 }

@@ -1,3 +1,4 @@
+import { GitlabEnvFailure } from '../errors';
 import { CoalescingCache } from './cache';
 
 describe('CoalescingCache', () => {
@@ -8,7 +9,7 @@ describe('CoalescingCache', () => {
   });
 
   it('shares one load between callers and serves it for the TTL', async () => {
-    const cache = new CoalescingCache(1000, clock);
+    const cache = new CoalescingCache({ ttlMs: 1000, now: clock });
     const load = jest.fn(async () => 'value');
     expect(cache.has('k')).toBe(false);
     const [a, b] = await Promise.all([
@@ -25,29 +26,112 @@ describe('CoalescingCache', () => {
   });
 
   it('counts a load in flight as present', () => {
-    const cache = new CoalescingCache(1000, clock);
+    const cache = new CoalescingCache({ ttlMs: 1000, now: clock });
     cache.getOrLoad('k', () => new Promise(() => {}));
     now = 5000;
     expect(cache.has('k')).toBe(true);
   });
 
-  it('forgets transient failures and keeps the ones it is told are definitive', async () => {
-    const cache = new CoalescingCache(
-      1000,
-      clock,
-      error => (error as Error).message === 'definitive',
-    );
+  it('keeps each failure as long as failureTtlMs says: definitive ones long, transient ones briefly', async () => {
+    const cache = new CoalescingCache({
+      ttlMs: 1000,
+      now: clock,
+      failureTtlMs: error =>
+        (error as Error).message === 'definitive' ? 1000 : 5,
+    });
     await expect(
       cache.getOrLoad('t', async () => {
         throw new Error('transient');
       }),
     ).rejects.toThrow('transient');
-    expect(cache.has('t')).toBe(false);
     await expect(
       cache.getOrLoad('d', async () => {
         throw new Error('definitive');
       }),
     ).rejects.toThrow('definitive');
-    expect(cache.has('d')).toBe(true);
+    expect([cache.has('t'), cache.has('d')]).toEqual([true, true]);
+    now = 5;
+    expect([cache.has('t'), cache.has('d')]).toEqual([false, true]);
+  });
+
+  it('keeps a value as long as valueTtlMs says (a partial answer briefly)', async () => {
+    const cache = new CoalescingCache({
+      ttlMs: 1000,
+      now: clock,
+      valueTtlMs: value => (value === 'partial' ? 5 : 1000),
+    });
+    await cache.getOrLoad('p', async () => 'partial');
+    await cache.getOrLoad('c', async () => 'complete');
+    now = 5;
+    expect([cache.has('p'), cache.has('c')]).toEqual([false, true]);
+  });
+
+  it('cuts off a load that never settles at its deadline, so no later caller shares it', async () => {
+    const cache = new CoalescingCache({ ttlMs: 1000, deadlineMs: 20 });
+    const first = cache.getOrLoad('k', () => new Promise(() => {}));
+    await expect(first).rejects.toBeInstanceOf(GitlabEnvFailure);
+    await expect(first).rejects.toMatchObject({
+      detail: { code: 'UPSTREAM_TIMEOUT' },
+    });
+    expect(cache.has('k')).toBe(false);
+    await expect(cache.getOrLoad('k', async () => 'fresh')).resolves.toBe(
+      'fresh',
+    );
+  });
+
+  it('aborts the load once every caller that can leave has left, and forgets it', async () => {
+    const cache = new CoalescingCache({ ttlMs: 1000 });
+    let loadSignal: AbortSignal | undefined;
+    const load = (signal: AbortSignal) => {
+      loadSignal = signal;
+      return new Promise<string>((_, reject) =>
+        signal.addEventListener('abort', () => reject(new Error('aborted'))),
+      );
+    };
+    const a = new AbortController();
+    const b = new AbortController();
+    const first = cache.getOrLoad('k', load, { signal: a.signal });
+    const second = cache.getOrLoad('k', load, { signal: b.signal });
+    a.abort();
+    await expect(first).rejects.toMatchObject({
+      detail: { code: 'UPSTREAM_TIMEOUT' },
+    });
+    expect(loadSignal!.aborted).toBe(false);
+    b.abort();
+    await expect(second).rejects.toBeInstanceOf(GitlabEnvFailure);
+    expect(loadSignal!.aborted).toBe(true);
+    expect(cache.has('k')).toBe(false);
+  });
+
+  it('lets a load run on when its last caller only reached its own deadline', async () => {
+    const cache = new CoalescingCache({ ttlMs: 1000 });
+    let resolveLoad: (v: string) => void = () => {};
+    const load = () =>
+      new Promise<string>(resolve => {
+        resolveLoad = resolve;
+      });
+    const late = cache.getOrLoad('k', load, {
+      signal: AbortSignal.timeout(5),
+    });
+    await expect(late).rejects.toBeInstanceOf(GitlabEnvFailure);
+    expect(cache.has('k')).toBe(true);
+    resolveLoad('value');
+    await expect(cache.getOrLoad('k', load)).resolves.toBe('value');
+  });
+
+  it('never abandons a load a caller without a signal waits for', async () => {
+    const cache = new CoalescingCache({ ttlMs: 1000 });
+    let resolveLoad: (v: string) => void = () => {};
+    const load = () =>
+      new Promise<string>(resolve => {
+        resolveLoad = resolve;
+      });
+    const leaving = new AbortController();
+    const left = cache.getOrLoad('k', load, { signal: leaving.signal });
+    const staying = cache.getOrLoad('k', load);
+    leaving.abort();
+    await expect(left).rejects.toBeInstanceOf(GitlabEnvFailure);
+    resolveLoad('value');
+    await expect(staying).resolves.toBe('value');
   });
 });

@@ -2,6 +2,7 @@ import { KubernetesObject } from '@gitlab-env/backstage-plugin-gitlab-env-common
 import { GitlabEnvFailure } from '../errors';
 import { ListableKind } from './discovery';
 import { KasClient } from './kasClient';
+import { ReadBounds } from './readBounds';
 import {
   getObject,
   kasObjectSource,
@@ -16,6 +17,8 @@ export interface ClusterWideScope {
   labelSelector?: string;
   /** Objects outside those namespaces that are wanted too: the environments' Flux objects. */
   extraObjects: ObjectRef[];
+  /** Pages, objects (for all the namespaces together) and warnings of this read. */
+  bounds: ReadBounds;
 }
 
 type KindRead =
@@ -52,7 +55,7 @@ export async function readAcrossCluster(
   kinds: ListableKind[],
   scope: ClusterWideScope,
 ): Promise<ObjectSource> {
-  const { namespaces, labelSelector } = scope;
+  const { namespaces, labelSelector, bounds } = scope;
   const extraKeys = new Set(
     scope.extraObjects.map(r => refKey(r.group, r.plural, r.namespace, r.name)),
   );
@@ -63,7 +66,11 @@ export async function readAcrossCluster(
         namespaces.has(namespace) ||
         extraKeys.has(refKey(kind.group, kind.plural, namespace, name));
       try {
-        const objects = await listKind(kas, kind, { labelSelector, keep });
+        const objects = await listKind(kas, kind, {
+          labelSelector,
+          keep,
+          bounds,
+        });
         const byNamespace = new Map<string, KubernetesObject[]>();
         const byRef = new Map<string, KubernetesObject>();
         for (const object of objects) {
@@ -88,7 +95,7 @@ export async function readAcrossCluster(
     }),
   );
 
-  const direct = kasObjectSource(kas, labelSelector);
+  const direct = kasObjectSource(kas, bounds, labelSelector);
   const isForbidden = (error: unknown) =>
     error instanceof GitlabEnvFailure && error.detail.code === 'KIND_FORBIDDEN';
   const listedKind = (group: string, version: string, plural: string) =>
@@ -113,7 +120,8 @@ export async function readAcrossCluster(
         namespaces.has(ref.namespace) ||
         extraKeys.has(refKey(ref.group, ref.plural, ref.namespace, ref.name));
       // A label selector narrowed the lists, so absence proves nothing there.
-      if (!read?.ok || !held || labelSelector) return getObject(kas, ref);
+      if (!read?.ok || !held || labelSelector)
+        return getObject(kas, ref, bounds);
       return read.byRef.get(
         refKey(ref.group, ref.plural, ref.namespace, ref.name),
       );

@@ -1,7 +1,12 @@
 import { failure } from '../errors';
 import { KasClient } from './kasClient';
 import { isRecord } from './json';
-import { basePathOf } from './objectSource';
+import {
+  basePathOf,
+  isApiGroup,
+  isDns1123Label,
+  isKindName,
+} from '../validation';
 
 /** A namespaced, listable kind at its preferred version. */
 export interface ListableKind {
@@ -34,12 +39,15 @@ function kindsOf(
       `The cluster's discovery of ${basePath} is not an APIResourceList.`,
     );
   }
+  // A kind whose names break Kubernetes' grammars could not be a real
+  // resource, and must never become part of a path.
+  if (!isApiGroup(group) || !isDns1123Label(version)) return [];
   return list.resources
     .filter(
       (r: any) =>
         isRecord(r) &&
-        typeof r.name === 'string' &&
-        !r.name.includes('/') &&
+        isDns1123Label(r.name) &&
+        isKindName(r.kind) &&
         r.namespaced === true &&
         Array.isArray(r.verbs) &&
         r.verbs.includes('list'),
@@ -137,6 +145,7 @@ export async function discoverListableKinds(
   const lists = await Promise.all(
     preferred.map(
       async ({ group, version }: { group: string; version: string }) => {
+        if (!isApiGroup(group) || !isDns1123Label(version)) return [];
         const basePath = basePathOf(group, version);
         const list = await kas.get(basePath);
         return list === undefined

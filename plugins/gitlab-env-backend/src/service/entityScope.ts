@@ -12,6 +12,7 @@ import {
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { GitlabInstanceConfig } from '../config';
 import { failure } from '../errors';
+import { isProjectFullPath } from '../validation';
 import { ProjectLocator } from './gitlabClient';
 
 /** What an entity's annotations ask for, validated. */
@@ -107,7 +108,7 @@ function projectFor(entity: Entity): ProjectLocator {
   const slug = annotations[GITLAB_PROJECT_SLUG_ANNOTATION]?.trim();
   const id = annotations[GITLAB_PROJECT_ID_ANNOTATION]?.trim();
   if (slug) {
-    if (!/^[\w.-]+(\/[\w.-]+)+$/.test(slug)) {
+    if (!isProjectFullPath(slug)) {
       throw invalid(
         GITLAB_PROJECT_SLUG_ANNOTATION,
         `must be a project path such as group/project, got '${slug}'.`,

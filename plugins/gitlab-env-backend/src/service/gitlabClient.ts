@@ -2,11 +2,13 @@ import {
   DEPLOYMENT_TIERS,
   DeploymentTier,
   EnvironmentState,
+  GitlabEnvError,
   GitlabEnvironment,
   GitlabProjectRef,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { GitlabInstanceConfig } from '../config';
 import { failure } from '../errors';
+import { checkEnvironmentValues } from '../validation';
 import { requestUpstream } from './http';
 import { isRecord } from './json';
 
@@ -18,7 +20,12 @@ export interface ProjectEnvironments {
   environments: GitlabEnvironment[];
   /** KAS proxy URL from GitLab's metadata; undefined when KAS is disabled. */
   kasProxyUrl?: string;
+  /** Why the list may be incomplete (a pagination loop, the page limit). */
+  warnings: GitlabEnvError[];
 }
+
+/** 100 environments a page: 10,000 environments is far past any real project. */
+const MAX_ENVIRONMENT_PAGES = 100;
 
 const PROJECT_FIELDS = /* GraphQL */ `
   fragment ProjectEnvironments on Project {
@@ -169,6 +176,12 @@ function toEnvironment(
   };
 }
 
+/** Pages that repeat (a looping cursor) must not list an environment twice. */
+function uniqueById(environments: GitlabEnvironment[]): GitlabEnvironment[] {
+  const seen = new Set<string>();
+  return environments.filter(e => !seen.has(e.id) && !!seen.add(e.id));
+}
+
 /**
  * Reads from GitLab's GraphQL API: the project, all its environments (one
  * page per round trip) and, in the first round trip, the instance metadata.
@@ -178,6 +191,7 @@ export class GitlabClient {
     private readonly instance: GitlabInstanceConfig,
     private readonly timeoutMs: number,
     private readonly limit: <T>(fn: () => Promise<T>) => Promise<T>,
+    private readonly options: { signal?: AbortSignal; maxBytes?: number } = {},
   ) {}
 
   private token(): string {
@@ -205,6 +219,8 @@ export class GitlabClient {
         },
         body: JSON.stringify({ query, variables }),
         timeoutMs: this.timeoutMs,
+        signal: this.options.signal,
+        maxBytes: this.options.maxBytes,
         upstream: `GitLab (${this.instance.host})`,
       }),
     );
@@ -249,8 +265,12 @@ export class GitlabClient {
     states: EnvironmentState[],
   ): Promise<ProjectEnvironments> {
     const environments: GitlabEnvironment[] = [];
-    let result: Omit<ProjectEnvironments, 'environments'> | undefined;
+    const warnings: GitlabEnvError[] = [];
+    let result:
+      | Omit<ProjectEnvironments, 'environments' | 'warnings'>
+      | undefined;
     let after: string | undefined;
+    const followed = new Set<string>();
     for (let page = 0; ; page++) {
       const first = page === 0;
       const data =
@@ -304,14 +324,32 @@ export class GitlabClient {
       }
       for (const node of connection.nodes) {
         if (isRecord(node))
-          environments.push(toEnvironment(node, this.instance.baseUrl));
+          environments.push(
+            checkEnvironmentValues(toEnvironment(node, this.instance.baseUrl)),
+          );
       }
       const next = connection.pageInfo?.hasNextPage
         ? connection.pageInfo.endCursor
         : undefined;
-      if (typeof next !== 'string' || next === after) break;
+      if (typeof next !== 'string' || next === '') break;
+      if (followed.has(next) || next === after) {
+        warnings.push({
+          code: 'UPSTREAM_MALFORMED',
+          message: `GitLab (${this.instance.host}) answered the environments of ${result?.project.fullPath} with a page cursor it had already sent (a pagination loop); showing the ${environments.length} environments read before it.`,
+        });
+        break;
+      }
+      if (page + 1 >= MAX_ENVIRONMENT_PAGES) {
+        warnings.push({
+          code: 'LIMIT_REACHED',
+          message: `The project ${result?.project.fullPath} has more than ${environments.length} environments; showing the first ${environments.length}.`,
+          hint: 'Narrow the environments with the gitlab-env/environments or gitlab-env/tiers annotation.',
+        });
+        break;
+      }
+      followed.add(next);
       after = next;
     }
-    return { ...result!, environments };
+    return { ...result!, environments: uniqueById(environments), warnings };
   }
 }

@@ -1,12 +1,13 @@
+import { setTimeout as delay } from 'timers/promises';
 import { failure, GitlabEnvFailure } from '../errors';
 
 /** What an upstream answered, body parsed as JSON when it was JSON. */
 export interface UpstreamResponse {
   status: number;
   headers: Headers;
-  body: unknown;
-  /** True when the body was not JSON (or was cut short). */
-  malformed: boolean;
+  body?: unknown;
+  /** Why the body is unusable: not JSON, cut short, not UTF-8, nested too deep. */
+  malformed?: string;
 }
 
 export interface UpstreamRequest {
@@ -17,19 +18,48 @@ export interface UpstreamRequest {
   timeoutMs: number;
   /** Which upstream, for messages: "GitLab" or "KAS". */
   upstream: string;
-  /** Extra attempts for idempotent reads on 5xx, resets and timeouts. */
+  /**
+   * Ends the whole call, retries and back-off included: the request's
+   * deadline, or every reader of a shared read having gone.
+   */
+  signal?: AbortSignal;
+  /** Bytes accepted in the answer; past it the call fails with LIMIT_REACHED. */
+  maxBytes?: number;
+  /**
+   * Extra attempts for idempotent reads on 5xx, resets and timeouts.
+   * Only safe for requests whose repetition changes nothing (GETs, read-only
+   * GraphQL queries).
+   */
   retries?: number;
   /** Statuses worth another attempt; 4xx never are. */
   retryStatuses?: number[];
-  /** Maps a connection failure (refused, reset) to a failure. */
+  /** Maps a connection failure (refused, reset) that outlasted the retries to a failure. */
   onConnectionError?: (cause: unknown) => GitlabEnvFailure;
 }
 
 const DEFAULT_RETRY_STATUSES = [500, 502, 503, 504];
 const BACKOFF_BASE_MS = 100;
+const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
 
-function sleep(ms: number) {
-  return new Promise(resolve => setTimeout(resolve, ms));
+/** A connection failure before an answer: worth another attempt, mapped only once they run out. */
+class ConnectionFailure extends Error {
+  constructor(readonly cause: unknown) {
+    super('connection failed');
+  }
+}
+
+function stoppedFailure(request: UpstreamRequest): GitlabEnvFailure {
+  return failure(
+    'UPSTREAM_TIMEOUT',
+    `The read from ${request.upstream} was stopped: the request reached its deadline (gitlabEnv.requestDeadlineMs) or its caller left.`,
+    {
+      hint: 'Try again later; if it persists, narrow the read with the gitlab-env/label-selector annotation or raise gitlabEnv.requestDeadlineMs.',
+    },
+  );
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return delay(ms, undefined, { signal });
 }
 
 /** Exponential back-off with full jitter, so retries of many callers spread out. */
@@ -37,15 +67,72 @@ function backoff(retry: number): number {
   return Math.random() * BACKOFF_BASE_MS * 2 ** retry;
 }
 
-function isTimeout(error: unknown): boolean {
+function isAbort(error: unknown): boolean {
   const name = (error as Error | undefined)?.name;
   return name === 'TimeoutError' || name === 'AbortError';
 }
 
-async function attempt(request: UpstreamRequest): Promise<UpstreamResponse> {
-  const signal = AbortSignal.timeout(request.timeoutMs);
-  let response: Response;
+/** Reads at most `maxBytes` of a body; undefined when it is longer. */
+async function readBounded(
+  response: Response,
+  maxBytes: number,
+): Promise<Uint8Array | undefined> {
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    // Not awaited: a peer that stops sending must not hold the call.
+    response.body?.cancel().catch(() => undefined);
+    return undefined;
+  }
+  if (!response.body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Parses a JSON body; says why when it cannot be used. */
+export function parseBody(bytes: Uint8Array): {
+  body?: unknown;
+  malformed?: string;
+} {
+  if (bytes.byteLength === 0) return {};
   let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return { malformed: 'a body that is not valid UTF-8' };
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { malformed: 'a body that is not JSON (or was cut short)' };
+  }
+  // Depth is checked per object by its reader (normalizeObject), so one
+  // deep object costs that object only.
+  return { body };
+}
+
+async function attempt(request: UpstreamRequest): Promise<UpstreamResponse> {
+  const timeout = AbortSignal.timeout(request.timeoutMs);
+  const signal = request.signal
+    ? AbortSignal.any([request.signal, timeout])
+    : timeout;
+  const maxBytes = request.maxBytes ?? DEFAULT_MAX_BYTES;
+  let response: Response;
+  let bytes: Uint8Array | undefined;
   try {
     response = await fetch(request.url, {
       method: request.method ?? 'GET',
@@ -54,9 +141,10 @@ async function attempt(request: UpstreamRequest): Promise<UpstreamResponse> {
       signal,
       redirect: 'manual',
     });
-    text = await response.text();
+    bytes = await readBounded(response, maxBytes);
   } catch (error) {
-    if (isTimeout(error)) {
+    if (request.signal?.aborted) throw stoppedFailure(request);
+    if (isAbort(error)) {
       throw failure(
         'UPSTREAM_TIMEOUT',
         `${request.upstream} did not answer within ${request.timeoutMs} ms.`,
@@ -65,39 +153,47 @@ async function attempt(request: UpstreamRequest): Promise<UpstreamResponse> {
         },
       );
     }
-    if (request.onConnectionError) throw request.onConnectionError(error);
-    throw failure(
-      'UPSTREAM_ERROR',
-      `The connection to ${request.upstream} failed.`,
-    );
+    throw new ConnectionFailure(error);
   }
-  let body: unknown = undefined;
-  let malformed = false;
-  if (text.length > 0) {
-    try {
-      body = JSON.parse(text);
-    } catch {
-      malformed = true;
-    }
+  if (bytes === undefined) {
+    throw failure(
+      'LIMIT_REACHED',
+      `${request.upstream} answered with more than ${maxBytes} bytes (gitlabEnv.limits.maxResponseBytes).`,
+      {
+        hint: 'Narrow the read with the gitlab-env/label-selector annotation, or raise gitlabEnv.limits.maxResponseBytes.',
+      },
+    );
   }
   return {
     status: response.status,
     headers: response.headers,
-    body,
-    malformed,
+    ...parseBody(bytes),
   };
 }
 
 function retryable(error: unknown): boolean {
+  if (error instanceof ConnectionFailure) return true;
   if (!(error instanceof GitlabEnvFailure)) return false;
   return ['UPSTREAM_TIMEOUT', 'UPSTREAM_ERROR'].includes(error.detail.code);
 }
 
+function connectionFailure(
+  request: UpstreamRequest,
+  error: ConnectionFailure,
+): GitlabEnvFailure {
+  if (request.onConnectionError) return request.onConnectionError(error.cause);
+  return failure(
+    'UPSTREAM_ERROR',
+    `The connection to ${request.upstream} failed.`,
+  );
+}
+
 /**
  * One upstream call with a timeout on every attempt; retries reads that
- * failed in a way another attempt may fix (5xx, reset, timeout).
- * Never throws anything but GitlabEnvFailure, whose messages carry no URL
- * credentials or tokens.
+ * failed in a way another attempt may fix (5xx, reset, timeout, a body cut
+ * short or not UTF-8) with
+ * jittered back-off, never past `signal`. Never throws anything but
+ * GitlabEnvFailure, whose messages carry no URL credentials or tokens.
  */
 export async function requestUpstream(
   request: UpstreamRequest,
@@ -105,18 +201,32 @@ export async function requestUpstream(
   const retries = request.retries ?? 2;
   const statuses = request.retryStatuses ?? DEFAULT_RETRY_STATUSES;
   for (let n = 0; ; n++) {
+    if (request.signal?.aborted) throw stoppedFailure(request);
     try {
       const response = await attempt(request);
-      if (n < retries && statuses.includes(response.status)) {
-        await sleep(backoff(n));
+      // A body cut short or garbled on the way is a transport failure too:
+      // the read is idempotent, another attempt may get it whole.
+      const garbled =
+        response.malformed !== undefined &&
+        response.status >= 200 &&
+        response.status < 300;
+      if (n < retries && (statuses.includes(response.status) || garbled)) {
+        await sleep(backoff(n), request.signal);
         continue;
       }
       return response;
     } catch (error) {
+      if (request.signal?.aborted) throw stoppedFailure(request);
       if (n < retries && retryable(error)) {
-        await sleep(backoff(n));
+        try {
+          await sleep(backoff(n), request.signal);
+        } catch {
+          throw stoppedFailure(request);
+        }
         continue;
       }
+      if (error instanceof ConnectionFailure)
+        throw connectionFailure(request, error);
       throw error;
     }
   }

@@ -2,3 +2,10 @@
 export function isRecord(value: unknown): value is Record<string, any> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/**
+ * How deep one Kubernetes object may nest. Real objects stay far below it
+ * (a Pod with every field set is about 12 levels); deeper ones would overflow
+ * the recursive code after parsing (JSON.stringify, the graph engine).
+ */
+export const MAX_JSON_DEPTH = 100;

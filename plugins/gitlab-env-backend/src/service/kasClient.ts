@@ -1,5 +1,6 @@
 import { GitlabAgentRef } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { failure, GitlabEnvFailure } from '../errors';
+import { quote } from '../validation';
 import { requestUpstream, UpstreamResponse } from './http';
 
 export interface KasTarget {
@@ -25,6 +26,29 @@ function statusMessage(body: unknown): string | undefined {
 }
 
 /**
+ * The last line of defence behind the path builders (see validation):
+ * a path the builders made never has an empty, `.` or `..` segment or an
+ * encoded separator, which `fetch` or a proxy could resolve into another
+ * path than the one planned.
+ */
+function assertPlannedPath(path: string) {
+  const [pathname] = path.split('?', 1);
+  const segments = pathname.split('/').slice(1);
+  if (
+    !pathname.startsWith('/') ||
+    segments.some(s => s === '' || s === '.' || s === '..') ||
+    /%2f|%5c|%2e|\\/i.test(pathname)
+  ) {
+    throw failure(
+      'INVALID_ENVIRONMENT_SETTING',
+      `The backend refused to request the Kubernetes API path ${quote(
+        pathname,
+      )}: it is not a path it plans.`,
+    );
+  }
+}
+
+/**
  * Reads the Kubernetes API through KAS on behalf of the configured token,
  * `Authorization: Bearer pat:<agent-id>:<token>`. Only GETs, and only paths
  * the reader builds; nothing from the browser is forwarded.
@@ -34,6 +58,7 @@ export class KasClient {
     private readonly target: KasTarget,
     private readonly timeoutMs: number,
     private readonly limit: <T>(fn: () => Promise<T>) => Promise<T>,
+    private readonly options: { signal?: AbortSignal; maxBytes?: number } = {},
   ) {}
 
   /** GET a Kubernetes API path; 404 answers `undefined`, other failures throw. */
@@ -43,9 +68,13 @@ export class KasClient {
     accept = 'application/json',
   ): Promise<unknown | undefined> {
     const { agent } = this.target;
+    assertPlannedPath(path);
+    const { signal, maxBytes } = this.options;
     const response = await this.limit(() =>
       requestUpstream({
         url: `${this.target.kasProxyUrl}${path}`,
+        signal,
+        maxBytes,
         headers: {
           authorization: `Bearer pat:${agent.id}:${this.target.token}`,
           accept,
@@ -123,7 +152,9 @@ export class KasClient {
     ) {
       throw failure(
         'UPSTREAM_MALFORMED',
-        `KAS answered ${resource ?? 'a read'} with a body that is not JSON.`,
+        `KAS answered ${resource ?? 'a read'} with ${
+          response.malformed ?? 'a body that is not a JSON object'
+        }.`,
         {
           resource,
         },

@@ -1,9 +1,14 @@
-import { KubernetesObject } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import {
+  GitlabEnvError,
+  KubernetesObject,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { failure } from '../errors';
+import { collectionPath, objectPath } from '../validation';
 import type { ListableKind } from './discovery';
 import { isRecord } from './json';
 import { KasClient } from './kasClient';
-import { itemKind, normalizeObject } from './objects';
+import { describeItem, inspectObject, PlannedKind } from './objects';
+import { ReadBounds } from './readBounds';
 
 /** One object's address: enough to GET it and to name it in errors. */
 export interface ObjectRef {
@@ -37,15 +42,27 @@ export function apiVersionOf(group: string, version: string): string {
   return group ? `${group}/${version}` : version;
 }
 
-export function basePathOf(group: string, version: string): string {
-  return group ? `/apis/${group}/${version}` : `/api/${version}`;
+export { basePathOf } from '../validation';
+
+function limitWarning(message: string, resource: string): GitlabEnvError {
+  return {
+    code: 'LIMIT_REACHED',
+    message,
+    resource,
+    hint: 'Narrow the read with the gitlab-env/label-selector annotation, or raise the limit in gitlabEnv.limits.',
+  };
 }
 
 /**
  * Lists a kind in one namespace, or across the cluster when `namespace` is
- * undefined, following `continue` tokens. `keep` is asked for each item's
- * namespace and name before the item is normalized, so a cluster-wide list
- * spends nothing on, and holds nothing of, what its caller drops.
+ * undefined, following `continue` tokens. The walk is bounded: it stops on a
+ * token it has already followed (a loop), after `maxPagesPerList` pages,
+ * when the read's object budget runs out, and when its signal ends it; each
+ * stop is a warning and the objects read so far are kept. Items that are not
+ * objects (wrong metadata types, nesting too deep) are dropped with a
+ * warning naming them. `keep` is asked for each item's namespace and name
+ * before the item is normalized, so a cluster-wide list spends nothing on,
+ * and holds nothing of, what its caller drops.
  */
 export async function listKind(
   kas: KasClient,
@@ -54,17 +71,23 @@ export async function listKind(
     namespace?: string;
     labelSelector?: string;
     keep?: (namespace: string, name: string) => boolean;
+    bounds: ReadBounds;
   },
 ): Promise<KubernetesObject[]> {
-  const { namespace, labelSelector, keep } = options;
+  const { namespace, labelSelector, keep, bounds } = options;
   const objects: KubernetesObject[] = [];
-  const collection = `${kind.basePath}${
-    namespace === undefined
-      ? ''
-      : `/namespaces/${encodeURIComponent(namespace)}`
-  }/${kind.plural}`;
+  const collection = collectionPath(
+    kind,
+    namespace,
+    `The cluster's discovery (${kind.label})`,
+  );
+  const planned = {
+    apiVersion: apiVersionOf(kind.group, kind.version),
+    kind: kind.kind,
+  };
+  const followed = new Set<string>();
   let token: string | undefined;
-  do {
+  for (let page = 1; ; page++) {
     const query = new URLSearchParams({ limit: String(PAGE_SIZE) });
     if (labelSelector) query.set('labelSelector', labelSelector);
     if (token) query.set('continue', token);
@@ -77,25 +100,71 @@ export async function listKind(
         { resource: kind.label },
       );
     }
-    const defaults = {
-      apiVersion:
-        typeof list.apiVersion === 'string'
-          ? list.apiVersion
-          : apiVersionOf(kind.group, kind.version),
-      kind: itemKind(list.kind, kind.kind),
-    };
     for (const item of list.items) {
-      if (keep && !keep(...namespaceAndName(item))) continue;
-      const object = normalizeObject(item, defaults);
-      if (object) objects.push(object);
+      const [itemNamespace, name] = namespaceAndName(item);
+      if (keep && !keep(itemNamespace, name)) continue;
+      const object = inspectOrWarn(
+        item,
+        planned,
+        kind.label,
+        bounds,
+        itemNamespace || namespace,
+      );
+      if (!object) continue;
+      if (!bounds.take()) return objects;
+      objects.push(object);
     }
     const next = list.metadata?.continue;
-    token =
-      typeof next === 'string' && next !== '' && next !== token
-        ? next
-        : undefined;
-  } while (token);
-  return objects;
+    if (typeof next !== 'string' || next === '') return objects;
+    if (followed.has(next)) {
+      bounds.warn(
+        {
+          code: 'UPSTREAM_MALFORMED',
+          message: `The cluster answered the list of ${kind.label} with a continue token it had already sent (a pagination loop); showing the ${objects.length} objects read before it.`,
+          resource: kind.label,
+        },
+        namespace,
+      );
+      return objects;
+    }
+    if (page >= bounds.maxPagesPerList) {
+      bounds.warn(
+        limitWarning(
+          `The list of ${kind.label} has more than ${bounds.maxPagesPerList} pages of ${PAGE_SIZE} (gitlabEnv.limits.maxPagesPerList); showing the first ${objects.length} objects.`,
+          kind.label,
+        ),
+        namespace,
+      );
+      return objects;
+    }
+    followed.add(next);
+    token = next;
+  }
+}
+
+/** The item as an object, or a warning naming it and why it is left out. */
+function inspectOrWarn(
+  item: unknown,
+  planned: PlannedKind,
+  label: string,
+  bounds: ReadBounds,
+  namespace: string | undefined,
+): KubernetesObject | undefined {
+  const { object, problem } = inspectObject(item, planned);
+  if (!object) {
+    bounds.warn(
+      {
+        code: 'UPSTREAM_MALFORMED',
+        message: `The cluster answered ${describeItem(
+          item,
+          planned,
+        )}, which is left out: ${problem}.`,
+        resource: label,
+      },
+      namespace,
+    );
+  }
+  return object;
 }
 
 function namespaceAndName(item: unknown): [string, string] {
@@ -110,29 +179,27 @@ function namespaceAndName(item: unknown): [string, string] {
 export async function getObject(
   kas: KasClient,
   ref: ObjectRef,
+  bounds: ReadBounds,
 ): Promise<KubernetesObject | undefined> {
-  const object = await kas.get(
-    `${basePathOf(ref.group, ref.version)}/namespaces/${encodeURIComponent(
-      ref.namespace,
-    )}/${ref.plural}/${encodeURIComponent(ref.name)}`,
-    ref.label,
-  );
-  return object === undefined
-    ? undefined
-    : normalizeObject(object, {
-        apiVersion: apiVersionOf(ref.group, ref.version),
-        kind: ref.kind,
-      });
+  const path = objectPath(ref, ref.namespace, ref.name, ref.label);
+  const planned = {
+    apiVersion: apiVersionOf(ref.group, ref.version),
+    kind: ref.kind,
+  };
+  const item = await kas.get(path, ref.label);
+  if (item === undefined) return undefined;
+  return inspectOrWarn(item, planned, ref.label, bounds, ref.namespace);
 }
 
 /** Reads straight from KAS, one request per kind and namespace. */
 export function kasObjectSource(
   kas: KasClient,
+  bounds: ReadBounds,
   labelSelector?: string,
 ): ObjectSource {
   return {
     list: (kind, namespace) =>
-      listKind(kas, kind, { namespace, labelSelector }),
-    get: ref => getObject(kas, ref),
+      listKind(kas, kind, { namespace, labelSelector, bounds }),
+    get: ref => getObject(kas, ref, bounds),
   };
 }

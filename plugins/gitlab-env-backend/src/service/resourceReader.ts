@@ -2,9 +2,13 @@ import {
   GitlabEnvError,
   KubernetesObject,
   parseFluxInventoryId,
-  parseFluxResourcePath,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { asGitlabEnvError, GitlabEnvFailure } from '../errors';
+import {
+  checkFluxResourcePath,
+  isDns1123Label,
+  isPathSegmentName,
+} from '../validation';
 import { ListableKind } from './discovery';
 import { ObjectSource } from './objectSource';
 
@@ -29,30 +33,77 @@ export function isAgentWideFailure(error: unknown): boolean {
   return error instanceof GitlabEnvFailure && AGENT_WIDE.has(error.detail.code);
 }
 
+/** Codes that already say what went wrong with a kind; others read KIND_FAILED. */
+const KEPT_KIND_CODES = new Set([
+  'UPSTREAM_TIMEOUT',
+  'UPSTREAM_MALFORMED',
+  'LIMIT_REACHED',
+  'INVALID_ENVIRONMENT_SETTING',
+]);
+
 function kindError(error: unknown, label: string): GitlabEnvError {
   const detail = asGitlabEnvError(error);
   if (detail.code === 'KIND_FORBIDDEN') return { ...detail, resource: label };
   return {
     ...detail,
-    code: detail.code === 'UPSTREAM_TIMEOUT' ? detail.code : 'KIND_FAILED',
+    code: KEPT_KIND_CODES.has(detail.code) ? detail.code : 'KIND_FAILED',
     message: `Listing ${label} failed: ${detail.message}`,
     resource: label,
   };
 }
 
-function keyOf(o: KubernetesObject): string {
-  return (
-    o.metadata?.uid ??
-    `${o.apiVersion}/${o.kind}/${o.metadata?.namespace}/${o.metadata?.name}`
-  );
+function identityOf(o: KubernetesObject): string {
+  return `${o.apiVersion} ${o.kind} ${o.metadata?.namespace ?? ''}/${
+    o.metadata?.name
+  }`;
+}
+
+/**
+ * Objects by uid, the same object read twice (a list and the Flux
+ * inventory) counted once. Distinct objects sharing a uid break the API's
+ * promise: the first is kept and the rest are named in one warning per uid,
+ * never merged silently.
+ */
+class ObjectsByUid {
+  private readonly byKey = new Map<string, KubernetesObject>();
+  private readonly clashes = new Map<string, string[]>();
+
+  add(o: KubernetesObject) {
+    const key = o.metadata?.uid ?? identityOf(o);
+    const held = this.byKey.get(key);
+    if (!held) this.byKey.set(key, o);
+    else if (identityOf(held) !== identityOf(o)) {
+      const names = this.clashes.get(key) ?? [identityOf(held)];
+      names.push(identityOf(o));
+      this.clashes.set(key, names);
+    }
+  }
+
+  get objects(): KubernetesObject[] {
+    return [...this.byKey.values()];
+  }
+
+  warnings(): GitlabEnvError[] {
+    return [...this.clashes].map(([uid, names]) => ({
+      code: 'UPSTREAM_MALFORMED',
+      message: `${names.length} objects share the uid ${uid.slice(
+        0,
+        64,
+      )}: ${names.slice(0, 5).join(', ')}${
+        names.length > 5 ? ` and ${names.length - 5} more` : ''
+      }; only the first is shown.`,
+      resource: names[0],
+    }));
+  }
 }
 
 /**
  * Reads what an environment runs: every listable namespaced kind in its
  * namespace (in parallel; the source bounds concurrency), the Flux object
  * that deploys it and what that object's inventory names outside the
- * namespace. A kind that fails becomes an entry of `errors`; failures that
- * concern the whole agent fail the read.
+ * namespace. A kind that fails becomes an entry of `errors`, as do objects
+ * left out as malformed and uids shared by distinct objects; failures that
+ * concern the whole agent fail the read when every list met one.
  */
 export async function readEnvironmentObjects(
   source: ObjectSource,
@@ -60,14 +111,18 @@ export async function readEnvironmentObjects(
   scope: ReadScope,
 ): Promise<ReadResult> {
   const errors: GitlabEnvError[] = [];
-  const byKey = new Map<string, KubernetesObject>();
-  const add = (o: KubernetesObject) => byKey.set(keyOf(o), o);
+  const byUid = new ObjectsByUid();
+  const add = (o: KubernetesObject) => byUid.add(o);
 
+  // An agent-wide failure (agent not shared, not connected, KAS down) fails
+  // the read only when every list met one: a reset on one list is that
+  // kind's warning, not the environment's failure.
+  const agentWide: unknown[] = [];
   const [lists, flux] = await Promise.all([
     Promise.all(
       kinds.map(kind =>
         source.list(kind, scope.namespace).catch(error => {
-          if (isAgentWideFailure(error)) throw error;
+          if (isAgentWideFailure(error)) agentWide.push(error);
           errors.push(kindError(error, kind.label));
           return [];
         }),
@@ -75,6 +130,7 @@ export async function readEnvironmentObjects(
     ),
     readFluxObject(source, scope.fluxResourcePath, errors),
   ]);
+  if (kinds.length > 0 && agentWide.length === kinds.length) throw agentWide[0];
   lists.flat().forEach(add);
   if (flux) {
     add(flux);
@@ -87,7 +143,7 @@ export async function readEnvironmentObjects(
     );
     extra.forEach(add);
   }
-  return { objects: [...byKey.values()], errors };
+  return { objects: byUid.objects, errors: [...errors, ...byUid.warnings()] };
 }
 
 async function readFluxObject(
@@ -96,20 +152,17 @@ async function readFluxObject(
   errors: GitlabEnvError[],
 ): Promise<KubernetesObject | undefined> {
   if (!fluxResourcePath) return undefined;
-  const path = parseFluxResourcePath(fluxResourcePath);
-  if (!path) {
-    errors.push({
-      code: 'KIND_FAILED',
-      message: `The environment's Flux resource path '${fluxResourcePath}' is not <group>/<version>/namespaces/<namespace>/<plural>/<name>.`,
-      resource: fluxResourcePath,
-    });
+  let path;
+  try {
+    path = checkFluxResourcePath(fluxResourcePath, 'The environment');
+  } catch (error) {
+    errors.push(asGitlabEnvError(error));
     return undefined;
   }
   const label = `${path.group}/${path.kind}`;
   try {
     return await source.get({ ...path, label });
   } catch (error) {
-    if (isAgentWideFailure(error)) throw error;
     errors.push({ ...asGitlabEnvError(error), resource: label });
     return undefined;
   }
@@ -125,9 +178,18 @@ async function readInventoryOutsideNamespace(
   const entries: unknown[] = Array.isArray(flux.status?.inventory?.entries)
     ? flux.status.inventory.entries
     : [];
+  // Inventory entries are cluster data: only names that follow Kubernetes'
+  // grammars are read (getObject's path builder refuses the rest).
   const wanted = entries
     .map(entry => parseFluxInventoryId((entry as { id?: any })?.id))
-    .filter(e => e && e.namespace !== '' && e.namespace !== namespace);
+    .filter(
+      e =>
+        e &&
+        e.namespace !== '' &&
+        e.namespace !== namespace &&
+        isDns1123Label(e.namespace) &&
+        isPathSegmentName(e.name),
+    );
   const reads = wanted.map(async entry => {
     const kind = kinds.find(
       k => k.group === entry!.group && k.kind === entry!.kind,
@@ -140,7 +202,6 @@ async function readInventoryOutsideNamespace(
         name: entry!.name,
       });
     } catch (error) {
-      if (isAgentWideFailure(error)) throw error;
       errors.push(kindError(error, kind.label));
       return undefined;
     }

@@ -7,11 +7,15 @@ const TTL_MS = 30_000;
 
 function sharedCache(store: CacheService | undefined, storeTimeoutMs = 50) {
   const logger = mockServices.logger.mock();
-  const cache = new SharedReadCache(new CoalescingCache(TTL_MS), store, {
-    defaultTtlMs: TTL_MS,
-    logger,
-    storeTimeoutMs,
-  });
+  const cache = new SharedReadCache(
+    new CoalescingCache({ ttlMs: TTL_MS }),
+    store,
+    {
+      defaultTtlMs: TTL_MS,
+      logger,
+      storeTimeoutMs,
+    },
+  );
   return { cache, logger };
 }
 
@@ -97,7 +101,9 @@ describe('SharedReadCache', () => {
   it('stores values with the TTL they are cached for', async () => {
     const store = failingStore(async () => undefined);
     const { cache } = sharedCache(store);
-    await cache.getOrLoad('discovery|x', async () => ['pods'], 600_000);
+    await cache.getOrLoad('discovery|x', async () => ['pods'], {
+      ttlMs: 600_000,
+    });
     expect(store.set).toHaveBeenCalledWith('v1|discovery|x', ['pods'], {
       ttl: 600_000,
     });

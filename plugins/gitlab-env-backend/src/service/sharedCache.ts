@@ -57,6 +57,8 @@ export class SharedReadCache {
     private readonly store: CacheService | undefined,
     private readonly options: {
       defaultTtlMs: number;
+      /** How long a value is kept in the store (a partial read briefly); default defaultTtlMs. */
+      valueTtlMs?: (value: unknown) => number;
       logger: LoggerService;
       storeTimeoutMs?: number;
     },
@@ -69,25 +71,29 @@ export class SharedReadCache {
 
   getOrLoad<T>(
     key: string,
-    load: () => Promise<T>,
-    ttlMs = this.options.defaultTtlMs,
+    load: (signal: AbortSignal) => Promise<T>,
+    options: { ttlMs?: number; signal?: AbortSignal } = {},
   ): Promise<T> {
     const store = this.store;
-    if (!store) return this.local.getOrLoad(key, load, ttlMs);
+    if (!store) return this.local.getOrLoad(key, load, options);
     const storeKey = `${KEY_VERSION}|${key}`;
     return this.local.getOrLoad(
       key,
-      async () => {
+      async signal => {
         const stored = await this.fromStore(() => store.get(storeKey));
         if (stored !== undefined) return stored as T;
-        const value = await load();
+        const value = await load(signal);
+        const ttl =
+          options.ttlMs ??
+          this.options.valueTtlMs?.(value) ??
+          this.options.defaultTtlMs;
         // Not awaited: the caller has its value; the store catches up.
         void this.fromStore(() =>
-          store.set(storeKey, value as unknown as JsonValue, { ttl: ttlMs }),
+          store.set(storeKey, value as unknown as JsonValue, { ttl }),
         );
         return value;
       },
-      ttlMs,
+      options,
     );
   }
 

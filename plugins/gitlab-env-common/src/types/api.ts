@@ -69,6 +69,11 @@ export interface GitlabEnvironment {
    * computed it for the list; the UI then needs no resource read per card.
    */
   health?: HealthSummary;
+  /**
+   * Errors and warnings of this environment: settings GitLab holds that the
+   * backend refused, and, with health, what the health read could not get.
+   */
+  errors?: GitlabEnvError[];
 }
 
 /** `GET /entity/:namespace/:kind/:name/environments` @public */
@@ -78,6 +83,8 @@ export interface EntityEnvironmentsResponse {
   /** The label selector applied to cluster reads, when the entity sets one. */
   labelSelector?: string;
   environments: GitlabEnvironment[];
+  /** Why the list itself may be incomplete (a pagination loop, a limit). */
+  errors?: GitlabEnvError[];
 }
 
 /** `GET /entity/:namespace/:kind/:name/environments/:slug/resources` @public */

@@ -43,6 +43,18 @@ export const GITLAB_ENV_ERROR_CODES = [
   'UPSTREAM_ERROR',
   /** The signed-in user lacks the permission to see this. */
   'NOT_ALLOWED',
+  /** The browser's request itself is wrong (bad route parameter or encoding): not GitLab's or KAS's fault. */
+  'INVALID_REQUEST',
+  /** The catalog has no entity with the requested ref (or the caller cannot see it). */
+  'ENTITY_NOT_FOUND',
+  /**
+   * A value GitLab holds for an environment (namespace, Flux resource path,
+   * agent id) breaks the Kubernetes or GitLab grammar it must follow, so the
+   * backend refuses to put it into a URL.
+   */
+  'INVALID_ENVIRONMENT_SETTING',
+  /** A read stopped at a configured bound (pages, objects, deadline); what came before is shown. */
+  'LIMIT_REACHED',
   /** The agent's configuration file does not exist in its configuration project. */
   'AGENT_CONFIG_MISSING',
   /** The agent's configuration file is not valid YAML or has invalid ci_access values. */

@@ -51,4 +51,10 @@ export interface HealthSummary {
   status: HealthStatus;
   counts: HealthCounts;
   total: number;
+  /**
+   * Set when the summary was computed from incomplete data (a kind could not
+   * be listed, objects were dropped, a limit was reached): the status may be
+   * better than the full data's. `reasons` says what is missing, for people.
+   */
+  partial?: { reasons: string[] };
 }

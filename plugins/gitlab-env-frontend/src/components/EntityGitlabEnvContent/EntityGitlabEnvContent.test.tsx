@@ -253,6 +253,79 @@ describe('EntityGitlabEnvContent', () => {
     ).not.toBeInTheDocument();
   });
 
+  it('never shows health read from incomplete data as a plain Healthy: a partial mark names the gap on hover', async () => {
+    const reason = 'Listing Pod failed: KAS failed with HTTP 503.';
+    const environments = ENVIRONMENTS.map(env => ({
+      ...env,
+      health: { ...shopResources(env).health, status: 'Healthy' as const },
+      ...(env.name === 'staging'
+        ? {
+            health: {
+              ...shopResources(env).health,
+              status: 'Healthy' as const,
+              partial: { reasons: [reason] },
+            },
+            errors: [{ code: 'KIND_FAILED' as const, message: reason }],
+          }
+        : {}),
+    }));
+    server.use(
+      http.get(`${ENTITY_URL}/environments`, () =>
+        HttpResponse.json(environmentsResponse(environments)),
+      ),
+    );
+    await renderTab();
+    const card = await screen.findByRole('region', { name: 'staging' });
+    expect(
+      within(card).getByRole('status', {
+        name: /^Health: Healthy, from partial data/,
+      }),
+    ).toBeInTheDocument();
+    const mark = within(card).getByTestId('health-partial');
+    expect(mark).toHaveTextContent('partial');
+    await userEvent.hover(mark);
+    expect(await screen.findByRole('tooltip')).toHaveTextContent(reason);
+    const production = screen.getByRole('region', { name: 'production' });
+    expect(
+      within(production).queryByTestId('health-partial'),
+    ).not.toBeInTheDocument();
+  }, 20_000);
+
+  it('says which setting GitLab holds was refused instead of a health', async () => {
+    const message =
+      'GitLab environment staging has Kubernetes namespace `..`, which is not a valid Kubernetes name.';
+    const environments = ENVIRONMENTS.map(env =>
+      env.name === 'staging'
+        ? {
+            ...env,
+            namespace: undefined,
+            errors: [{ code: 'INVALID_ENVIRONMENT_SETTING' as const, message }],
+          }
+        : env,
+    );
+    server.use(
+      http.get(`${ENTITY_URL}/environments`, () =>
+        HttpResponse.json(environmentsResponse(environments)),
+      ),
+      http.get(`${ENTITY_URL}/environments/:slug/resources`, ({ params }) =>
+        params.slug === 'staging'
+          ? HttpResponse.json(errorBody('INVALID_ENVIRONMENT_SETTING'), {
+              status: 409,
+            })
+          : HttpResponse.json(
+              shopResources(ENVIRONMENTS.find(e => e.slug === params.slug)!),
+            ),
+      ),
+    );
+    await renderTab();
+    const card = await screen.findByRole('region', { name: 'staging' });
+    expect(
+      await within(card).findByText(
+        'GitLab holds an invalid setting for this environment',
+      ),
+    ).toHaveAttribute('title', expect.stringContaining(message));
+  }, 20_000);
+
   it('opens an environment’s graph, with many pods of one owner grouped until clicked', async () => {
     serveShop();
     await renderTab();

@@ -169,6 +169,26 @@ describe('GitlabEnvOverviewPage', () => {
     expect(screen.getByText('Showing 4 of 4 environments')).toBeInTheDocument();
   });
 
+  it('marks a row whose health was read from incomplete data, with the reason on hover', async () => {
+    const reason = 'Listing apps/Deployment failed: KAS failed with HTTP 503.';
+    const healthy = row('storefront', 'production', 'Healthy');
+    const partial: OverviewRow = {
+      ...healthy,
+      health: { ...healthy.health!, partial: { reasons: [reason] } },
+      errors: [{ code: 'KIND_FAILED', message: reason }],
+    };
+    server.use(
+      http.get(`${BASE_URL}/overview`, () => ndjson(streamOf([[partial]]))),
+    );
+    await renderPage();
+    const status = await screen.findByRole('status', {
+      name: /^Health: Healthy, from partial data/,
+    });
+    const mark = within(status).getByTestId('health-partial');
+    await userEvent.hover(mark);
+    expect(await screen.findByRole('tooltip')).toHaveTextContent(reason);
+  }, 20_000);
+
   it('lists rows first and settles their health in place as it arrives', async () => {
     let release!: () => void;
     const gate = new Promise<void>(resolve => {

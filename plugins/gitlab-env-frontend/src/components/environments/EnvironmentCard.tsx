@@ -150,6 +150,23 @@ function EnvironmentHealth({
       </Typography>
     );
   }
+  const refused = environment.errors?.[0];
+  if (refused && !resources?.value) {
+    // The list already says why there is no health (a setting GitLab holds
+    // that the backend refused, or the failed health read).
+    return (
+      <Typography
+        variant="body2"
+        color="text.secondary"
+        title={`${refused.message} ${
+          refused.hint ?? ERROR_CATALOG[refused.code].advice
+        }`}
+        data-error-code={refused.code}
+      >
+        {ERROR_CATALOG[refused.code].title}
+      </Typography>
+    );
+  }
   if (!resources || resources.loading) {
     return <Skeleton variant="rounded" width="70%" height={24} />;
   }

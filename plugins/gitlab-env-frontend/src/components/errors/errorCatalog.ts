@@ -120,6 +120,30 @@ export const ERROR_CATALOG: Record<GitlabEnvErrorCode, ErrorAdvice> = {
       'Ask the entity’s owners for access (permission gitlab-env.resources.read).',
     severity: 'warning',
   },
+  INVALID_REQUEST: {
+    title: 'This page asked for something that is not valid',
+    advice:
+      'The address of the page is malformed; open the entity again from the catalog.',
+    severity: 'error',
+  },
+  ENTITY_NOT_FOUND: {
+    title: 'Entity not found',
+    advice:
+      'The catalog has no such entity, or you cannot see it; check the address or refresh the catalog.',
+    severity: 'warning',
+  },
+  INVALID_ENVIRONMENT_SETTING: {
+    title: 'GitLab holds an invalid setting for this environment',
+    advice:
+      'Fix the value the message names in the environment’s settings in GitLab (or in .gitlab-ci.yml); nothing is read until it is valid.',
+    severity: 'error',
+  },
+  LIMIT_REACHED: {
+    title: 'Not everything is shown',
+    advice:
+      'The read stopped at a configured limit; narrow it with the gitlab-env/label-selector annotation.',
+    severity: 'warning',
+  },
   AGENT_CONFIG_MISSING: {
     title: 'Agent configuration file not found',
     advice:

@@ -10,6 +10,34 @@ import Typography from '@mui/material/Typography';
 import { HealthIcon, healthColor } from './healthStyle';
 
 /**
+ * The mark next to a health computed from incomplete data: the status may be
+ * better than the full data's, so it is never shown bare. The reasons are on
+ * hover (and in the accessible name).
+ */
+function PartialMark({ reasons }: { reasons: string[] }) {
+  return (
+    <Tooltip
+      title={
+        <Box component="ul" sx={{ m: 0, pl: 2 }}>
+          {reasons.map(reason => (
+            <li key={reason}>{reason}</li>
+          ))}
+        </Box>
+      }
+    >
+      <Chip
+        size="small"
+        color="warning"
+        variant="outlined"
+        label="partial"
+        aria-label={`Partial data: ${reasons.join(' ')}`}
+        data-testid="health-partial"
+      />
+    </Tooltip>
+  );
+}
+
+/**
  * An environment's rolled-up health and how many resources are in each
  * status, worst first, as ArgoCD's application tiles show it.
  */
@@ -24,8 +52,8 @@ export function HealthBadge({ summary }: { summary: HealthSummary }) {
     <Box
       role="status"
       aria-label={`Health: ${summary.status}${
-        description ? ` (${description})` : ''
-      }`}
+        summary.partial ? ', from partial data' : ''
+      }${description ? ` (${description})` : ''}`}
       sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}
     >
       <Chip
@@ -39,6 +67,7 @@ export function HealthBadge({ summary }: { summary: HealthSummary }) {
           color: healthColor(summary.status),
         }}
       />
+      {summary.partial && <PartialMark reasons={summary.partial.reasons} />}
       {present.map(status => (
         <Tooltip key={status} title={`${summary.counts[status]} ${status}`}>
           <Typography

@@ -1,0 +1,228 @@
+/* eslint-disable no-console */
+// The fault suite as figures: every simulator fault mode (see
+// src/__testUtils__/faultSuite.ts) gets 200 requests, 8 at a time, spread
+// over the entity pages' routes (each entity's environments with health,
+// each environment's resources). Per mode it prints the outcomes (ok,
+// partial, typed error, untyped), crashes, hangs past the deadline, badges
+// that claim a definite health the full data does not have, p50/p99 (and
+// p50 as a ratio to the no-fault baseline measured in the same run) and the
+// backend's RSS before and after. The simulator runs in a process of its
+// own, so RSS is the backend's. Figures are printed, never asserted.
+// Run: npm run fault-suite -w plugins/gitlab-env-backend
+import { HealthSummary } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { AddressInfo } from 'node:net';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { startBackendOnSimulator } from '../src/__testUtils__/backendOnSimulator';
+import {
+  badgesOf,
+  classify,
+  FAULT_MODES,
+  faultSuiteEntities,
+  faultSuiteScenario,
+  isDefiniteButWrong,
+  knobsOf,
+  Outcome,
+  OUTCOMES,
+  percentile,
+  secretValues,
+  SUITE_SETTINGS,
+} from '../src/__testUtils__/faultSuite';
+import { startSimulatorProcess } from './simulatorProcess';
+
+const REQUESTS_PER_MODE = 200;
+const CONCURRENCY = 8;
+/** A request not answered by then never ends on its own: a hang. */
+const HANG_AFTER_MS = SUITE_SETTINGS.requestDeadlineMs + 2_000;
+
+const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
+
+/** RSS and heap after a full collection (the script runs with --expose-gc). */
+function memory() {
+  (globalThis as { gc?: () => void }).gc?.();
+  const { rss, heapUsed } = process.memoryUsage();
+  return { rss, heapUsed };
+}
+
+const rss = () => memory().rss;
+
+async function main() {
+  const scenario = faultSuiteScenario();
+  const entities = faultSuiteEntities(scenario);
+  const secrets = secretValues(scenario);
+  const simulator = await startSimulatorProcess({ name: 'fault-suite' }, 0);
+  const { server } = await startBackendOnSimulator(simulator, {
+    entities,
+    gitlabEnv: SUITE_SETTINGS,
+  });
+  const base = `http://127.0.0.1:${
+    (server.address() as AddressInfo).port
+  }/api/gitlab-env`;
+
+  let crashes = 0;
+  process.on('uncaughtException', () => crashes++);
+  process.on('unhandledRejection', () => crashes++);
+
+  const targets: string[] = [];
+  for (const entity of entities) {
+    const path = `/entity/default/component/${entity.metadata.name}`;
+    targets.push(`${path}/environments`);
+    const list = await (await fetch(`${base}${path}/environments`)).json();
+    for (const e of list.environments ?? []) {
+      if (e.agent && e.namespace)
+        targets.push(`${path}/environments/${e.slug}/resources`);
+    }
+  }
+  const baseline = new Map<string, HealthSummary>();
+  for (const path of targets) {
+    const body = await (await fetch(`${base}${path}`)).json();
+    for (const badge of badgesOf(path, body))
+      baseline.set(badge.key, badge.health);
+  }
+  console.log(
+    `${targets.length} routes (${entities.length} entity lists with health, ${
+      targets.length - entities.length
+    } resource reads), ${baseline.size} badges in the baseline; ` +
+      `${REQUESTS_PER_MODE} requests per mode, ${CONCURRENCY} at a time; ` +
+      `deadline ${SUITE_SETTINGS.requestDeadlineMs} ms, hang = no answer after ${HANG_AFTER_MS} ms`,
+  );
+
+  const header = [
+    'mode'.padEnd(30),
+    ...OUTCOMES.map(o => o.padStart(11)),
+    'crashes',
+    'hangs',
+    'wrong badges',
+    'leaks',
+    'p50 ms',
+    'p99 ms',
+    'p50/base',
+    'RSS MB before→after',
+    'heap MB after',
+    'loop delay max ms',
+  ];
+  console.log(header.join(' | '));
+
+  const start = memory();
+  const progress: {
+    requestsDone: number;
+    after1000?: ReturnType<typeof memory>;
+  } = { requestsDone: 0 };
+  const countRequest = () => {
+    progress.requestsDone += 1;
+    if (progress.requestsDone === 1000) progress.after1000 = memory();
+  };
+  let baselineP50 = 0;
+  const totals = { untyped: 0, crashes: 0, hangs: 0, wrong: 0, leaks: 0 };
+
+  // FAULT_MODES=oversized,none runs the modes whose names start so.
+  const only = process.env.FAULT_MODES?.split(',');
+  const modes = only
+    ? FAULT_MODES.filter(m => only.some(o => m.name.startsWith(o)))
+    : FAULT_MODES;
+  for (const mode of modes) {
+    await simulator.setFaults(knobsOf(mode));
+    const before = rss();
+    const crashesBefore = crashes;
+    // How long this process could not run at all: on a shared machine a
+    // request can pass the hang mark without any bound of the backend failing.
+    const loopDelay = monitorEventLoopDelay({ resolution: 20 });
+    loopDelay.enable();
+    const outcomes: Record<Outcome, number> = {
+      ok: 0,
+      partial: 0,
+      'typed error': 0,
+      untyped: 0,
+    };
+    const durations: number[] = [];
+    let hangs = 0;
+    let wrong = 0;
+    let leaks = 0;
+    let next = 0;
+    const worker = async () => {
+      while (next < REQUESTS_PER_MODE) {
+        const path = targets[next++ % targets.length];
+        const started = performance.now();
+        try {
+          const response = await fetch(`${base}${path}`, {
+            signal: AbortSignal.timeout(HANG_AFTER_MS),
+          });
+          const text = await response.text();
+          durations.push(performance.now() - started);
+          let body: unknown;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            body = undefined;
+          }
+          outcomes[classify(response.status, body)] += 1;
+          if (secrets.some(secret => text.includes(secret))) leaks++;
+          for (const badge of badgesOf(path, body)) {
+            if (isDefiniteButWrong(badge.health, baseline.get(badge.key)))
+              wrong++;
+          }
+        } catch {
+          hangs++;
+        }
+        countRequest();
+      }
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    // The backend still answers: no crash took it down.
+    const alive = await fetch(`${base}/health`).then(
+      r => r.ok,
+      () => false,
+    );
+    const modeCrashes = crashes - crashesBefore + (alive ? 0 : 1);
+    loopDelay.disable();
+    const p50 = percentile(durations, 50);
+    if (mode.name === 'none') baselineP50 = p50;
+    totals.untyped += outcomes.untyped;
+    totals.crashes += modeCrashes;
+    totals.hangs += hangs;
+    totals.wrong += wrong;
+    totals.leaks += leaks;
+    console.log(
+      [
+        mode.name.padEnd(30),
+        ...OUTCOMES.map(o => String(outcomes[o]).padStart(11)),
+        String(modeCrashes).padStart(7),
+        String(hangs).padStart(5),
+        String(wrong).padStart(12),
+        String(leaks).padStart(5),
+        p50.toFixed(0).padStart(6),
+        percentile(durations, 99).toFixed(0).padStart(6),
+        (baselineP50 ? p50 / baselineP50 : 1).toFixed(1).padStart(8),
+        `${mb(before)}→${mb(rss())}`,
+        mb(memory().heapUsed),
+        (loopDelay.max / 1e6).toFixed(0),
+      ].join(' | '),
+    );
+  }
+
+  // What is still held once nothing runs: a leak stays, garbage does not.
+  await new Promise(resolve => setTimeout(resolve, 10_000));
+  const end = memory();
+  const growth = (to: ReturnType<typeof memory> | undefined) =>
+    to
+      ? `RSS +${mb(to.rss - start.rss)} MB, heap +${mb(
+          to.heapUsed - start.heapUsed,
+        )} MB`
+      : '-';
+  console.log(
+    `\nTotals over ${progress.requestsDone} requests: ${totals.untyped} untyped, ${totals.crashes} crashes, ${totals.hangs} hangs, ${totals.wrong} definite-but-wrong badges, ${totals.leaks} responses with a Secret value. ` +
+      `Start: RSS ${mb(start.rss)} MB, heap ${mb(start.heapUsed)} MB; ` +
+      `after the first 1,000 requests: ${growth(
+        progress.after1000,
+      )}; after all: ${growth(
+        end,
+      )}. Goals: 0, 0, 0, 0, 0; RSS growth < 100 MB over 1,000 requests.`,
+  );
+  server.close();
+  await simulator.close();
+  process.exit(0);
+}
+
+main().catch(error => {
+  console.error(error);
+  process.exit(1);
+});

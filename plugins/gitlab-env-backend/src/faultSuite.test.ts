@@ -1,0 +1,226 @@
+import {
+  EntityEnvironmentsResponse,
+  HealthSummary,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import {
+  RunningSimulator,
+  startGitlabSimulator,
+} from '@gitlab-env/gitlab-simulator';
+import { Server } from 'http';
+import request from 'supertest';
+import { startBackendOnSimulator } from './__testUtils__/backendOnSimulator';
+import {
+  badgesOf,
+  classify,
+  FAULT_MODES,
+  faultSuiteEntities,
+  faultSuiteScenario,
+  isDefiniteButWrong,
+  knobsOf,
+  Outcome,
+  secretValues,
+  SUITE_SETTINGS,
+} from './__testUtils__/faultSuite';
+
+/**
+ * Every simulator fault knob against the backend over real sockets: each
+ * answer is typed (ok, partial or a typed error, never an untyped one),
+ * no badge claims a definite health the full data does not have, nothing
+ * crashes, no Secret value leaks, and memory stays bounded. The
+ * fault-suite script runs the same modes 200 requests each and prints the
+ * figures.
+ */
+
+jest.setTimeout(120_000);
+
+const scenario = faultSuiteScenario();
+const entities = faultSuiteEntities(scenario);
+const secrets = secretValues(scenario);
+
+let simulator: RunningSimulator;
+let server: Server;
+const crashes: unknown[] = [];
+const recordCrash = (error: unknown) => crashes.push(error);
+
+/** What the entity pages ask: each entity's list with health, each environment's resources. */
+let targets: string[] = [];
+/** The badge of each environment without faults. */
+const baseline = new Map<string, HealthSummary>();
+/** Targets answered with a typed error without faults (an agent not shared, not connected). */
+let typedWithoutFaults = 0;
+
+beforeAll(async () => {
+  process.on('unhandledRejection', recordCrash);
+  process.on('uncaughtException', recordCrash);
+  simulator = await startGitlabSimulator({ port: 0, scenario, tickMs: 0 });
+  ({ server } = await startBackendOnSimulator(simulator, {
+    entities,
+    gitlabEnv: SUITE_SETTINGS,
+  }));
+  for (const entity of entities) {
+    const base = `/api/gitlab-env/entity/default/component/${entity.metadata.name}`;
+    const list = await request(server).get(`${base}/environments`);
+    targets.push(`${base}/environments`);
+    for (const environment of (list.body as EntityEnvironmentsResponse)
+      .environments) {
+      if (environment.agent && environment.namespace)
+        targets.push(`${base}/environments/${environment.slug}/resources`);
+    }
+  }
+  targets = targets.slice(0, 24);
+  for (const path of targets) {
+    const res = await request(server).get(path);
+    if (classify(res.status, res.body) === 'typed error') typedWithoutFaults++;
+    for (const badge of badgesOf(path, res.body))
+      baseline.set(badge.key, badge.health);
+  }
+});
+
+afterAll(async () => {
+  process.off('unhandledRejection', recordCrash);
+  process.off('uncaughtException', recordCrash);
+  await simulator.close();
+});
+
+interface ModeRun {
+  outcomes: Record<Outcome, number>;
+  /** The code of each typed error answer. */
+  typedCodes: string[];
+  wrongBadges: string[];
+  bodies: string[];
+  codes: Set<string>;
+  messages: string[];
+}
+
+async function runMode(knobs: ReturnType<typeof knobsOf>): Promise<ModeRun> {
+  simulator.setFaults(knobs);
+  const run: ModeRun = {
+    outcomes: { ok: 0, partial: 0, 'typed error': 0, untyped: 0 },
+    typedCodes: [],
+    wrongBadges: [],
+    bodies: [],
+    codes: new Set(),
+    messages: [],
+  };
+  // Long past the deadline the backend must have answered; this only
+  // catches a request that never ends (an unbounded walk), it times nothing,
+  // so it leaves room for a machine shared with other work.
+  const hangAfterMs = SUITE_SETTINGS.requestDeadlineMs * 5;
+  await Promise.all(
+    targets.map(async path => {
+      const res = await request(server).get(path).timeout(hangAfterMs);
+      const outcome = classify(res.status, res.body);
+      run.outcomes[outcome] += 1;
+      if (outcome === 'typed error')
+        run.typedCodes.push(res.body.gitlabEnv.code);
+      run.bodies.push(res.text);
+      const errors = [
+        ...(res.body.errors ?? []),
+        ...(res.body.gitlabEnv ? [res.body.gitlabEnv] : []),
+        ...(res.body.environments ?? []).flatMap((e: any) => e.errors ?? []),
+      ];
+      errors.forEach((e: any) => {
+        run.codes.add(e.code);
+        run.messages.push(e.message);
+      });
+      for (const badge of badgesOf(path, res.body)) {
+        if (isDefiniteButWrong(badge.health, baseline.get(badge.key)))
+          run.wrongBadges.push(badge.key);
+      }
+    }),
+  );
+  await new Promise(resolve => setTimeout(resolve, 60)); // past the short TTLs
+  return run;
+}
+
+describe('fault suite against the simulator', () => {
+  it('has a baseline to compare badges with', () => {
+    expect(targets.length).toBeGreaterThan(5);
+    expect(baseline.size).toBeGreaterThan(5);
+  });
+
+  it.each(FAULT_MODES.map(mode => [mode.name, mode]))(
+    '%s: typed answers only, no definite-but-wrong badge, no crash, no Secret value',
+    async (_, mode) => {
+      const run = await runMode(knobsOf(mode));
+      expect(run.outcomes.untyped).toBe(0);
+      expect(run.wrongBadges).toEqual([]);
+      expect(crashes).toEqual([]);
+      for (const body of run.bodies) {
+        for (const secret of secrets) expect(body).not.toContain(secret);
+      }
+      expectTypedOutcome(mode.name, run);
+    },
+  );
+
+  it('keeps memory bounded over the oversized mode', async () => {
+    simulator.setFaults(
+      knobsOf(FAULT_MODES.find(m => m.name.startsWith('oversized'))!),
+    );
+    const reads = targets.filter(path => path.endsWith('/resources'));
+    const heapAfterRound = [];
+    const codes = new Set<string>();
+    for (let round = 0; round < 3; round++) {
+      for (const path of reads) {
+        const res = await request(server).get(path).timeout(60_000);
+        expect(res.body.resources?.length ?? 0).toBeLessThanOrEqual(
+          SUITE_SETTINGS.limits.maxObjectsPerEnvironment,
+        );
+        (res.body.errors ?? []).forEach((e: any) => codes.add(e.code));
+      }
+      heapAfterRound.push(process.memoryUsage().heapUsed);
+    }
+    // Every round reads the same thousands of Pods again: a leak of them
+    // would grow the heap by every round's worth (over 100 MB).
+    const grownMb = (heapAfterRound[2] - heapAfterRound[0]) / 2 ** 20;
+    expect(grownMb).toBeLessThan(150);
+    expect(codes).toContain('LIMIT_REACHED');
+  });
+});
+
+/** What each mode must be answered with: the typed code or warning that names it. */
+function expectTypedOutcome(name: string, run: ModeRun) {
+  const messages = run.messages.join('\n');
+  switch (name) {
+    case 'none':
+      // On a loaded machine a read may pass the short deadline: that is a
+      // timeout, typed too; every other typed error is the baseline's.
+      expect(
+        run.typedCodes.filter(code => code !== 'UPSTREAM_TIMEOUT'),
+      ).toHaveLength(typedWithoutFaults);
+      break;
+    case 'latency past the deadline':
+      expect([...run.codes]).toContain('UPSTREAM_TIMEOUT');
+      break;
+    case 'pods+deployments forbidden':
+      expect([...run.codes]).toContain('KIND_FORBIDDEN');
+      break;
+    case 'agent disconnected':
+      expect([...run.codes]).toContain('AGENT_NOT_CONNECTED');
+      break;
+    case 'KAS disabled':
+      expect([...run.codes]).toContain('KAS_UNAVAILABLE');
+      break;
+    case 'looping continue':
+    case 'looping endCursor':
+      expect(messages).toContain('pagination loop');
+      break;
+    case 'deep objects (10,000 levels)':
+      expect(messages).toContain('nests deeper than 100 levels');
+      break;
+    case 'oversized Pod lists (+3,000)':
+      // Read concurrently on a busy machine, a read may meet its deadline
+      // before its limit; the memory test below reads one at a time.
+      expect(
+        run.codes.has('LIMIT_REACHED') || run.codes.has('UPSTREAM_TIMEOUT'),
+      ).toBe(true);
+      break;
+    case 'duplicate uids':
+      expect(messages).toContain('share the uid');
+      break;
+    case 'malformed metadata':
+      expect(messages).toContain('metadata.name is not a string');
+      break;
+    default:
+  }
+}

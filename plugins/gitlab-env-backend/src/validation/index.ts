@@ -1,0 +1,3 @@
+export * from './grammars';
+export * from './kubePaths';
+export * from './environmentValues';
