@@ -168,6 +168,7 @@ describe('fault knobs', () => {
       requests: 4,
       graphql: 1,
       rest: 1,
+      peakTunnelsInUse: { 'prod-us': 1 },
       kas: 2,
       byPath: {
         'GET /api/v4/projects/101': 1,
