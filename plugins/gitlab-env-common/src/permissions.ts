@@ -13,5 +13,20 @@ export const gitlabEnvResourcesReadPermission = createPermission({
   resourceType: 'catalog-entity',
 });
 
+/**
+ * See the diagnostics of every configured GitLab instance: version, KAS URL,
+ * the token's scopes and expiry, agents seen and recent failures. Meant for
+ * the portal's administrators; a basic permission, not tied to an entity.
+ *
+ * @public
+ */
+export const gitlabEnvDiagnosticsReadPermission = createPermission({
+  name: 'gitlab-env.diagnostics.read',
+  attributes: { action: 'read' },
+});
+
 /** @public */
-export const gitlabEnvPermissions = [gitlabEnvResourcesReadPermission];
+export const gitlabEnvPermissions = [
+  gitlabEnvResourcesReadPermission,
+  gitlabEnvDiagnosticsReadPermission,
+];

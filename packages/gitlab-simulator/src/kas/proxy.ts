@@ -215,7 +215,11 @@ export async function handleKas(
     res.setHeader('Via', `gRPC/1.0 gitlab-kas/${deps.kasVersion}/simulated`);
     await handleKubeRequest(cluster, req, res, path, url.searchParams);
   } finally {
-    if (res.writableFinished) release();
-    else res.once('close', release);
+    // Streams (watch, follow) hold their tunnel until they end or break.
+    if (res.writableEnded) release();
+    else {
+      res.once('finish', release);
+      res.once('close', release);
+    }
   }
 }

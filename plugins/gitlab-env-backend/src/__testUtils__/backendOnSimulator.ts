@@ -6,6 +6,13 @@ import { DEMO_TOKEN, RunningSimulator } from '@gitlab-env/gitlab-simulator';
 import { gitlabEnvPlugin } from '../plugin';
 
 /**
+ * KAS's tunnel search, scaled down from its real 20 s so tests of a
+ * disconnected agent stay fast; the backend's first-request timeout (25 s by
+ * default) stays above it, as it does above the real one.
+ */
+export const TEST_KAS_TUNNELS = { findTimeoutMs: 200 };
+
+/**
  * The gitlab-env plugin in a test backend whose one GitLab instance is the
  * simulator, with a catalog of the given entities. Used by the integration
  * tests and the benchmarks, so they all configure the plugin the same way.

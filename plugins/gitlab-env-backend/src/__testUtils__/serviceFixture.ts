@@ -18,6 +18,8 @@ export function testConfig(
       },
     ],
     requestTimeoutMs: 1000,
+    kasFirstRequestTimeoutMs: 1000,
+    expectedForbiddenKinds: ['Secret'],
     cacheTtlSeconds: 30,
     concurrency: { perInstance: 16, perAgent: 8 },
     overview: { clusterWideReads: true, clusterWideMinNamespaces: 3 },

@@ -24,6 +24,8 @@ describe('readGitlabEnvConfig', () => {
         },
       ],
       requestTimeoutMs: 10000,
+      kasFirstRequestTimeoutMs: 25000,
+      expectedForbiddenKinds: ['Secret'],
       cacheTtlSeconds: 30,
       concurrency: { perInstance: 256, perAgent: 128 },
       overview: { clusterWideReads: true, clusterWideMinNamespaces: 3 },

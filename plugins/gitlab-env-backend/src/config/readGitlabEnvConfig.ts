@@ -13,6 +13,13 @@ export interface GitlabInstanceConfig {
 export interface GitlabEnvConfig {
   instances: GitlabInstanceConfig[];
   requestTimeoutMs: number;
+  /**
+   * Timeout of a request to an agent that has not answered yet: KAS holds it
+   * up to 20 s looking for an agentk tunnel before it answers 502.
+   */
+  kasFirstRequestTimeoutMs: number;
+  /** Kinds whose RBAC refusal is by design: shown as information, not a warning. */
+  expectedForbiddenKinds: string[];
   cacheTtlSeconds: number;
   concurrency: { perInstance: number; perAgent: number };
   overview: {
@@ -33,6 +40,10 @@ export interface GitlabEnvConfig {
  */
 const DEFAULTS = {
   requestTimeoutMs: 10_000,
+  // KAS's tunnel search is 20 s (gitlab-agent cmd/kas/kasapp/router_kas.go
+  // routingTunnelFindTimeout); its 502 must arrive before the plugin gives up.
+  kasFirstRequestTimeoutMs: 25_000,
+  expectedForbiddenKinds: ['Secret'],
   cacheTtlSeconds: 30,
   perInstance: 256,
   perAgent: 128,
@@ -131,6 +142,15 @@ export function readGitlabEnvConfig(root: Config): GitlabEnvConfig {
       'gitlabEnv',
       DEFAULTS.requestTimeoutMs,
     ),
+    kasFirstRequestTimeoutMs: readPositive(
+      config,
+      'kasFirstRequestTimeoutMs',
+      'gitlabEnv',
+      DEFAULTS.kasFirstRequestTimeoutMs,
+    ),
+    expectedForbiddenKinds:
+      config?.getOptionalStringArray('expectedForbiddenKinds') ??
+      DEFAULTS.expectedForbiddenKinds,
     cacheTtlSeconds: readPositive(
       config,
       'cacheTtlSeconds',

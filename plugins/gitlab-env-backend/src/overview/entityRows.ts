@@ -4,13 +4,13 @@ import {
   stringifyEntityRef,
 } from '@backstage/catalog-model';
 import {
-  GitlabEnvError,
   GitlabEnvironment,
   OverviewHealthLine,
   OverviewRow,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { asGitlabEnvError } from '../errors';
 import { GitlabEnvironmentsService } from '../service';
+import { missingKubernetesSetting } from '../service/kubernetesSettings';
 
 function relationRef(
   entity: Entity,
@@ -59,13 +59,9 @@ export async function listEntityRows(
       environment,
       errors: [],
     };
-    if (!environment.agent || !environment.namespace) {
-      row.errors.push(
-        missingSetting(
-          environment.agent ? 'namespace' : 'agent',
-          environment.name,
-        ),
-      );
+    const missing = missingKubernetesSetting(environment);
+    if (missing) {
+      row.errors.push(missing.detail);
     } else {
       row.pending = true;
     }
@@ -100,21 +96,4 @@ export async function readRowHealth(
     line.errors.push(asGitlabEnvError(error));
   }
   return line;
-}
-
-function missingSetting(
-  setting: 'agent' | 'namespace',
-  environment: string,
-): GitlabEnvError {
-  return setting === 'agent'
-    ? {
-        code: 'NO_AGENT',
-        message: `The environment ${environment} has no agent for Kubernetes.`,
-        hint: 'Set environment:kubernetes:agent in .gitlab-ci.yml, or choose an agent in the environment settings in GitLab.',
-      }
-    : {
-        code: 'NO_NAMESPACE',
-        message: `The environment ${environment} has no Kubernetes namespace set.`,
-        hint: 'Set the namespace in the environment settings in GitLab (or environment:kubernetes:dashboard:namespace in .gitlab-ci.yml).',
-      };
 }

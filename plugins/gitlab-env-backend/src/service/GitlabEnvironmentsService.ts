@@ -2,6 +2,7 @@ import { LoggerService } from '@backstage/backend-plugin-api';
 import { Entity, stringifyEntityRef } from '@backstage/catalog-model';
 import {
   buildResourceGraph,
+  DiagnosticsResponse,
   EntityEnvironmentsResponse,
   EnvironmentResourcesResponse,
   GitlabAgentRef,
@@ -15,7 +16,21 @@ import {
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import pLimit from 'p-limit';
 import { GitlabEnvConfig, GitlabInstanceConfig } from '../config';
-import { failure, isDefinitiveFailure } from '../errors';
+import { DiagnosticsRecorder } from '../diagnostics/DiagnosticsRecorder';
+import {
+  asGitlabEnvError,
+  failure,
+  GitlabEnvFailure,
+  isDefinitiveFailure,
+} from '../errors';
+import { MINIMUM_GITLAB_VERSION } from '../instance/gitlabVersion';
+import {
+  InstanceFacts,
+  InstanceProbe,
+  tokenFailure,
+} from '../instance/InstanceProbe';
+import { markExpectedRefusals } from './expectedRefusals';
+import { missingKubernetesSetting } from './kubernetesSettings';
 import { CoalescingCache } from './cache';
 import { discoverListableKinds, ListableKind } from './discovery';
 import { EntityScope, isInScope, readEntityScope } from './entityScope';
@@ -58,6 +73,10 @@ export class GitlabEnvironmentsService {
   private readonly cache: CoalescingCache;
   private readonly instanceLimits = new Map<string, Limit>();
   private readonly agentLimits = new Map<string, Limit>();
+  private readonly probes = new Map<string, InstanceProbe>();
+  /** Agents KAS answered for lately: their requests need no tunnel-search allowance. */
+  private readonly answeringAgents = new Set<string>();
+  readonly diagnostics = new DiagnosticsRecorder();
 
   constructor(
     private readonly config: GitlabEnvConfig,
@@ -91,18 +110,118 @@ export class GitlabEnvironmentsService {
     return limit;
   }
 
+  private probe(instance: GitlabInstanceConfig): InstanceProbe {
+    let probe = this.probes.get(instance.host);
+    if (!probe) {
+      probe = new InstanceProbe(
+        instance,
+        this.config.requestTimeoutMs,
+        this.instanceLimit(instance.host),
+      );
+      this.probes.set(instance.host, probe);
+    }
+    return probe;
+  }
+
+  /**
+   * The instance's facts, failing with the token's or the version's problem
+   * when there is one: every read needs a usable token and GitLab 16.4+.
+   */
+  private async usableInstance(
+    instance: GitlabInstanceConfig,
+  ): Promise<InstanceFacts> {
+    const facts = await this.probe(instance).facts();
+    const problem =
+      tokenFailure(instance.host, facts, 'read_api') ??
+      InstanceProbe.unsupported(instance.host, facts.version);
+    if (problem) throw problem;
+    return facts;
+  }
+
+  /**
+   * After GitLab refused the token or a query, check the instance again: a
+   * token that expired or an upgrade since the last check explains it better
+   * than the refusal itself.
+   */
+  private async explainGitlabFailure(
+    instance: GitlabInstanceConfig,
+    error: unknown,
+  ): Promise<never> {
+    const code = error instanceof GitlabEnvFailure && error.detail.code;
+    if (code === 'GITLAB_UNAUTHORIZED' || code === 'UPSTREAM_MALFORMED') {
+      const probe = this.probe(instance);
+      probe.invalidate();
+      const facts = await probe.facts().catch(() => undefined);
+      const better = facts && tokenFailure(instance.host, facts, 'read_api');
+      if (better) throw better;
+    }
+    throw error;
+  }
+
   private projectEnvironments(
     scope: EntityScope,
   ): Promise<ProjectEnvironments> {
     const { instance, project } = scope;
     const key = `env|${instance.host}|${JSON.stringify(project)}`;
-    return this.cache.getOrLoad(key, () =>
-      new GitlabClient(
-        instance,
-        this.config.requestTimeoutMs,
-        this.instanceLimit(instance.host),
-      ).listEnvironments(project, [...ALL_STATES]),
+    return this.cache
+      .getOrLoad(key, async () => {
+        const facts = await this.usableInstance(instance);
+        return new GitlabClient(
+          instance,
+          this.config.requestTimeoutMs,
+          this.instanceLimit(instance.host),
+          facts.version,
+        )
+          .listEnvironments(project, [...ALL_STATES])
+          .catch(error => this.explainGitlabFailure(instance, error));
+      })
+      .catch(error => {
+        this.diagnostics.failure(
+          instance.host,
+          asGitlabEnvError(error),
+          'fullPath' in project ? project.fullPath : `project ${project.id}`,
+        );
+        throw error;
+      });
+  }
+
+  /** `GET /diagnostics`: every instance checked afresh, with what reads met. */
+  async diagnose(): Promise<DiagnosticsResponse> {
+    const instances = await Promise.all(
+      this.config.instances.map(async instance => {
+        const probe = this.probe(instance);
+        probe.invalidate();
+        const facts = await probe.facts().catch(
+          (error): InstanceFacts => ({
+            kasEnabled: false,
+            kasSource: 'none',
+            token: { scopes: [], missingScopes: [] },
+            checkedAt: new Date().toISOString(),
+            checkError: asGitlabEnvError(error),
+          }),
+        );
+        return {
+          host: instance.host,
+          baseUrl: instance.baseUrl,
+          version: facts.version,
+          versionUnsupported: !!InstanceProbe.unsupported(
+            instance.host,
+            facts.version,
+          ),
+          kas: {
+            enabled: facts.kasEnabled,
+            url: facts.kasUrl,
+            source: facts.kasSource,
+          },
+          token: facts.token,
+          checkedAt: facts.checkedAt,
+          checkError: facts.checkError,
+          agents: this.diagnostics.agents(instance.host),
+          recentFailures: this.diagnostics.failures(instance.host),
+        };
+      }),
     );
+    return { minimumGitlabVersion: MINIMUM_GITLAB_VERSION, instances };
   }
 
   async listEnvironments(
@@ -194,42 +313,21 @@ export class GitlabEnvironmentsService {
 
   private kasProxyUrl(
     instance: GitlabInstanceConfig,
-    data: ProjectEnvironments,
+    facts: InstanceFacts,
   ): string {
-    const url = instance.kasProxyUrl ?? data.kasProxyUrl;
+    const url = facts.kasUrl;
     if (!url) {
       throw failure(
         'KAS_UNAVAILABLE',
-        `The GitLab instance ${instance.host} has the agent server (KAS) disabled.`,
+        facts.kasEnabled
+          ? `GitLab (${instance.host}) did not say where its agent server (KAS) is.`
+          : `The GitLab instance ${instance.host} has the agent server (KAS) disabled.`,
         {
           hint: 'Enable KAS on the instance, or set gitlabEnv.instances[].kasProxyUrl.',
         },
       );
     }
     return url.replace(/\/+$/, '');
-  }
-
-  private requireAgentAndNamespace(environment: GitlabEnvironment) {
-    const { agent, namespace } = environment;
-    if (!agent) {
-      throw failure(
-        'NO_AGENT',
-        `The environment ${environment.name} has no agent for Kubernetes.`,
-        {
-          hint: "Set environment:kubernetes:agent in .gitlab-ci.yml, or pick the agent on the environment's settings page in GitLab.",
-        },
-      );
-    }
-    if (!namespace) {
-      throw failure(
-        'NO_NAMESPACE',
-        `The environment ${environment.name} has no Kubernetes namespace.`,
-        {
-          hint: "Set environment:kubernetes:namespace in .gitlab-ci.yml, or the namespace on the environment's settings page in GitLab.",
-        },
-      );
-    }
-    return { agent, namespace };
   }
 
   /** The cache key of an environment's read: what the upstream answer depends on. */
@@ -241,21 +339,111 @@ export class GitlabEnvironmentsService {
 
   private kasClient(
     instance: GitlabInstanceConfig,
-    data: ProjectEnvironments,
+    facts: InstanceFacts,
     agent: GitlabAgentRef,
   ): KasClient {
     // KAS alone decides whether the token's user may use the agent:
     // user_access authorizes users, not the project whose environment this
     // is, so Project.userAccessAuthorizedAgents cannot tell in advance.
+    const key = `${instance.host}|${agent.id}`;
+    const answered = this.answeringAgents.has(key);
     return new KasClient(
       {
-        kasProxyUrl: this.kasProxyUrl(instance, data),
+        kasProxyUrl: this.kasProxyUrl(instance, facts),
         token: instance.token!,
         agent,
       },
-      this.config.requestTimeoutMs,
+      // Until the agent answered, a request may wait in KAS's tunnel search.
+      answered
+        ? this.config.requestTimeoutMs
+        : Math.max(
+            this.config.requestTimeoutMs,
+            this.config.kasFirstRequestTimeoutMs,
+          ),
       this.agentLimit(instance.host, agent.id),
+      {
+        onAnswer: () => this.answeringAgents.add(key),
+        onTimeout: () => this.answeringAgents.delete(key),
+      },
     );
+  }
+
+  /**
+   * KAS answers one 401 for many causes. Before calling it "not shared", rule
+   * out what the instance check and GitLab's view of the agent can tell:
+   * the token (expired, revoked, no k8s_proxy: agent_helpers.rb
+   * validate_and_save_access_token!) and an agent that never connected, for
+   * which GitLab holds no authorization yet (refresh_service.rb).
+   */
+  private async explainKasRefusal(
+    scope: EntityScope,
+    data: ProjectEnvironments,
+    environment: GitlabEnvironment,
+    error: unknown,
+  ): Promise<never> {
+    if (
+      !(error instanceof GitlabEnvFailure) ||
+      error.detail.code !== 'AGENT_NOT_SHARED'
+    ) {
+      throw error;
+    }
+    const { instance } = scope;
+    const probe = this.probe(instance);
+    probe.invalidate();
+    const facts = await probe.facts().catch(() => undefined);
+    const tokenProblem = facts && tokenFailure(instance.host, facts);
+    if (tokenProblem) throw tokenProblem;
+    const activity = await new GitlabClient(
+      instance,
+      this.config.requestTimeoutMs,
+      this.instanceLimit(instance.host),
+      facts?.version,
+    )
+      .agentActivity(data.project.fullPath, environment.name)
+      .catch(() => undefined);
+    if (activity && activity.connections === 0 && !activity.tokenLastUsedAt) {
+      const agent = environment.agent!;
+      throw failure(
+        'AGENT_NEVER_CONNECTED',
+        `The agent ${agent.name} has never connected to GitLab: no agentk has used its token, so GitLab holds none of its user_access authorizations yet.`,
+        {
+          hint: `Install agentk in the cluster with the agent's token (see the agent's page in GitLab${
+            agent.webUrl ? `: ${agent.webUrl}` : ''
+          }); user_access takes effect once it has connected.`,
+        },
+      );
+    }
+    throw error;
+  }
+
+  /** Runs an agent's read, names the cause of a KAS refusal and records the outcome. */
+  private async throughAgent<T>(
+    scope: EntityScope,
+    data: ProjectEnvironments,
+    environment: GitlabEnvironment,
+    read: (facts: InstanceFacts) => Promise<T>,
+  ): Promise<T> {
+    const agent = environment.agent!;
+    const { host } = scope.instance;
+    try {
+      const facts = await this.usableInstance(scope.instance);
+      const kasScope = tokenFailure(host, facts, 'k8s_proxy');
+      if (kasScope) throw kasScope;
+      const result = await read(facts).catch(error =>
+        this.explainKasRefusal(scope, data, environment, error),
+      );
+      this.diagnostics.agentResult(host, agent, 'ok');
+      return result;
+    } catch (error) {
+      const detail = asGitlabEnvError(error);
+      this.diagnostics.agentResult(host, agent, detail.code);
+      this.diagnostics.failure(
+        host,
+        detail,
+        `${data.project.fullPath}: ${environment.name} (agent ${agent.name})`,
+      );
+      throw error;
+    }
   }
 
   private listableKinds(
@@ -275,16 +463,44 @@ export class GitlabEnvironmentsService {
     data: ProjectEnvironments,
     environment: GitlabEnvironment,
   ): Promise<EnvironmentRead> {
-    const { agent } = this.requireAgentAndNamespace(environment);
-    const kas = this.kasClient(scope.instance, data, agent);
-    return this.cache.getOrLoad(this.readKey(scope, environment), async () =>
-      assembleRead(
-        kasObjectSource(kas, scope.labelSelector),
-        await this.listableKinds(scope.instance, agent, kas),
-        environment,
-        scope.labelSelector,
-      ),
+    const missing = missingKubernetesSetting(environment);
+    if (missing) {
+      this.diagnostics.failure(
+        scope.instance.host,
+        missing.detail,
+        `${data.project.fullPath}: ${environment.name}`,
+      );
+      return Promise.reject(missing);
+    }
+    const agent = environment.agent!;
+    return this.cache.getOrLoad(this.readKey(scope, environment), () =>
+      this.throughAgent(scope, data, environment, async facts => {
+        const kas = this.kasClient(scope.instance, facts, agent);
+        return this.assembleRead(
+          kasObjectSource(kas, scope.labelSelector),
+          await this.listableKinds(scope.instance, agent, kas),
+          environment,
+          scope.labelSelector,
+        );
+      }),
     );
+  }
+
+  private async assembleRead(
+    source: ObjectSource,
+    kinds: ListableKind[],
+    environment: GitlabEnvironment,
+    labelSelector: string | undefined,
+  ): Promise<EnvironmentRead> {
+    const read = await assembleRead(source, kinds, environment, labelSelector);
+    return {
+      ...read,
+      errors: markExpectedRefusals(
+        read.errors,
+        this.config.expectedForbiddenKinds,
+        environment.fluxResourcePath,
+      ),
+    };
   }
 
   /**
@@ -346,8 +562,8 @@ export class GitlabEnvironmentsService {
     let started:
       | Promise<{ kinds: ListableKind[]; source: ObjectSource }>
       | undefined;
-    const readOnce = async () => {
-      const kas = this.kasClient(scope.instance, data, agent);
+    const readOnce = async (facts: InstanceFacts) => {
+      const kas = this.kasClient(scope.instance, facts, agent);
       const kinds = await this.listableKinds(scope.instance, agent, kas);
       const extraObjects = group.flatMap(({ environment: e }) => {
         const path =
@@ -363,12 +579,13 @@ export class GitlabEnvironmentsService {
         }),
       };
     };
-    const readShared = () => (started ??= readOnce());
+    const readShared = () =>
+      (started ??= this.throughAgent(scope, data, environment, readOnce));
     for (const { scope: s, environment: e } of group) {
       this.cache
         .getOrLoad(this.readKey(s, e), async () => {
           const read = await readShared();
-          return assembleRead(read.source, read.kinds, e, s.labelSelector);
+          return this.assembleRead(read.source, read.kinds, e, s.labelSelector);
         })
         .catch(error =>
           this.logger.debug(

@@ -21,6 +21,8 @@ export interface UpstreamRequest {
   retries?: number;
   /** Statuses worth another attempt; 4xx never are. */
   retryStatuses?: number[];
+  /** False: a timed-out attempt is not repeated (default true). */
+  retryTimeouts?: boolean;
   /** Maps a connection failure (refused, reset) to a failure. */
   onConnectionError?: (cause: unknown) => GitlabEnvFailure;
 }
@@ -88,9 +90,11 @@ async function attempt(request: UpstreamRequest): Promise<UpstreamResponse> {
   };
 }
 
-function retryable(error: unknown): boolean {
+function retryable(error: unknown, request: UpstreamRequest): boolean {
   if (!(error instanceof GitlabEnvFailure)) return false;
-  return ['UPSTREAM_TIMEOUT', 'UPSTREAM_ERROR'].includes(error.detail.code);
+  if (error.detail.code === 'UPSTREAM_TIMEOUT')
+    return request.retryTimeouts !== false;
+  return error.detail.code === 'UPSTREAM_ERROR';
 }
 
 /**
@@ -113,7 +117,7 @@ export async function requestUpstream(
       }
       return response;
     } catch (error) {
-      if (n < retries && retryable(error)) {
+      if (n < retries && retryable(error, request)) {
         await sleep(backoff(n));
         continue;
       }

@@ -8,6 +8,14 @@ export interface KasTarget {
   agent: GitlabAgentRef;
 }
 
+/** What the client tells about the agent's tunnel, for the next request's timeout. */
+export interface KasClientEvents {
+  /** KAS answered for the agent (any status but a tunnel-search 502). */
+  onAnswer?: () => void;
+  /** A request ran out of time: the agent may be gone. */
+  onTimeout?: () => void;
+}
+
 export function agentNotShared(agent: GitlabAgentRef): GitlabEnvFailure {
   const config = `${
     agent.configProject ? `${agent.configProject}: ` : ''
@@ -34,6 +42,7 @@ export class KasClient {
     private readonly target: KasTarget,
     private readonly timeoutMs: number,
     private readonly limit: <T>(fn: () => Promise<T>) => Promise<T>,
+    private readonly events: KasClientEvents = {},
   ) {}
 
   /** GET a Kubernetes API path; 404 answers `undefined`, other failures throw. */
@@ -44,7 +53,7 @@ export class KasClient {
   ): Promise<unknown | undefined> {
     const { agent } = this.target;
     const response = await this.limit(() =>
-      requestUpstream({
+      this.request({
         url: `${this.target.kasProxyUrl}${path}`,
         headers: {
           authorization: `Bearer pat:${agent.id}:${this.target.token}`,
@@ -54,6 +63,9 @@ export class KasClient {
         upstream: 'KAS',
         // 502 means agentk is not connected: asking again right away won't help.
         retryStatuses: [500, 503, 504],
+        // KAS held a timed-out request in its 20 s tunnel search: another
+        // attempt would wait as long again.
+        retryTimeouts: false,
         onConnectionError: () =>
           failure(
             'KAS_UNAVAILABLE',
@@ -65,6 +77,24 @@ export class KasClient {
       }),
     );
     return this.interpret(response, resource);
+  }
+
+  private async request(
+    request: Parameters<typeof requestUpstream>[0],
+  ): Promise<UpstreamResponse> {
+    try {
+      const response = await requestUpstream(request);
+      if (response.status !== 502) this.events.onAnswer?.();
+      return response;
+    } catch (error) {
+      if (
+        error instanceof GitlabEnvFailure &&
+        error.detail.code === 'UPSTREAM_TIMEOUT'
+      ) {
+        this.events.onTimeout?.();
+      }
+      throw error;
+    }
   }
 
   private interpret(response: UpstreamResponse, resource?: string) {
@@ -92,10 +122,10 @@ export class KasClient {
     if (status === 502) {
       throw failure(
         'AGENT_NOT_CONNECTED',
-        `The agent ${agent.name} is not connected to GitLab.`,
+        `The agent ${agent.name} is not connected to GitLab: KAS found no tunnel to its agentk.`,
         {
           upstreamStatus: status,
-          hint: 'Check that agentk runs in the cluster and can reach KAS.',
+          hint: "Check that agentk runs in the cluster and can reach KAS (its pod's logs say why not); the agent's page in GitLab shows its connections.",
         },
       );
     }
