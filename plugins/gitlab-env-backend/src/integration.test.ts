@@ -1,5 +1,4 @@
 import { startTestBackend } from '@backstage/backend-test-utils';
-import { Entity } from '@backstage/catalog-model';
 import {
   EntityEnvironmentsResponse,
   EnvironmentResourcesResponse,
@@ -12,18 +11,11 @@ import {
 } from '@gitlab-env/gitlab-simulator';
 import request from 'supertest';
 import {
+  component,
   startBackendOnSimulator,
   TEST_KAS_TUNNELS,
 } from './__testUtils__/backendOnSimulator';
 
-function component(name: string, annotations: Record<string, string>): Entity {
-  return {
-    apiVersion: 'backstage.io/v1alpha1',
-    kind: 'Component',
-    metadata: { name, namespace: 'default', annotations },
-    spec: { type: 'service', owner: 'team', lifecycle: 'production' },
-  };
-}
 
 const entities = [
   component('storefront', {

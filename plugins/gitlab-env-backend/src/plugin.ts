@@ -5,6 +5,7 @@ import {
 import { catalogServiceRef } from '@backstage/plugin-catalog-node';
 import { gitlabEnvPermissions } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { readGitlabEnvConfig } from './config';
+import { createDiagnosticsRouter } from './diagnostics';
 import { createOverviewRouter } from './overview';
 import { createRouter } from './routes';
 import { GitlabEnvironmentsService } from './service';
@@ -50,6 +51,15 @@ export const gitlabEnvPlugin = createBackendPlugin({
             permissions,
             httpAuth,
             auditor,
+          }),
+        );
+        httpRouter.use(
+          createDiagnosticsRouter({
+            service,
+            permissions,
+            httpAuth,
+            auditor,
+            logger,
           }),
         );
         httpRouter.use(

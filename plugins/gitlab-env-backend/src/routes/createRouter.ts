@@ -123,30 +123,33 @@ export async function createRouter(
     },
   );
 
-  router.use(
-    (
-      error: unknown,
-      _req: express.Request,
-      res: express.Response,
-      next: express.NextFunction,
-    ) => {
-      if (res.headersSent) {
-        next(error);
-        return;
-      }
-      if (!(error instanceof GitlabEnvFailure)) {
-        // Unknown errors may quote upstream data; log them, answer generically.
-        logger.error('gitlab-env request failed', error as Error);
-      }
-      const detail = asGitlabEnvError(error);
-      const backstageError = toBackstageError(detail);
-      const body: GitlabEnvErrorResponse = {
-        error: { name: backstageError.name, message: detail.message },
-        gitlabEnv: detail,
-      };
-      res.status(httpStatusOf(detail.code)).json(body);
-    },
-  );
+  router.use(gitlabEnvErrorHandler(logger));
 
   return router;
+}
+
+/**
+ * Answers a failure as `GitlabEnvErrorResponse` with its code's status;
+ * anything not a GitlabEnvFailure is logged and answered generically, as it
+ * may quote upstream data.
+ */
+export function gitlabEnvErrorHandler(
+  logger: LoggerService,
+): express.ErrorRequestHandler {
+  return (error, _req, res, next) => {
+    if (res.headersSent) {
+      next(error);
+      return;
+    }
+    if (!(error instanceof GitlabEnvFailure)) {
+      logger.error('gitlab-env request failed', error as Error);
+    }
+    const detail = asGitlabEnvError(error);
+    const backstageError = toBackstageError(detail);
+    const body: GitlabEnvErrorResponse = {
+      error: { name: backstageError.name, message: detail.message },
+      gitlabEnv: detail,
+    };
+    res.status(httpStatusOf(detail.code)).json(body);
+  };
 }
