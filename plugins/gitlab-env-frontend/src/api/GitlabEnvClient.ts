@@ -1,6 +1,7 @@
 import { CompoundEntityRef } from '@backstage/catalog-model';
 import { DiscoveryApi, FetchApi } from '@backstage/core-plugin-api';
 import {
+  DiagnosticsResponse,
   EntityEnvironmentsResponse,
   EnvironmentResourcesResponse,
   OverviewStreamLine,
@@ -63,6 +64,12 @@ export class GitlabEnvClient implements GitlabEnvApi {
     for await (const line of ndjsonLines(response)) {
       onLine(JSON.parse(line) as OverviewStreamLine);
     }
+  }
+
+  getDiagnostics(options?: {
+    signal?: AbortSignal;
+  }): Promise<DiagnosticsResponse> {
+    return this.get('/diagnostics', options?.signal);
   }
 
   private async get<T>(path: string, signal?: AbortSignal): Promise<T> {
