@@ -7,12 +7,10 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import {
   TestApiProvider,
-  mockApis,
   registerMswTestHooks,
   renderInTestApp,
 } from '@backstage/test-utils';
 import { permissionApiRef } from '@backstage/plugin-permission-react';
-import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import { entityRouteRef } from '@backstage/plugin-catalog-react';
 import {
   GitlabEnvironment,
@@ -119,12 +117,10 @@ function streamOf(rowsByEntity: OverviewRow[][]): OverviewStreamLine[] {
   ];
 }
 
-function renderPage(
-  route = '/deployments',
-  diagnostics:
-    | AuthorizeResult.ALLOW
-    | AuthorizeResult.DENY = AuthorizeResult.DENY,
-) {
+/** The permission API's answer to gitlab-env.diagnostics.read. */
+type Decision = 'ALLOW' | 'DENY';
+
+function renderPage(route = '/deployments', diagnostics: Decision = 'DENY') {
   const client = new GitlabEnvClient({
     discoveryApi: { getBaseUrl: async () => BASE_URL },
     fetchApi: { fetch: (input, init) => fetch(input, init) },
@@ -133,7 +129,10 @@ function renderPage(
     <TestApiProvider
       apis={[
         [gitlabEnvApiRef, client],
-        [permissionApiRef, mockApis.permission({ authorize: diagnostics })],
+        [
+          permissionApiRef,
+          { authorize: async () => ({ result: diagnostics }) } as any,
+        ],
       ]}
     >
       <GitlabEnvOverviewPage />
@@ -447,7 +446,7 @@ describe('GitlabEnvOverviewPage', () => {
         }),
       ),
     );
-    await renderPage('/deployments', AuthorizeResult.ALLOW);
+    await renderPage('/deployments', 'ALLOW');
     await userEvent.click(
       await screen.findByRole('tab', { name: 'GitLab diagnostics' }),
     );
