@@ -40,8 +40,9 @@ export interface Config {
     cacheTtlSeconds?: number;
     /**
      * Upstream requests in flight at once, per instance (GitLab API and KAS
-     * together; default 256) and per agent (default 12: agentk keeps 2 idle
-     * tunnels to KAS and opens 10 more at a time, one request each).
+     * together; default 256) and per agent (default 32: agentk keeps 2 idle
+     * tunnels to KAS and opens 10 more at a time, one request each; what
+     * exceeds the free tunnels waits inside KAS, against its 20 s search).
      */
     concurrency?: { perInstance?: number; perAgent?: number };
     /** The portal-wide deployment overview. */

@@ -169,6 +169,7 @@ describe('fault knobs', () => {
       graphql: 1,
       rest: 1,
       peakTunnelsInUse: { 'prod-us': 1 },
+      tunnelWaits: { 'prod-us': { waited: 0, maxWaitMs: 0 } },
       kas: 2,
       byPath: {
         'GET /api/v4/projects/101': 1,

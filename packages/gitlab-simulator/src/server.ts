@@ -57,6 +57,8 @@ export interface SimulatorStats {
   byPath: Record<string, number>;
   /** Per agent name, the most agentk tunnels in use at once. */
   peakTunnelsInUse: Record<string, number>;
+  /** Per agent name, requests that waited in KAS for a tunnel and the longest wait. */
+  tunnelWaits: Record<string, { waited: number; maxWaitMs: number }>;
 }
 
 export interface RunningSimulator {
@@ -104,6 +106,7 @@ function emptyStats(): SimulatorStats {
     kas: 0,
     byPath: {},
     peakTunnelsInUse: {},
+    tunnelWaits: {},
   };
 }
 
@@ -360,6 +363,14 @@ export async function startGitlabSimulator(
         scenario.agents
           .filter(a => tunnels.has(a.id))
           .map(a => [a.name, tunnels.get(a.id)!.peakBusy]),
+      ),
+      tunnelWaits: Object.fromEntries(
+        scenario.agents
+          .filter(a => tunnels.has(a.id))
+          .map(a => {
+            const { waited, maxWaitMs } = tunnels.get(a.id)!;
+            return [a.name, { waited, maxWaitMs }];
+          }),
       ),
     }),
     resetStats() {

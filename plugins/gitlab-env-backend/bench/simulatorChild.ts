@@ -1,19 +1,31 @@
 // The simulator in a process of its own (see simulatorProcess.ts), so the
 // upstream's work does not share the benchmarked backend's event loop.
-import { startGitlabSimulator } from '@gitlab-env/gitlab-simulator';
+import {
+  startGitlabSimulator,
+  TunnelPoolOptions,
+} from '@gitlab-env/gitlab-simulator';
 import { BenchScenario, buildScenario } from './scenarios';
 
 async function main() {
-  const { scenario, latencyMs } = JSON.parse(process.argv[2]) as {
+  const { scenario, latencyMs, kasTunnels } = JSON.parse(process.argv[2]) as {
     scenario: BenchScenario;
     latencyMs: number;
+    kasTunnels?: Partial<TunnelPoolOptions>;
   };
   const simulator = await startGitlabSimulator({
     port: 0,
     scenario: buildScenario(scenario),
     faults: { latencyMs },
+    kasTunnels,
   });
   process.on('message', async (message: { type: string }) => {
+    if (message.type === 'stats') {
+      process.send!({ type: 'stats', stats: simulator.stats() });
+    }
+    if (message.type === 'reset') {
+      simulator.resetStats();
+      process.send!({ type: 'reset' });
+    }
     if (message.type === 'close') {
       await simulator.close();
       process.exit(0);

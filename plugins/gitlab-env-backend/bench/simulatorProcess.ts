@@ -1,9 +1,17 @@
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
+import type {
+  SimulatorStats,
+  TunnelPoolOptions,
+} from '@gitlab-env/gitlab-simulator';
 import { BenchScenario } from './scenarios';
 
 export interface SimulatorProcess {
   url: string;
+  /** The simulator's counters, e.g. the peak of agentk tunnels in use. */
+  stats(): Promise<SimulatorStats>;
+  /** Zeroes the counters and takes agentk's pools back to their idle tunnels. */
+  reset(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -11,12 +19,13 @@ export interface SimulatorProcess {
 export function startSimulatorProcess(
   scenario: BenchScenario,
   latencyMs: number,
+  kasTunnels?: Partial<TunnelPoolOptions>,
 ): Promise<SimulatorProcess> {
   const child = fork(
     require.resolve('tsx/cli'),
     [
       join(__dirname, 'simulatorChild.ts'),
-      JSON.stringify({ scenario, latencyMs }),
+      JSON.stringify({ scenario, latencyMs, kasTunnels }),
     ],
     { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
   );
@@ -29,8 +38,23 @@ export function startSimulatorProcess(
     );
     child.once('message', (message: { type: string; url: string }) => {
       child.removeAllListeners('exit');
+      const ask = <T>(type: string) =>
+        new Promise<T>(done => {
+          const onMessage = (reply: { type: string }) => {
+            if (reply.type !== type) return;
+            child.off('message', onMessage);
+            done(reply as T);
+          };
+          child.on('message', onMessage);
+          child.send({ type });
+        });
       resolve({
         url: message.url,
+        stats: async () =>
+          (await ask<{ stats: SimulatorStats }>('stats')).stats,
+        reset: async () => {
+          await ask('reset');
+        },
         close: () =>
           new Promise(done => {
             child.once('exit', () => done());

@@ -27,7 +27,6 @@ import {
  * (17.5), the first with it (17.6) and the newest 18.x.
  */
 
-
 const entities = [
   component('storefront', {
     'gitlab.com/project-slug': 'acme/shop/storefront',

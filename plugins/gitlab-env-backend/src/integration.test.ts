@@ -16,7 +16,6 @@ import {
   TEST_KAS_TUNNELS,
 } from './__testUtils__/backendOnSimulator';
 
-
 const entities = [
   component('storefront', {
     'gitlab.com/project-slug': 'acme/shop/storefront',

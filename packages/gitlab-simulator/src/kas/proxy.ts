@@ -201,6 +201,10 @@ export async function handleKas(
     return;
   }
   try {
+    const { roundTripMs } = tunnels.options;
+    if (roundTripMs > 0) {
+      await new Promise(resolve => setTimeout(resolve, roundTripMs));
+    }
     const cluster = deps.clusters.get(agent.name);
     if (!cluster) {
       sendStatus(

@@ -7,8 +7,8 @@
  * - agentk keeps 2 idle tunnels open and, when they are taken, opens 10 more
  *   at a time, up to 500 (gitlab-agent `internal/module/reverse_tunnel/agent/factory.go`).
  *   A tunnel serves one request at a time; a request without one waits in KAS.
- * How long agentk takes to open a tunnel is not in the sources: `connectMs`
- * is a modelling parameter.
+ * How long agentk takes to open a tunnel and how long a request holds it are
+ * not in the sources: `connectMs` and `roundTripMs` are modelling parameters.
  */
 
 export interface TunnelPoolOptions {
@@ -19,6 +19,11 @@ export interface TunnelPoolOptions {
   max: number;
   /** Time agentk needs to open one more tunnel to KAS. */
   connectMs: number;
+  /**
+   * Time a request holds its tunnel beyond the simulated API server's own
+   * work: the KAS↔agentk↔kube-apiserver round trip (0 by default).
+   */
+  roundTripMs: number;
 }
 
 export const REAL_TUNNEL_POOL: TunnelPoolOptions = {
@@ -27,6 +32,7 @@ export const REAL_TUNNEL_POOL: TunnelPoolOptions = {
   scaleUpStep: 10,
   max: 500,
   connectMs: 50,
+  roundTripMs: 0,
 };
 
 export class TunnelNotFoundError extends Error {
@@ -48,11 +54,11 @@ export class AgentTunnels {
   private readonly waiters: Waiter[] = [];
   /** Peak of tunnels in use at once, for benchmarks. */
   peakBusy = 0;
+  /** Requests that waited in KAS for a free tunnel, and the longest wait. */
+  waited = 0;
+  maxWaitMs = 0;
 
-  constructor(
-    private readonly options: TunnelPoolOptions,
-    private connected: boolean,
-  ) {
+  constructor(readonly options: TunnelPoolOptions, private connected: boolean) {
     if (connected) this.open = options.minIdle;
   }
 
@@ -88,8 +94,13 @@ export class AgentTunnels {
         take();
         return;
       }
+      const queuedAt = Date.now();
       const waiter: Waiter = {
-        grant: take,
+        grant: () => {
+          this.waited += 1;
+          this.maxWaitMs = Math.max(this.maxWaitMs, Date.now() - queuedAt);
+          take();
+        },
         timer: setTimeout(() => {
           this.waiters.splice(this.waiters.indexOf(waiter), 1);
           reject(new TunnelNotFoundError());

@@ -6,7 +6,10 @@ import { DEMO_TOKEN, RunningSimulator } from '@gitlab-env/gitlab-simulator';
 import { gitlabEnvPlugin } from '../plugin';
 
 /** A catalog Component with the given annotations. */
-export function component(name: string, annotations: Record<string, string>): Entity {
+export function component(
+  name: string,
+  annotations: Record<string, string>,
+): Entity {
   return {
     apiVersion: 'backstage.io/v1alpha1',
     kind: 'Component',

@@ -27,7 +27,7 @@ describe('readGitlabEnvConfig', () => {
       kasFirstRequestTimeoutMs: 25000,
       expectedForbiddenKinds: ['Secret'],
       cacheTtlSeconds: 30,
-      concurrency: { perInstance: 256, perAgent: 128 },
+      concurrency: { perInstance: 256, perAgent: 32 },
       overview: { clusterWideReads: true, clusterWideMinNamespaces: 3 },
     });
   });

@@ -31,12 +31,14 @@ export interface GitlabEnvConfig {
 }
 
 /**
- * An entity page lists every kind of each environment's namespace in one
- * parallel round: 3 environments of a cluster with Flux and cert-manager are
- * about 150 lists, so an agent gets 128 requests in flight and an instance,
- * whose KAS multiplexes them to several agents, twice that. The API server
- * behind each agent queues what exceeds its own share (API Priority and
- * Fairness) rather than failing it.
+ * Per agent, about what agentk's tunnel pool serves after a couple of growth
+ * steps: it keeps 2 idle tunnels and opens 10 more at a time, one request per
+ * tunnel (gitlab-agent internal/module/reverse_tunnel/agent/factory.go).
+ * Requests beyond the free tunnels wait inside KAS, where the wait counts
+ * against its 20 s tunnel search; beyond this limit they wait in the
+ * backend's own queue instead (bench/kas-tunnels.bench.ts weighs the two).
+ * An instance's KAS multiplexes several agents, hence a larger per-instance
+ * limit.
  */
 const DEFAULTS = {
   requestTimeoutMs: 10_000,
@@ -46,7 +48,7 @@ const DEFAULTS = {
   expectedForbiddenKinds: ['Secret'],
   cacheTtlSeconds: 30,
   perInstance: 256,
-  perAgent: 128,
+  perAgent: 32,
   clusterWideMinNamespaces: 3,
 };
 

@@ -111,6 +111,7 @@ export function tokenFailure(
  */
 export class InstanceProbe {
   private cached?: { facts: Promise<InstanceFacts>; until: number };
+  private lastVersion?: string;
 
   constructor(
     private readonly instance: GitlabInstanceConfig,
@@ -126,11 +127,17 @@ export class InstanceProbe {
     this.cached = { facts, until: now + FACTS_TTL_MS };
     facts.then(
       result => {
+        this.lastVersion = result.version ?? this.lastVersion;
         if (result.checkError || result.token.problem) this.invalidate(facts);
       },
       () => this.invalidate(facts),
     );
     return facts;
+  }
+
+  /** The version the last check found, without waiting for a check. */
+  knownVersion(): string | undefined {
+    return this.lastVersion;
   }
 
   /** Forget the facts (after GitLab refused something they promised). */

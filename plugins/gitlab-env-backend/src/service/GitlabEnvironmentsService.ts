@@ -165,15 +165,22 @@ export class GitlabEnvironmentsService {
     const key = `env|${instance.host}|${JSON.stringify(project)}`;
     return this.cache
       .getOrLoad(key, async () => {
-        const facts = await this.usableInstance(instance);
-        return new GitlabClient(
+        // The listing does not wait for the instance check: every field it
+        // asks for exists from the 16.4 floor on, so before the first check
+        // it asks for all of them; a failed check still decides the answer.
+        const usable = this.usableInstance(instance);
+        const listing = new GitlabClient(
           instance,
           this.config.requestTimeoutMs,
           this.instanceLimit(instance.host),
-          facts.version,
-        )
-          .listEnvironments(project, [...ALL_STATES])
-          .catch(error => this.explainGitlabFailure(instance, error));
+          this.probe(instance).knownVersion(),
+        ).listEnvironments(project, [...ALL_STATES]);
+        // Handled below, once the check is in; not an unhandled rejection meanwhile.
+        listing.catch(() => undefined);
+        await usable;
+        return listing.catch(error =>
+          this.explainGitlabFailure(instance, error),
+        );
       })
       .catch(error => {
         this.diagnostics.failure(
