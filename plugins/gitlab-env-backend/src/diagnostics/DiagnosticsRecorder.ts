@@ -49,8 +49,16 @@ export class DiagnosticsRecorder {
     }
   }
 
+  /** Records a failure; the same failure again only moves up with its new time. */
   failure(host: string, error: GitlabEnvError, context?: string) {
     const { failures } = this.log(host);
+    const same = failures.findIndex(
+      f =>
+        f.context === context &&
+        f.error.code === error.code &&
+        f.error.message === error.message,
+    );
+    if (same >= 0) failures.splice(same, 1);
     failures.unshift({
       at: new Date(this.now()).toISOString(),
       error,
