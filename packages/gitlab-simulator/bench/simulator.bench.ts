@@ -6,16 +6,11 @@
  */
 import { performance } from 'perf_hooks';
 import { DEMO_TOKEN, generateScenario, startGitlabSimulator } from '../src';
+import { percentile } from './percentile';
 
 const PROJECTS = 300;
 const ENVIRONMENTS = 4;
 const OBJECTS = 20;
-
-function percentile(sorted: number[], p: number) {
-  return sorted[
-    Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))
-  ];
-}
 
 async function measure(
   label: string,

@@ -18,6 +18,13 @@ const USAGE = `Usage: gitlab-simulator [options]
   --namespaced-rbac      RBAC per namespace only: lists across all namespaces answer 403
   --disconnect <list>    comma-separated agent ids whose agentk is not connected
   --no-kas               answer as an instance without KAS
+  --tls                  serve HTTPS with a self-signed certificate made at start (its PEM is printed)
+  --pod-start <ms>       pods stay Pending/ContainerCreating this long before Running (default 0)
+  --pod-termination <ms> grace period a deleted pod shows Terminating (default 0)
+  --bookmark-interval <ms>  interval between watch BOOKMARK events (default 60000)
+  --watch-history <n>    changes kept for watches from a resourceVersion; older ones get 410 Gone
+  --churn <n>            make n pod changes per second in every cluster
+  --admin                serve the knobs and drivers over HTTP at /-/simulator/ (see README)
 `;
 
 async function main() {
@@ -34,6 +41,13 @@ async function main() {
       disconnect: { type: 'string' },
       'namespaced-rbac': { type: 'boolean' },
       'no-kas': { type: 'boolean' },
+      tls: { type: 'boolean' },
+      'pod-start': { type: 'string' },
+      'pod-termination': { type: 'string' },
+      'bookmark-interval': { type: 'string' },
+      'watch-history': { type: 'string' },
+      churn: { type: 'string' },
+      admin: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -82,8 +96,35 @@ async function main() {
     host: values.host,
     scenario,
     faults,
+    tls: values.tls,
+    adminApi: values.admin,
+    clusterKnobs: {
+      ...(values['pod-start']
+        ? { podStartMs: Number(values['pod-start']) }
+        : {}),
+      ...(values['pod-termination']
+        ? { podTerminationMs: Number(values['pod-termination']) }
+        : {}),
+      ...(values['bookmark-interval']
+        ? { bookmarkIntervalMs: Number(values['bookmark-interval']) }
+        : {}),
+      ...(values['watch-history']
+        ? { watchHistoryLimit: Number(values['watch-history']) }
+        : {}),
+    },
     logger: { info: console.log, warn: console.warn },
   });
+  if (values.churn) {
+    for (const agent of scenario.agents) {
+      if (scenario.clusters.some(c => c.agent === agent.name))
+        simulator.cluster(agent.name).startChurn(Number(values.churn));
+    }
+  }
+  if (simulator.certificate) {
+    console.log(
+      `\nCertificate (trust it as the CA):\n${simulator.certificate}`,
+    );
+  }
   const objects = scenario.clusters.reduce((n, c) => n + c.objects.length, 0);
   console.log(`
 Scenario:   ${scenario.name} (${scenario.projects.length} projects, ${

@@ -1,7 +1,13 @@
 import { createServer, IncomingMessage, ServerResponse } from 'http';
+import { createServer as createHttpsServer } from 'https';
 import { AddressInfo } from 'net';
 import { Controllers } from './cluster/controllers';
 import { ClusterStore } from './cluster/store';
+import {
+  ClusterKnobs,
+  DEFAULT_CLUSTER_KNOBS,
+  isActionForbidden,
+} from './clusterKnobs';
 import { DEFAULT_FAULTS, FaultKnobs, isForbiddenBy } from './faults';
 import { GitlabDirectory } from './gitlab/access';
 import { runGraphql } from './gitlab/graphql';
@@ -18,10 +24,13 @@ import {
   REAL_TUNNEL_POOL,
   TunnelPoolOptions,
 } from './kas/tunnels';
+import { ADMIN_PREFIX, handleAdmin } from './admin';
 import { KubeApi } from './kube/apiServer';
 import { failure, sendStatus } from './kube/status';
 import { loadDefaultScenario } from './scenario/load';
 import { Scenario } from './scenario/types';
+import { SimulatedCluster, simulatedCluster } from './simulatedCluster';
+import { ServerCertificate, selfSignedCertificate } from './tls/selfSigned';
 
 export interface SimulatorOptions {
   /** 0 = random free port (default 0). */
@@ -31,6 +40,15 @@ export interface SimulatorOptions {
   /** Default: loadDefaultScenario(). */
   scenario?: Scenario;
   faults?: Partial<FaultKnobs>;
+  /** Watch, controller and write-RBAC behaviour of the clusters (`src/clusterKnobs.ts`). */
+  clusterKnobs?: Partial<ClusterKnobs>;
+  /**
+   * Serve HTTPS (kubectl sends no bearer token over plain HTTP): `true` makes a
+   * self-signed certificate for the host at start; or give a PEM cert and key.
+   */
+  tls?: boolean | ServerCertificate;
+  /** Serve the knobs and drivers over HTTP at `/-/simulator/…` (`src/admin.ts`); default off. */
+  adminApi?: boolean;
   /** Default: silent. */
   logger?: { info(msg: string): void; warn(msg: string): void };
   /** Interval between streamed log lines with `follow=true` (default 1000 ms). */
@@ -69,7 +87,14 @@ export interface RunningSimulator {
   /** `${url}/-/kubernetes-agent/k8s-proxy`, no trailing slash. */
   kasProxyUrl: string;
   scenario: Scenario;
+  /** The PEM certificate clients must trust when serving HTTPS. */
+  certificate?: string;
   setFaults(faults: Partial<FaultKnobs>): void;
+  setClusterKnobs(knobs: Partial<ClusterKnobs>): void;
+  /** The simulated cluster behind an agent (by name or id), to drive and observe it in tests. */
+  cluster(agent: string | number): SimulatedCluster;
+  /** Ends every open watch and followed log (abruptly by default, like a dropped agentk tunnel). */
+  dropWatches(options?: { abrupt?: boolean }): number;
   stats(): SimulatorStats;
   resetStats(): void;
   close(): Promise<void>;
@@ -140,6 +165,10 @@ export async function startGitlabSimulator(
   const scenario = options.scenario ?? loadDefaultScenario();
   const logger = options.logger ?? { info: () => {}, warn: () => {} };
   let faults: FaultKnobs = { ...DEFAULT_FAULTS, ...options.faults };
+  let clusterKnobs: ClusterKnobs = {
+    ...DEFAULT_CLUSTER_KNOBS,
+    ...options.clusterKnobs,
+  };
   let stats = emptyStats();
   const streams = new Set<() => void>();
   const directory = new GitlabDirectory(scenario);
@@ -156,10 +185,12 @@ export async function startGitlabSimulator(
   const authorizations = new AuthorizationCache(options.now);
 
   const forbiddenKinds = () => faults.forbiddenKinds;
+  const knobs = () => clusterKnobs;
   const namespacedRbacOnly = () => faults.namespacedRbacOnly;
   const clusters = new Map<string, KubeApi>();
   for (const cluster of scenario.clusters) {
     const store = new ClusterStore(cluster.objects);
+    store.historyLimit = knobs().watchHistoryLimit;
     for (const object of store.unserved) {
       logger.warn(
         `cluster ${cluster.agent}: no resource serves ${object.apiVersion} ${object.kind} (${object.metadata.name}); add its CRD`,
@@ -168,9 +199,9 @@ export async function startGitlabSimulator(
     const agent = scenario.agents.find(a => a.name === cluster.agent);
     clusters.set(cluster.agent, {
       store,
-      controllers: new Controllers(store, cluster.agent),
+      controllers: new Controllers(store, cluster.agent, knobs),
       kubernetesVersion: cluster.kubernetesVersion,
-      isForbidden: (resource, subresource, namespace) =>
+      isForbidden: (resource, subresource, namespace, verb) =>
         (namespacedRbacOnly() &&
           resource.namespaced &&
           namespace === undefined) ||
@@ -179,7 +210,16 @@ export async function startGitlabSimulator(
           resource.group,
           resource.plural,
           subresource,
+        ) ||
+        isActionForbidden(
+          [...knobs().forbiddenActions, ...(agent?.forbiddenActions ?? [])],
+          verb,
+          resource.group,
+          resource.plural,
+          subresource,
         ),
+      watches: new Set(),
+      knobs,
       trackStream: stop => {
         streams.add(stop);
         return () => streams.delete(stop);
@@ -189,6 +229,46 @@ export async function startGitlabSimulator(
   }
 
   let urls: { url: string; kasProxyUrl: string } = { url: '', kasProxyUrl: '' };
+  const churns = new Map<string, () => void>();
+  const dropWatches = ({ abrupt = true }: { abrupt?: boolean } = {}) => {
+    let dropped = 0;
+    clusters.forEach(c =>
+      [...c.watches].forEach(w => {
+        w.drop(abrupt);
+        dropped += 1;
+      }),
+    );
+    return dropped;
+  };
+  const setClusterKnobs = (next: Partial<ClusterKnobs>) => {
+    clusterKnobs = { ...clusterKnobs, ...next };
+    clusters.forEach(c => {
+      c.store.historyLimit = clusterKnobs.watchHistoryLimit;
+    });
+  };
+  // Streams run through the agent's tunnel: when agentk disconnects (or KAS goes away), they break.
+  const cutStreamsOfUnreachableAgents = () => {
+    for (const agent of scenario.agents) {
+      const unreachable =
+        !faults.kasEnabled ||
+        faults.disconnectedAgents.includes(String(agent.id)) ||
+        faults.disconnectedAgents.includes(agent.name);
+      if (unreachable)
+        [...(clusters.get(agent.name)?.watches ?? [])].forEach(w =>
+          w.drop(true),
+        );
+    }
+  };
+  const admin = {
+    setFaults: (next: Partial<FaultKnobs>) => {
+      faults = { ...faults, ...next };
+      cutStreamsOfUnreachableAgents();
+    },
+    setClusterKnobs,
+    knobs: () => ({ faults, clusterKnobs }),
+    cluster: (agent: string) => simulatedCluster(scenario, clusters, agent),
+    dropWatches,
+  };
 
   async function route(req: IncomingMessage, res: ServerResponse, url: URL) {
     const pathname = url.pathname;
@@ -281,6 +361,11 @@ export async function startGitlabSimulator(
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', urls.url || 'http://localhost');
+    if (options.adminApi && url.pathname.startsWith(`${ADMIN_PREFIX}/`)) {
+      // Controls are not GitLab traffic: no faults, not counted.
+      await handleAdmin(req, res, url, admin, churns);
+      return;
+    }
     const surface = surfaceOf(url.pathname);
     stats.requests += 1;
     if (surface) stats[surface] += 1;
@@ -305,7 +390,16 @@ export async function startGitlabSimulator(
     await route(req, res, url);
   }
 
-  const server = createServer((req, res) => {
+  const host = options.host ?? '127.0.0.1';
+  let tls: ServerCertificate | undefined;
+  if (options.tls === true) {
+    tls = selfSignedCertificate([
+      ...new Set([host, 'localhost', '127.0.0.1', '::1']),
+    ]);
+  } else if (options.tls) {
+    tls = options.tls;
+  }
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch(error => {
       logger.warn(
         `simulator: ${req.method} ${req.url} failed: ${
@@ -318,9 +412,11 @@ export async function startGitlabSimulator(
         res.destroy();
       }
     });
-  });
+  };
+  const server = tls
+    ? createHttpsServer({ cert: tls.cert, key: tls.key }, listener)
+    : createServer(listener);
 
-  const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {
@@ -341,7 +437,7 @@ export async function startGitlabSimulator(
 
   const { port } = server.address() as AddressInfo;
   const hostPart = host.includes(':') ? `[${host}]` : host;
-  const url = `http://${hostPart}:${port}`;
+  const url = `${tls ? 'https' : 'http'}://${hostPart}:${port}`;
   urls = { url, kasProxyUrl: `${url}${KAS_PREFIX}` };
   logger.info(
     `GitLab simulator (scenario ${scenario.name}) listening on ${url}`,
@@ -353,9 +449,11 @@ export async function startGitlabSimulator(
     apiUrl: `${url}/api/v4`,
     kasProxyUrl: urls.kasProxyUrl,
     scenario,
-    setFaults(next) {
-      faults = { ...faults, ...next };
-    },
+    certificate: tls?.cert,
+    setFaults: admin.setFaults,
+    setClusterKnobs,
+    cluster: agent => simulatedCluster(scenario, clusters, agent),
+    dropWatches,
     stats: () => ({
       ...stats,
       byPath: { ...stats.byPath },
@@ -381,6 +479,8 @@ export async function startGitlabSimulator(
     close: () =>
       new Promise<void>((resolve, reject) => {
         clearInterval(ticker);
+        clusters.forEach(c => c.controllers.dispose());
+        churns.forEach(stop => stop());
         [...streams].forEach(stop => stop());
         server.close(error => (error ? reject(error) : resolve()));
         server.closeAllConnections();

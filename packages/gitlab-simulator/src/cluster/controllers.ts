@@ -1,100 +1,133 @@
 import { KubeObject } from '../scenario/types';
-import { buildEvent } from './events';
+import { ClusterKnobs, DEFAULT_CLUSTER_KNOBS } from '../clusterKnobs';
+import { DaemonSetController } from './controllers/daemonsets';
+import { DeploymentController } from './controllers/deployments';
+import { HpaController } from './controllers/hpa';
+import { ControllerKit } from './controllers/kit';
+import { StatefulSetController } from './controllers/statefulsets';
 import { isoSeconds } from './ids';
 import { endpointsForService } from './networking';
-import { deepClone, ExpandContext, isControlledBy } from './objects';
+import { deepClone, isControlledBy, simState } from './objects';
+import { isPodReady, restatePod } from './pods';
+import { canonicalJson } from './rollout';
 import { ClusterStore } from './store';
-import {
-  buildClaim,
-  buildReplicaSetPod,
-  buildStatefulSetPod,
-  deploymentPodState,
-  deploymentRevision,
-  deploymentStatus,
-  replicaSetStatus,
-  statefulSetStatus,
-} from './workloads';
+
+const FLUX_REQUESTED = 'reconcile.fluxcd.io/requestedAt';
 
 /**
- * The reactions of kube-controller-manager to API writes: replace deleted
- * pods, scale ReplicaSets and StatefulSets, garbage-collect dependents, and
- * keep EndpointSlices and statuses in step.
+ * The reactions of kube-controller-manager (and kubelet, and Flux) to API
+ * writes: workload controllers (`controllers/`), garbage collection, pod
+ * deletion and crashes, EndpointSlices, and simulated time.
  */
 export class Controllers {
-  private nonce = 0;
+  private readonly kit: ControllerKit;
+  private readonly deployments: DeploymentController;
+  private readonly statefulSets: StatefulSetController;
+  private readonly daemonSets: DaemonSetController;
+  private readonly autoscalers: HpaController;
 
   constructor(
-    private readonly store: ClusterStore,
-    private readonly cluster: string,
-  ) {}
-
-  private ctx(): ExpandContext {
-    const nodes = this.store
-      .list(this.store.registry.forKind('', 'Node')!)
-      .map(n => n.metadata.name);
-    return {
-      cluster: this.cluster,
-      now: new Date(),
-      nodes: nodes.length ? nodes : [`${this.cluster}-pool-1`],
-    };
-  }
-
-  private resource(group: string, kind: string) {
-    return this.store.registry.forKind(group, kind)!;
-  }
-
-  private children(
-    owner: KubeObject,
-    group: string,
-    kind: string,
-  ): KubeObject[] {
-    return this.store
-      .list(this.resource(group, kind), owner.metadata.namespace)
-      .filter(o => isControlledBy(o, owner));
-  }
-
-  private ownerOf(
-    object: KubeObject,
-    group: string,
-    kind: string,
-  ): KubeObject | undefined {
-    const ref = object.metadata.ownerReferences?.find(
-      r => r.controller && r.kind === kind,
-    );
-    if (!ref) return undefined;
-    const owner = this.store.get(
-      this.resource(group, kind),
-      object.metadata.namespace,
-      ref.name,
-    );
-    return owner?.metadata.uid === ref.uid ? owner : undefined;
-  }
-
-  private record(
-    involved: KubeObject,
-    type: 'Normal' | 'Warning',
-    reason: string,
-    message: string,
-    component: string,
+    store: ClusterStore,
+    cluster: string,
+    knobs: () => ClusterKnobs = () => DEFAULT_CLUSTER_KNOBS,
   ) {
-    this.store.upsert(
-      buildEvent(
-        { involved, type, reason, message, component, first: new Date() },
-        { ...this.ctx(), cluster: `${this.cluster}/${++this.nonce}` },
-      ),
+    this.kit = new ControllerKit(store, cluster, knobs);
+    const syncEndpoints = (namespace: string) => this.syncEndpoints(namespace);
+    this.deployments = new DeploymentController(this.kit, syncEndpoints);
+    this.statefulSets = new StatefulSetController(this.kit, syncEndpoints);
+    this.daemonSets = new DaemonSetController(this.kit, syncEndpoints);
+    this.autoscalers = new HpaController(this.kit, (target, replicas) =>
+      this.scale(target, replicas),
     );
+    this.kit.onPodStarted = pod => this.reconcileOwnerOf(pod);
+    this.kit.onGracePeriodOver = pod => this.deleteCascading(pod);
+  }
+
+  /** Cancels pending pod start-ups and terminations (the simulator is closing). */
+  dispose() {
+    this.kit.dispose();
+  }
+
+  private reconcileOwnerOf(pod: KubeObject) {
+    const rs = this.kit.ownerOf(pod, 'apps', 'ReplicaSet');
+    if (rs) {
+      // The ReplicaSet counts the pod's readiness; its Deployment may take the next rollout step.
+      this.deployments.reconcileReplicaSet(rs);
+      const deployment = this.kit.ownerOf(rs, 'apps', 'Deployment');
+      if (deployment) this.deployments.reconcileDeployment(deployment);
+      return;
+    }
+    const sts = this.kit.ownerOf(pod, 'apps', 'StatefulSet');
+    if (sts) this.statefulSets.reconcileStatefulSet(sts);
+    const ds = this.kit.ownerOf(pod, 'apps', 'DaemonSet');
+    if (ds) this.daemonSets.reconcileDaemonSet(ds);
+    if (pod.metadata.namespace) this.syncEndpoints(pod.metadata.namespace);
+  }
+
+  /**
+   * A container of a running pod dies: kubelet restarts it with back-off
+   * (`loop`: it keeps dying, CrashLoopBackOff) and reports the last
+   * termination; the workload loses an available replica.
+   */
+  crashPod(
+    namespace: string,
+    name: string,
+    options: { loop?: boolean; container?: string } = {},
+  ): KubeObject | undefined {
+    const podResource = this.kit.resource('', 'Pod');
+    const pod = this.kit.store.get(podResource, namespace, name);
+    if (!pod) return undefined;
+    const now = new Date();
+    const updated = deepClone(pod);
+    const names: string[] = (pod.spec.containers ?? []).map((c: any) => c.name);
+    const target = options.container ?? names[0];
+    const crashed = restatePod(
+      pod,
+      options.loop === false ? 'running' : 'crashloop',
+      this.kit.ctx(),
+    );
+    updated.status = crashed.status;
+    for (const status of updated.status.containerStatuses ?? []) {
+      const before = (pod.status?.containerStatuses ?? []).find(
+        (c: any) => c.name === status.name,
+      );
+      if (status.name !== target) {
+        if (before) Object.assign(status, before);
+        continue;
+      }
+      status.restartCount = (before?.restartCount ?? 0) + 1;
+      status.lastState = {
+        terminated: {
+          exitCode: 1,
+          reason: 'Error',
+          startedAt: before?.state?.running?.startedAt ?? isoSeconds(now),
+          finishedAt: isoSeconds(now),
+          containerID: status.containerID,
+        },
+      };
+    }
+    const stored = this.kit.store.upsert(updated);
+    this.kit.record(
+      stored,
+      'Warning',
+      'BackOff',
+      `Back-off restarting failed container ${target} in pod ${name}_${namespace}(${pod.metadata.uid})`,
+      'kubelet',
+    );
+    this.reconcileOwnerOf(stored);
+    return stored;
   }
 
   /** Deletes an object and, like the garbage collector, everything it owns. */
   deleteCascading(object: KubeObject): KubeObject | undefined {
-    const resource = this.store.registry.forObject(object)!;
-    const deleted = this.store.remove(
+    const resource = this.kit.store.registry.forObject(object)!;
+    const deleted = this.kit.store.remove(
       resource,
       object.metadata.namespace,
       object.metadata.name,
     );
     if (!deleted) return undefined;
-    const dependents = this.store
+    const dependents = this.kit.store
       .all()
       .filter(
         o =>
@@ -113,15 +146,34 @@ export class Controllers {
     return deleted;
   }
 
+  /**
+   * Graceful pod deletion: the API server sets deletionTimestamp (the pod shows
+   * Terminating, its ReplicaSet already replaces it), kubelet stops the
+   * containers, and the pod is removed when the grace period ends
+   * (https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#pod-termination).
+   */
+  deletePod(pod: KubeObject, graceMs: number): KubeObject | undefined {
+    if (graceMs <= 0 || pod.metadata.deletionTimestamp) {
+      return this.deleteCascading(pod);
+    }
+    const terminating = this.kit.terminate(pod, graceMs);
+    this.afterPodDeleted(terminating);
+    return terminating;
+  }
+
   private afterPodDeleted(pod: KubeObject) {
-    const rs = this.ownerOf(pod, 'apps', 'ReplicaSet');
+    const rs = this.kit.ownerOf(pod, 'apps', 'ReplicaSet');
     if (rs) {
-      this.reconcileReplicaSet(rs);
+      this.deployments.reconcileReplicaSet(rs);
       return;
     }
-    const sts = this.ownerOf(pod, 'apps', 'StatefulSet');
+    const sts = this.kit.ownerOf(pod, 'apps', 'StatefulSet');
     if (sts) {
-      this.reconcileStatefulSet(sts);
+      this.statefulSets.reconcileStatefulSet(sts);
+    }
+    const ds = this.kit.ownerOf(pod, 'apps', 'DaemonSet');
+    if (ds) {
+      this.daemonSets.reconcileDaemonSet(ds);
     }
   }
 
@@ -132,10 +184,14 @@ export class Controllers {
       updated.spec.replicas = replicas;
       updated.metadata.generation = (updated.metadata.generation ?? 1) + 1;
     }
-    const stored = this.store.upsert(updated);
+    const stored = this.kit.store.upsert(updated);
     this.reconcile(stored);
-    return this.store.get(
-      this.store.registry.forObject(stored)!,
+    if (object.spec?.replicas !== replicas) this.autoscalers.afterScale(stored);
+    // A Deployment owns its ReplicaSets' replica counts and puts them back.
+    const owner = this.kit.ownerOf(stored, 'apps', 'Deployment');
+    if (owner) this.deployments.reconcileDeployment(owner);
+    return this.kit.store.get(
+      this.kit.store.registry.forObject(stored)!,
       stored.metadata.namespace,
       stored.metadata.name,
     )!;
@@ -145,231 +201,43 @@ export class Controllers {
   reconcile(object: KubeObject) {
     switch (object.kind) {
       case 'Deployment':
-        this.reconcileDeployment(object);
+        this.deployments.reconcileDeployment(object);
         break;
       case 'ReplicaSet':
-        this.reconcileReplicaSet(object);
+        this.deployments.reconcileReplicaSet(object);
         break;
       case 'StatefulSet':
-        this.reconcileStatefulSet(object);
+        this.statefulSets.reconcileStatefulSet(object);
+        break;
+      case 'DaemonSet':
+        this.daemonSets.reconcileDaemonSet(object);
         break;
       default:
     }
   }
 
-  private reconcileDeployment(deployment: KubeObject) {
-    const revision = String(deploymentRevision(deployment));
-    const replicaSets = this.children(deployment, 'apps', 'ReplicaSet');
-    const current = replicaSets.find(
-      rs =>
-        rs.metadata.annotations?.['deployment.kubernetes.io/revision'] ===
-        revision,
-    );
-    if (current && current.spec.replicas !== deployment.spec.replicas) {
-      const from = current.spec.replicas;
-      const rs = deepClone(current);
-      rs.spec.replicas = deployment.spec.replicas;
-      rs.metadata.annotations = {
-        ...rs.metadata.annotations,
-        'deployment.kubernetes.io/desired-replicas': String(
-          deployment.spec.replicas,
-        ),
-      };
-      this.store.upsert(rs);
-      this.record(
-        deployment,
-        'Normal',
-        'ScalingReplicaSet',
-        `Scaled ${rs.spec.replicas > from ? 'up' : 'down'} replica set ${
-          rs.metadata.name
-        } from ${from} to ${rs.spec.replicas}`,
-        'deployment-controller',
-      );
-      this.reconcileReplicaSet(rs, false);
-    }
-    this.updateDeploymentStatus(deployment);
-  }
-
-  private updateDeploymentStatus(deployment: KubeObject) {
-    const fresh = this.store.get(
-      this.resource('apps', 'Deployment'),
-      deployment.metadata.namespace,
-      deployment.metadata.name,
-    );
-    if (!fresh) return;
-    const replicaSets = this.children(fresh, 'apps', 'ReplicaSet');
-    const status = deploymentStatus(
-      fresh,
-      replicaSets,
-      rs => this.children(rs, '', 'Pod'),
-      isoSeconds(new Date()),
-    );
-    this.store.upsert({ ...fresh, status });
-  }
-
-  private reconcileReplicaSet(rs: KubeObject, updateOwner = true) {
-    const fresh =
-      this.store.get(
-        this.resource('apps', 'ReplicaSet'),
-        rs.metadata.namespace,
-        rs.metadata.name,
-      ) ?? rs;
-    const deployment = this.ownerOf(fresh, 'apps', 'Deployment');
-    const pods = this.children(fresh, '', 'Pod');
-    const desired = fresh.spec.replicas ?? 1;
-    const ctx = this.ctx();
-    const current = deployment
-      ? fresh.metadata.annotations?.['deployment.kubernetes.io/revision'] ===
-        String(deploymentRevision(deployment))
-      : true;
-    for (let i = pods.length; i < desired; i++) {
-      const state = deployment
-        ? deploymentPodState(deployment, current, i)
-        : 'running';
-      const pod = this.store.upsert(
-        buildReplicaSetPod(
-          fresh,
-          state,
-          `${Date.now()}-${++this.nonce}`,
-          ctx.now,
-          ctx,
-        ),
-      );
-      this.record(
-        fresh,
-        'Normal',
-        'SuccessfulCreate',
-        `Created pod: ${pod.metadata.name}`,
-        'replicaset-controller',
-      );
-    }
-    // Scale down removes the newest pods first.
-    const surplus = pods
-      .sort((a, b) =>
-        String(b.metadata.creationTimestamp).localeCompare(
-          String(a.metadata.creationTimestamp),
-        ),
-      )
-      .slice(0, Math.max(0, pods.length - desired));
-    for (const pod of surplus) {
-      this.store.remove(
-        this.resource('', 'Pod'),
-        pod.metadata.namespace,
-        pod.metadata.name,
-      );
-      this.record(
-        fresh,
-        'Normal',
-        'SuccessfulDelete',
-        `Deleted pod: ${pod.metadata.name}`,
-        'replicaset-controller',
-      );
-    }
-    this.store.upsert({
-      ...fresh,
-      status: replicaSetStatus(fresh, this.children(fresh, '', 'Pod')),
-    });
-    this.syncEndpoints(fresh.metadata.namespace!);
-    if (deployment && updateOwner) {
-      this.updateDeploymentStatus(deployment);
-    }
-  }
-
-  private reconcileStatefulSet(sts: KubeObject) {
-    const fresh =
-      this.store.get(
-        this.resource('apps', 'StatefulSet'),
-        sts.metadata.namespace,
-        sts.metadata.name,
-      ) ?? sts;
-    const revisionName =
-      fresh.status?.updateRevision ?? `${fresh.metadata.name}-rev`;
-    const desired = fresh.spec.replicas ?? 1;
-    const ctx = this.ctx();
-    const byName = new Map(
-      this.children(fresh, '', 'Pod').map(p => [p.metadata.name, p]),
-    );
-    const claims = this.resource('', 'PersistentVolumeClaim');
-    for (let i = 0; i < desired; i++) {
-      if (byName.has(`${fresh.metadata.name}-${i}`)) continue;
-      // A new ordinal gets its claims; existing claims are kept and reused.
-      for (const template of fresh.spec.volumeClaimTemplates ?? []) {
-        if (
-          !this.store.get(
-            claims,
-            fresh.metadata.namespace,
-            `${template.metadata.name}-${fresh.metadata.name}-${i}`,
-          )
-        ) {
-          buildClaim(template, fresh, i, ctx.now, ctx).forEach(o =>
-            this.store.upsert(o),
-          );
-        }
-      }
-      // A recreated pod keeps its name but is a new object.
-      const pod = buildStatefulSetPod(
-        fresh,
-        revisionName,
-        i,
-        ctx.now,
-        ctx,
-        `${Date.now()}-${++this.nonce}`,
-      );
-      this.store.upsert(pod);
-      this.record(
-        fresh,
-        'Normal',
-        'SuccessfulCreate',
-        `create Pod ${pod.metadata.name} in StatefulSet ${fresh.metadata.name} successful`,
-        'statefulset-controller',
-      );
-    }
-    for (const [name, pod] of byName) {
-      if (Number(name.slice(fresh.metadata.name.length + 1)) >= desired) {
-        this.store.remove(
-          this.resource('', 'Pod'),
-          pod.metadata.namespace,
-          name,
-        );
-        this.record(
-          fresh,
-          'Normal',
-          'SuccessfulDelete',
-          `delete Pod ${name} in StatefulSet ${fresh.metadata.name} successful`,
-          'statefulset-controller',
-        );
-      }
-    }
-    const pods = this.children(fresh, '', 'Pod');
-    this.store.upsert({
-      ...fresh,
-      status: statefulSetStatus(fresh, pods, revisionName),
-    });
-    this.syncEndpoints(fresh.metadata.namespace!);
-  }
-
   /** Rewrites EndpointSlices and Endpoints of the namespace's Services that changed. */
   syncEndpoints(namespace: string) {
-    const ctx = this.ctx();
-    const pods = this.store.list(this.resource('', 'Pod'), namespace);
-    for (const service of this.store.list(
-      this.resource('', 'Service'),
+    const ctx = this.kit.ctx();
+    const pods = this.kit.store.list(this.kit.resource('', 'Pod'), namespace);
+    for (const service of this.kit.store.list(
+      this.kit.resource('', 'Service'),
       namespace,
     )) {
       for (const desired of endpointsForService(service, pods, ctx)) {
-        const resource = this.store.registry.forObject(desired)!;
+        const resource = this.kit.store.registry.forObject(desired)!;
         const existing =
           resource.kind === 'EndpointSlice'
-            ? this.store
+            ? this.kit.store
                 .list(resource, namespace)
                 .find(s => isControlledBy(s, service))
-            : this.store.get(resource, namespace, desired.metadata.name);
+            : this.kit.store.get(resource, namespace, desired.metadata.name);
         const comparable = (o: KubeObject) =>
           JSON.stringify({ ...o, metadata: undefined });
         if (!existing) {
-          this.store.upsert(desired);
+          this.kit.store.upsert(desired);
         } else if (comparable(existing) !== comparable(desired)) {
-          this.store.upsert({
+          this.kit.store.upsert({
             ...desired,
             metadata: {
               ...existing.metadata,
@@ -388,9 +256,9 @@ export class Controllers {
   advance() {
     const now = new Date();
     const at = isoSeconds(now);
-    const podResource = this.resource('', 'Pod');
-    const eventResource = this.resource('', 'Event');
-    for (const pod of this.store.list(podResource)) {
+    const podResource = this.kit.resource('', 'Pod');
+    const eventResource = this.kit.resource('', 'Event');
+    for (const pod of this.kit.store.list(podResource)) {
       const statuses: any[] = pod.status?.containerStatuses ?? [];
       if (!statuses.some(c => c.state?.waiting?.reason === 'CrashLoopBackOff'))
         continue;
@@ -406,8 +274,8 @@ export class Controllers {
           },
         };
       }
-      this.store.upsert(updated);
-      for (const event of this.store.list(
+      this.kit.store.upsert(updated);
+      for (const event of this.kit.store.list(
         eventResource,
         pod.metadata.namespace,
       )) {
@@ -415,7 +283,7 @@ export class Controllers {
           event.involvedObject?.uid === pod.metadata.uid &&
           event.reason === 'BackOff'
         ) {
-          this.store.upsert({
+          this.kit.store.upsert({
             ...event,
             count: (event.count ?? 1) + 1,
             lastTimestamp: at,
@@ -425,30 +293,67 @@ export class Controllers {
     }
   }
 
-  /** What Flux controllers do when asked to reconcile: note the request as handled. */
+  /**
+   * What controllers do after an API write: Flux notes a reconcile request as
+   * handled unless the object is suspended (`spec.suspend`, fluxcd.io docs
+   * "Suspending and resuming", "Triggering a reconcile"); workload controllers
+   * react to a new generation (replicas or pod template, e.g. `kubectl rollout restart`).
+   */
   afterPatch(before: KubeObject, after: KubeObject) {
-    const requested = 'reconcile.fluxcd.io/requestedAt';
-    const wanted = after.metadata.annotations?.[requested];
+    if (/fluxcd\.io$/.test(after.apiVersion.split('/')[0])) {
+      this.reconcileFlux(after);
+    }
+    const workload = ['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet'];
     if (
-      wanted &&
-      wanted !== before.metadata.annotations?.[requested] &&
-      /fluxcd\.io$/.test(after.apiVersion.split('/')[0])
+      workload.includes(after.kind) &&
+      simState(after) === 'crashloop' &&
+      simState(before) !== 'crashloop'
     ) {
-      const fresh = this.store.get(
-        this.store.registry.forObject(after)!,
-        after.metadata.namespace,
-        after.metadata.name,
-      )!;
-      this.store.upsert({
-        ...fresh,
-        status: { ...fresh.status, lastHandledReconcileAt: wanted },
-      });
+      // The simulator's own steering annotation, set through the API (e.g. `kubectl annotate`):
+      // the workload's running pods start crash-looping, as after a bad config change.
+      this.podsOfWorkload(after)
+        .filter(isPodReady)
+        .forEach(pod =>
+          this.crashPod(pod.metadata.namespace!, pod.metadata.name),
+        );
     }
     if (
-      ['Deployment', 'ReplicaSet', 'StatefulSet'].includes(after.kind) &&
-      before.spec?.replicas !== after.spec?.replicas
+      workload.includes(after.kind) &&
+      (before.spec?.replicas !== after.spec?.replicas ||
+        canonicalJson(before.spec?.template) !==
+          canonicalJson(after.spec?.template) ||
+        before.spec?.paused !== after.spec?.paused)
     ) {
       this.reconcile(after);
+      if (before.spec?.replicas !== after.spec?.replicas)
+        this.autoscalers.afterScale(after);
     }
+  }
+
+  private podsOfWorkload(workload: KubeObject): KubeObject[] {
+    if (workload.kind !== 'Deployment')
+      return this.kit.children(workload, '', 'Pod');
+    return this.kit
+      .children(workload, 'apps', 'ReplicaSet')
+      .flatMap(rs => this.kit.children(rs, '', 'Pod'));
+  }
+
+  private reconcileFlux(object: KubeObject) {
+    const fresh = this.kit.fresh(object);
+    if (!fresh || fresh.spec?.suspend === true) return;
+    const wanted = fresh.metadata.annotations?.[FLUX_REQUESTED];
+    const status = { ...fresh.status };
+    let changed = false;
+    if (wanted && status.lastHandledReconcileAt !== wanted) {
+      status.lastHandledReconcileAt = wanted;
+      changed = true;
+    }
+    const generation = fresh.metadata.generation;
+    if (generation !== undefined && status.observedGeneration !== generation) {
+      // A resumed (or edited) object is reconciled: its new generation is observed.
+      status.observedGeneration = generation;
+      changed = true;
+    }
+    if (changed) this.kit.store.upsert({ ...fresh, status });
   }
 }

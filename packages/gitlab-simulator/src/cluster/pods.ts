@@ -309,3 +309,31 @@ export function isPodReady(pod: KubeObject): boolean {
 
 /** Restart count used for crash-looping pods (events and logs mention it). */
 export const CRASHLOOP_RESTART_COUNT = CRASHLOOP_RESTARTS;
+
+/**
+ * The same pod as kubelet reports it once it reaches `state` now: identity,
+ * spec and node kept, status rewritten (a pod's life: Pending → Running …).
+ */
+export function restatePod(
+  pod: KubeObject,
+  state: PodState,
+  ctx: ExpandContext,
+): KubeObject {
+  const input: PodInput = {
+    name: pod.metadata.name,
+    namespace: pod.metadata.namespace!,
+    template: { spec: pod.spec },
+    state,
+    created: ctx.now,
+    ctx,
+  };
+  const status = podStatus(
+    input,
+    pod.spec,
+    pod.metadata.uid!,
+    pod.spec?.nodeName,
+  );
+  if (pod.status?.startTime && status.startTime)
+    status.startTime = pod.status.startTime;
+  return { ...pod, status };
+}

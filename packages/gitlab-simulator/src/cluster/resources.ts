@@ -14,6 +14,17 @@ export interface ApiResource {
   categories?: string[];
   /** e.g. `status`, `scale`, `log`. */
   subresources: ApiSubresource[];
+  /** A custom resource's `additionalPrinterColumns` (server-side table output). */
+  printerColumns?: PrinterColumn[];
+}
+
+export interface PrinterColumn {
+  name: string;
+  type: string;
+  format?: string;
+  description?: string;
+  priority?: number;
+  jsonPath: string;
 }
 
 export interface ApiSubresource {
@@ -186,6 +197,15 @@ export const BUILTIN_RESOURCES: ApiResource[] = [
   builtin('storage.k8s.io', 'v1', 'storageclasses', 'StorageClass', false, {
     shortNames: ['sc'],
   }),
+  // Create-only: `kubectl auth can-i` and dashboards ask it what they may do.
+  builtin(
+    'authorization.k8s.io',
+    'v1',
+    'selfsubjectaccessreviews',
+    'SelfSubjectAccessReview',
+    false,
+    { verbs: ['create'] },
+  ),
   builtin(
     'apiextensions.k8s.io',
     'v1',
@@ -228,6 +248,16 @@ export function resourceFromCrd(crd: KubeObject): ApiResource | undefined {
     shortNames: names.shortNames,
     categories: names.categories,
     subresources,
+    // apiextensions defaulting: without columns a custom resource prints its Age.
+    printerColumns: ordered[0].additionalPrinterColumns?.length
+      ? ordered[0].additionalPrinterColumns
+      : [
+          {
+            name: 'Age',
+            type: 'date',
+            jsonPath: '.metadata.creationTimestamp',
+          },
+        ],
   };
 }
 

@@ -7,9 +7,19 @@ export interface StoreEvent {
   type: WatchEventType;
   resource: ApiResource;
   object: KubeObject;
-  /** The object before a MODIFIED event. */
+  /** The object before a MODIFIED or DELETED event. */
   previous?: KubeObject;
+  /** The store revision this change created (the object's new resourceVersion). */
+  revision: number;
 }
+
+/**
+ * How many changes the store keeps for watches resuming from a resourceVersion.
+ * etcd keeps about five minutes of history before compacting
+ * (https://kubernetes.io/docs/reference/using-api/api-concepts/#efficient-detection-of-changes);
+ * the simulator keeps a number of changes instead, so tests can reach the edge.
+ */
+export const DEFAULT_HISTORY_LIMIT = 10_000;
 
 function resourceKey(resource: ApiResource): string {
   return `${resource.group}/${resource.plural}`;
@@ -38,6 +48,10 @@ export class ClusterStore {
     Map<string, Map<string, KubeObject>>
   >();
   private revision = 0;
+  /** Changes after `compactedRevision`, oldest first: what a watch from an old resourceVersion replays. */
+  private readonly history: StoreEvent[] = [];
+  private compactedRevision = 0;
+  historyLimit = DEFAULT_HISTORY_LIMIT;
   private readonly listeners = new Set<(event: StoreEvent) => void>();
 
   constructor(objects: KubeObject[]) {
@@ -56,6 +70,25 @@ export class ClusterStore {
 
   get resourceVersion(): string {
     return String(this.revision);
+  }
+
+  /** The newest revision whose changes are no longer kept (etcd's compaction point). */
+  get compacted(): number {
+    return this.compactedRevision;
+  }
+
+  /** The kept changes after `revision`, oldest first; undefined when some were compacted away. */
+  changesSince(revision: number): StoreEvent[] | undefined {
+    if (revision < this.compactedRevision) return undefined;
+    const start = this.history.findIndex(e => e.revision > revision);
+    return start < 0 ? [] : this.history.slice(start);
+  }
+
+  /** Forgets every change up to `revision` (default: all), like an etcd compaction. */
+  compact(revision = this.revision) {
+    const keep = this.history.findIndex(e => e.revision > revision);
+    this.history.splice(0, keep < 0 ? this.history.length : keep);
+    this.compactedRevision = Math.max(this.compactedRevision, revision);
   }
 
   /** Objects of a resource, in one namespace or all, ordered like etcd keys (namespace, then name). */
@@ -121,7 +154,13 @@ export class ClusterStore {
         resourceVersion: String(++this.revision),
       },
     };
-    this.emit({ type: 'DELETED', resource, object: deleted });
+    this.emit({
+      type: 'DELETED',
+      resource,
+      object: deleted,
+      previous: existing,
+      revision: this.revision,
+    });
     return deleted;
   }
 
@@ -154,14 +193,36 @@ export class ClusterStore {
     if (notify) {
       this.emit(
         previous
-          ? { type: 'MODIFIED', resource, object: stored, previous }
-          : { type: 'ADDED', resource, object: stored },
+          ? {
+              type: 'MODIFIED',
+              resource,
+              object: stored,
+              previous,
+              revision: this.revision,
+            }
+          : {
+              type: 'ADDED',
+              resource,
+              object: stored,
+              revision: this.revision,
+            },
       );
+    } else {
+      // Objects loaded at start have no change history, as after a compaction.
+      this.compactedRevision = this.revision;
     }
     return stored;
   }
 
   private emit(event: StoreEvent) {
+    this.history.push(event);
+    if (this.history.length > this.historyLimit) {
+      const dropped = this.history.splice(
+        0,
+        this.history.length - this.historyLimit,
+      );
+      this.compactedRevision = dropped[dropped.length - 1].revision;
+    }
     for (const listener of [...this.listeners]) {
       listener(event);
     }

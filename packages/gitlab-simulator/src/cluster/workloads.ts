@@ -10,6 +10,7 @@ import {
   simState,
 } from './objects';
 import { buildPod, isPodReady, PodState } from './pods';
+import { withWorkloadDefaults } from './defaults';
 
 /**
  * What the workload controllers (deployment, replicaset, statefulset,
@@ -240,17 +241,7 @@ export function expandDeployment(
   created: Date,
   ctx: ExpandContext,
 ): KubeObject[] {
-  const deployment = deepClone(input);
-  deployment.spec = {
-    replicas: 1,
-    revisionHistoryLimit: 10,
-    progressDeadlineSeconds: 600,
-    strategy: {
-      type: 'RollingUpdate',
-      rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' },
-    },
-    ...deployment.spec,
-  };
+  const deployment = deepClone(withWorkloadDefaults(input));
   const revision = deploymentRevision(deployment);
   deployment.metadata.annotations = {
     ...deployment.metadata.annotations,
@@ -509,13 +500,7 @@ export function expandStatefulSet(
   created: Date,
   ctx: ExpandContext,
 ): KubeObject[] {
-  const sts = deepClone(input);
-  sts.spec = {
-    replicas: 1,
-    podManagementPolicy: 'OrderedReady',
-    revisionHistoryLimit: 10,
-    ...sts.spec,
-  };
+  const sts = deepClone(withWorkloadDefaults(input));
   const revisionName = statefulSetRevisionName(sts, ctx);
   const revision: KubeObject = {
     apiVersion: 'apps/v1',
@@ -561,7 +546,7 @@ export function expandDaemonSet(
   created: Date,
   ctx: ExpandContext,
 ): KubeObject[] {
-  const ds = deepClone(input);
+  const ds = deepClone(withWorkloadDefaults(input));
   const hash = stableSuffix(
     `${ctx.cluster}/${JSON.stringify(ds.spec?.template ?? {})}`,
     10,

@@ -11,7 +11,8 @@ import {
   parseLabelSelector,
   SelectorError,
 } from '../cluster/selectors';
-import { ClusterStore, StoreEvent } from '../cluster/store';
+import { ClusterStore } from '../cluster/store';
+import { ClusterKnobs } from '../clusterKnobs';
 import { sendJson } from '../http/respond';
 import {
   aggregatedDiscovery,
@@ -22,9 +23,10 @@ import {
   resourceList,
   versionInfo,
 } from './discovery';
-import { logRequestError, streamLogs } from './logs';
+import { logOptions, logRequestError, streamLogs } from './logs';
 import {
   badRequest,
+  failure,
   forbidden,
   methodNotAllowed,
   notFound,
@@ -32,7 +34,27 @@ import {
   sendStatus,
 } from './status';
 import { parseTarget, served, Target } from './target';
-import { handleCreate, handleDelete, handleWrite, toScale } from './writes';
+import {
+  dryRunOf,
+  handleCreate,
+  handleDelete,
+  handleWrite,
+  toScale,
+} from './writes';
+import {
+  ActiveWatch,
+  expiredStatus,
+  handleWatch,
+  tooLargeResourceVersion,
+  waitForRevision,
+} from './watch';
+import { handleAccessReview } from './access';
+import {
+  includeObjectOf,
+  TABLE_MEDIA_TYPE,
+  toTable,
+  wantsTable,
+} from './table';
 
 /**
  * A kube-apiserver over a ClusterStore: discovery, get/list/watch with
@@ -50,14 +72,17 @@ export interface KubeApi {
     resource: ApiResource,
     subresource: string | undefined,
     namespace: string | undefined,
+    verb: string,
   ): boolean;
+  /** Open watches and followed logs, for the knobs that cut or expire them. */
+  watches: Set<ActiveWatch>;
+  knobs(): ClusterKnobs;
   /** Keeps a long-lived response closable when the simulator shuts down. */
   trackStream(stop: () => void): () => void;
   logFollowIntervalMs: number;
 }
 
 const BUILTIN = new Set(BUILTIN_RESOURCES);
-const DEFAULT_WATCH_TIMEOUT_S = 1800;
 
 /** An object as served at the requested version (CRDs may serve several). */
 
@@ -89,10 +114,14 @@ function encodeContinue(resourceVersion: string, start: string) {
   ).toString('base64url');
 }
 
-function decodeContinue(token: string): string | undefined {
+function decodeContinue(
+  token: string,
+): { rv: number; start: string } | undefined {
   try {
     const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
-    return typeof parsed.start === 'string' ? parsed.start : undefined;
+    return typeof parsed.start === 'string' && Number.isInteger(parsed.rv)
+      ? { rv: parsed.rv, start: parsed.start }
+      : undefined;
   } catch {
     return undefined;
   }
@@ -218,7 +247,9 @@ export async function handleKubeRequest(
   }
   const watch = query.get('watch') === 'true' || query.get('watch') === '1';
   const verb = verbOf(method, target, watch);
-  if (api.isForbidden(target.resource, target.subresource, target.namespace)) {
+  if (
+    api.isForbidden(target.resource, target.subresource, target.namespace, verb)
+  ) {
     sendStatus(
       res,
       forbidden(
@@ -231,16 +262,61 @@ export async function handleKubeRequest(
     );
     return;
   }
+  if (target.resource.plural === 'selfsubjectaccessreviews') {
+    if (method === 'POST' && !target.name) {
+      await handleAccessReview(api, req, res);
+    } else {
+      sendStatus(res, methodNotAllowed());
+    }
+    return;
+  }
+  const dryRun = method === 'GET' ? false : dryRunOf(method, query);
+  if (typeof dryRun !== 'boolean') {
+    sendStatus(res, dryRun);
+    return;
+  }
+  const table = method === 'GET' && wantsTable(req.headers.accept);
+  const include = includeObjectOf(query.get('includeObject'));
+  if (table && !include) {
+    sendStatus(
+      res,
+      badRequest(
+        `Invalid value: "${query.get(
+          'includeObject',
+        )}": must be one of None, Metadata, Object`,
+      ),
+    );
+    return;
+  }
+  const view: View = table
+    ? { table: true, include: include ?? 'Metadata' }
+    : { table: false };
   try {
     if (!target.name) {
       if (method === 'GET') {
         if (watch) {
-          handleWatch(api, req, res, target, query);
+          await handleWatch(
+            api,
+            req,
+            res,
+            target,
+            query,
+            (o, first) =>
+              view.table
+                ? toTable(target.resource, [served(o, target)], {
+                    include: view.include,
+                    noHeaders: !first,
+                  })
+                : served(o, target),
+            view.table
+              ? undefined
+              : apiVersionOf(target.resource.group, target.version),
+          );
         } else {
-          handleList(api, res, target, query);
+          await handleList(api, res, target, query, view);
         }
       } else if (method === 'POST') {
-        await handleCreate(api, req, res, target);
+        await handleCreate(api, req, res, target, dryRun);
       } else {
         sendStatus(res, methodNotAllowed());
       }
@@ -255,7 +331,7 @@ export async function handleKubeRequest(
       sendStatus(res, notFound(target.resource, target.name));
       return;
     }
-    await handleObject(api, req, res, target, object, query);
+    await handleObject(api, req, res, target, object, query, view, dryRun);
   } catch (error) {
     if (error instanceof SelectorError) {
       sendStatus(res, badRequest(error.message));
@@ -265,12 +341,54 @@ export async function handleKubeRequest(
   }
 }
 
-function handleList(
+/** How a GET answers: the objects, or a meta.k8s.io Table of them. */
+type View =
+  | { table: false }
+  | { table: true; include: 'None' | 'Metadata' | 'Object' };
+
+async function handleList(
   api: KubeApi,
   res: ServerResponse,
   target: Target,
   query: URLSearchParams,
+  view: View,
 ) {
+  const listVersion = query.get('resourceVersion');
+  const match = query.get('resourceVersionMatch');
+  if (listVersion && !/^\d+$/.test(listVersion)) {
+    sendStatus(res, badRequest(`invalid resource version: ${listVersion}`));
+    return;
+  }
+  if (match && !listVersion) {
+    // ValidateListOptions: a match needs a version to match.
+    sendStatus(
+      res,
+      failure(
+        422,
+        'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided',
+      ),
+    );
+    return;
+  }
+  if (listVersion && listVersion !== '0') {
+    const requested = Number(listVersion);
+    // "Resource versions" semantics: NotOlderThan (the default) waits for a future version, then 504;
+    // Exact can serve only the present state here, older states are refused as expired.
+    if (!(await waitForRevision(api, requested))) {
+      sendStatus(
+        res,
+        tooLargeResourceVersion(requested, api.store.resourceVersion),
+      );
+      return;
+    }
+    if (match === 'Exact' && requested !== Number(api.store.resourceVersion)) {
+      sendStatus(
+        res,
+        expiredStatus('The resourceVersion for the provided list is too old.'),
+      );
+      return;
+    }
+  }
   const labels = parseLabelSelector(query.get('labelSelector'));
   const fields = parseFieldSelector(
     query.get('fieldSelector'),
@@ -282,15 +400,25 @@ function handleList(
     .filter(o => labels(o) && fields(o));
   const token = query.get('continue');
   if (token) {
-    const start = decodeContinue(token);
-    if (start === undefined) {
+    const decoded = decodeContinue(token);
+    if (decoded === undefined) {
       sendStatus(
         res,
         badRequest('continue key is not valid: illegal base64 data'),
       );
       return;
     }
-    items = items.filter(o => isAfter(o, start));
+    if (decoded.rv < api.store.compacted) {
+      // etcd3 store: a continue token whose revision was compacted (`storage/etcd3/store.go`).
+      sendStatus(res, {
+        ...expiredStatus(
+          'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
+        ),
+        metadata: { continue: encodeContinue('-1', decoded.start) },
+      });
+      return;
+    }
+    items = items.filter(o => isAfter(o, decoded.start));
   }
   const limit = Number(query.get('limit') ?? 0);
   const metadata: Record<string, unknown> = { resourceVersion };
@@ -302,72 +430,25 @@ function handleList(
     metadata.remainingItemCount = items.length - limit;
     items = items.slice(0, limit);
   }
+  if (view.table) {
+    sendJson(
+      res,
+      200,
+      toTable(
+        target.resource,
+        items.map(o => served(o, target)),
+        { include: view.include, listMetadata: metadata },
+      ),
+      { 'Content-Type': TABLE_MEDIA_TYPE },
+    );
+    return;
+  }
   sendJson(res, 200, {
     kind: `${target.resource.kind}List`,
     apiVersion: apiVersionOf(target.resource.group, target.version),
     metadata,
     items: items.map(o => listItem(o, target)),
   });
-}
-
-function handleWatch(
-  api: KubeApi,
-  req: IncomingMessage,
-  res: ServerResponse,
-  target: Target,
-  query: URLSearchParams,
-) {
-  const labels = parseLabelSelector(query.get('labelSelector'));
-  const fields = parseFieldSelector(
-    query.get('fieldSelector'),
-    target.resource,
-  );
-  const matches = (o: KubeObject | undefined) =>
-    !!o &&
-    (target.namespace === undefined ||
-      o.metadata.namespace === target.namespace) &&
-    labels(o) &&
-    fields(o);
-  res.writeHead(200, {
-    'Content-Type': 'application/json',
-    'Transfer-Encoding': 'chunked',
-    'Cache-Control': 'no-cache, private',
-  });
-  // Headers go out at once, like kube-apiserver, even before the first event.
-  res.flushHeaders();
-  const write = (type: string, object: KubeObject) =>
-    res.write(`${JSON.stringify({ type, object: served(object, target) })}\n`);
-  const since = query.get('resourceVersion');
-  if (!since || since === '0' || query.get('sendInitialEvents') === 'true') {
-    api.store
-      .list(target.resource, target.namespace)
-      .filter(matches)
-      .forEach(o => write('ADDED', o));
-  }
-  const unsubscribe = api.store.subscribe((event: StoreEvent) => {
-    if (event.resource !== target.resource) return;
-    const now = matches(event.object);
-    const before = event.type === 'MODIFIED' ? matches(event.previous) : now;
-    if (event.type === 'MODIFIED' && now !== before) {
-      // An object entering or leaving the selection looks like a create or delete to the watcher.
-      write(now ? 'ADDED' : 'DELETED', event.object);
-    } else if (now) {
-      write(event.type, event.object);
-    }
-  });
-  const timeout = Number(
-    query.get('timeoutSeconds') ?? DEFAULT_WATCH_TIMEOUT_S,
-  );
-  const timer = setTimeout(() => stop(), timeout * 1000);
-  const untrack = api.trackStream(() => stop());
-  function stop() {
-    clearTimeout(timer);
-    unsubscribe();
-    untrack();
-    if (!res.writableEnded) res.end();
-  }
-  req.on('close', stop);
-  res.on('close', stop);
 }
 
 function handleLog(
@@ -387,12 +468,16 @@ function handleLog(
     sendStatus(res, container);
     return;
   }
-  const tail = query.get('tailLines');
+  const options = logOptions(query);
+  if ('kind' in options) {
+    sendStatus(res, options);
+    return;
+  }
   streamLogs(
     res,
     { pod, container, previous, now: new Date() },
     {
-      tailLines: tail === null ? undefined : Number(tail),
+      ...options,
       timestamps: query.get('timestamps') === 'true',
       follow: query.get('follow') === 'true',
       followIntervalMs: api.logFollowIntervalMs,
@@ -402,7 +487,16 @@ function handleLog(
           ?.metadata.uid === pod.metadata.uid,
       onClose: stop => {
         const untrack = api.trackStream(stop);
-        res.on('close', untrack);
+        // A followed log runs through the agent's tunnel like a watch: the same knobs cut it.
+        const stream: ActiveWatch = {
+          drop: abrupt => (abrupt ? res.destroy() : stop()),
+          expire: stop,
+        };
+        api.watches.add(stream);
+        res.on('close', () => {
+          untrack();
+          api.watches.delete(stream);
+        });
       },
     },
   );
@@ -416,6 +510,8 @@ async function handleObject(
   target: Target,
   object: KubeObject,
   query: URLSearchParams,
+  view: View,
+  dryRun: boolean,
 ) {
   const method = req.method ?? 'GET';
   const sub = target.subresource;
@@ -427,6 +523,16 @@ async function handleObject(
     } else {
       sendStatus(res, methodNotAllowed());
     }
+  } else if (method === 'GET' && view.table && !sub) {
+    sendJson(
+      res,
+      200,
+      toTable(target.resource, [served(object, target)], {
+        include: view.include,
+        listMetadata: { resourceVersion: object.metadata.resourceVersion },
+      }),
+      { 'Content-Type': TABLE_MEDIA_TYPE },
+    );
   } else if (method === 'GET') {
     sendJson(
       res,
@@ -434,8 +540,8 @@ async function handleObject(
       sub === 'scale' ? toScale(object) : served(object, target),
     );
   } else if (method === 'DELETE' && !sub) {
-    handleDelete(api, res, target, object);
+    await handleDelete(api, req, res, target, object, query, dryRun);
   } else {
-    await handleWrite(api, req, res, target, object);
+    await handleWrite(api, req, res, target, object, dryRun);
   }
 }

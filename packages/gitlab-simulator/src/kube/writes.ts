@@ -2,6 +2,7 @@ import { randomUUID } from 'crypto';
 import { IncomingMessage, ServerResponse } from 'http';
 import { KubeObject } from '../scenario/types';
 import { deepClone, selectorString } from '../cluster/objects';
+import { withWorkloadDefaults } from '../cluster/defaults';
 import { jsonPatch, mergePatch, strategicMergePatch } from '../cluster/patch';
 import { apiVersionOf } from '../cluster/resources';
 import { readBody, sendJson } from '../http/respond';
@@ -15,7 +16,37 @@ import {
 } from './status';
 import { qualifiedResource, served, Target } from './target';
 
-/** DELETE, PATCH, PUT and POST, with the API server's validation and errors. */
+/**
+ * DELETE, PATCH, PUT and POST, with the API server's validation and errors.
+ * `dryRun=All` validates and answers what the write would give without
+ * persisting it or waking controllers
+ * (https://kubernetes.io/docs/reference/using-api/api-concepts/#dry-run).
+ */
+
+const OPTIONS_KIND: Record<string, string> = {
+  POST: 'CreateOptions',
+  PUT: 'UpdateOptions',
+  PATCH: 'PatchOptions',
+  DELETE: 'DeleteOptions',
+};
+
+/** ValidateDryRun: `All` is the only value; undefined when the request is not a dry run. */
+export function dryRunOf(
+  method: string,
+  query: URLSearchParams,
+): boolean | KubeStatus {
+  const values = query.getAll('dryRun');
+  if (values.length === 0) return false;
+  if (values.every(v => v === 'All')) return true;
+  return failure(
+    422,
+    `${
+      OPTIONS_KIND[method] ?? 'CreateOptions'
+    }.meta.k8s.io "" is invalid: dryRun: Unsupported value: ${JSON.stringify(
+      values,
+    )}: supported values: "All"`,
+  );
+}
 
 const PATCH_TYPES = [
   'application/json-patch+json',
@@ -73,13 +104,64 @@ function applyPatch(contentType: string, current: any, patch: any) {
   return strategicMergePatch(current, patch);
 }
 
-export function handleDelete(
+/** DeleteOptions come as query parameters or, from kubectl, as a JSON body. */
+async function deleteOptions(
+  req: IncomingMessage,
+  query: URLSearchParams,
+): Promise<{ gracePeriodSeconds?: number; dryRun: boolean }> {
+  let body: any = {};
+  const text = await readBody(req);
+  if (text.trim()) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = {};
+    }
+  }
+  const grace = query.get('gracePeriodSeconds') ?? body.gracePeriodSeconds;
+  return {
+    gracePeriodSeconds:
+      grace === undefined || grace === null ? undefined : Number(grace),
+    dryRun: Array.isArray(body.dryRun) && body.dryRun.includes('All'),
+  };
+}
+
+export async function handleDelete(
   api: KubeApi,
+  req: IncomingMessage,
   res: ServerResponse,
   target: Target,
   object: KubeObject,
+  query: URLSearchParams,
+  dryRunQuery: boolean,
 ) {
-  const deleted = api.controllers.deleteCascading(object)!;
+  const options = await deleteOptions(req, query);
+  const dryRun = dryRunQuery || options.dryRun;
+  const graceMs =
+    options.gracePeriodSeconds === undefined
+      ? api.knobs().podTerminationMs
+      : options.gracePeriodSeconds * 1000;
+  let deleted: KubeObject;
+  if (dryRun) {
+    deleted =
+      graceMs > 0 && target.resource.kind === 'Pod'
+        ? {
+            ...object,
+            metadata: {
+              ...object.metadata,
+              deletionTimestamp: new Date(Date.now() + graceMs)
+                .toISOString()
+                .replace(/\.\d+Z$/, 'Z'),
+              deletionGracePeriodSeconds: Math.ceil(graceMs / 1000),
+            },
+          }
+        : object;
+  } else {
+    deleted =
+      target.resource.kind === 'Pod'
+        ? api.controllers.deletePod(object, graceMs)!
+        : api.controllers.deleteCascading(object)!;
+  }
   // Pods answer with the deleted object; most other resources with a Success Status.
   if (target.resource.kind === 'Pod') {
     sendJson(res, 200, served(deleted, target));
@@ -106,6 +188,7 @@ function scale(
   method: string,
   contentType: string,
   body: any,
+  dryRun: boolean,
 ): KubeObject | KubeStatus {
   let requested: any;
   try {
@@ -137,6 +220,9 @@ function scale(
       },
     );
   }
+  if (dryRun) {
+    return toScale({ ...object, spec: { ...object.spec, replicas } });
+  }
   return toScale(api.controllers.scale(object, replicas));
 }
 
@@ -147,6 +233,7 @@ function update(
   method: string,
   contentType: string,
   body: any,
+  dryRun: boolean,
 ): KubeObject | KubeStatus {
   const statusOnly = target.subresource === 'status';
   let next: any;
@@ -197,6 +284,18 @@ function update(
   ) {
     updated.metadata.generation = object.metadata.generation + 1;
   }
+  if (dryRun) {
+    return served(
+      {
+        ...updated,
+        metadata: {
+          ...updated.metadata,
+          resourceVersion: object.metadata.resourceVersion,
+        },
+      },
+      target,
+    );
+  }
   const stored = api.store.upsert(updated);
   api.controllers.afterPatch(object, stored);
   return served(
@@ -212,6 +311,7 @@ export async function handleWrite(
   res: ServerResponse,
   target: Target,
   object: KubeObject,
+  dryRun: boolean,
 ) {
   const method = req.method ?? 'PATCH';
   if (method !== 'PATCH' && method !== 'PUT') {
@@ -237,7 +337,15 @@ export async function handleWrite(
     return;
   }
   const write = target.subresource === 'scale' ? scale : update;
-  const result = write(api, target, object, method, contentType, parsed.body);
+  const result = write(
+    api,
+    target,
+    object,
+    method,
+    contentType,
+    parsed.body,
+    dryRun,
+  );
   if (result.kind === 'Status') {
     sendStatus(res, result as KubeStatus);
   } else {
@@ -245,12 +353,13 @@ export async function handleWrite(
   }
 }
 
-/** POST to a collection. No controllers run for created objects. */
+/** POST to a collection; workload controllers then create what the object asks for. */
 export async function handleCreate(
   api: KubeApi,
   req: IncomingMessage,
   res: ServerResponse,
   target: Target,
+  dryRun: boolean,
 ) {
   const parsed = await readJson(req);
   if ('error' in parsed) {
@@ -284,23 +393,32 @@ export async function handleCreate(
     );
     return;
   }
-  const object: KubeObject = deepClone({
-    ...body,
-    apiVersion: apiVersionOf(target.resource.group, target.version),
-    kind: target.resource.kind,
-    metadata: {
-      ...body.metadata,
-      name,
-      ...(target.resource.namespaced
-        ? {
-            namespace:
-              target.namespace ?? body.metadata?.namespace ?? 'default',
-          }
-        : {}),
-      uid: randomUUID(),
-      creationTimestamp: `${new Date().toISOString().slice(0, 19)}Z`,
-      ...(body.spec !== undefined ? { generation: 1 } : {}),
-    },
-  });
-  sendJson(res, 201, served(api.store.upsert(object), target));
+  const object: KubeObject = withWorkloadDefaults(
+    deepClone({
+      ...body,
+      apiVersion: apiVersionOf(target.resource.group, target.version),
+      kind: target.resource.kind,
+      metadata: {
+        ...body.metadata,
+        name,
+        ...(target.resource.namespaced
+          ? {
+              namespace:
+                target.namespace ?? body.metadata?.namespace ?? 'default',
+            }
+          : {}),
+        uid: randomUUID(),
+        creationTimestamp: `${new Date().toISOString().slice(0, 19)}Z`,
+        ...(body.spec !== undefined ? { generation: 1 } : {}),
+      },
+    }),
+  );
+  if (dryRun) {
+    sendJson(res, 201, served(object, target));
+    return;
+  }
+  const stored = api.store.upsert(object);
+  // Workload controllers act on new objects as on changed ones (ReplicaSets, pods, statuses).
+  api.controllers.reconcile(stored);
+  sendJson(res, 201, served(stored, target));
 }

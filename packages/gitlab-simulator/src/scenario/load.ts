@@ -143,6 +143,7 @@ export function loadScenario(dir: string): Scenario {
         : ago(now, a.connected === false ? a.lastConnected : undefined, 60e3),
     createdAt: ago(now, a.age, 200 * 86400e3),
     forbiddenResources: a.forbidden ?? [],
+    forbiddenActions: a.forbiddenActions ?? [],
     kubernetesVersion: a.kubernetesVersion,
   }));
   const projects: ScenarioProject[] = (raw.projects ?? []).map((p: any) => ({

@@ -174,6 +174,8 @@ export interface ScenarioAgent {
    * read, as `plural` or `group/plural` (like the `forbiddenKinds` knob).
    */
   forbiddenResources: string[];
+  /** Writes the service account may not make, as `<verb> <resource>` (like the `forbiddenActions` knob). */
+  forbiddenActions?: string[];
 }
 
 export interface ScenarioCluster {

@@ -75,6 +75,37 @@ export async function kasJson(
   };
 }
 
+/** A merge (or another kind of) PATCH through the KAS proxy, answered as JSON. */
+export function kasPatch(
+  sim: RunningSimulator,
+  agentId: number,
+  path: string,
+  patch: unknown,
+  type: 'merge' | 'strategic-merge' | 'json' = 'merge',
+) {
+  return kasJson(sim, agentId, path, {
+    method: 'PATCH',
+    headers: { 'Content-Type': `application/${type}-patch+json` },
+    body: JSON.stringify(patch),
+  });
+}
+
+/** Lists `path`, then opens a watch from the list's resourceVersion ("Efficient detection of changes"). */
+export async function watchFromList(
+  sim: RunningSimulator,
+  agentId: number,
+  path: string,
+  params = 'timeoutSeconds=20',
+) {
+  const list = (await kasJson(sim, agentId, path)).body;
+  const separator = path.includes('?') ? '&' : '?';
+  return kas(
+    sim,
+    agentId,
+    `${path}${separator}watch=1&resourceVersion=${list.metadata.resourceVersion}&${params}`,
+  );
+}
+
 /** Reads NDJSON watch events from a streaming response until `until` is satisfied. */
 export async function readWatchEvents(
   response: Response,

@@ -1,0 +1,132 @@
+import { KubeObject } from '../../scenario/types';
+import { stableSuffix } from '../ids';
+import { simState } from '../objects';
+import { buildPod, isPodReady, PodState, restatePod } from '../pods';
+import { ControllerKit } from './kit';
+
+const REVISION_LABEL = 'controller-revision-hash';
+
+/** The DaemonSet's `controller-revision-hash` for its current template (as the expander computes it). */
+function daemonSetHash(ds: KubeObject, cluster: string): string {
+  return stableSuffix(
+    `${cluster}/${JSON.stringify(ds.spec?.template ?? {})}`,
+    10,
+  );
+}
+
+/** The daemonset controller (`pkg/controller/daemon`). */
+export class DaemonSetController {
+  constructor(
+    private readonly kit: ControllerKit,
+    private readonly syncEndpoints: (namespace: string) => void,
+  ) {}
+
+  /**
+   * The DaemonSet controller: a pod per node at the current template
+   * (`controller-revision-hash`); RollingUpdate replaces up to maxUnavailable
+   * (default 1) old pods at a time, waiting for the new ones to be ready
+   * (`pkg/controller/daemon/update.go`).
+   */
+  reconcileDaemonSet(ds: KubeObject) {
+    for (let step = 0; step < 100; step++) {
+      if (!this.daemonSetStep(ds)) break;
+    }
+    const fresh = this.kit.fresh(ds);
+    if (!fresh) return;
+    const hash = daemonSetHash(fresh, this.kit.cluster);
+    const pods = this.kit.livePods(fresh);
+    const ready = pods.filter(isPodReady).length;
+    const updated = pods.filter(
+      p => p.metadata.labels?.[REVISION_LABEL] === hash,
+    );
+    const nodes = this.kit.ctx().nodes.length;
+    this.kit.store.upsert({
+      ...fresh,
+      status: {
+        currentNumberScheduled: pods.length,
+        desiredNumberScheduled: nodes,
+        numberAvailable: ready,
+        numberMisscheduled: 0,
+        numberReady: ready,
+        ...(nodes - ready > 0 ? { numberUnavailable: nodes - ready } : {}),
+        observedGeneration: fresh.metadata.generation ?? 1,
+        updatedNumberScheduled: updated.length,
+      },
+    });
+    this.syncEndpoints(fresh.metadata.namespace!);
+  }
+
+  private daemonSetStep(ds: KubeObject): boolean {
+    const fresh = this.kit.fresh(ds);
+    if (!fresh) return false;
+    const hash = daemonSetHash(fresh, this.kit.cluster);
+    const ctx = this.kit.ctx();
+    const pods = this.kit.children(fresh, '', 'Pod');
+    const onNode = new Map(pods.map(p => [p.spec.nodeName, p]));
+    let changed = false;
+    ctx.nodes.forEach((node, i) => {
+      if (onNode.has(node)) return;
+      const name = `${fresh.metadata.name}-${stableSuffix(
+        `${fresh.metadata.uid}/${node}/${Date.now()}/${this.kit.nextNonce()}`,
+        5,
+      )}`;
+      const pod = buildPod({
+        name,
+        namespace: fresh.metadata.namespace!,
+        template: fresh.spec.template,
+        owner: fresh,
+        extraLabels: {
+          [REVISION_LABEL]: hash,
+          'pod-template-generation': String(fresh.metadata.generation ?? 1),
+        },
+        state: 'running',
+        created: ctx.now,
+        ctx,
+        incarnation: name,
+      });
+      pod.spec.nodeName = node;
+      const state: PodState =
+        simState(fresh) === 'crashloop' && i === 0 ? 'crashloop' : 'running';
+      this.kit.createPod(
+        state === 'running' ? pod : restatePod(pod, state, ctx),
+        state,
+      );
+      this.kit.record(
+        fresh,
+        'Normal',
+        'SuccessfulCreate',
+        `Created pod: ${name}`,
+        'daemonset-controller',
+      );
+      changed = true;
+    });
+    if (changed) return true;
+    if ((fresh.spec.updateStrategy?.type ?? 'RollingUpdate') === 'OnDelete')
+      return false;
+    const maxUnavailable = Math.max(
+      1,
+      Number(fresh.spec.updateStrategy?.rollingUpdate?.maxUnavailable ?? 1) ||
+        1,
+    );
+    const unavailable = pods.filter(
+      p => !isPodReady(p) || p.metadata.deletionTimestamp,
+    ).length;
+    const budget = maxUnavailable - unavailable;
+    const stale = pods
+      .filter(
+        p =>
+          p.metadata.labels?.[REVISION_LABEL] !== hash &&
+          !p.metadata.deletionTimestamp,
+      )
+      .slice(0, Math.max(0, budget));
+    for (const pod of stale) {
+      this.kit.removePod(
+        fresh,
+        pod.metadata.name,
+        `Deleted pod: ${pod.metadata.name}`,
+        'daemonset-controller',
+      );
+    }
+    return stale.length > 0;
+  }
+}
