@@ -128,7 +128,12 @@ export class InstanceProbe {
     facts.then(
       result => {
         this.lastVersion = result.version ?? this.lastVersion;
-        if (result.checkError || result.token.problem) this.invalidate(facts);
+        // A version below the floor is a fact like any other; failures are not.
+        const failed =
+          (result.checkError &&
+            result.checkError.code !== 'GITLAB_VERSION_UNSUPPORTED') ||
+          result.token.problem;
+        if (failed) this.invalidate(facts);
       },
       () => this.invalidate(facts),
     );
