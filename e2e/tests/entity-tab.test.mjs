@@ -112,6 +112,66 @@ test('a degraded pod opens a drawer with its events, YAML and kubectl command', 
   assert.deepEqual(page.errors.filter(isAppError), []);
 });
 
+test('the wheel over the graph scrolls the page; Ctrl+wheel, or the wheel once the graph is clicked, zooms it', async () => {
+  const page = await portal.page();
+  await page.setViewportSize({ width: 1280, height: 700 });
+  await portal.goto(
+    page,
+    '/catalog/default/component/checkout-api/gitlab-env?env=staging',
+  );
+  const graph = page
+    .getByRole('region', { name: 'Resources of staging' })
+    .getByTestId('resource-graph');
+  await graph
+    .locator('.react-flow__node')
+    .first()
+    .waitFor({ timeout: TIMEOUT });
+  await graph.scrollIntoViewIfNeeded();
+  const viewport = graph.locator('.react-flow__viewport');
+  const transform = () =>
+    viewport.evaluate(node => getComputedStyle(node).transform);
+  // The page scrolls inside Backstage's content area, not the window.
+  const scrolled = () =>
+    graph.evaluate(node => {
+      let total = window.scrollY;
+      for (let at = node.parentElement; at; at = at.parentElement)
+        total += at.scrollTop;
+      return total;
+    });
+  const box = await graph.boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+
+  const before = await transform();
+  const scrollBefore = await scrolled();
+  await page.mouse.wheel(0, 200);
+  await page.waitForTimeout(300);
+  assert.equal(await transform(), before, 'a plain wheel leaves the zoom');
+  assert.ok(
+    (await scrolled()) > scrollBefore,
+    'a plain wheel scrolls the page',
+  );
+  await graph
+    .getByText('Use Ctrl + scroll to zoom, or click the graph first')
+    .waitFor({ timeout: TIMEOUT });
+  await portal.screenshot(page, 'entity-tab-wheel-hint');
+
+  await page.keyboard.down('Control');
+  await page.mouse.wheel(0, -200);
+  await page.keyboard.up('Control');
+  await page.waitForTimeout(300);
+  const zoomed = await transform();
+  assert.notEqual(zoomed, before, 'Ctrl+wheel zooms');
+
+  const box2 = await graph.boundingBox();
+  await page.mouse.click(box2.x + box2.width - 8, box2.y + 8);
+  const scrollAtClick = await scrolled();
+  await page.mouse.wheel(0, 200);
+  await page.waitForTimeout(300);
+  assert.notEqual(await transform(), zoomed, 'once clicked, the wheel zooms');
+  assert.equal(await scrolled(), scrollAtClick, 'and the page stays put');
+  assert.deepEqual(page.errors.filter(isAppError), []);
+});
+
 test('a 1,000-resource environment becomes interactive quickly (timing printed)', async () => {
   const body = execFileSync(
     'npx',

@@ -150,6 +150,12 @@ test('lists every environment of the example catalog by tier, with counts', asyn
     (await page.locator('[data-error-code="NO_AGENT"]').count()) >= 1,
     'the environment without an agent names the problem',
   );
+  // Folders are named as the entity tab names them: `production`, no slash.
+  const folders = await page
+    .locator('tbody[aria-label^="Folder "]')
+    .evaluateAll(nodes => nodes.map(node => node.getAttribute('aria-label')));
+  assert.ok(folders.includes('Folder production'), `folders: ${folders}`);
+  assert.equal(await page.getByText(/^production\/$/).count(), 0);
   assert.deepEqual(page.errors.filter(isAppError), []);
   await portal.screenshot(page, 'overview');
 });

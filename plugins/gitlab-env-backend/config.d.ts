@@ -45,6 +45,35 @@ export interface Config {
      * exceeds the free tunnels waits inside KAS, against its 20 s search).
      */
     concurrency?: { perInstance?: number; perAgent?: number };
+    /** Health assessment beyond the built-in ArgoCD-compatible rules. */
+    health?: {
+      /**
+       * Declarative rules for custom resources: per group and kind, which
+       * conditions (type, status, reasons) or field values mean Suspended,
+       * Degraded, Progressing or Healthy (read in that order, first match
+       * wins) and which fields carry the message. Tried before the built-in
+       * rules. Validated at start: a wrong rule stops the backend, naming
+       * its key.
+       */
+      rules?: Array<{
+        /** API group, e.g. postgresql.cnpg.io ('' for the core group). */
+        group: string;
+        kind: string;
+        suspended?: HealthRuleMatch[];
+        degraded?: HealthRuleMatch[];
+        progressing?: HealthRuleMatch[];
+        healthy?: HealthRuleMatch[];
+        /** Dotted paths (e.g. status.message) whose first non-empty value is the message; default the matched condition's message or reason. */
+        message?: string[];
+        /** Status when nothing matches (default Unknown, with a message saying so). */
+        otherwise?:
+          | 'Healthy'
+          | 'Suspended'
+          | 'Progressing'
+          | 'Degraded'
+          | 'Unknown';
+      }>;
+    };
     /** The portal-wide deployment overview. */
     overview?: {
       /**
@@ -60,3 +89,16 @@ export interface Config {
     };
   };
 }
+
+/**
+ * One match of a declarative health rule: a condition, or a field value.
+ * `field` is a dotted path; `\.` keeps a dot in a key (annotation names).
+ */
+type HealthRuleMatch =
+  | {
+      condition: string;
+      /** Default "True". */
+      status?: 'True' | 'False' | 'Unknown';
+      reasons?: string[];
+    }
+  | { field: string; values: Array<string | number | boolean> };

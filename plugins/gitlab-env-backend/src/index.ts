@@ -7,4 +7,6 @@
 export { gitlabEnvPlugin as default } from './plugin';
 export * from './service';
 export { readGitlabEnvConfig } from './config';
+export { gitlabEnvHealthRulesExtensionPoint } from './extensions';
+export type { GitlabEnvHealthRulesExtensionPoint } from './extensions';
 export type { GitlabEnvConfig, GitlabInstanceConfig } from './config';

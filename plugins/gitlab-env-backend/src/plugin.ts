@@ -3,9 +3,14 @@ import {
   createBackendPlugin,
 } from '@backstage/backend-plugin-api';
 import { catalogServiceRef } from '@backstage/plugin-catalog-node';
-import { gitlabEnvPermissions } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import { readGitlabEnvConfig } from './config';
+import {
+  createHealthRuleSet,
+  gitlabEnvPermissions,
+  HealthRuleRegistration,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { readGitlabEnvConfig, readHealthRules } from './config';
 import { createDiagnosticsRouter } from './diagnostics';
+import { gitlabEnvHealthRulesExtensionPoint } from './extensions';
 import { createOverviewRouter } from './overview';
 import { createRouter } from './routes';
 import { GitlabEnvironmentsService } from './service';
@@ -18,6 +23,12 @@ import { GitlabEnvironmentsService } from './service';
 export const gitlabEnvPlugin = createBackendPlugin({
   pluginId: 'gitlab-env',
   register(env) {
+    const moduleRules: HealthRuleRegistration[] = [];
+    env.registerExtensionPoint(gitlabEnvHealthRulesExtensionPoint, {
+      addHealthRule({ group, kind, rule }) {
+        moduleRules.push({ group, kind, rule, source: 'a backend module' });
+      },
+    });
     env.registerInit({
       deps: {
         httpRouter: coreServices.httpRouter,
@@ -39,9 +50,18 @@ export const gitlabEnvPlugin = createBackendPlugin({
         auditor,
         catalog,
       }) {
+        const healthRules = createHealthRuleSet([
+          ...readHealthRules(config),
+          ...moduleRules,
+        ]);
+        if (healthRules.keys().length > 0)
+          logger.info(
+            `Adopters' health rules for ${healthRules.keys().join(', ')}`,
+          );
         const service = new GitlabEnvironmentsService(
           readGitlabEnvConfig(config),
           logger,
+          { healthRules },
         );
         permissionsRegistry.addPermissions(gitlabEnvPermissions);
         httpRouter.use(

@@ -10,3 +10,5 @@ export * from './permissions';
 export * from './health';
 export * from './graph';
 export * from './overview';
+export * from './events';
+export * from './environments';

@@ -6,21 +6,12 @@
  */
 import {
   EnvironmentResourcesResponse,
-  HealthStatus,
+  summarizeGraphHealth,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import { emptyHealthCounts, worstHealth } from '../src/view/health';
 import { generateEnvironment } from './generateEnvironment';
 
 const size = Number(process.argv[2] ?? 1000);
 const { graph, resources } = generateEnvironment(size);
-const counts = emptyHealthCounts();
-for (const node of graph.nodes) {
-  if (node.health) counts[node.health.status]++;
-  else counts.none++;
-}
-const statuses: Array<HealthStatus | undefined> = graph.nodes.map(
-  node => node.health?.status,
-);
 const response: EnvironmentResourcesResponse = {
   entityRef: 'component:default/generated',
   environment: {
@@ -34,11 +25,7 @@ const response: EnvironmentResourcesResponse = {
   scope: { namespace: 'bench' },
   resources,
   graph,
-  health: {
-    status: worstHealth(statuses) ?? 'Healthy',
-    counts,
-    total: graph.nodes.length,
-  },
+  health: summarizeGraphHealth(graph),
   errors: [],
   fetchedAt: new Date().toISOString(),
 };

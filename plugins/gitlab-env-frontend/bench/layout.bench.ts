@@ -8,7 +8,10 @@
  * (at 7,500 that run took 274 s on a 2-core machine, so it is left out).
  */
 import dagre from '@dagrejs/dagre';
-import { ResourceGraph } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import {
+  ResourceGraph,
+  objectsByNodeId,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { layoutResourceGraph } from '../src/layout';
 import { NO_FILTERS, buildGraphView } from '../src/view/buildGraphView';
 import { generateEnvironment } from './generateEnvironment';
@@ -52,12 +55,13 @@ function dagreLayout(graph: ResourceGraph, treeOnly: boolean) {
 const rows: Record<string, string | number>[] = [];
 for (const size of [1_000, 7_500]) {
   const { graph, resources } = generateEnvironment(size);
+  const objects = objectsByNodeId(resources);
   const options = { nodeWidth: NODE_WIDTH, nodeHeight: NODE_HEIGHT };
   const ours = time(() => layoutResourceGraph(graph, options), 25);
   const viewAndLayout = time(
     () =>
       layoutResourceGraph(
-        buildGraphView(graph, resources, {
+        buildGraphView(graph, objects, {
           filters: { ...NO_FILTERS, showAllKinds: true },
           expandedGroups: new Set(),
         }),

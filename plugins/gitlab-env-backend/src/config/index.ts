@@ -3,3 +3,4 @@ export type {
   GitlabEnvConfig,
   GitlabInstanceConfig,
 } from './readGitlabEnvConfig';
+export { readHealthRules } from './readHealthRules';

@@ -8,6 +8,7 @@ import {
   GitlabAgentRef,
   GitlabEnvError,
   GitlabEnvironment,
+  HealthRuleSet,
   HealthSummary,
   KubernetesObject,
   parseFluxResourcePath,
@@ -39,6 +40,11 @@ import { KasClient } from './kasClient';
 import { readAcrossCluster } from './clusterWideSource';
 import { kasObjectSource, ObjectSource } from './objectSource';
 import { readEnvironmentObjects } from './resourceReader';
+
+export interface GitlabEnvironmentsServiceOptions {
+  /** Adopters' health rules (extension point and app-config), tried before the built-in ones. */
+  healthRules?: HealthRuleSet;
+}
 
 export interface ListEnvironmentsOptions {
   /** Also list stopped environments (default: available and stopping only). */
@@ -81,6 +87,7 @@ export class GitlabEnvironmentsService {
   constructor(
     private readonly config: GitlabEnvConfig,
     private readonly logger: LoggerService,
+    private readonly options: GitlabEnvironmentsServiceOptions = {},
   ) {
     this.cache = new CoalescingCache(
       config.cacheTtlSeconds * 1000,
@@ -499,7 +506,13 @@ export class GitlabEnvironmentsService {
     environment: GitlabEnvironment,
     labelSelector: string | undefined,
   ): Promise<EnvironmentRead> {
-    const read = await assembleRead(source, kinds, environment, labelSelector);
+    const read = await assembleRead(
+      source,
+      kinds,
+      environment,
+      labelSelector,
+      this.options.healthRules,
+    );
     return {
       ...read,
       errors: markExpectedRefusals(
@@ -612,6 +625,7 @@ async function assembleRead(
   kinds: ListableKind[],
   environment: GitlabEnvironment,
   labelSelector: string | undefined,
+  healthRules: HealthRuleSet | undefined,
 ): Promise<EnvironmentRead> {
   const namespace = environment.namespace!;
   const { objects, errors } = await readEnvironmentObjects(source, kinds, {
@@ -629,7 +643,7 @@ async function assembleRead(
         : 'Nothing may have been deployed yet, or it went to another namespace.',
     });
   }
-  const graph = buildResourceGraph(objects);
+  const graph = buildResourceGraph(objects, { health: { rules: healthRules } });
   return {
     resources: objects,
     graph,

@@ -1,3 +1,6 @@
 export { GitlabEnvironmentsService } from './GitlabEnvironmentsService';
-export type { ListEnvironmentsOptions } from './GitlabEnvironmentsService';
+export type {
+  GitlabEnvironmentsServiceOptions,
+  ListEnvironmentsOptions,
+} from './GitlabEnvironmentsService';
 export { isValidLabelSelector } from './entityScope';

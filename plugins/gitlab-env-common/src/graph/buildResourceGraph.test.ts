@@ -179,7 +179,7 @@ describe('buildResourceGraph', () => {
     );
     expect(graph.roots).toContain('apps/Deployment/shop/web');
     expect(graph.roots).not.toContain('/Pod/shop/web-5d8f-x1');
-    expect(byId.get('/Pod/shop/web-5d8f-x1')!.objectIndex).toBe(2);
+    expect(byId.get('/Pod/shop/web-5d8f-x1')!.uid).toBe('uid-web-5d8f-x1');
   });
 
   it('links a StatefulSet to its claims and a token Secret to its ServiceAccount', () => {
@@ -250,7 +250,7 @@ describe('buildResourceGraph', () => {
       parentId:
         'kustomize.toolkit.fluxcd.io/Kustomization/flux-system/checkout',
     });
-    expect(missing.objectIndex).toBeUndefined();
+    expect(missing.resourceVersion).toBeUndefined();
     expect(graph.nodes.find(n => n.kind === 'ClusterRole')!.parentId).toBe(
       'kustomize.toolkit.fluxcd.io/Kustomization/flux-system/checkout',
     );
@@ -322,7 +322,7 @@ describe('buildResourceGraph', () => {
       '/Pod/shop/orphan',
     ]);
     expect(graph.roots.length).toBeGreaterThanOrEqual(3);
-    expect(graph.nodes.find(n => n.name === 'a')!.objectIndex).toBe(4);
+    expect(graph.nodes.find(n => n.name === 'a')!.uid).toBe('uid-a');
   });
 
   it('handles a chain of 50,000 owners without recursion', () => {
@@ -371,10 +371,11 @@ describe('buildResourceGraph', () => {
       });
     const graph = buildResourceGraph([at('1000', 1), at('999', 2)]);
     expect(graph.nodes).toHaveLength(1);
-    expect(graph.nodes[0].objectIndex).toBe(0);
+    expect(graph.nodes[0].resourceVersion).toBe('1000');
     expect(
-      buildResourceGraph([at('999', 1), at('1000', 2)]).nodes[0].objectIndex,
-    ).toBe(1);
+      buildResourceGraph([at('999', 1), at('1000', 2)]).nodes[0]
+        .resourceVersion,
+    ).toBe('1000');
   });
 
   it('prefers the controller owner, then owners over managers, as tree parent', () => {

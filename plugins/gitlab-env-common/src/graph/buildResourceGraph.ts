@@ -1,8 +1,15 @@
+import { ComputeHealthOptions } from '../health';
 import { KubernetesObject, ResourceGraph } from '../types';
 import { assembleForest } from './forest';
 import { inferEdges } from './inferEdges';
 import { buildLookups } from './lookups';
 import { collectNodes } from './nodeTable';
+
+/** @public */
+export interface BuildResourceGraphOptions {
+  /** Health options: adopters' rules (see createHealthRuleSet). */
+  health?: ComputeHealthOptions;
+}
 
 /**
  * The ArgoCD-style dependency graph of an environment's objects: one node
@@ -17,8 +24,14 @@ import { collectNodes } from './nodeTable';
  *
  * @public
  */
-export function buildResourceGraph(objects: KubernetesObject[]): ResourceGraph {
-  const table = collectNodes(Array.isArray(objects) ? objects : []);
+export function buildResourceGraph(
+  objects: KubernetesObject[],
+  options?: BuildResourceGraphOptions,
+): ResourceGraph {
+  const table = collectNodes(
+    Array.isArray(objects) ? objects : [],
+    options?.health,
+  );
   const lookups = buildLookups(table);
   const edges = inferEdges(table, lookups);
   const forest = assembleForest(table.nodes, table.parents, table);

@@ -1,4 +1,4 @@
-import { healthSeverity } from '../health/aggregate';
+import { healthSeverity, rollsUp } from '../health/aggregate';
 import { HEALTH_STATUSES, ResourceNode } from '../types';
 import { idComparator } from './idOrder';
 
@@ -35,8 +35,6 @@ export function assembleForest(
   idParts: IdParts,
 ): Forest {
   const count = nodes.length;
-  cutCycles(parents);
-
   const { ids } = idParts;
   const names: string[] = new Array(count);
   // Severity of each node's own health, -1 for none.
@@ -44,9 +42,12 @@ export function assembleForest(
   for (let i = 0; i < count; i++) {
     const node = nodes[i];
     names[i] = node.name;
-    severity[i] = node.health ? healthSeverity(node.health.status) : -1;
+    severity[i] = rollsUp(node.health)
+      ? healthSeverity(node.health.status)
+      : -1;
   }
   const byId = idComparator(ids, names, idParts.prefixes, idParts.prefixOf);
+  cutCycles(parents, byId);
 
   // Children of each node as one flat array, `children[start[p]..start[p + 1])`.
   const start = new Int32Array(count + 1);
@@ -132,11 +133,13 @@ function sortRange(
 
 /**
  * Walks each parent chain once; a chain that comes back to itself is a
- * cycle, broken by dropping the parent link that closes it. A second walk
- * marks the chain done, rather than keeping it in a list: emptying a list
- * frees its storage, so every chain would allocate anew.
+ * cycle, broken by dropping the parent link of its member with the
+ * smallest id, so which link goes does not depend on the order of the
+ * input (the live graph cuts the same one). A second walk marks the chain
+ * done, rather than keeping it in a list: emptying a list frees its
+ * storage, so every chain would allocate anew.
  */
-function cutCycles(parents: number[]) {
+function cutCycles(parents: number[], byId: (a: number, b: number) => number) {
   const OPEN = 1;
   const DONE = 2;
   const state = new Uint8Array(parents.length);
@@ -148,7 +151,17 @@ function cutCycles(parents: number[]) {
       last = current;
       current = parents[current];
     }
-    if (current !== NONE && state[current] === OPEN) parents[last] = NONE;
+    if (current !== NONE && state[current] === OPEN && last !== NONE) {
+      // The whole cycle is done, whichever link goes.
+      let smallest = current;
+      state[current] = DONE;
+      for (let member = parents[current]; member !== current; ) {
+        if (byId(member, smallest) < 0) smallest = member;
+        state[member] = DONE;
+        member = parents[member];
+      }
+      parents[smallest] = NONE;
+    }
     for (let open = first; open !== NONE && state[open] === OPEN; ) {
       state[open] = DONE;
       open = parents[open];

@@ -1,4 +1,5 @@
 export { buildResourceGraph } from './buildResourceGraph';
+export type { BuildResourceGraphOptions } from './buildResourceGraph';
 export { summarizeGraphHealth } from './summarizeGraphHealth';
 export {
   groupOfApiVersion,
@@ -9,3 +10,7 @@ export {
 } from './resourceId';
 export { parseFluxInventoryId, parseFluxResourcePath } from './flux';
 export type { FluxResourcePath } from './flux';
+export { LiveResourceGraph } from './live/LiveResourceGraph';
+export { objectsByNodeId } from './objectsByNodeId';
+export { resourceTree, treePath } from './resourceTree';
+export type { ResourceTree, TreePlace } from './resourceTree';

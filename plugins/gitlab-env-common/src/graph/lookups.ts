@@ -1,6 +1,7 @@
 import { isRecord } from '../health/conditions';
 import { KubernetesObject } from '../types';
 import { KindNodes, NodeTable } from './nodeTable';
+import { REFERENCE_LABELS } from './relations/types';
 
 /**
  * What edge inference looks up in one namespace, by node index. Nested maps
@@ -22,15 +23,9 @@ export interface Lookups {
   /** Last node per uid. */
   byUid: Map<string, number>;
   namespaces: Map<string, NamespaceLookups>;
-  /** Nodes per `label=value` of the labels in LABEL_REFERENCES. */
+  /** Nodes per `label=value` of the labels in REFERENCE_LABELS. */
   byLabel: Map<string, number[]>;
 }
-
-/** Labels by which Flux and cli-utils name what manages an object. */
-const LABEL_REFERENCES = [
-  'helm.toolkit.fluxcd.io/name',
-  'cli-utils.sigs.k8s.io/inventory-id',
-];
 
 const ORDINAL_SUFFIX = /-\d+$/;
 
@@ -120,7 +115,7 @@ export function buildLookups(table: NodeTable): Lookups {
           push(inner(podsByLabel, key), value, index);
       }
     }
-    for (const label of LABEL_REFERENCES) {
+    for (const label of REFERENCE_LABELS) {
       if (typeof labels[label] === 'string')
         push(lookups.byLabel, `${label}=${labels[label]}`, index);
     }
@@ -139,7 +134,7 @@ export function firstByKindName(
     : undefined;
 }
 
-/** Nodes labelled `label=value` (LABEL_REFERENCES only). */
+/** Nodes labelled `label=value` (REFERENCE_LABELS only). */
 export function byReferenceLabel(
   lookups: Lookups,
   label: string,

@@ -1,4 +1,4 @@
-import { computeHealth } from '../health';
+import { ComputeHealthOptions, computeHealth } from '../health';
 import { isRecord } from '../health/conditions';
 import { KubernetesObject, ResourceKey, ResourceNode } from '../types';
 import { NO_PREFIX } from './idOrder';
@@ -93,7 +93,10 @@ class ApiVersions {
  * skipped; of duplicates the newest resourceVersion wins (else the later
  * copy), keeping the place of the first.
  */
-export function collectNodes(objects: readonly KubernetesObject[]): NodeTable {
+export function collectNodes(
+  objects: readonly KubernetesObject[],
+  healthOptions?: ComputeHealthOptions,
+): NodeTable {
   const table: NodeTable = {
     nodes: [],
     sources: [],
@@ -143,8 +146,11 @@ export function collectNodes(objects: readonly KubernetesObject[]): NodeTable {
         typeof object.metadata.uid === 'string'
           ? object.metadata.uid
           : undefined,
-      objectIndex,
-      health: computeHealth(object),
+      resourceVersion:
+        typeof object.metadata.resourceVersion === 'string'
+          ? object.metadata.resourceVersion
+          : undefined,
+      health: computeHealth(object, healthOptions),
       // Every field present from the start keeps all nodes one shape.
       subtreeHealth: undefined,
       parentId: undefined,
@@ -285,7 +291,10 @@ function numericVersion(object: KubernetesObject): string | undefined {
  * only when both carry numeric resourceVersions and the earlier one is
  * newer; otherwise the later copy wins.
  */
-function isNewer(earlier: KubernetesObject, later: KubernetesObject): boolean {
+export function isNewer(
+  earlier: KubernetesObject,
+  later: KubernetesObject,
+): boolean {
   const a = numericVersion(earlier);
   const b = numericVersion(later);
   // Decimal strings of any size compare by length, then digit by digit.
@@ -308,24 +317,34 @@ export function inventoryNode(
   const id = resourceId(key);
   const index = append(
     table,
-    {
-      group: key.group,
-      kind: key.kind,
-      namespace: key.namespace,
-      name: key.name,
-      id,
-      version,
-      missing: true,
-      subtreeHealth: undefined,
-      parentId: undefined,
-      health: {
-        status: 'Missing',
-        message: `Listed in the inventory of ${inventory.kind} ${inventory.namespace}/${inventory.name} but not found in the cluster`,
-      },
-      childIds: [],
-    },
+    missingNode(key, id, version, inventory),
     NO_PREFIX,
   );
   table.missing.set(id, index);
   return index;
+}
+
+/** The node of an inventory entry the cluster lacks, naming the inventory that lists it. */
+export function missingNode(
+  key: ResourceKey,
+  id: string,
+  version: string,
+  inventory: ResourceNode,
+): ResourceNode {
+  return {
+    group: key.group,
+    kind: key.kind,
+    namespace: key.namespace,
+    name: key.name,
+    id,
+    version,
+    missing: true,
+    subtreeHealth: undefined,
+    parentId: undefined,
+    health: {
+      status: 'Missing',
+      message: `Listed in the inventory of ${inventory.kind} ${inventory.namespace}/${inventory.name} but not found in the cluster`,
+    },
+    childIds: [],
+  };
 }

@@ -1,4 +1,9 @@
-import { aggregateHealth, compareHealth, summarizeHealth } from './aggregate';
+import {
+  aggregateHealth,
+  compareHealth,
+  rollsUp,
+  summarizeHealth,
+} from './aggregate';
 
 describe('aggregateHealth', () => {
   it('rolls up by ArgoCD severity: Missing is worse than Progressing, Unknown worst', () => {
@@ -39,5 +44,19 @@ describe('summarizeHealth', () => {
         none: 1,
       },
     });
+  });
+});
+
+describe('roll-ups and the generic rule', () => {
+  it("leaves out the generic rule's Unknown, as ArgoCD gives such objects no health", () => {
+    const summary = summarizeHealth([
+      { status: 'Healthy' },
+      { status: 'Unknown', message: 'No health rule', origin: 'generic' },
+      { status: 'Degraded', origin: 'generic' },
+    ]);
+    expect(summary.status).toBe('Degraded');
+    expect(summary.counts.none).toBe(1);
+    expect(summary.counts.Unknown).toBe(0);
+    expect(rollsUp({ status: 'Unknown', message: 'lua error' })).toBe(true);
   });
 });

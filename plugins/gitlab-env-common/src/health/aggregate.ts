@@ -15,6 +15,23 @@ export function healthSeverity(status: HealthStatus): number {
   return SEVERITY.get(status) ?? 0;
 }
 
+/**
+ * Whether an assessment counts in roll-ups. The generic rule's Unknown
+ * ("no rule, and the status says nothing we can read") does not: ArgoCD
+ * gives such objects no health at all, so an environment's health stays
+ * what ArgoCD would show while the node itself says why it is unassessed.
+ *
+ * @public
+ */
+export function rollsUp(
+  assessment: HealthAssessment | undefined,
+): assessment is HealthAssessment {
+  return (
+    assessment !== undefined &&
+    !(assessment.origin === 'generic' && assessment.status === 'Unknown')
+  );
+}
+
 /** ArgoCD's `IsWorse`: true when `next` is less healthy than `current`. @public */
 export function isWorseHealth(
   current: HealthStatus,
@@ -66,7 +83,7 @@ export function summarizeHealth(
   let total = 0;
   for (const assessment of assessments) {
     total += 1;
-    if (!assessment) {
+    if (!rollsUp(assessment)) {
       counts.none += 1;
       continue;
     }

@@ -1,3 +1,4 @@
+import { createHealthRuleSet } from './adopterRules';
 import fc from 'fast-check';
 import { HEALTH_STATUSES, KubernetesObject } from '../types';
 import { computeHealth } from './computeHealth';
@@ -63,9 +64,15 @@ describe('computeHealth pipeline', () => {
     },
   );
   it('dispatches on group and kind, not kind alone', () => {
+    // Not apps/Deployment's rule (which says `Deployment is paused`): the
+    // generic one, marked as such.
     expect(
       computeHealth(manifest('example.com/v1', 'Deployment', { paused: true })),
-    ).toBeUndefined();
+    ).toEqual({
+      status: 'Suspended',
+      message: 'Deployment is suspended',
+      origin: 'generic',
+    });
     expect(computeHealth(manifest('v1', 'Deployment', { paused: true }))).toBe(
       undefined,
     );
@@ -157,5 +164,85 @@ describe('computeHealth on malformed input', () => {
         { numRuns: 2000 },
       );
     expect(check).not.toThrow();
+  });
+});
+
+describe('computeHealth with adopters’ rules', () => {
+  const deployment = manifest('apps/v1', 'Deployment', { paused: true });
+
+  it('tries them before the built-in rule and marks their results', () => {
+    const rules = createHealthRuleSet([
+      {
+        group: 'apps',
+        kind: 'Deployment',
+        rule: () => ({ status: 'Healthy', message: 'paused on purpose' }),
+      },
+    ]);
+    expect(computeHealth(deployment, { rules })).toEqual({
+      status: 'Healthy',
+      message: 'paused on purpose',
+      origin: 'adopter',
+    });
+  });
+
+  it('leaves the object to the built-in rule when theirs returns undefined', () => {
+    const rules = createHealthRuleSet([
+      { group: 'apps', kind: 'Deployment', rule: () => undefined },
+    ]);
+    expect(computeHealth(deployment, { rules })).toEqual({
+      status: 'Suspended',
+      message: 'Deployment is paused',
+    });
+  });
+
+  it('turns a throw or an invalid status into Unknown naming the rule', () => {
+    const throwing = createHealthRuleSet([
+      {
+        group: 'apps',
+        kind: 'Deployment',
+        rule: () => {
+          throw new Error('cannot read spec of undefined');
+        },
+      },
+    ]);
+    expect(computeHealth(deployment, { rules: throwing })).toEqual({
+      status: 'Unknown',
+      message: 'cannot read spec of undefined',
+      origin: 'adopter',
+    });
+    const invalid = createHealthRuleSet([
+      {
+        group: 'apps',
+        kind: 'Deployment',
+        rule: () => ({ status: 'Fine' } as any),
+      },
+    ]);
+    expect(computeHealth(deployment, { rules: invalid })).toEqual({
+      status: 'Unknown',
+      message:
+        "The portal's health rule for apps/Deployment returned an invalid status: Fine",
+      origin: 'adopter',
+    });
+  });
+
+  it('refuses two rules for one group and kind', () => {
+    expect(() =>
+      createHealthRuleSet([
+        {
+          group: 'x.io',
+          kind: 'A',
+          rule: () => undefined,
+          source: 'gitlabEnv.health.rules[0]',
+        },
+        {
+          group: 'x.io',
+          kind: 'A',
+          rule: () => undefined,
+          source: 'a backend module',
+        },
+      ]),
+    ).toThrow(
+      'Two health rules for x.io/A: from gitlabEnv.health.rules[0] and from a backend module',
+    );
   });
 });

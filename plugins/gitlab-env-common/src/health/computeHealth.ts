@@ -1,28 +1,78 @@
-import { HEALTH_STATUSES, HealthAssessment, KubernetesObject } from '../types';
+import {
+  HEALTH_STATUSES,
+  HealthAssessment,
+  HealthOrigin,
+  KubernetesObject,
+} from '../types';
+import { HealthRuleSet } from './adopterRules';
 import { groupOf, isRecord } from './conditions';
 import { genericHealth } from './custom/generic';
 import { healthRuleOf } from './rules';
 
 const VALID = new Set<string>(HEALTH_STATUSES);
 
-/** Built-in groups whose kinds without a rule carry no health (ConfigMap, Secret, Role, ...). */
+/**
+ * Kubernetes' own API groups (kube-apiserver and aggregated metrics):
+ * their kinds without a rule carry no health (ConfigMap, Secret, Role, ...).
+ * Listed, not matched by suffix: CRDs live under `.k8s.io` too
+ * (`sparkoperator.k8s.io`, `snapshot.storage.k8s.io`).
+ */
+const BUILTIN_GROUPS = new Set([
+  'admissionregistration.k8s.io',
+  'apiextensions.k8s.io',
+  'apiregistration.k8s.io',
+  'authentication.k8s.io',
+  'authorization.k8s.io',
+  'certificates.k8s.io',
+  'coordination.k8s.io',
+  'discovery.k8s.io',
+  'events.k8s.io',
+  'flowcontrol.apiserver.k8s.io',
+  'internal.apiserver.k8s.io',
+  'metrics.k8s.io',
+  'networking.k8s.io',
+  'node.k8s.io',
+  'rbac.authorization.k8s.io',
+  'resource.k8s.io',
+  'scheduling.k8s.io',
+  'storage.k8s.io',
+  'storagemigration.k8s.io',
+]);
+
 function isBuiltinGroup(group: string): boolean {
-  return group === '' || !group.includes('.') || group.endsWith('.k8s.io');
+  return !group.includes('.') || BUILTIN_GROUPS.has(group);
+}
+
+/** @public */
+export interface ComputeHealthOptions {
+  /** Adopters' rules, tried before the built-in ones. */
+  rules?: HealthRuleSet;
+}
+
+function marked(
+  result: HealthAssessment | undefined,
+  origin: HealthOrigin | undefined,
+): HealthAssessment | undefined {
+  return result && origin ? { ...result, origin } : result;
 }
 
 /**
- * An object's health as ArgoCD assesses it: pending deletion first, then the
- * rule for its group and kind, then (custom resources only) the common
- * status conventions. Undefined for kinds that carry no health. Never
- * throws, whatever JSON it is given.
+ * An object's health as ArgoCD assesses it: pending deletion first, then an
+ * adopter's rule for its group and kind, then the built-in one, then
+ * (custom resources only) the generic status conventions, marked with
+ * `origin: 'generic'`. Undefined for kinds that carry no health. Never
+ * throws, whatever JSON it is given or an adopter's rule does.
  *
  * @public
  */
 export function computeHealth(
   object: KubernetesObject,
+  options?: ComputeHealthOptions,
 ): HealthAssessment | undefined {
   if (!isRecord(object) || typeof object.kind !== 'string') return undefined;
   const metadata = isRecord(object.metadata) ? object.metadata : {};
+  // Whose rule is answering, also when it throws.
+  let origin: HealthOrigin | undefined;
   try {
     if (metadata.deletionTimestamp) {
       const finalizers = Array.isArray(metadata.finalizers)
@@ -33,25 +83,54 @@ export function computeHealth(
       }
     }
     const group = groupOf(object);
-    const rule = healthRuleOf(group, object.kind);
     let result: HealthAssessment | undefined;
-    if (rule) result = rule(object);
-    else if (!isBuiltinGroup(group)) result = genericHealth(object);
+    const adopted = options?.rules?.ruleOf(group, object.kind);
+    if (adopted) {
+      origin = 'adopter';
+      result = adopted(object);
+    }
+    if (!result) {
+      origin = undefined;
+      const rule = healthRuleOf(group, object.kind);
+      if (rule) result = rule(object);
+      else if (!isBuiltinGroup(group)) {
+        origin = 'generic';
+        result = genericHealth(object);
+      }
+    }
     if (!result) return undefined;
     if (!VALID.has(result.status))
-      return {
-        status: 'Unknown',
-        message: 'Lua returned an invalid health status',
-      };
+      return marked(
+        {
+          status: 'Unknown',
+          message:
+            origin === 'adopter'
+              ? `The portal's health rule for ${group}/${
+                  object.kind
+                } returned an invalid status: ${String(result.status).slice(
+                  0,
+                  40,
+                )}`
+              : 'Lua returned an invalid health status',
+        },
+        origin,
+      );
     if (result.message !== undefined && typeof result.message !== 'string') {
-      return { status: result.status };
+      return marked({ status: result.status }, origin);
     }
-    return result;
+    if (!origin) return result;
+    // Rebuilt so that only the fields of an assessment leave a rule.
+    return result.message === undefined
+      ? { status: result.status, origin }
+      : { status: result.status, message: result.message, origin };
   } catch (error) {
     // ArgoCD turns a failing check into Unknown with the error's text.
-    return {
-      status: 'Unknown',
-      message: error instanceof Error ? error.message : String(error),
-    };
+    return marked(
+      {
+        status: 'Unknown',
+        message: error instanceof Error ? error.message : String(error),
+      },
+      origin,
+    );
   }
 }

@@ -24,11 +24,30 @@ export function statusOf(obj: KubernetesObject): Record<string, any> {
   return isRecord(obj.status) ? obj.status : {};
 }
 
+const optionalText = (value: unknown) =>
+  value === undefined || value === null || typeof value === 'string';
+
+/**
+ * A condition rules can read: string type and status, and a reason and
+ * message that are text when present (rules put them into messages).
+ */
 function isCondition(value: unknown): value is Condition {
   return (
     isRecord(value) &&
     typeof value.type === 'string' &&
-    typeof value.status === 'string'
+    typeof value.status === 'string' &&
+    optionalText(value.reason) &&
+    optionalText(value.message)
+  );
+}
+
+/** Like isCondition, for lists where a condition may lack its status (Gateway API parents, ancestors). */
+export function isTypedCondition(value: unknown): value is Condition {
+  return (
+    isRecord(value) &&
+    typeof value.type === 'string' &&
+    optionalText(value.reason) &&
+    optionalText(value.message)
   );
 }
 
@@ -75,6 +94,19 @@ export function health(
   message?: string,
 ): HealthAssessment {
   return message ? { status, message } : { status };
+}
+
+/**
+ * The object's kind, or '' when it is not a string: template strings and
+ * String() throw on objects whose toString/valueOf are garbage.
+ */
+export function kindOf(obj: KubernetesObject): string {
+  return typeof obj.kind === 'string' ? obj.kind : '';
+}
+
+/** A string as is, '' for anything else (never calls toString on garbage). */
+export function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
 }
 
 /** API group of an object: '' for the core group. */

@@ -1,4 +1,5 @@
 import { HealthAssessment, KubernetesObject } from '../types';
+import { kindOf, text } from './conditions';
 import { apiServiceHealth } from './builtin/apiService';
 import { cronJobHealth } from './builtin/cronJob';
 import { customResourceDefinitionHealth } from './builtin/customResourceDefinition';
@@ -13,6 +14,8 @@ import { replicaSetHealth } from './builtin/replicaSet';
 import { ingressHealth, serviceHealth } from './builtin/service';
 import { statefulSetHealth } from './builtin/statefulSet';
 import { volumeSnapshotHealth } from './builtin/volumeSnapshot';
+import { applicationSetHealth } from './custom/argoApplicationSet';
+import { eventBusHealth } from './custom/argoEventBus';
 import { rolloutHealth } from './custom/argoRollout';
 import {
   analysisRunHealth,
@@ -32,6 +35,24 @@ import {
   kustomizationHealth,
 } from './custom/flux';
 import { fluxImageHealth } from './custom/fluxImage';
+import { fluxReceiverHealth } from './custom/fluxReceiver';
+import { awsAckHealth } from './custom/awsAck';
+import { crossplaneHealth, upboundHealth } from './custom/crossplane';
+import { gcpConfigConnectorHealth } from './custom/gcpConfigConnector';
+import {
+  crossplaneConfigurationHealth,
+  crossplaneConfigurationRevisionHealth,
+  crossplaneProviderHealth,
+} from './custom/crossplanePackage';
+import {
+  backendTlsPolicyHealth,
+  envoyPolicyHealth,
+} from './custom/gatewayPolicies';
+import { knativeServiceHealth } from './custom/knative';
+import {
+  kyvernoClusterPolicyHealth,
+  kyvernoPolicyHealth,
+} from './custom/kyverno';
 import {
   gatewayClassHealth,
   gatewayHealth,
@@ -45,6 +66,13 @@ import {
   sealedSecretHealth,
 } from './custom/secrets';
 
+/**
+ * A health rule: the assessment of one object of the kinds it is registered
+ * for, or undefined when the object carries no health. It must not throw
+ * (a throw reads as Unknown with the error's text).
+ *
+ * @public
+ */
 export type HealthRule = (
   obj: KubernetesObject,
 ) => HealthAssessment | undefined;
@@ -59,7 +87,7 @@ function versioned(
   label?: string,
 ): HealthRule {
   return obj => {
-    const apiVersion = String(obj.apiVersion);
+    const apiVersion = text(obj.apiVersion);
     const slash = apiVersion.indexOf('/');
     // Compared in place: slicing the version out would allocate per object.
     for (const known of versions) {
@@ -74,8 +102,8 @@ function versioned(
     return {
       status: 'Unknown',
       message: `unsupported ${
-        label ?? obj.kind
-      } GVK: ${group}/${version}, Kind=${obj.kind}`,
+        label ?? kindOf(obj)
+      } GVK: ${group}/${version}, Kind=${kindOf(obj)}`,
     };
   };
 }
@@ -150,7 +178,40 @@ export const HEALTH_RULES: ReadonlyMap<string, HealthRule> = new Map<
   ['gateway.networking.k8s.io/GatewayClass', gatewayClassHealth],
   ['gateway.networking.k8s.io/HTTPRoute', routeHealth],
   ['gateway.networking.k8s.io/GRPCRoute', routeHealth],
+  ['gateway.networking.k8s.io/BackendTLSPolicy', backendTlsPolicyHealth],
+  ['gateway.envoyproxy.io/ClientTrafficPolicy', envoyPolicyHealth],
+  ['gateway.envoyproxy.io/BackendTrafficPolicy', envoyPolicyHealth],
+  ['gateway.envoyproxy.io/SecurityPolicy', envoyPolicyHealth],
+  ['gateway.envoyproxy.io/EnvoyExtensionPolicy', envoyPolicyHealth],
+  ['gateway.envoyproxy.io/EnvoyPatchPolicy', envoyPolicyHealth],
+  ['argoproj.io/ApplicationSet', applicationSetHealth],
+  ['argoproj.io/EventBus', eventBusHealth],
+  ['notification.toolkit.fluxcd.io/Receiver', fluxReceiverHealth],
+  ['kyverno.io/Policy', kyvernoPolicyHealth],
+  ['kyverno.io/ClusterPolicy', kyvernoClusterPolicyHealth],
+  ['serving.knative.dev/Service', knativeServiceHealth],
+  ['pkg.crossplane.io/Provider', crossplaneProviderHealth],
+  ['pkg.crossplane.io/Configuration', crossplaneConfigurationHealth],
+  [
+    'pkg.crossplane.io/ConfigurationRevision',
+    crossplaneConfigurationRevisionHealth,
+  ],
 ]);
+
+/**
+ * ArgoCD's wildcard script directories (`_.cnrm.cloud.google.com/_`,
+ * `_.crossplane.io/_`, `_.services.k8s.aws/_`, `_.upbound.io/_`): any kind
+ * of a group under these domains that has no rule of its own, tried after
+ * the exact rules.
+ */
+const WILDCARD_RULES: ReadonlyArray<
+  readonly [suffix: string, rule: HealthRule]
+> = [
+  ['.cnrm.cloud.google.com', gcpConfigConnectorHealth],
+  ['.crossplane.io', crossplaneHealth],
+  ['.services.k8s.aws', awsAckHealth],
+  ['.upbound.io', upboundHealth],
+];
 
 /**
  * HEALTH_RULES per kind, then group: found without joining a `group/Kind`
@@ -170,5 +231,10 @@ export function healthRuleOf(
   group: string,
   kind: string,
 ): HealthRule | undefined {
-  return RULES_BY_KIND.get(kind)?.get(group);
+  const exact = RULES_BY_KIND.get(kind)?.get(group);
+  if (exact) return exact;
+  for (const [suffix, rule] of WILDCARD_RULES) {
+    if (group.endsWith(suffix)) return rule;
+  }
+  return undefined;
 }

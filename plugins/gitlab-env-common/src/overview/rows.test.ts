@@ -5,6 +5,7 @@ import {
   countOverviewRows,
   filterOverviewRows,
   groupOverviewRows,
+  overviewRowFolder,
 } from './rows';
 import { OverviewRow } from './types';
 
@@ -160,6 +161,19 @@ describe('rows whose health is still being read', () => {
 describe('filterOverviewRows', () => {
   const names = (filtered: OverviewRow[]) =>
     filtered.map(r => `${r.entityRef.split('/')[1]}:${r.environment?.name}`);
+
+  it('groups by the folder the entity tab uses, from the name when GitLab sends none', () => {
+    const named = {
+      ...rows[0],
+      environment: {
+        ...rows[0].environment!,
+        name: 'review/feature-x',
+        folder: undefined,
+      },
+    };
+    expect(overviewRowFolder(named)).toBe('review');
+    expect(overviewRowFolder({ ...rows[0], environment: undefined })).toBe('');
+  });
 
   it('filters to one environment path inside a folder', () => {
     expect(

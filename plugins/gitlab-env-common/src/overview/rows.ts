@@ -1,3 +1,4 @@
+import { environmentFolder } from '../environments';
 import { aggregateHealth, compareHealth } from '../health';
 import {
   DEPLOYMENT_TIERS,
@@ -72,9 +73,12 @@ export function overviewRowTier(row: OverviewRow): DeploymentTier {
   return row.environment?.tier ?? 'other';
 }
 
-/** The folder a row is grouped under: GitLab's environment type, or ''. @public */
+/**
+ * The folder a row is grouped under, as the entity tab groups its cards
+ * (`environmentFolder`), or '' for none. @public
+ */
 export function overviewRowFolder(row: OverviewRow): string {
-  return row.environment?.folder ?? '';
+  return (row.environment && environmentFolder(row.environment)) ?? '';
 }
 
 /**

@@ -1,5 +1,5 @@
-import { HealthAssessment, HealthStatus } from './health';
-import { ResourceKey } from './kubernetes';
+import { HealthAssessment, HealthStatus, HealthSummary } from './health';
+import { KubernetesObject, ResourceKey } from './kubernetes';
 
 /**
  * How two resources relate. Edges point from the parent or referrer to the
@@ -49,8 +49,8 @@ export interface ResourceNode extends ResourceKey {
   id: string;
   version: string;
   uid?: string;
-  /** Index of the object in the input array; absent for `missing` nodes. */
-  objectIndex?: number;
+  /** `metadata.resourceVersion` of the object the node shows; absent for `missing` nodes. */
+  resourceVersion?: string;
   /** True for an object a Flux inventory names but the cluster does not hold. */
   missing?: boolean;
   /** The object's own health; undefined for kinds that carry none. */
@@ -69,4 +69,35 @@ export interface ResourceGraph {
   edges: ResourceEdge[];
   /** Ids of nodes with no tree parent, in a stable order. */
   roots: string[];
+}
+
+/**
+ * One change to an environment's objects, as a Kubernetes watch reports it.
+ *
+ * @public
+ */
+export interface WatchEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  object: KubernetesObject;
+}
+
+/**
+ * What applying watch events changed in a graph: whole nodes added or
+ * changed (their health, subtree health, tree parent or children), ids of
+ * nodes removed, edges added and removed, the objects added or modified
+ * and the ids of those deleted, and the environment's health summary when
+ * it changed.
+ *
+ * @public
+ */
+export interface ResourceGraphPatch {
+  nodesAdded: ResourceNode[];
+  nodesChanged: ResourceNode[];
+  nodesRemoved: string[];
+  edgesAdded: ResourceEdge[];
+  edgesRemoved: ResourceEdge[];
+  objectsUpserted: KubernetesObject[];
+  /** Node ids of the objects deleted. */
+  objectsRemoved: string[];
+  health?: HealthSummary;
 }

@@ -16,10 +16,22 @@ export const HEALTH_STATUSES = [
 /** @public */
 export type HealthStatus = (typeof HEALTH_STATUSES)[number];
 
+/**
+ * Where an assessment came from when no built-in ArgoCD-compatible rule
+ * made it: `generic` for the status conventions applied to a custom
+ * resource without a rule, `adopter` for a rule the portal's adopters
+ * registered (backend module or app-config). Absent for built-in rules.
+ *
+ * @public
+ */
+export type HealthOrigin = 'generic' | 'adopter';
+
 /** @public */
 export interface HealthAssessment {
   status: HealthStatus;
   message?: string;
+  /** Set when the assessment did not come from a built-in rule. */
+  origin?: HealthOrigin;
 }
 
 /**

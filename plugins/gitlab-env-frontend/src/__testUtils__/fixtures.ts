@@ -4,8 +4,8 @@ import {
   HealthAssessment,
   KubernetesObject,
   ResourceEdgeType,
+  summarizeGraphHealth,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import { emptyHealthCounts, worstHealth } from '../view/health';
 import { graphFrom } from './graphFrom';
 
 // Relative to the clock, as the UI shows ages against the time data arrived.
@@ -208,23 +208,13 @@ export function shopResources(
     return { status: 'Healthy' };
   };
   const graph = graphFrom(objects, links, healthOf);
-  const counts = emptyHealthCounts();
-  for (const node of graph.nodes) {
-    if (node.health) counts[node.health.status]++;
-    else counts.none++;
-  }
   return {
     entityRef: 'component:default/storefront',
     environment: env,
     scope: { namespace: 'shop' },
     resources: objects,
     graph,
-    health: {
-      status:
-        worstHealth(graph.nodes.map(node => node.health?.status)) ?? 'Healthy',
-      counts,
-      total: objects.length,
-    },
+    health: summarizeGraphHealth(graph),
     errors,
     fetchedAt: NOW,
   };

@@ -31,7 +31,7 @@ export function graphFrom(
   links: Array<[KubernetesObject, ResourceEdgeType, KubernetesObject]>,
   health: (object: KubernetesObject) => HealthAssessment | undefined,
 ): ResourceGraph {
-  const nodes: ResourceNode[] = objects.map((object, objectIndex) => {
+  const nodes: ResourceNode[] = objects.map(object => {
     const [group, kind, namespace, name] = fixtureId(object).split('/');
     return {
       id: fixtureId(object),
@@ -41,7 +41,6 @@ export function graphFrom(
       name,
       version: object.apiVersion?.split('/').pop() ?? 'v1',
       uid: object.metadata?.uid,
-      objectIndex,
       health: health(object),
       childIds: [],
     };

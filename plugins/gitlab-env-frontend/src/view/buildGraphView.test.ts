@@ -1,6 +1,7 @@
 import {
   KubernetesObject,
   ResourceEdgeType,
+  objectsByNodeId,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { graphFrom } from '../__testUtils__/graphFrom';
 import { shopResources } from '../__testUtils__/fixtures';
@@ -18,7 +19,11 @@ const id = (kind: string, name: string) =>
 
 describe('buildGraphView', () => {
   it('groups more than five pods of one owner, keeping their place and their counts', () => {
-    const view = buildGraphView(shop.graph, shop.resources, options);
+    const view = buildGraphView(
+      shop.graph,
+      objectsByNodeId(shop.resources),
+      options,
+    );
     const rs = id('ReplicaSet', 'api-7c9b');
     const group = view.nodes.find(n => n.type === 'podGroup')!;
     expect(group).toMatchObject({
@@ -37,7 +42,7 @@ describe('buildGraphView', () => {
 
   it('shows every pod once their group is expanded', () => {
     const rs = id('ReplicaSet', 'api-7c9b');
-    const view = buildGraphView(shop.graph, shop.resources, {
+    const view = buildGraphView(shop.graph, objectsByNodeId(shop.resources), {
       ...options,
       expandedGroups: new Set([rs]),
     });
@@ -46,12 +51,16 @@ describe('buildGraphView', () => {
   });
 
   it('hides uninteresting kinds by default and counts them', () => {
-    const hidden = buildGraphView(shop.graph, shop.resources, options);
+    const hidden = buildGraphView(
+      shop.graph,
+      objectsByNodeId(shop.resources),
+      options,
+    );
     expect(hidden.nodes.some(n => n.id === id('ConfigMap', 'api-config'))).toBe(
       false,
     );
     expect(hidden.hiddenCount).toBe(2);
-    const all = buildGraphView(shop.graph, shop.resources, {
+    const all = buildGraphView(shop.graph, objectsByNodeId(shop.resources), {
       ...options,
       filters: { ...NO_FILTERS, showAllKinds: true },
     });
@@ -61,7 +70,7 @@ describe('buildGraphView', () => {
   });
 
   it('redirects cross-links of grouped pods to their group, once', () => {
-    const view = buildGraphView(shop.graph, shop.resources, {
+    const view = buildGraphView(shop.graph, objectsByNodeId(shop.resources), {
       ...options,
       filters: { ...NO_FILTERS, showAllKinds: true },
     });
@@ -83,7 +92,7 @@ describe('buildGraphView', () => {
   });
 
   it('keeps the owners of a match as context, and drops the rest', () => {
-    const view = buildGraphView(shop.graph, shop.resources, {
+    const view = buildGraphView(shop.graph, objectsByNodeId(shop.resources), {
       ...options,
       filters: { ...NO_FILTERS, health: ['Degraded'] },
     });
@@ -116,7 +125,11 @@ describe('buildGraphView', () => {
       [[secret, 'owns' as ResourceEdgeType, podA]],
       () => undefined,
     );
-    const view = buildGraphView(graph, [secret, podA], options);
+    const view = buildGraphView(
+      graph,
+      objectsByNodeId([secret, podA]),
+      options,
+    );
     expect(view.nodes.map(n => n.id)).toEqual([graph.nodes[1].id]);
     expect(view.roots).toEqual([graph.nodes[1].id]);
   });
@@ -124,7 +137,11 @@ describe('buildGraphView', () => {
 
 describe('buildGraphView routes', () => {
   it('places a Service nothing owns right of the Ingress routing to it', () => {
-    const view = buildGraphView(shop.graph, shop.resources, options);
+    const view = buildGraphView(
+      shop.graph,
+      objectsByNodeId(shop.resources),
+      options,
+    );
     const ingress = id('Ingress', 'web');
     const service = id('Service', 'web');
     expect(view.roots).not.toContain(service);
@@ -158,7 +175,11 @@ describe('buildGraphView scales', () => {
       ],
       () => undefined,
     );
-    const view = buildGraphView(graph, [deployment, hpa], options);
+    const view = buildGraphView(
+      graph,
+      objectsByNodeId([deployment, hpa]),
+      options,
+    );
     const [deploymentId, hpaId] = graph.nodes.map(n => n.id);
     expect(view.roots).toEqual([hpaId]);
     expect(view.nodes.find(n => n.id === hpaId)!.childIds).toEqual([

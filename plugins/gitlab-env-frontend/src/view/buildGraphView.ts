@@ -2,13 +2,14 @@ import {
   HealthCounts,
   HealthStatus,
   KubernetesObject,
-  OWNERSHIP_EDGE_TYPES,
   ResourceEdgeType,
   ResourceGraph,
   ResourceNode,
+  ResourceTree,
+  resourceTree,
+  summarizeHealth,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { DEFAULT_HIDDEN_KINDS, POD_GROUP_THRESHOLD } from './kinds';
-import { emptyHealthCounts, worstHealth } from './health';
 
 /** What the user narrowed the resources down to. */
 export interface ResourceFilters {
@@ -79,31 +80,35 @@ export interface GraphViewOptions {
 }
 
 /**
- * Turns the engine's graph into what the graph view draws: kinds hidden by
- * default are dropped (their children move up to the nearest shown
- * ancestor), filters keep matching resources and the ancestors that give
- * them context, and the pods of one owner collapse into a group node past a
- * handful. Pure and linear, so it can rerun on every filter change.
+ * Turns the engine's graph into what the graph view draws, on the tree the
+ * engine places nodes in (`resourceTree`, which the drawer's chain follows
+ * too): kinds hidden by default are dropped (their children move up to the
+ * nearest shown ancestor), filters keep matching resources and the
+ * ancestors that give them context, and the pods of one owner collapse into
+ * a group node past a handful. Pure and linear, so it can rerun on every
+ * filter change.
  */
 export function buildGraphView(
   graph: ResourceGraph,
-  resources: readonly KubernetesObject[],
+  objects: ReadonlyMap<string, KubernetesObject>,
   { filters, expandedGroups, podGroupThreshold }: GraphViewOptions,
+  tree: ResourceTree = resourceTree(graph),
 ): GraphView {
   const threshold = podGroupThreshold ?? POD_GROUP_THRESHOLD;
   const byId = new Map(graph.nodes.map(node => [node.id, node]));
   const { kindShown, matches, filtering } = resourceMatcher(filters);
   const hiddenCount = graph.nodes.filter(node => !kindShown(node)).length;
+  const treeChildren = (id: string) => tree.children.get(id) ?? [];
 
   // Tree children, skipping over hidden kinds.
   const shownChildren = (node: ResourceNode): string[] => {
     const out: string[] = [];
-    const pending = [...node.childIds].reverse();
+    const pending = [...treeChildren(node.id)].reverse();
     while (pending.length > 0) {
       const child = byId.get(pending.pop()!);
       if (!child) continue;
       if (kindShown(child)) out.push(child.id);
-      else pending.push(...[...child.childIds].reverse());
+      else pending.push(...[...treeChildren(child.id)].reverse());
     }
     return out;
   };
@@ -117,7 +122,6 @@ export function buildGraphView(
       if (!parents.has(childId)) parents.set(childId, node.id);
     }
   }
-  adoptUnownedTargets(graph, children, parents);
 
   // Filters: a node stays when it matches or gives a match its context.
   const kept = new Set<string>();
@@ -135,10 +139,10 @@ export function buildGraphView(
   }
   const contextOnly = (node: ResourceNode) => filtering && !matches(node);
 
-  // Roots: the engine's first, then nodes whose parents are all hidden.
+  // Roots: the tree's first, then nodes whose parents are all hidden.
   const roots: string[] = [];
   const rootSeen = new Set<string>();
-  for (const id of [...graph.roots, ...graph.nodes.map(node => node.id)]) {
+  for (const id of [...tree.roots, ...graph.nodes.map(node => node.id)]) {
     if (kept.has(id) && !parents.has(id) && !rootSeen.has(id)) {
       rootSeen.add(id);
       roots.push(id);
@@ -173,10 +177,7 @@ export function buildGraphView(
       type: 'resource',
       id: node.id,
       resource: node,
-      object:
-        node.objectIndex === undefined
-          ? undefined
-          : resources[node.objectIndex],
+      object: objects.get(node.id),
       parentId: parents.get(node.id),
       childIds,
       context: contextOnly(node),
@@ -190,7 +191,7 @@ export function buildGraphView(
 
   return {
     nodes: visibleNodes,
-    edges: viewEdges(graph, visibleNodes, representative),
+    edges: viewEdges(graph, tree, visibleNodes, representative),
     roots,
     matchCount,
     hiddenCount,
@@ -219,57 +220,15 @@ export function resourceMatcher(filters: ResourceFilters) {
   };
 }
 
-// Relations that place an unowned target right of its source (see below).
-const ADOPTING_EDGE_TYPES: readonly ResourceEdgeType[] = ['routes', 'scales'];
-const TREE_EDGE_TYPES: readonly ResourceEdgeType[] = [
-  ...OWNERSHIP_EDGE_TYPES,
-  ...ADOPTING_EDGE_TYPES,
-];
-
-/**
- * A Service nothing owns is a root, like the Ingress that routes to it (and a
- * Deployment like the HPA that scales it); drawn as sibling roots, the edge
- * between them would run backwards. Like ArgoCD's network view, the target
- * goes right of the (first) source instead, so the graph reads left to
- * right: Ingress › Service › Pods, HPA › Deployment › ReplicaSet.
- */
-function adoptUnownedTargets(
-  graph: ResourceGraph,
-  children: Map<string, string[]>,
-  parents: Map<string, string>,
-) {
-  for (const edge of graph.edges) {
-    const { source, target } = edge;
-    if (
-      !ADOPTING_EDGE_TYPES.includes(edge.type) ||
-      source === target ||
-      parents.has(target) ||
-      !children.has(source) ||
-      !children.has(target)
-    ) {
-      continue;
-    }
-    let ancestor: string | undefined = source;
-    while (ancestor !== undefined && ancestor !== target) {
-      ancestor = parents.get(ancestor);
-    }
-    if (ancestor === target) continue; // would make a cycle
-    parents.set(target, source);
-    children.get(source)!.push(target);
-  }
-}
-
 function podGroup(
   ownerId: string,
   podIds: string[],
   byId: Map<string, ResourceNode>,
 ): PodGroupViewNode {
-  const counts = emptyHealthCounts();
-  for (const id of podIds) {
-    const status = byId.get(id)!.health?.status;
-    if (status) counts[status]++;
-    else counts.none++;
-  }
+  // The engine's roll-up: counts per status, the worst of those with health.
+  const { counts, status } = summarizeHealth(
+    podIds.map(id => byId.get(id)!.health),
+  );
   return {
     type: 'podGroup',
     id: podGroupId(ownerId),
@@ -277,7 +236,7 @@ function podGroup(
     childIds: [],
     memberIds: podIds,
     counts,
-    status: worstHealth(podIds.map(id => byId.get(id)!.health?.status)),
+    status: counts.none === podIds.length ? undefined : status,
   };
 }
 
@@ -287,6 +246,7 @@ export function podGroupId(ownerId: string): string {
 
 function viewEdges(
   graph: ResourceGraph,
+  tree: ResourceTree,
   nodes: ViewNode[],
   representative: Map<string, string>,
 ): ViewEdge[] {
@@ -296,27 +256,22 @@ function viewEdges(
     source: string,
     target: string,
     type: ResourceEdgeType,
-    tree: boolean,
+    inTree: boolean,
   ) => {
     const id = `${type}:${source}->${target}`;
     if (source === target || seen.has(id)) return;
     seen.add(id);
-    edges.push({ id, source, target, type, tree });
+    edges.push({ id, source, target, type, tree: inTree });
   };
-  const ownershipType = new Map<string, ResourceEdgeType>();
-  for (const edge of graph.edges) {
-    if (TREE_EDGE_TYPES.includes(edge.type)) {
-      ownershipType.set(`${edge.source}->${edge.target}`, edge.type);
-    }
-  }
   // Tree edges first, so they draw beneath the cross-links.
   for (const node of nodes) {
     for (const childId of node.childIds) {
       // Via a hidden kind or into a pod group, the link is still ownership.
+      const place = tree.places.get(childId);
       add(
         node.id,
         childId,
-        ownershipType.get(`${node.id}->${childId}`) ?? 'owns',
+        place?.parentId === node.id ? place.via : 'owns',
         true,
       );
     }

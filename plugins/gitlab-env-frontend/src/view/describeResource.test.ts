@@ -1,5 +1,5 @@
 import { describeResource } from './describeResource';
-import { eventsFor } from './events';
+import { resourceEvents } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { kubectlCommands } from './kubectl';
 import { shopResources } from '../__testUtils__/fixtures';
 
@@ -55,11 +55,11 @@ describe('describeResource', () => {
   });
 });
 
-describe('eventsFor', () => {
+describe('resourceEvents on the fixture the drawer shows', () => {
   it('finds the events of one object by uid', () => {
     const shop = shopResources();
     const pod = shop.graph.nodes.find(n => n.name === 'api-7c9b-3')!;
-    expect(eventsFor(pod, shop.resources)).toEqual([
+    expect(resourceEvents(pod, shop.resources)).toEqual([
       expect.objectContaining({
         type: 'Warning',
         reason: 'BackOff',
@@ -67,7 +67,7 @@ describe('eventsFor', () => {
       }),
     ]);
     const other = shop.graph.nodes.find(n => n.name === 'api-7c9b-2')!;
-    expect(eventsFor(other, shop.resources)).toEqual([]);
+    expect(resourceEvents(other, shop.resources)).toEqual([]);
   });
 });
 

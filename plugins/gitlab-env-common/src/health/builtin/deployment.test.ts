@@ -1,3 +1,4 @@
+import { describeArgocdCases } from '../testing/argocdCases';
 import { KubernetesObject } from '../../types';
 import { computeHealth } from '../computeHealth';
 import { meta } from '../testing/objects';
@@ -91,3 +92,5 @@ describe('Deployment', () => {
     expect(computeHealth(object)).toEqual(expected);
   });
 });
+
+describeArgocdCases('apps/Deployment');

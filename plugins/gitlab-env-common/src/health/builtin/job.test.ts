@@ -1,3 +1,4 @@
+import { describeArgocdCases } from '../testing/argocdCases';
 import { KubernetesObject } from '../../types';
 import { computeHealth } from '../computeHealth';
 import { meta } from '../testing/objects';
@@ -32,3 +33,5 @@ describe('Job', () => {
     ).toEqual({ status: 'Suspended', message: 'Job suspended' });
   });
 });
+
+describeArgocdCases('batch/Job');

@@ -1,3 +1,4 @@
+import { describeArgocdCases } from '../testing/argocdCases';
 import { KubernetesObject } from '../../types';
 import { computeHealth } from '../computeHealth';
 import { meta } from '../testing/objects';
@@ -116,5 +117,39 @@ describe('Pod', () => {
         }),
       ),
     ).toEqual({ status: 'Degraded', message: 'OOMKilled' });
+  });
+});
+
+describeArgocdCases('Pod');
+
+describe('the ignore-restart-policy annotation', () => {
+  const running = (annotations: Record<string, string>) =>
+    computeHealth({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'migrate', namespace: 'shop', annotations },
+      spec: { restartPolicy: 'Never' },
+      status: {
+        phase: 'Running',
+        conditions: [{ type: 'Ready', status: 'True' }],
+      },
+    })?.status;
+
+  it('makes a run-to-completion pod long-running, unless it is a sync hook', () => {
+    const ignore = { 'argocd.argoproj.io/ignore-restart-policy': 'true' };
+    expect(running(ignore)).toBe('Healthy');
+    expect(running({ ...ignore, 'argocd.argoproj.io/hook': 'PreSync' })).toBe(
+      'Progressing',
+    );
+    expect(running({ ...ignore, 'helm.sh/hook': 'pre-install' })).toBe(
+      'Progressing',
+    );
+    // Neither Skip nor a CRD install is a hook that runs.
+    expect(running({ ...ignore, 'argocd.argoproj.io/hook': 'Skip' })).toBe(
+      'Healthy',
+    );
+    expect(running({ ...ignore, 'helm.sh/hook': 'crd-install' })).toBe(
+      'Healthy',
+    );
   });
 });

@@ -76,6 +76,35 @@ function restartedAfterTermination(statuses: unknown): boolean {
 }
 
 /**
+ * A sync hook as ArgoCD tells one: an Argo CD hook annotation other than
+ * only `Skip`, or a Helm hook other than `crd-install`.
+ */
+function isHook(annotations: Record<string, unknown>): boolean {
+  const argo = annotations['argocd.argoproj.io/hook'];
+  if (typeof argo === 'string') {
+    const types = argo.split(',').map(t => t.trim());
+    if (types.some(t => t !== 'Skip')) return true;
+  }
+  const helm = annotations['helm.sh/hook'];
+  return typeof helm === 'string' && helm.trim() !== 'crd-install';
+}
+
+/**
+ * Whether a pod is judged as long-running: `restartPolicy: Always`, or the
+ * ignore-restart-policy annotation on a pod that is not a sync hook (a hook
+ * must keep finishing as a run-to-completion pod).
+ */
+function isLongRunning(obj: KubernetesObject): boolean {
+  if (specOf(obj).restartPolicy === 'Always') return true;
+  const annotations = obj.metadata?.annotations;
+  if (!isRecord(annotations)) return false;
+  return (
+    annotations['argocd.argoproj.io/ignore-restart-policy'] === 'true' &&
+    !isHook(annotations)
+  );
+}
+
+/**
  * ArgoCD's `health_pod.go`: crash loops and image pull failures degrade
  * long-running pods whatever their phase; run-to-completion pods are never
  * Healthy while they run.
@@ -83,10 +112,7 @@ function restartedAfterTermination(statuses: unknown): boolean {
 export function podHealth(obj: KubernetesObject): HealthAssessment {
   const spec = specOf(obj);
   const status = statusOf(obj);
-  const longRunning =
-    spec.restartPolicy === 'Always' ||
-    obj.metadata?.annotations?.['argocd.argoproj.io/ignore-restart-policy'] ===
-      'true';
+  const longRunning = isLongRunning(obj);
   if (longRunning) {
     const messages = failingWaitMessages(status.containerStatuses);
     if (messages !== undefined) return health('Degraded', messages);

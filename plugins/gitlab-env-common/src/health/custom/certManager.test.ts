@@ -1,3 +1,4 @@
+import { describeArgocdCases } from '../testing/argocdCases';
 import { computeHealth } from '../computeHealth';
 import { condition, manifest } from '../testing/objects';
 
@@ -133,3 +134,5 @@ describe('Issuer and ClusterIssuer', () => {
     });
   });
 });
+
+describeArgocdCases('cert-manager.io/Certificate');

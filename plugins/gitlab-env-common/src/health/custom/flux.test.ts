@@ -1,3 +1,4 @@
+import { describeArgocdCases } from '../testing/argocdCases';
 import { computeHealth } from '../computeHealth';
 import { manifest } from '../testing/objects';
 
@@ -179,3 +180,7 @@ describe('Flux', () => {
     ).toEqual({ status: 'Degraded', message: 'UpgradeSucceeded' });
   });
 });
+
+describeArgocdCases('kustomize.toolkit.fluxcd.io/Kustomization');
+describeArgocdCases('helm.toolkit.fluxcd.io/HelmRelease');
+describeArgocdCases('source.toolkit.fluxcd.io/GitRepository');

@@ -1,5 +1,5 @@
 import { HealthAssessment, KubernetesObject } from '../../types';
-import { health, isRecord, specOf, statusOf } from '../conditions';
+import { health, isRecord, kindOf, specOf, statusOf } from '../conditions';
 
 /**
  * ArgoCD's Lua checks for Flux reconcilers: Kustomization needs Ready;
@@ -7,7 +7,7 @@ import { health, isRecord, specOf, statusOf } from '../conditions';
  * TestSuccess, or ArtifactInStorage).
  */
 function fluxHealth(obj: KubernetesObject, needed: number): HealthAssessment {
-  const kind = obj.kind ?? '';
+  const kind = kindOf(obj);
   if (specOf(obj).suspend === true)
     return health('Suspended', `${kind} is suspended`);
   if (kind === 'HelmRepository' && specOf(obj).type === 'oci') {

@@ -1,5 +1,5 @@
 import { HealthAssessment, KubernetesObject } from '../../types';
-import { conditionsOf, health, specOf, statusOf } from '../conditions';
+import { conditionsOf, health, kindOf, specOf, statusOf } from '../conditions';
 
 const RECONCILING_REASONS: Record<string, string[] | 'any'> = {
   ImageRepository: ['NewGeneration', 'Scanning'],
@@ -9,7 +9,7 @@ const RECONCILING_REASONS: Record<string, string[] | 'any'> = {
 
 /** ArgoCD's checks for Flux image automation (image.toolkit.fluxcd.io). */
 export function fluxImageHealth(obj: KubernetesObject): HealthAssessment {
-  const kind = obj.kind ?? '';
+  const kind = kindOf(obj);
   if (kind !== 'ImagePolicy' && specOf(obj).suspend === true) {
     return health('Suspended', `${kind} is suspended`);
   }

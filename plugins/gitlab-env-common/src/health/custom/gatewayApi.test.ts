@@ -1,3 +1,4 @@
+import { describeArgocdCases } from '../testing/argocdCases';
 import { computeHealth } from '../computeHealth';
 import { condition, manifest } from '../testing/objects';
 
@@ -254,3 +255,6 @@ describe('GatewayClass', () => {
     });
   });
 });
+
+describeArgocdCases('gateway.networking.k8s.io/HTTPRoute');
+describeArgocdCases('gateway.networking.k8s.io/GatewayClass');

@@ -4,15 +4,13 @@ import {
   conditionsOf,
   health,
   isRecord,
+  isTypedCondition,
+  kindOf,
   statusOf,
 } from '../conditions';
 
 function asConditions(value: unknown): Condition[] {
-  return Array.isArray(value)
-    ? value.filter(
-        (c): c is Condition => isRecord(c) && typeof c.type === 'string',
-      )
-    : [];
+  return Array.isArray(value) ? value.filter(isTypedCondition) : [];
 }
 
 function problem(
@@ -75,7 +73,7 @@ function parentObserved(
 
 /** HTTPRoute and GRPCRoute: judged per parent. */
 export function routeHealth(obj: KubernetesObject): HealthAssessment {
-  const kind = obj.kind ?? 'HTTPRoute';
+  const kind = kindOf(obj) || 'HTTPRoute';
   const generation = obj.metadata?.generation;
   const parents = Array.isArray(statusOf(obj).parents)
     ? statusOf(obj).parents.filter(isRecord)

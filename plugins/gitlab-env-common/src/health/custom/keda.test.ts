@@ -1,3 +1,4 @@
+import { describeArgocdCases } from '../testing/argocdCases';
 import { computeHealth } from '../computeHealth';
 import { condition, manifest } from '../testing/objects';
 
@@ -131,3 +132,5 @@ describe('ScaledJob', () => {
     });
   });
 });
+
+describeArgocdCases('keda.sh/ScaledObject');

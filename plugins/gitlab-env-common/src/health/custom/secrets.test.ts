@@ -1,3 +1,4 @@
+import { describeArgocdCases } from '../testing/argocdCases';
 import { computeHealth } from '../computeHealth';
 import { condition, manifest } from '../testing/objects';
 
@@ -142,3 +143,5 @@ describe('SealedSecret', () => {
     });
   });
 });
+
+describeArgocdCases('external-secrets.io/ExternalSecret');

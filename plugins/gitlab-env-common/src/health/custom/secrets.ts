@@ -1,5 +1,12 @@
 import { HealthAssessment, KubernetesObject } from '../../types';
-import { conditionsOf, health, specOf, statusOf } from '../conditions';
+import {
+  conditionsOf,
+  health,
+  kindOf,
+  specOf,
+  statusOf,
+  text,
+} from '../conditions';
 import { firstConditionHealth } from './readyCondition';
 
 /**
@@ -8,18 +15,18 @@ import { firstConditionHealth } from './readyCondition';
  */
 export function externalSecretHealth(obj: KubernetesObject): HealthAssessment {
   const onChange = specOf(obj).refreshPolicy === 'OnChange';
-  const refreshTime = String(statusOf(obj).refreshTime ?? '');
+  const refreshTime = text(statusOf(obj).refreshTime);
   return firstConditionHealth(
     obj,
     'Ready',
     'Waiting for ExternalSecret',
-    c => !onChange || String(c.lastTransitionTime ?? '') >= refreshTime,
+    c => !onChange || text(c.lastTransitionTime) >= refreshTime,
   );
 }
 
 /** external-secrets.io SecretStore, ClusterSecretStore, PushSecret. */
 export const externalSecretsHealth = (obj: KubernetesObject) =>
-  firstConditionHealth(obj, 'Ready', `Waiting for ${obj.kind ?? ''}`);
+  firstConditionHealth(obj, 'Ready', `Waiting for ${kindOf(obj)}`);
 
 /** external-secrets.io ClusterExternalSecret: only the last condition counts. */
 export function clusterExternalSecretHealth(

@@ -45,6 +45,26 @@ function serveShop({ requests }: { requests?: string[] } = {}) {
   );
 }
 
+function serveShopWithGenericIngress() {
+  server.use(
+    http.get(`${ENTITY_URL}/environments`, () =>
+      HttpResponse.json(environmentsResponse()),
+    ),
+    http.get(`${ENTITY_URL}/environments/:slug/resources`, ({ params }) => {
+      const response = shopResources(
+        ENVIRONMENTS.find(e => e.slug === params.slug)!,
+      );
+      const ingress = response.graph.nodes.find(n => n.kind === 'Ingress')!;
+      ingress.health = {
+        status: 'Unknown',
+        message: 'No health rule for Ingress',
+        origin: 'generic',
+      };
+      return HttpResponse.json(response);
+    }),
+  );
+}
+
 async function openProduction() {
   await renderTab({ route: '/?env=production' });
   return screen.findByRole('region', { name: 'Resources of production' });
@@ -264,6 +284,58 @@ describe('EntityGitlabEnvContent', () => {
     ).toBeInTheDocument();
   });
 
+  it('marks health from the generic rule on the node and in the drawer, with an explanation', async () => {
+    serveShopWithGenericIngress();
+    const panel = await openProduction();
+    const hint = await within(panel).findByText('generic rule');
+    expect(hint).toBeInTheDocument();
+    fireEvent.click(hint);
+    const drawer = await screen.findByRole('dialog', { name: 'Ingress web' });
+    const drawerHint = within(drawer).getByText('generic rule');
+    await userEvent.hover(drawerHint);
+    expect(
+      await screen.findByRole('tooltip', {
+        name: /No rule knows this kind: its health was read from the status conventions/,
+      }),
+    ).toBeInTheDocument();
+  }, 15_000);
+
+  it('marks health from the generic rule in the list view, next to the status', async () => {
+    serveShopWithGenericIngress();
+    const panel = await openProduction();
+    await within(panel).findByText('generic rule');
+    await userEvent.click(
+      within(panel).getByRole('button', { name: 'List view' }),
+    );
+    const table = await within(panel).findByRole('table');
+    const ingressRow = within(table)
+      .getAllByRole('row')
+      .find(row => row.textContent?.includes('Ingress'))!;
+    expect(ingressRow).toHaveTextContent('Unknowngeneric rule');
+  }, 15_000);
+
+  it('scrolls the page on a plain wheel over the graph, and zooms on Ctrl+wheel or once the graph is clicked', async () => {
+    serveShop();
+    const panel = await openProduction();
+    await within(panel).findByText('web-5d8f-0');
+    const graph = within(panel).getByTestId('resource-graph');
+    const pane = graph.querySelector('.react-flow__pane') as HTMLElement;
+    // fireEvent answers false when the graph took the wheel (preventDefault):
+    // then the page does not scroll.
+    expect(fireEvent.wheel(pane, { deltaY: 120 })).toBe(true);
+    expect(within(graph).getByRole('status')).toHaveTextContent(
+      'Use Ctrl + scroll to zoom, or click the graph first',
+    );
+    expect(fireEvent.wheel(pane, { deltaY: 120, ctrlKey: true })).toBe(false);
+
+    fireEvent.pointerDown(pane);
+    expect(within(graph).queryByRole('status')).not.toBeInTheDocument();
+    expect(fireEvent.wheel(pane, { deltaY: 120 })).toBe(false);
+
+    fireEvent.pointerOut(pane, { relatedTarget: document.body });
+    expect(fireEvent.wheel(pane, { deltaY: 120 })).toBe(true);
+  });
+
   it('opens the drawer of a node with its health, kubectl commands, events and YAML', async () => {
     serveShop();
     const panel = await openProduction();
@@ -309,6 +381,26 @@ describe('EntityGitlabEnvContent', () => {
     expect(
       await screen.findByRole('dialog', { name: 'Deployment api' }),
     ).toBeInTheDocument();
+  });
+
+  it('shows in the drawer the chain the graph draws: a Service nothing owns sits under its Ingress', async () => {
+    serveShop();
+    const panel = await openProduction();
+    const graph = within(panel).getByTestId('resource-graph');
+    const serviceNode = (await within(graph).findByLabelText(
+      /^Service web,/,
+    )) as HTMLElement;
+    // In the graph, the Ingress's routes edge places the Service.
+    expect(
+      graph.querySelector(
+        '[aria-label="networking.k8s.io/Ingress/shop/web routes /Service/shop/web"]',
+      ),
+    ).not.toBeNull();
+    fireEvent.click(within(serviceNode).getByText('web'));
+
+    const drawer = await screen.findByRole('dialog', { name: 'Service web' });
+    const chain = within(drawer).getByRole('list', { name: 'Owner chain' });
+    expect(chain).toHaveTextContent('Ingress/webroutes ›Service/web');
   });
 
   it('opens nodes from the keyboard', async () => {

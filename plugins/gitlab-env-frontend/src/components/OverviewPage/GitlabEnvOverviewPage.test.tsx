@@ -242,10 +242,11 @@ describe('GitlabEnvOverviewPage', () => {
       .getAllByRole('heading', { level: 3 })
       .map(h => h.textContent);
     expect(headings[0]).toMatch(/^Environments without a folder/);
-    expect(headings[1]).toMatch(/^production\//);
+    // The folder's name as the entity tab shows it, without a trailing slash.
+    expect(headings[1]).toMatch(/^productionDegraded2 environments$/);
 
     const folder = within(production).getByRole('rowgroup', {
-      name: 'production/',
+      name: 'Folder production',
     });
     const rows = within(folder).getAllByTestId('overview-row');
     // Environment first, its project on the line below.

@@ -3,6 +3,7 @@ import {
   DEPLOYMENT_TIERS,
   OverviewFilters,
   OverviewRow,
+  overviewRowFolder,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { humanizeEntityRef } from '@backstage/plugin-catalog-react';
 import { parseEntityRef } from '@backstage/catalog-model';
@@ -19,10 +20,10 @@ type ListFilter = 'tiers' | 'folders' | 'owners' | 'systems';
 function folderOptions(rows: OverviewRow[]): string[] {
   const options = new Set<string>();
   for (const row of rows) {
-    const environment = row.environment;
-    if (!environment?.folder) continue;
-    options.add(environment.folder);
-    options.add(environment.name);
+    const folder = overviewRowFolder(row);
+    if (!folder || !row.environment) continue;
+    options.add(folder);
+    options.add(row.environment.name);
   }
   return [...options].sort();
 }

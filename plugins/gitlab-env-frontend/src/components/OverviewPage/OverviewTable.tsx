@@ -255,7 +255,7 @@ function FolderHeading({
           {folder ? (
             <>
               <FolderOutlinedIcon fontSize="small" />
-              {folder}/
+              {folder}
             </>
           ) : (
             'Environments without a folder'
@@ -311,7 +311,7 @@ export function OverviewTable({ groups }: { groups: OverviewTierGroup[] }) {
                   key={folder.folder}
                   aria-label={
                     folder.folder
-                      ? `${folder.folder}/`
+                      ? `Folder ${folder.folder}`
                       : 'Environments without a folder'
                   }
                 >

@@ -3,8 +3,12 @@ import { useMemo, useState } from 'react';
 import { CodeSnippet, CopyTextButton } from '@backstage/core-components';
 import {
   KubernetesObject,
+  ResourceEventSummary,
   ResourceGraph,
   ResourceNode,
+  ResourceTree,
+  resourceEvents,
+  treePath,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
@@ -16,16 +20,21 @@ import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import CloseIcon from '@mui/icons-material/Close';
 import { stringify } from 'yaml';
+import { HealthOriginHint } from '../health/HealthOriginHint';
 import { HealthIcon, healthColor } from '../health/healthStyle';
 import { KindIcon } from '../graph/KindIcon';
 import { describeResource } from '../../view/describeResource';
-import { eventsFor } from '../../view/events';
 import { kubectlCommands } from '../../view/kubectl';
 import { formatAge } from '../../view/format';
 
 export interface ResourceDrawerProps {
   node?: ResourceNode;
   graph: ResourceGraph;
+  /** The tree the graph view draws (`resourceTree`): the chain follows it. */
+  tree: ResourceTree;
+  /** The object of each node, by node id. */
+  objects: ReadonlyMap<string, KubernetesObject>;
+  /** Every object read, Events included. */
   resources: readonly KubernetesObject[];
   onSelect: (resourceId: string) => void;
   onClose: () => void;
@@ -54,15 +63,19 @@ export function ResourceDrawer(props: ResourceDrawerProps) {
 function DrawerBody({
   node,
   graph,
+  tree,
+  objects,
   resources,
   onSelect,
   onClose,
   now,
 }: ResourceDrawerProps & { node: ResourceNode }) {
   const [tab, setTab] = useState(0);
-  const object =
-    node.objectIndex === undefined ? undefined : resources[node.objectIndex];
-  const events = useMemo(() => eventsFor(node, resources), [node, resources]);
+  const object = objects.get(node.id);
+  const events = useMemo(
+    () => resourceEvents(node, resources),
+    [node, resources],
+  );
   const yaml = useMemo(
     () => (object ? stringify(object, { lineWidth: 0 }) : ''),
     [object],
@@ -109,6 +122,7 @@ function DrawerBody({
             node={node}
             object={object}
             graph={graph}
+            tree={tree}
             onSelect={onSelect}
             now={now}
           />
@@ -131,16 +145,18 @@ function Summary({
   node,
   object,
   graph,
+  tree,
   onSelect,
   now,
 }: {
   node: ResourceNode;
   object?: KubernetesObject;
   graph: ResourceGraph;
+  tree: ResourceTree;
   onSelect: (id: string) => void;
   now: number;
 }) {
-  const owners = ownerChain(node, graph);
+  const owners = useMemo(() => chainOf(node, graph, tree), [node, graph, tree]);
   const commands = kubectlCommands(node);
   const conditions: any[] = Array.isArray(object?.status?.conditions)
     ? object!.status.conditions
@@ -153,6 +169,7 @@ function Summary({
           <Typography variant="body1" sx={{ fontWeight: 600 }}>
             {node.health?.status ?? 'No health for this kind'}
           </Typography>
+          <HealthOriginHint origin={node.health?.origin} />
           {node.missing ? (
             <Chip size="small" label="not in cluster" color="warning" />
           ) : null}
@@ -174,7 +191,7 @@ function Summary({
             aria-label="Owner chain"
             sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5, m: 0, p: 0 }}
           >
-            {owners.map(owner => (
+            {owners.map(({ node: owner, via }) => (
               <Box
                 component="li"
                 key={owner.id}
@@ -188,7 +205,7 @@ function Summary({
                   {owner.kind}/{owner.name}
                 </Link>
                 <Typography variant="body2" color="text.secondary">
-                  ›
+                  {via === 'owns' ? '›' : `${via} ›`}
                 </Typography>
               </Box>
             ))}
@@ -270,19 +287,21 @@ function Summary({
   );
 }
 
-function ownerChain(node: ResourceNode, graph: ResourceGraph): ResourceNode[] {
+/**
+ * The nodes above one, top first, as the graph draws them (the engine's
+ * tree): owners, and the Ingress or HPA a node nothing owns is drawn under,
+ * each with how it relates to the next.
+ */
+function chainOf(
+  node: ResourceNode,
+  graph: ResourceGraph,
+  tree: ResourceTree,
+): Array<{ node: ResourceNode; via: string }> {
   const byId = new Map(graph.nodes.map(n => [n.id, n]));
-  const chain: ResourceNode[] = [];
-  const seen = new Set([node.id]);
-  for (
-    let parent = node.parentId ? byId.get(node.parentId) : undefined;
-    parent && !seen.has(parent.id);
-    parent = parent.parentId ? byId.get(parent.parentId) : undefined
-  ) {
-    seen.add(parent.id);
-    chain.unshift(parent);
-  }
-  return chain;
+  return treePath(tree, node.id).flatMap(place => {
+    const above = byId.get(place.parentId);
+    return above ? [{ node: above, via: place.via }] : [];
+  });
 }
 
 function KeyValues({
@@ -316,7 +335,7 @@ function EventList({
   events,
   now,
 }: {
-  events: ReturnType<typeof eventsFor>;
+  events: ResourceEventSummary[];
   now: number;
 }) {
   if (events.length === 0) {

@@ -4,6 +4,7 @@ import { Link } from '@backstage/core-components';
 import {
   EnvironmentResourcesResponse,
   GitlabEnvironment,
+  nameInFolder,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -21,7 +22,7 @@ import AccountTreeIcon from '@mui/icons-material/AccountTree';
 import { Polled } from '../../hooks/usePolledMap';
 import { HealthBadge } from '../health/HealthBadge';
 import { formatAge, shortSha } from '../../view/format';
-import { nameInFolder } from '../../view/groupEnvironments';
+
 import { isGitlabEnvApiError } from '../../api';
 import { ERROR_CATALOG } from '../errors/errorCatalog';
 

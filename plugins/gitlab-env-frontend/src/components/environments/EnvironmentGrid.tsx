@@ -2,12 +2,13 @@ import * as React from 'react';
 import {
   EnvironmentResourcesResponse,
   GitlabEnvironment,
+  groupEnvironments,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import FolderOutlinedIcon from '@mui/icons-material/FolderOutlined';
 import { Polled } from '../../hooks/usePolledMap';
-import { groupEnvironments } from '../../view/groupEnvironments';
+
 import { EnvironmentCard } from './EnvironmentCard';
 
 const GRID_SX = {

@@ -1,5 +1,5 @@
 import * as React from 'react';
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
   Background,
   Controls,
@@ -111,12 +111,16 @@ export function ResourceGraphView({
     [activate],
   );
 
+  const wheel = useWheelActivation();
+
   return (
     <Box>
       <Box
         data-testid="resource-graph"
         onKeyDown={onKeyDown}
+        {...wheel.handlers}
         sx={{
+          position: 'relative',
           height: Math.min(Math.max(height + 80, 360), 720),
           border: 1,
           borderColor: 'divider',
@@ -144,7 +148,11 @@ export function ResourceGraphView({
           fitView={!large}
           fitViewOptions={{ padding: 0.1, maxZoom: 1 }}
           defaultViewport={{ x: 24, y: 24, zoom: 0.8 }}
-          panOnScroll={large}
+          // The wheel scrolls the page until the graph is clicked or
+          // focused, as map widgets do; Ctrl+wheel (and a pinch) always zooms.
+          zoomOnScroll={wheel.active}
+          preventScrolling={wheel.active}
+          panOnScroll={large && wheel.active}
           minZoom={0.05}
           maxZoom={2}
           nodesDraggable={false}
@@ -164,10 +172,68 @@ export function ResourceGraphView({
             />
           ) : null}
         </ReactFlow>
+        {wheel.hint ? (
+          <Box
+            role="status"
+            sx={{
+              position: 'absolute',
+              inset: 0,
+              display: 'flex',
+              alignItems: 'center',
+              justifyContent: 'center',
+              pointerEvents: 'none',
+              bgcolor: 'rgba(0, 0, 0, 0.45)',
+              color: 'common.white',
+              zIndex: 10,
+            }}
+          >
+            <Typography variant="body1">
+              Use Ctrl + scroll to zoom, or click the graph first
+            </Typography>
+          </Box>
+        ) : null}
       </Box>
       <EdgeLegend />
     </Box>
   );
+}
+
+/** How long the hint stays after a plain wheel over an inactive graph. */
+const HINT_MS = 1500;
+
+/**
+ * Whether the wheel zooms (or pans) the graph: once it is clicked or holds
+ * the focus, until the pointer and the focus leave it. A plain wheel over
+ * it before that scrolls the page, and a hint says how to zoom.
+ */
+function useWheelActivation() {
+  const [active, setActive] = useState(false);
+  const [hint, setHint] = useState(false);
+  const hintTimer = useRef<ReturnType<typeof setTimeout>>();
+  useEffect(() => () => clearTimeout(hintTimer.current), []);
+  const activate = useCallback(() => {
+    setActive(true);
+    setHint(false);
+  }, []);
+  const handlers = {
+    onPointerDown: activate,
+    onFocus: activate,
+    onPointerLeave: (event: React.PointerEvent<HTMLElement>) => {
+      if (!event.currentTarget.contains(document.activeElement))
+        setActive(false);
+    },
+    onBlur: (event: React.FocusEvent<HTMLElement>) => {
+      if (!event.currentTarget.contains(event.relatedTarget as Element | null))
+        setActive(false);
+    },
+    onWheel: (event: React.WheelEvent<HTMLElement>) => {
+      if (active || event.ctrlKey || event.metaKey) return;
+      setHint(true);
+      clearTimeout(hintTimer.current);
+      hintTimer.current = setTimeout(() => setHint(false), HINT_MS);
+    },
+  };
+  return { active, hint, handlers };
 }
 
 function toFlow(view: GraphView, now: number) {
@@ -226,6 +292,7 @@ function nodeData(
     name: node.resource.name,
     health: node.resource.health?.status,
     healthMessage: node.resource.health?.message,
+    healthOrigin: node.resource.health?.origin,
     statusLine: describeResource(node.object, now).join(' · '),
     missing: Boolean(node.resource.missing),
     context: node.context,

@@ -3,8 +3,12 @@ import { memo } from 'react';
 import { NodeProps } from '@xyflow/react';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import { HealthStatus } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import {
+  HealthOrigin,
+  HealthStatus,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { HealthIcon, healthColor } from '../health/healthStyle';
+import { HealthOriginHint } from '../health/HealthOriginHint';
 import { KindIcon } from './KindIcon';
 import { NodeFrame } from './NodeFrame';
 import { kindShortName } from '../../view/kinds';
@@ -14,6 +18,8 @@ export interface ResourceNodeData extends Record<string, unknown> {
   name: string;
   health?: HealthStatus;
   healthMessage?: string;
+  /** Set when the health did not come from a built-in rule. */
+  healthOrigin?: HealthOrigin;
   statusLine: string;
   missing: boolean;
   context: boolean;
@@ -28,7 +34,9 @@ export const ResourceNodeCard = memo(function ResourceNodeCardView({
       color={healthColor(data.health)}
       title={`${data.kind} ${data.name}${
         data.health ? ` — ${data.health}` : ''
-      }${data.healthMessage ? `: ${data.healthMessage}` : ''}`}
+      }${data.healthMessage ? `: ${data.healthMessage}` : ''}${
+        data.healthOrigin === 'generic' ? ' (generic rule)' : ''
+      }${data.healthOrigin === 'adopter' ? ' (portal rule)' : ''}`}
       sx={{
         opacity: data.context ? 0.45 : 1,
         borderStyle: data.missing ? 'dashed' : 'solid',
@@ -66,7 +74,17 @@ export const ResourceNodeCard = memo(function ResourceNodeCardView({
           {data.statusLine}
         </Typography>
       </Box>
-      <HealthIcon status={data.health} />
+      <Box
+        sx={{
+          display: 'flex',
+          flexDirection: 'column',
+          alignItems: 'center',
+          flexShrink: 0,
+        }}
+      >
+        <HealthIcon status={data.health} />
+        <HealthOriginHint origin={data.healthOrigin} />
+      </Box>
     </NodeFrame>
   );
 });

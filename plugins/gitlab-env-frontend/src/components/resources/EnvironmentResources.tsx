@@ -3,6 +3,8 @@ import { useCallback, useMemo, useState } from 'react';
 import {
   EnvironmentResourcesResponse,
   GitlabEnvironment,
+  objectsByNodeId,
+  resourceTree,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -138,10 +140,14 @@ function ResourceExplorer({
   const [mode, setMode] = useState<ResourceViewMode>('graph');
   const [selectedId, setSelectedId] = useState<string>();
   const { graph, resources } = data;
+  // Objects by node id, and the tree the graph is drawn as: both from the
+  // engine, shared by the graph, the list and the drawer.
+  const objects = useMemo(() => objectsByNodeId(resources), [resources]);
+  const tree = useMemo(() => resourceTree(graph), [graph]);
 
   const view = useMemo(
-    () => buildGraphView(graph, resources, { filters, expandedGroups }),
-    [graph, resources, filters, expandedGroups],
+    () => buildGraphView(graph, objects, { filters, expandedGroups }, tree),
+    [graph, objects, tree, filters, expandedGroups],
   );
   const kinds = useMemo(
     () => [...new Set(graph.nodes.map(node => node.kind))].sort(),
@@ -195,7 +201,7 @@ function ResourceExplorer({
       {mode === 'list' && view.matchCount > 0 ? (
         <ResourceTable
           nodes={listed}
-          resources={resources}
+          objects={objects}
           onSelect={setSelectedId}
           now={now}
         />
@@ -203,6 +209,8 @@ function ResourceExplorer({
       <ResourceDrawer
         node={selected}
         graph={graph}
+        tree={tree}
+        objects={objects}
         resources={resources}
         onSelect={setSelectedId}
         onClose={() => setSelectedId(undefined)}

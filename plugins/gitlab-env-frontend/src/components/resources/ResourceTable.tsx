@@ -2,6 +2,7 @@ import * as React from 'react';
 import { Table, TableColumn } from '@backstage/core-components';
 import {
   HEALTH_STATUSES,
+  HealthOrigin,
   HealthStatus,
   KubernetesObject,
   ResourceNode,
@@ -9,6 +10,7 @@ import {
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import { HealthIcon } from '../health/healthStyle';
+import { HealthOriginHint } from '../health/HealthOriginHint';
 import { KindIcon } from '../graph/KindIcon';
 import { describeStatus } from '../../view/describeResource';
 import { formatAge } from '../../view/format';
@@ -18,6 +20,7 @@ interface Row {
   kind: string;
   name: string;
   health?: HealthStatus;
+  healthOrigin?: HealthOrigin;
   healthRank: number;
   message: string;
   status: string;
@@ -30,23 +33,24 @@ interface Row {
  */
 export function ResourceTable({
   nodes,
-  resources,
+  objects,
   onSelect,
   now,
 }: {
   nodes: ResourceNode[];
-  resources: readonly KubernetesObject[];
+  /** The object of each node, by node id. */
+  objects: ReadonlyMap<string, KubernetesObject>;
   onSelect: (id: string) => void;
   now: number;
 }) {
   const rows: Row[] = nodes.map(node => {
-    const object =
-      node.objectIndex === undefined ? undefined : resources[node.objectIndex];
+    const object = objects.get(node.id);
     return {
       id: node.id,
       kind: node.kind,
       name: node.name,
       health: node.health?.status,
+      healthOrigin: node.health?.origin,
       healthRank: node.health
         ? HEALTH_STATUSES.indexOf(node.health.status)
         : -1,
@@ -89,6 +93,7 @@ export function ResourceTable({
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
           <HealthIcon status={row.health} />
           {row.health ?? '—'}
+          <HealthOriginHint origin={row.healthOrigin} />
         </Box>
       ),
     },

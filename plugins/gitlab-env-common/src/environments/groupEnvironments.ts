@@ -1,8 +1,6 @@
-import {
-  DEPLOYMENT_TIERS,
-  GitlabEnvironment,
-} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { DEPLOYMENT_TIERS, GitlabEnvironment } from '../types';
 
+/** Environments of one folder, or one environment without a folder. @public */
 export interface EnvironmentGroup {
   /** GitLab's environment folder (`review` of `review/feature-x`), if any. */
   folder?: string;
@@ -13,6 +11,8 @@ export interface EnvironmentGroup {
  * Orders environments the way people scan them, production first, then by
  * tier and name, and gathers the ones of one folder together (placed where
  * their most important member would be).
+ *
+ * @public
  */
 export function groupEnvironments(
   environments: readonly GitlabEnvironment[],
@@ -37,6 +37,7 @@ export function groupEnvironments(
   return groups;
 }
 
+/** Production first, then by tier and name (numbers in names compare as numbers). @public */
 export function compareEnvironments(
   a: GitlabEnvironment,
   b: GitlabEnvironment,
@@ -52,6 +53,13 @@ function tierRank(environment: GitlabEnvironment): number {
   return rank < 0 ? DEPLOYMENT_TIERS.length : rank;
 }
 
+/**
+ * GitLab's environment folder: its environment type, else the name before
+ * the first `/` (`review` of `review/feature-x`); undefined when it has none.
+ * The entity tab and the overview both group by it.
+ *
+ * @public
+ */
 export function environmentFolder(
   environment: GitlabEnvironment,
 ): string | undefined {
@@ -60,7 +68,7 @@ export function environmentFolder(
   return slash > 0 ? environment.name.slice(0, slash) : undefined;
 }
 
-/** The name without its folder, for a card inside the folder's group. */
+/** The name without its folder, for a card inside the folder's group. @public */
 export function nameInFolder(environment: GitlabEnvironment): string {
   const folder = environmentFolder(environment);
   return folder && environment.name.startsWith(`${folder}/`)

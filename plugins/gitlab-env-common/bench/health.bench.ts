@@ -1,0 +1,110 @@
+/* eslint-disable no-console */
+// Health figures (no timings): how many of ArgoCD's own test cases the
+// engine answers with ArgoCD's status and message, per ArgoCD directory;
+// and how many custom resources of well-known operators the generic rule
+// gives a status to. The cases are transcribed in bench/argocd-cases and
+// bench/cr-corpus.yaml.
+import {
+  agreementBySource,
+  loadArgocdCases,
+  runArgocdCase,
+} from './argocdCases';
+import { readFileSync } from 'fs';
+import { join } from 'path';
+import { parse } from 'yaml';
+import {
+  createHealthRuleSet,
+  parseDeclarativeHealthRules,
+} from '../src/health';
+import { loadCrCorpus, runCorpusEntry } from './crCorpus';
+
+const percent = (part: number, whole: number) =>
+  whole === 0 ? '-' : `${((100 * part) / whole).toFixed(1)}%`;
+
+const results = loadArgocdCases().map(runArgocdCase);
+console.log("ArgoCD's own health test cases (bench/argocd-cases):");
+console.table(
+  agreementBySource(results).map(row => ({
+    source: row.source.replace('resource_customizations/', ''),
+    cases: row.cases,
+    'ArgoCD status': `${row.statusAgrees} (${percent(
+      row.statusAgrees,
+      row.cases,
+    )})`,
+    'ArgoCD message': `${row.messageAgrees} (${percent(
+      row.messageAgrees,
+      row.cases,
+    )})`,
+  })),
+);
+for (const r of results.filter(x => !x.statusAgrees || !x.messageAgrees)) {
+  console.log(
+    `  differs: ${r.case.source}/${r.case.input}: ArgoCD ${
+      r.case.status
+    } ${JSON.stringify(r.case.message)}, engine ${
+      r.actual?.status
+    } ${JSON.stringify(r.actual?.message ?? '')}`,
+  );
+}
+
+const corpus = loadCrCorpus().map(entry => runCorpusEntry(entry));
+// The same corpus with the declarative rules of examples/health-rules: what
+// an adopter gets for the kinds the generic rule leaves Unknown.
+const exampleRules = createHealthRuleSet(
+  parseDeclarativeHealthRules(
+    parse(
+      readFileSync(
+        join(
+          __dirname,
+          '../../../examples/health-rules/app-config.health-rules.yaml',
+        ),
+        'utf8',
+      ),
+    ).gitlabEnv.health.rules,
+  ),
+);
+const withExamples = loadCrCorpus().map(entry =>
+  runCorpusEntry(entry, { rules: exampleRules }),
+);
+const standard = corpus.filter(r => r.entry.standard);
+const count = (
+  list: typeof corpus,
+  test: (r: (typeof corpus)[number]) => boolean,
+) => list.filter(test).length;
+console.log(
+  '\nCustom resources without a rule of their own (bench/cr-corpus.yaml):',
+);
+console.table(
+  [
+    ['with standard conditions or phase', standard],
+    ['all in the corpus', corpus],
+    ['all, with the example app-config rules', withExamples],
+  ].map(([label, list]) => {
+    const rows = list as typeof corpus;
+    const assessed = count(rows, r => r.assessed);
+    const agrees = count(rows, r => r.assessed && r.agrees);
+    const wrongHealthy = count(
+      rows,
+      r => r.actual?.status === 'Healthy' && r.entry.expected !== 'Healthy',
+    );
+    return {
+      corpus: label as string,
+      objects: rows.length,
+      'given a status': `${assessed} (${percent(assessed, rows.length)})`,
+      'status as the object says': `${agrees} (${percent(
+        agrees,
+        assessed,
+      )} of those)`,
+      'Healthy shown wrongly': wrongHealthy,
+    };
+  }),
+);
+for (const r of corpus.filter(x => !x.assessed || !x.agrees)) {
+  console.log(
+    `  ${r.assessed ? 'differs' : 'no status'}: ${r.entry.object.apiVersion} ${
+      r.entry.object.kind
+    } (${r.entry.shape}): expected ${r.entry.expected}, engine ${
+      r.actual?.status ?? 'none'
+    }`,
+  );
+}

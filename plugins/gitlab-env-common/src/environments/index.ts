@@ -1,0 +1,7 @@
+export {
+  compareEnvironments,
+  environmentFolder,
+  groupEnvironments,
+  nameInFolder,
+} from './groupEnvironments';
+export type { EnvironmentGroup } from './groupEnvironments';

@@ -1,0 +1,2 @@
+export { resourceEvents } from './resourceEvents';
+export type { ResourceEventSummary } from './resourceEvents';

@@ -1,0 +1,73 @@
+import { isRecord } from '../../health/conditions';
+import { parseFluxInventoryId } from '../flux';
+import { NO_FIELDS, annotationsOf } from './fields';
+import { PARENT_RANK, Relation, RelationContext } from './types';
+
+/** A Flux Kustomization manages every entry of its inventory, present or Missing. */
+function kustomizationInventory(context: RelationContext) {
+  const { status } = context.object;
+  const inventory =
+    isRecord(status) && isRecord(status.inventory)
+      ? status.inventory
+      : NO_FIELDS;
+  const entries = inventory.entries;
+  if (!Array.isArray(entries)) return;
+  context.forEach(entries, inventoryEntry);
+}
+
+function inventoryEntry(entry: unknown, context: RelationContext) {
+  if (!isRecord(entry)) return;
+  const key = parseFluxInventoryId(entry.id);
+  if (!key) return;
+  const target = context.inventoryNode(
+    key,
+    typeof entry.v === 'string' ? entry.v : '',
+  );
+  context.add(context.index, target, 'manages', PARENT_RANK.manages);
+}
+
+/** A HelmRelease manages the objects labelled with its name and namespace. */
+function helmReleaseObjects(context: RelationContext) {
+  const { name, namespace } = context.node;
+  for (const managed of context.byReferenceLabel(
+    'helm.toolkit.fluxcd.io/name',
+    name,
+  )) {
+    if (
+      context.labelsOf(managed)['helm.toolkit.fluxcd.io/namespace'] ===
+      namespace
+    )
+      context.add(context.index, managed, 'manages', PARENT_RANK.manages);
+  }
+}
+
+/** A cli-utils inventory (labelled with its id) manages the objects annotated with it. */
+function owningInventory(context: RelationContext) {
+  const inventoryId = annotationsOf(context.object)[
+    'config.k8s.io/owning-inventory'
+  ];
+  if (typeof inventoryId !== 'string') return;
+  for (const inventory of context.byReferenceLabel(
+    'cli-utils.sigs.k8s.io/inventory-id',
+    inventoryId,
+  ))
+    context.add(inventory, context.index, 'manages', PARENT_RANK.manages);
+}
+
+/** Flux Kustomization / HelmRelease and cli-utils inventories → what they deployed. */
+export const manages: Relation = {
+  type: 'manages',
+  rules: [
+    {
+      kind: 'Kustomization',
+      group: 'kustomize.toolkit.fluxcd.io',
+      infer: kustomizationInventory,
+    },
+    {
+      kind: 'HelmRelease',
+      group: 'helm.toolkit.fluxcd.io',
+      infer: helmReleaseObjects,
+    },
+    { infer: owningInventory },
+  ],
+};

@@ -1,0 +1,3 @@
+import { describeArgocdCases } from '../testing/argocdCases';
+
+describeArgocdCases('argoproj.io/ApplicationSet');

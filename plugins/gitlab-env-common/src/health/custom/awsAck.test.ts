@@ -1,0 +1,3 @@
+import { describeArgocdCases } from '../testing/argocdCases';
+
+describeArgocdCases('_.services.k8s.aws/_');

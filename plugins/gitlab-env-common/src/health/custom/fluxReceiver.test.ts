@@ -1,0 +1,20 @@
+import { computeHealth } from '../computeHealth';
+import { describeArgocdCases } from '../testing/argocdCases';
+import { manifest } from '../testing/objects';
+
+describeArgocdCases('notification.toolkit.fluxcd.io/Receiver');
+
+describe('Flux Receiver', () => {
+  it('is suspended with spec.suspend and unknown without conditions', () => {
+    const receiver = (spec: object, status?: object) =>
+      manifest('notification.toolkit.fluxcd.io/v1', 'Receiver', spec, status);
+    expect(computeHealth(receiver({ suspend: true }))).toEqual({
+      status: 'Suspended',
+      message: 'Receiver is suspended',
+    });
+    expect(computeHealth(receiver({}, {}))).toEqual({
+      status: 'Progressing',
+      message: 'Status unknown',
+    });
+  });
+});

@@ -1,0 +1,13 @@
+import { computeHealth } from '../computeHealth';
+import { describeArgocdCases } from '../testing/argocdCases';
+import { manifest } from '../testing/objects';
+
+describeArgocdCases('serving.knative.dev/Service');
+
+describe('Knative Service', () => {
+  it('waits for a status update without conditions', () => {
+    expect(
+      computeHealth(manifest('serving.knative.dev/v1', 'Service', {}, {})),
+    ).toEqual({ status: 'Progressing', message: 'Waiting for status update.' });
+  });
+});

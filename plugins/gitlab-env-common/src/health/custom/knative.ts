@@ -1,0 +1,45 @@
+import { HealthAssessment, KubernetesObject } from '../../types';
+import { conditionsOf, health, isRecord } from '../conditions';
+
+const SERVICE_READY_TYPES = new Set([
+  'ConfigurationsReady',
+  'RoutesReady',
+  'Ready',
+]);
+
+/**
+ * serving.knative.dev Service: Healthy when its three ready conditions are
+ * True and nothing is False or Unknown; the message lists every condition
+ * that is not True as `<type> is <status>, since <reason>. <message>`.
+ */
+export function knativeServiceHealth(obj: KubernetesObject): HealthAssessment {
+  const status = obj.status;
+  if (
+    !isRecord(status) ||
+    status.conditions === undefined ||
+    status.conditions === null
+  )
+    return health('Progressing', 'Waiting for status update.');
+  let ready = 0;
+  let failed = 0;
+  let unknown = 0;
+  let message = '';
+  for (const condition of conditionsOf(obj)) {
+    if (
+      condition.status === 'True' &&
+      SERVICE_READY_TYPES.has(condition.type)
+    ) {
+      ready += 1;
+    } else if (condition.status === 'False' || condition.status === 'Unknown') {
+      let line = `${condition.type} is ${condition.status}`;
+      if (condition.reason) line += `, since ${condition.reason}.`;
+      if (condition.message) line += ` ${condition.message}`;
+      message += `${line}\n`;
+      if (condition.status === 'False') failed += 1;
+      else unknown += 1;
+    }
+  }
+  if (ready === 3 && failed === 0 && unknown === 0)
+    return health('Healthy', 'Knative Service is healthy.');
+  return health(failed > 0 ? 'Degraded' : 'Progressing', message);
+}
