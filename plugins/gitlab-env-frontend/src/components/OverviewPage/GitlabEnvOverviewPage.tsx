@@ -8,7 +8,9 @@ import {
   Progress,
   SupportButton,
 } from '@backstage/core-components';
-import { usePermission } from '@backstage/plugin-permission-react';
+import { useApi } from '@backstage/core-plugin-api';
+import { permissionApiRef } from '@backstage/plugin-permission-react';
+import useAsync from 'react-use/esm/useAsync';
 import {
   gitlabEnvDiagnosticsReadPermission,
   HealthStatus,
@@ -81,9 +83,17 @@ const DiagnosticsView = React.lazy(() =>
  */
 export function GitlabEnvOverviewPage() {
   // Admins get a second tab: what the backend sees of each GitLab instance.
-  const diagnostics = usePermission({
-    permission: gitlabEnvDiagnosticsReadPermission,
-  });
+  // Asked once per page view (usePermission would share a cached answer
+  // between pages for a while).
+  const permissionApi = useApi(permissionApiRef);
+  const { value: diagnosticsAllowed = false } = useAsync(async () => {
+    const decision = await permissionApi.authorize({
+      permission: gitlabEnvDiagnosticsReadPermission,
+    });
+    // AuthorizeResult.ALLOW, without depending on permission-common here.
+    return String(decision.result) === 'ALLOW';
+  }, [permissionApi]);
+  const diagnostics = { allowed: diagnosticsAllowed };
   const [view, setView] = React.useState<'environments' | 'diagnostics'>(
     'environments',
   );
