@@ -104,8 +104,11 @@ async function main() {
   console.log('Starting the portal on', portalUrl);
   await waitForReadiness(backend, 180_000);
 
+  // `node e2e/run.mjs ci-access` runs only the test files whose name contains it.
+  const only = process.argv[2];
   const tests = readdirSync(join(root, 'e2e/tests'))
     .filter(name => name.endsWith('.test.mjs'))
+    .filter(name => !only || name.includes(only))
     .map(name => join('e2e/tests', name));
   const result = spawnSync(
     process.execPath,

@@ -45,6 +45,15 @@ export interface Config {
      * exceeds the free tunnels waits inside KAS, against its 20 s search).
      */
     concurrency?: { perInstance?: number; perAgent?: number };
+    /** CI access rules of agent configuration files (`ci_access.*.rules`). */
+    ciAccess?: {
+      /**
+       * A rule's namespace that expands to more than 63 characters: 'refuse'
+       * (default) reports it; 'truncate' keeps the first 54 characters and
+       * appends '-' and an 8-hex-digit digest of the full name.
+       */
+      namespaceOverflow?: 'refuse' | 'truncate';
+    };
     /** Health assessment beyond the built-in ArgoCD-compatible rules. */
     health?: {
       /**

@@ -8,6 +8,7 @@ import {
   gitlabEnvPermissions,
   HealthRuleRegistration,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { CiAccessService, createCiAccessRouter } from './ciAccess';
 import { readGitlabEnvConfig, readHealthRules } from './config';
 import { createDiagnosticsRouter } from './diagnostics';
 import { gitlabEnvHealthRulesExtensionPoint } from './extensions';
@@ -58,11 +59,15 @@ export const gitlabEnvPlugin = createBackendPlugin({
           logger.info(
             `Adopters' health rules for ${healthRules.keys().join(', ')}`,
           );
-        const service = new GitlabEnvironmentsService(
-          readGitlabEnvConfig(config),
+        const gitlabEnvConfig = readGitlabEnvConfig(config);
+        const ciAccess = new CiAccessService(
+          gitlabEnvConfig,
+          gitlabEnvConfig.ciAccess,
           logger,
-          { healthRules },
         );
+        const service = new GitlabEnvironmentsService(gitlabEnvConfig, logger, {
+          healthRules,
+        });
         permissionsRegistry.addPermissions(gitlabEnvPermissions);
         httpRouter.use(
           createOverviewRouter({
@@ -85,6 +90,16 @@ export const gitlabEnvPlugin = createBackendPlugin({
         httpRouter.use(
           await createRouter({
             service,
+            catalog,
+            permissions,
+            httpAuth,
+            auditor,
+            logger,
+          }),
+        );
+        httpRouter.use(
+          createCiAccessRouter({
+            service: ciAccess,
             catalog,
             permissions,
             httpAuth,

@@ -10,5 +10,6 @@ export * from './permissions';
 export * from './health';
 export * from './graph';
 export * from './overview';
+export * from './ciAccess';
 export * from './events';
 export * from './environments';

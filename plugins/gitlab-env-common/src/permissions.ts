@@ -14,6 +14,30 @@ export const gitlabEnvResourcesReadPermission = createPermission({
 });
 
 /**
+ * Delete a stale namespace an entity's environments left behind in a
+ * cluster (through KAS, with the backend's token). A resource permission on
+ * the catalog entity the namespace is attributed to; audited.
+ *
+ * @public
+ */
+export const gitlabEnvNamespaceDeletePermission = createPermission({
+  name: 'gitlab-env.namespaces.delete',
+  attributes: { action: 'delete' },
+  resourceType: 'catalog-entity',
+});
+
+/**
+ * See the portal-wide list of stale namespaces across all agents (the
+ * overview's clean-up list), for platform teams.
+ *
+ * @public
+ */
+export const gitlabEnvStaleNamespacesReadPermission = createPermission({
+  name: 'gitlab-env.namespaces.stale.read',
+  attributes: { action: 'read' },
+});
+
+/**
  * See the diagnostics of every configured GitLab instance: version, KAS URL,
  * the token's scopes and expiry, agents seen and recent failures. Meant for
  * the portal's administrators; a basic permission, not tied to an entity.
@@ -29,4 +53,6 @@ export const gitlabEnvDiagnosticsReadPermission = createPermission({
 export const gitlabEnvPermissions = [
   gitlabEnvResourcesReadPermission,
   gitlabEnvDiagnosticsReadPermission,
+  gitlabEnvNamespaceDeletePermission,
+  gitlabEnvStaleNamespacesReadPermission,
 ];

@@ -127,6 +127,8 @@ export class Controllers {
       object.metadata.name,
     );
     if (!deleted) return undefined;
+    if (object.kind === 'Namespace')
+      this.deleteNamespaceContents(object.metadata.name);
     const dependents = this.kit.store
       .all()
       .filter(
@@ -144,6 +146,18 @@ export class Controllers {
       this.syncEndpoints(object.metadata.namespace);
     }
     return deleted;
+  }
+
+  /**
+   * The namespace controller deletes everything in a deleted namespace
+   * (https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces/);
+   * the real one does so while the namespace is Terminating, here at once.
+   */
+  private deleteNamespaceContents(namespace: string) {
+    this.kit.store
+      .all()
+      .filter(o => o.metadata.namespace === namespace)
+      .forEach(o => this.deleteCascading(o));
   }
 
   /**

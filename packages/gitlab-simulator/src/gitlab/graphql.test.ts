@@ -47,7 +47,8 @@ describe('GitLab GraphQL', () => {
         id: 'gid://gitlab/Clusters::Agent/1',
         name: 'prod-us',
         webPath: '/acme/infra/-/cluster_agents/prod-us',
-        project: null,
+        // backstage-bot is Reporter on acme/infra (to read agent configuration files).
+        project: { fullPath: 'acme/infra' },
       },
       // The newer deployment failed; lastDeployment(status: SUCCESS) skips it.
       lastDeployment: { iid: '57', status: 'SUCCESS', ref: 'main' },
@@ -335,8 +336,8 @@ describe('GitLab GraphQL', () => {
     });
     expect(body.data.currentUser).toEqual({ username: 'backstage-bot' });
     expect(body.data.group.projects.nodes.map((p: any) => p.fullPath)).toEqual([
+      'acme/infra',
       'acme/shop/storefront',
-      'acme/shop/checkout-api',
     ]);
     expect(body.data.group.projects.pageInfo.hasNextPage).toBe(true);
   });
@@ -383,7 +384,7 @@ describe('GitLab GraphQL', () => {
     expect(results.map(r => r.errors)).toEqual([undefined, undefined]);
     expect(
       results[1].data.project.environments.nodes.map((n: any) => n.name),
-    ).toEqual(['production', 'staging']);
+    ).toEqual(['production', 'staging', 'review/legacy-pay']);
     const get = await fetch(
       `${sim().graphqlUrl}?query=${encodeURIComponent(
         '{ currentUser { username } }',

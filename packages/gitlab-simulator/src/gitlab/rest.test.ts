@@ -108,13 +108,14 @@ describe('GitLab REST API v4', () => {
     );
     expect(alice.status).toBe(200);
     expect(await alice.text()).toContain('- id: acme/infra');
-    // backstage-bot is no member of acme/infra.
+    // outsider is no member of acme/infra.
     expect(
       (
         await get(
           `${
             sim().apiUrl
           }/projects/acme%2Finfra/repository/files/.gitlab%2Fagents%2Frestricted%2Fconfig.yaml/raw`,
+          'glpat-outsider',
         )
       ).status,
     ).toBe(404);

@@ -5,9 +5,11 @@ import {
   ScenarioProject,
 } from '../scenario/types';
 import { environmentSlug } from '../scenario/slug';
-import { sendBody, sendJson } from '../http/respond';
+import { sendJson } from '../http/respond';
 import { atLeast } from '../scenario/version';
 import { Caller, GitlabDirectory } from './access';
+import { handleRepositoryFile } from './repositoryFiles';
+import { handleProtectedBranches } from './protectedBranches';
 
 /** GitLab's REST API v4: the endpoints the plugins and the CLI use. */
 
@@ -315,21 +317,14 @@ export function handleRest(
     );
     return;
   }
-  const fileMatch = rest.match(/^\/repository\/files\/([^/]+)\/raw$/);
-  if (fileMatch) {
-    const ref = url.searchParams.get('ref') ?? project.defaultBranch;
-    if (ref !== project.defaultBranch && ref !== 'HEAD') {
-      sendJson(res, 404, { message: '404 Commit Not Found' });
-      return;
-    }
-    const content = project.files[decodeURIComponent(fileMatch[1])];
-    if (content === undefined) {
-      sendJson(res, 404, { message: '404 File Not Found' });
-      return;
-    }
-    sendBody(res, 200, content, {
-      'Content-Type': 'text/plain; charset=utf-8',
-    });
+  if (handleRepositoryFile(res, url, rest, project, directory, caller)) {
+    return;
+  }
+  if (
+    handleProtectedBranches(res, rest, project, directory, caller, items =>
+      paginate(url, ctx.baseUrl, items),
+    )
+  ) {
     return;
   }
   sendJson(res, 404, NOT_FOUND);

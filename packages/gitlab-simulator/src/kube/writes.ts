@@ -167,6 +167,18 @@ export async function handleDelete(
     sendJson(res, 200, served(deleted, target));
     return;
   }
+  // A Namespace answers with itself, Terminating while its finalizer runs.
+  if (target.resource.kind === 'Namespace') {
+    sendJson(res, 200, {
+      ...served(deleted, target),
+      metadata: {
+        ...deleted.metadata,
+        deletionTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+      },
+      status: { phase: 'Terminating' },
+    });
+    return;
+  }
   sendJson(res, 200, {
     kind: 'Status',
     apiVersion: 'v1',

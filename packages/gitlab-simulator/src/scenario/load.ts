@@ -155,6 +155,7 @@ export function loadScenario(dir: string): Scenario {
     defaultBranch: p.defaultBranch ?? 'main',
     environments: (p.environments ?? []).map((e: any) => toEnvironment(e, now)),
     files: { ...(p.files ?? {}) },
+    protectedBranches: p.protectedBranches,
   }));
   // Agent configuration files live in the repository of the agent's config project.
   for (const agent of agents) {

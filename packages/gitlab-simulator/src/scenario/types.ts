@@ -129,6 +129,8 @@ export interface ScenarioProject {
   environments: ScenarioEnvironment[];
   /** Repository files on the default branch, by path. */
   files: Record<string, string>;
+  /** Protected branch names (wildcards allowed); default: the default branch. */
+  protectedBranches?: string[];
 }
 
 export interface AgentAuthorizationEntry {

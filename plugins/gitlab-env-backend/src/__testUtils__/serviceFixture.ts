@@ -22,6 +22,7 @@ export function testConfig(
     expectedForbiddenKinds: ['Secret'],
     cacheTtlSeconds: 30,
     concurrency: { perInstance: 16, perAgent: 8 },
+    ciAccess: { namespaceOverflow: 'refuse' },
     overview: { clusterWideReads: true, clusterWideMinNamespaces: 3 },
     ...overrides,
   };

@@ -28,8 +28,25 @@ describe('readGitlabEnvConfig', () => {
       expectedForbiddenKinds: ['Secret'],
       cacheTtlSeconds: 30,
       concurrency: { perInstance: 256, perAgent: 32 },
+      ciAccess: { namespaceOverflow: 'refuse' },
       overview: { clusterWideReads: true, clusterWideMinNamespaces: 3 },
     });
+  });
+
+  it('reads ciAccess.namespaceOverflow and refuses unknown values', () => {
+    const base = {
+      instances: [{ host: 'gitlab.com', baseUrl: 'https://gitlab.com' }],
+    };
+    expect(
+      read({ ...base, ciAccess: { namespaceOverflow: 'truncate' } }).ciAccess,
+    ).toEqual({
+      namespaceOverflow: 'truncate',
+    });
+    expect(() =>
+      read({ ...base, ciAccess: { namespaceOverflow: 'cut' } }),
+    ).toThrow(
+      "gitlabEnv.ciAccess.namespaceOverflow must be 'refuse' or 'truncate', got 'cut'",
+    );
   });
 
   it('keeps overrides', () => {

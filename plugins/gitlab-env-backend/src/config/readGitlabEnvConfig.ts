@@ -22,6 +22,10 @@ export interface GitlabEnvConfig {
   expectedForbiddenKinds: string[];
   cacheTtlSeconds: number;
   concurrency: { perInstance: number; perAgent: number };
+  ciAccess: {
+    /** Expanded namespace names over 63 characters: refuse (default) or truncate with a digest. */
+    namespaceOverflow: 'refuse' | 'truncate';
+  };
   overview: {
     /** Read this many namespaces of one agent or more with lists across the cluster. */
     clusterWideMinNamespaces: number;
@@ -136,7 +140,15 @@ export function readGitlabEnvConfig(root: Config): GitlabEnvConfig {
   });
   const concurrency = config?.getOptionalConfig('concurrency');
   const overview = config?.getOptionalConfig('overview');
+  const namespaceOverflow =
+    config?.getOptionalString('ciAccess.namespaceOverflow') ?? 'refuse';
+  if (namespaceOverflow !== 'refuse' && namespaceOverflow !== 'truncate') {
+    throw new Error(
+      `gitlabEnv.ciAccess.namespaceOverflow must be 'refuse' or 'truncate', got '${namespaceOverflow}'`,
+    );
+  }
   return {
+    ciAccess: { namespaceOverflow },
     instances,
     requestTimeoutMs: readPositive(
       config,

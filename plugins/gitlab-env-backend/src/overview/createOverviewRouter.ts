@@ -48,7 +48,7 @@ const ENTITY_FIELDS = [
 ];
 
 /** Every catalog entity with a GitLab project annotation, one catalog page at a time. */
-async function* annotatedEntities(
+export async function* annotatedEntities(
   catalog: CatalogService,
   credentials: BackstageCredentials,
 ): AsyncGenerator<Entity[]> {

@@ -7,19 +7,11 @@ import {
 import { stringifyEntityRef } from '@backstage/catalog-model';
 import { CatalogService } from '@backstage/plugin-catalog-node';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
-import {
-  GitlabEnvErrorResponse,
-  gitlabEnvResourcesReadPermission,
-} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { gitlabEnvResourcesReadPermission } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import express from 'express';
 import Router from 'express-promise-router';
-import {
-  asGitlabEnvError,
-  failure,
-  GitlabEnvFailure,
-  httpStatusOf,
-  toBackstageError,
-} from '../errors';
+import { failure } from '../errors';
+import { gitlabEnvErrorHandler } from './errorHandler';
 import { GitlabEnvironmentsService } from '../service';
 
 export interface RouterOptions {
@@ -126,30 +118,4 @@ export async function createRouter(
   router.use(gitlabEnvErrorHandler(logger));
 
   return router;
-}
-
-/**
- * Answers a failure as `GitlabEnvErrorResponse` with its code's status;
- * anything not a GitlabEnvFailure is logged and answered generically, as it
- * may quote upstream data.
- */
-export function gitlabEnvErrorHandler(
-  logger: LoggerService,
-): express.ErrorRequestHandler {
-  return (error, _req, res, next) => {
-    if (res.headersSent) {
-      next(error);
-      return;
-    }
-    if (!(error instanceof GitlabEnvFailure)) {
-      logger.error('gitlab-env request failed', error as Error);
-    }
-    const detail = asGitlabEnvError(error);
-    const backstageError = toBackstageError(detail);
-    const body: GitlabEnvErrorResponse = {
-      error: { name: backstageError.name, message: detail.message },
-      gitlabEnv: detail,
-    };
-    res.status(httpStatusOf(detail.code)).json(body);
-  };
 }

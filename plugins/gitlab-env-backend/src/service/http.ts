@@ -11,7 +11,7 @@ export interface UpstreamResponse {
 
 export interface UpstreamRequest {
   url: string;
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'DELETE';
   headers?: Record<string, string>;
   body?: string;
   timeoutMs: number;

@@ -62,6 +62,18 @@ export const GITLAB_ENV_ERROR_CODES = [
   'UPSTREAM_ERROR',
   /** The signed-in user lacks the permission to see this. */
   'NOT_ALLOWED',
+  /** The agent's configuration file does not exist in its configuration project. */
+  'AGENT_CONFIG_MISSING',
+  /** The agent's configuration file is not valid YAML or has invalid ci_access values. */
+  'AGENT_CONFIG_INVALID',
+  /** The token cannot read the agent's configuration project (needs Reporter). */
+  'AGENT_CONFIG_UNREADABLE',
+  /** A namespace asked to be deleted is not one the backend listed as stale. */
+  'NAMESPACE_NOT_STALE',
+  /** The cluster refused or failed to delete a namespace. */
+  'NAMESPACE_DELETE_FAILED',
+  /** A branch given to evaluate CI access rules for is not a valid branch name. */
+  'INVALID_BRANCH',
 ] as const;
 
 /** @public */
@@ -87,4 +99,7 @@ export interface GitlabEnvError {
    * environment, not a warning.
    */
   expected?: boolean;
+  /** For configuration files: the file and the 1-based line of the problem. */
+  file?: string;
+  line?: number;
 }

@@ -2,7 +2,10 @@ import { createApiRef } from '@backstage/core-plugin-api';
 import { CompoundEntityRef } from '@backstage/catalog-model';
 import {
   DiagnosticsResponse,
+  CiAccessMatrixResponse,
+  DeleteNamespaceResponse,
   EntityEnvironmentsResponse,
+  StaleNamespacesResponse,
   EnvironmentResourcesResponse,
   OverviewStreamLine,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
@@ -38,6 +41,26 @@ export interface GitlabEnvApi {
   getDiagnostics(options?: {
     signal?: AbortSignal;
   }): Promise<DiagnosticsResponse>;
+  /** Per environment and agent: the ci_access entry and rule that decide, and the namespace. */
+  getCiAccess(
+    entity: CompoundEntityRef,
+    options?: { branch?: string; signal?: AbortSignal },
+  ): Promise<CiAccessMatrixResponse>;
+  /** Namespaces the entity's stopped or deleted environments left in the clusters. */
+  getStaleNamespaces(
+    entity: CompoundEntityRef,
+    options?: { signal?: AbortSignal },
+  ): Promise<StaleNamespacesResponse>;
+  /** Stale namespaces across all agents, biggest first. */
+  getAllStaleNamespaces(options?: {
+    signal?: AbortSignal;
+  }): Promise<StaleNamespacesResponse>;
+  /** Deletes a namespace the backend listed as stale for the entity and agent. */
+  deleteStaleNamespace(
+    entity: CompoundEntityRef,
+    agentId: string,
+    namespace: string,
+  ): Promise<DeleteNamespaceResponse>;
 }
 
 /** @public */

@@ -1,8 +1,11 @@
 import { CompoundEntityRef } from '@backstage/catalog-model';
 import { DiscoveryApi, FetchApi } from '@backstage/core-plugin-api';
 import {
+  CiAccessMatrixResponse,
+  DeleteNamespaceResponse,
   DiagnosticsResponse,
   EntityEnvironmentsResponse,
+  StaleNamespacesResponse,
   EnvironmentResourcesResponse,
   OverviewStreamLine,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
@@ -30,7 +33,7 @@ export class GitlabEnvClient implements GitlabEnvApi {
   ): Promise<EntityEnvironmentsResponse> {
     // Stopped environments too: their cards start collapsed, and a stopped
     // review app whose namespace was left behind is worth seeing.
-    return this.get(
+    return this.send(
       `${entityPath(entity)}/environments?includeStopped=true`,
       options?.signal,
     );
@@ -41,7 +44,7 @@ export class GitlabEnvClient implements GitlabEnvApi {
     environmentSlug: string,
     options?: { signal?: AbortSignal },
   ): Promise<EnvironmentResourcesResponse> {
-    return this.get(
+    return this.send(
       `${entityPath(entity)}/environments/${encodeURIComponent(
         environmentSlug,
       )}/resources`,
@@ -69,13 +72,61 @@ export class GitlabEnvClient implements GitlabEnvApi {
   getDiagnostics(options?: {
     signal?: AbortSignal;
   }): Promise<DiagnosticsResponse> {
-    return this.get('/diagnostics', options?.signal);
+    return this.send('/diagnostics', options?.signal);
   }
 
-  private async get<T>(path: string, signal?: AbortSignal): Promise<T> {
+  getCiAccess(
+    entity: CompoundEntityRef,
+    options?: { branch?: string; signal?: AbortSignal },
+  ): Promise<CiAccessMatrixResponse> {
+    const query = options?.branch
+      ? `?branch=${encodeURIComponent(options.branch)}`
+      : '';
+    return this.send(
+      `${entityPath(entity)}/ci-access${query}`,
+      options?.signal,
+    );
+  }
+
+  getStaleNamespaces(
+    entity: CompoundEntityRef,
+    options?: { signal?: AbortSignal },
+  ): Promise<StaleNamespacesResponse> {
+    return this.send(
+      `${entityPath(entity)}/ci-access/stale-namespaces`,
+      options?.signal,
+    );
+  }
+
+  getAllStaleNamespaces(options?: {
+    signal?: AbortSignal;
+  }): Promise<StaleNamespacesResponse> {
+    return this.send('/ci-access/stale-namespaces', options?.signal);
+  }
+
+  deleteStaleNamespace(
+    entity: CompoundEntityRef,
+    agentId: string,
+    namespace: string,
+  ): Promise<DeleteNamespaceResponse> {
+    return this.send(
+      `${entityPath(entity)}/ci-access/agents/${encodeURIComponent(
+        agentId,
+      )}/namespaces/${encodeURIComponent(namespace)}`,
+      undefined,
+      'DELETE',
+    );
+  }
+
+  private async send<T>(
+    path: string,
+    signal?: AbortSignal,
+    method: 'GET' | 'DELETE' = 'GET',
+  ): Promise<T> {
     const baseUrl = await this.discoveryApi.getBaseUrl('gitlab-env');
     const response = await this.fetchApi.fetch(`${baseUrl}${path}`, {
       signal,
+      method,
     });
     if (!response.ok) {
       throw await GitlabEnvApiError.fromResponse(response);

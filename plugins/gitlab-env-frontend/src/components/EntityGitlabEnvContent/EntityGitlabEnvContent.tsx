@@ -12,8 +12,11 @@ import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Skeleton from '@mui/material/Skeleton';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
 import { gitlabEnvApiRef } from '../../api';
 import { usePolledMap } from '../../hooks/usePolledMap';
+import { AccessAndNamespaces } from '../access';
 import { GitlabEnvErrorPanel } from '../errors/GitlabEnvErrorPanel';
 import { EnvironmentGrid } from '../environments/EnvironmentGrid';
 import { EnvironmentResources } from '../resources/EnvironmentResources';
@@ -24,13 +27,48 @@ export const REFRESH_INTERVAL_MS = 15_000;
 const ENVIRONMENTS_KEY = 'environments';
 
 /**
- * The entity's Environments tab: a card per GitLab environment with its
- * health, and the resources of the one the user opens (`?env=<slug>`).
+ * The entity's Environments tab: the environments view (`?view` unset) and
+ * the "Access and namespaces" view (`?view=access`).
  */
 export function EntityGitlabEnvContent({
   refreshIntervalMs = REFRESH_INTERVAL_MS,
 }: {
   refreshIntervalMs?: number;
+}) {
+  const { entity } = useEntity();
+  const entityRef = useMemo(() => getCompoundEntityRef(entity), [entity]);
+  const [searchParams, setSearchParams] = useSearchParams();
+  const view =
+    searchParams.get('view') === 'access' ? 'access' : 'environments';
+  const select = (_event: unknown, next: string) => {
+    const params = new URLSearchParams(searchParams);
+    if (next === 'access') params.set('view', 'access');
+    else params.delete('view');
+    setSearchParams(params, { replace: true });
+  };
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
+      <Tabs value={view} onChange={select} aria-label="Environments views">
+        <Tab value="environments" label="Environments" />
+        <Tab value="access" label="Access and namespaces" />
+      </Tabs>
+      {view === 'access' ? (
+        <AccessAndNamespaces entityRef={entityRef} />
+      ) : (
+        <EnvironmentsView refreshIntervalMs={refreshIntervalMs} />
+      )}
+    </Box>
+  );
+}
+
+/**
+ * A card per GitLab environment with its health, and the resources of the
+ * one the user opens (`?env=<slug>`).
+ */
+function EnvironmentsView({
+  refreshIntervalMs,
+}: {
+  refreshIntervalMs: number;
 }) {
   const { entity } = useEntity();
   const entityRef = useMemo(() => getCompoundEntityRef(entity), [entity]);

@@ -5,12 +5,12 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
+import { permissionApiRef } from '@backstage/plugin-permission-react';
 import {
   TestApiProvider,
   registerMswTestHooks,
   renderInTestApp,
 } from '@backstage/test-utils';
-import { permissionApiRef } from '@backstage/plugin-permission-react';
 import { entityRouteRef } from '@backstage/plugin-catalog-react';
 import {
   GitlabEnvironment,
@@ -131,7 +131,15 @@ function renderPage(route = '/deployments', diagnostics: Decision = 'DENY') {
         [gitlabEnvApiRef, client],
         [
           permissionApiRef,
-          { authorize: async () => ({ result: diagnostics }) } as any,
+          {
+            // Everything else allowed, as in the demo portal.
+            authorize: async (request: { permission: { name: string } }) => ({
+              result:
+                request.permission.name === 'gitlab-env.diagnostics.read'
+                  ? diagnostics
+                  : 'ALLOW',
+            }),
+          } as any,
         ],
       ]}
     >

@@ -25,6 +25,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
+import { StaleNamespacesOverview } from '../access';
 import { GitlabEnvErrorPanel } from '../errors/GitlabEnvErrorPanel';
 import { OverviewFiltersBar } from './OverviewFiltersBar';
 import { OverviewHealthCounts } from './OverviewHealthCounts';
@@ -212,6 +213,7 @@ function EnvironmentsOverview() {
               }
             />
           )}
+          <StaleNamespacesOverview />
         </Box>
       )}
     </>

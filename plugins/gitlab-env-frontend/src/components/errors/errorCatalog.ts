@@ -156,4 +156,38 @@ export const ERROR_CATALOG: Record<GitlabEnvErrorCode, ErrorAdvice> = {
       'Ask the entity’s owners for access (permission gitlab-env.resources.read).',
     severity: 'warning',
   },
+  AGENT_CONFIG_MISSING: {
+    title: 'Agent configuration file not found',
+    advice:
+      'Add .gitlab/agents/<agent>/config.yaml to the agent’s configuration project, on its default branch.',
+    severity: 'error',
+  },
+  AGENT_CONFIG_INVALID: {
+    title: 'Agent configuration file is not valid',
+    advice: 'Fix the line named in the message in the agent’s config.yaml.',
+    severity: 'error',
+  },
+  AGENT_CONFIG_UNREADABLE: {
+    title: 'Agent configuration cannot be read',
+    advice:
+      'Give the Backstage token’s user the Reporter role on the agent’s configuration project.',
+    severity: 'error',
+  },
+  NAMESPACE_NOT_STALE: {
+    title: 'Not a stale namespace',
+    advice:
+      'Only namespaces listed as left behind can be deleted here; reload the list.',
+    severity: 'warning',
+  },
+  NAMESPACE_DELETE_FAILED: {
+    title: 'The namespace could not be deleted',
+    advice:
+      'Check the agent’s RBAC (delete on namespaces) or run the kubectl command shown.',
+    severity: 'error',
+  },
+  INVALID_BRANCH: {
+    title: 'Not a branch name',
+    advice: 'Enter a branch name such as main or feature/x.',
+    severity: 'warning',
+  },
 };

@@ -1,0 +1,122 @@
+import { createHash } from 'crypto';
+import { ServerResponse } from 'http';
+import { ScenarioProject } from '../scenario/types';
+import { sendBody, sendJson } from '../http/respond';
+import { Caller, GitlabDirectory } from './access';
+
+/**
+ * GitLab's repository files API (https://docs.gitlab.com/api/repository_files/):
+ *
+ * - `GET /projects/:id/repository/files/:file_path/raw[?ref=]` answers the
+ *   file's bytes; `ref` is optional and defaults to the default branch (HEAD).
+ * - `GET /projects/:id/repository/files/:file_path?ref=` answers JSON with the
+ *   content base64-encoded; `ref` is required (400 `{"error":"ref is missing"}`).
+ * - `file_path` must be URL-encoded (`.gitlab%2Fagents%2Fx%2Fconfig.yaml`); an
+ *   unencoded path does not reach the route (404 Not Found).
+ * - Unknown file: 404 `{"message":"404 File Not Found"}`; unknown ref:
+ *   404 `{"message":"404 Commit Not Found"}`.
+ * - Reading code needs the `download_code` ability: anyone on a public
+ *   project, any signed-in user on an internal one, Reporter or above on a
+ *   private one (doc/user/permissions.md, "View project code"); callers that
+ *   cannot see the project get 404 Project Not Found, members below
+ *   Reporter 403 Forbidden.
+ *
+ * The simulator's repository holds one commit per project: the default
+ * branch, also reachable as `HEAD` or `refs/heads/<default>`.
+ */
+
+const FILE_ROUTE = /^\/repository\/files\/([^/]+)(\/raw)?$/;
+
+function canReadCode(
+  directory: GitlabDirectory,
+  caller: Caller | undefined,
+  project: ScenarioProject,
+): boolean {
+  if (project.visibility === 'public') return true;
+  if (project.visibility === 'internal' && caller) return true;
+  return directory.hasRole(caller?.user, project.fullPath, 'reporter');
+}
+
+function knownRef(project: ScenarioProject, ref: string): boolean {
+  return [
+    project.defaultBranch,
+    'HEAD',
+    `refs/heads/${project.defaultBranch}`,
+  ].includes(ref);
+}
+
+/** A stable fake commit id for the project's only commit. */
+function commitId(project: ScenarioProject): string {
+  return createHash('sha1').update(`commit:${project.fullPath}`).digest('hex');
+}
+
+/**
+ * Handles `rest` (the part after `/projects/:id`) when it is a repository
+ * file route; answers false when it is not one, so the caller goes on.
+ */
+export function handleRepositoryFile(
+  res: ServerResponse,
+  url: URL,
+  rest: string,
+  project: ScenarioProject,
+  directory: GitlabDirectory,
+  caller: Caller | undefined,
+): boolean {
+  const match = rest.match(FILE_ROUTE);
+  if (!match) return false;
+  if (!canReadCode(directory, caller, project)) {
+    sendJson(res, 403, { message: '403 Forbidden' });
+    return true;
+  }
+  const raw = match[2] !== undefined;
+  const refParam = url.searchParams.get('ref');
+  if (!raw && (refParam === null || refParam === '')) {
+    sendJson(res, 400, { error: 'ref is missing' });
+    return true;
+  }
+  const ref = refParam || project.defaultBranch;
+  if (!knownRef(project, ref)) {
+    sendJson(res, 404, { message: '404 Commit Not Found' });
+    return true;
+  }
+  let filePath: string;
+  try {
+    filePath = decodeURIComponent(match[1]);
+  } catch {
+    sendJson(res, 400, { error: 'file_path is invalid' });
+    return true;
+  }
+  const content = project.files[filePath];
+  if (content === undefined) {
+    sendJson(res, 404, { message: '404 File Not Found' });
+    return true;
+  }
+  const blobId = createHash('sha1')
+    .update(`blob ${Buffer.byteLength(content)}\0${content}`)
+    .digest('hex');
+  if (raw) {
+    sendBody(res, 200, content, {
+      'Content-Type': 'text/plain; charset=utf-8',
+      'X-Gitlab-File-Path': filePath,
+      'X-Gitlab-Ref': ref,
+      'X-Gitlab-Blob-Id': blobId,
+      'X-Gitlab-Commit-Id': commitId(project),
+      'X-Gitlab-Size': Buffer.byteLength(content),
+    });
+    return true;
+  }
+  sendJson(res, 200, {
+    file_name: filePath.split('/').pop(),
+    file_path: filePath,
+    size: Buffer.byteLength(content),
+    encoding: 'base64',
+    content: Buffer.from(content, 'utf8').toString('base64'),
+    content_sha256: createHash('sha256').update(content).digest('hex'),
+    ref,
+    blob_id: blobId,
+    commit_id: commitId(project),
+    last_commit_id: commitId(project),
+    execute_filemode: false,
+  });
+  return true;
+}

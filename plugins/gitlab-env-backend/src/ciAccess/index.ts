@@ -1,0 +1,3 @@
+export { CiAccessService } from './CiAccessService';
+export type { CiAccessOptions } from './CiAccessService';
+export { createCiAccessRouter } from './createCiAccessRouter';

@@ -1,0 +1,62 @@
+import {
+  environmentMatches,
+  GitlabEnvironment,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+
+/** GitLab's CI_COMMIT_REF_SLUG: lower-cased, non-alphanumerics to `-`, at most 63, no outer dashes. */
+export function refSlug(ref: string): string {
+  return ref
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '-')
+    .slice(0, 63)
+    .replace(/^-+|-+$/g, '');
+}
+
+export interface JobContext {
+  project: { id: string; fullPath: string };
+  defaultBranch: string;
+  environment: Pick<
+    GitlabEnvironment,
+    'name' | 'slug' | 'tier' | 'externalUrl'
+  >;
+  branch: string;
+  /** Protected branch names and wildcards; undefined when GitLab did not say. */
+  protectedBranches?: string[];
+}
+
+/**
+ * The predefined CI/CD variables a deployment job of the environment would
+ * have when its pipeline runs for a push to `branch`
+ * (https://docs.gitlab.com/ci/variables/predefined_variables/).
+ */
+export function jobVariables(context: JobContext): Record<string, string> {
+  const { project, environment, branch } = context;
+  const path = project.fullPath;
+  const slash = path.lastIndexOf('/');
+  const isProtected = context.protectedBranches
+    ? context.protectedBranches.some(p => environmentMatches(p, branch))
+    : branch === context.defaultBranch;
+  const variables: Record<string, string> = {
+    CI: 'true',
+    GITLAB_CI: 'true',
+    CI_PIPELINE_SOURCE: 'push',
+    CI_PROJECT_ID: project.id,
+    CI_PROJECT_PATH: path,
+    CI_PROJECT_PATH_SLUG: refSlug(path),
+    CI_PROJECT_NAME: path.slice(slash + 1),
+    CI_PROJECT_NAMESPACE: slash > 0 ? path.slice(0, slash) : '',
+    CI_PROJECT_ROOT_NAMESPACE: path.split('/')[0],
+    CI_DEFAULT_BRANCH: context.defaultBranch,
+    CI_COMMIT_REF_NAME: branch,
+    CI_COMMIT_BRANCH: branch,
+    CI_COMMIT_REF_SLUG: refSlug(branch),
+    CI_COMMIT_REF_PROTECTED: isProtected ? 'true' : 'false',
+    CI_ENVIRONMENT_NAME: environment.name,
+    CI_ENVIRONMENT_SLUG: environment.slug,
+    CI_ENVIRONMENT_TIER: environment.tier,
+    CI_ENVIRONMENT_ACTION: 'start',
+  };
+  if (environment.externalUrl)
+    variables.CI_ENVIRONMENT_URL = environment.externalUrl;
+  return variables;
+}

@@ -1,0 +1,24 @@
+/**
+ * `ci_access.*.environments`: environment names, where `*` matches any run
+ * of characters (like environment scopes), e.g. `review/*`.
+ * https://docs.gitlab.com/user/clusters/agent/ci_cd_workflow/#restrict-project-and-group-access-to-specific-environments
+ */
+export function environmentMatches(
+  pattern: string,
+  environment: string,
+): boolean {
+  const source = pattern
+    .split('*')
+    .map(part => part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
+    .join('.*');
+  return new RegExp(`^${source}$`).test(environment);
+}
+
+export function environmentAllowed(
+  patterns: string[] | undefined,
+  environment: string | undefined,
+): boolean {
+  if (!patterns || patterns.length === 0) return true;
+  if (!environment) return false;
+  return patterns.some(p => environmentMatches(String(p), environment));
+}

@@ -1,0 +1,149 @@
+import { CiExpressionError } from './lexer';
+import {
+  CiExpressionNode,
+  parseCiExpression,
+  rubySyntaxRegexp,
+} from './parser';
+
+/**
+ * What a sub-expression evaluates to, as in GitLab (Ruby): a string, nil,
+ * true/false, or a regular expression. `&&` and `||` return one of their
+ * operands, not a boolean.
+ */
+export type CiValue = string | null | boolean | RegExp;
+
+export type CiExpressionResult =
+  | { value: boolean }
+  | { error: CiExpressionError };
+
+class EvaluationError extends Error {
+  constructor(message: string, readonly position: number) {
+    super(message);
+  }
+}
+
+/** Ruby truthiness: only nil and false are false. */
+function rubyTruthy(value: CiValue): boolean {
+  return value !== null && value !== false;
+}
+
+/** ActiveSupport's `present?`: nil, false and blank strings are not present. */
+export function ciValuePresent(value: CiValue): boolean {
+  if (typeof value === 'string') return !/^\s*$/.test(value);
+  return rubyTruthy(value);
+}
+
+function rubyToString(value: CiValue): string {
+  if (value === null) return '';
+  if (value instanceof RegExp) return `/${value.source}/`;
+  return String(value);
+}
+
+function rubyEquals(a: CiValue, b: CiValue): boolean {
+  if (a instanceof RegExp && b instanceof RegExp) {
+    return a.source === b.source && a.flags === b.flags;
+  }
+  return a === b;
+}
+
+/**
+ * lexeme/matches.rb: the right side may be a pattern, or a variable holding
+ * `/…/` (converted with Pattern.build_and_evaluate); a right side that is no
+ * valid pattern stays a string, and Ruby's `String#scan` then looks for the
+ * left side inside it.
+ */
+function matches(text: CiValue, pattern: CiValue, position: number): boolean {
+  let target = pattern;
+  if (typeof target === 'string') {
+    const compiled = rubySyntaxRegexp(target);
+    if ('regexp' in compiled) target = compiled.regexp;
+  }
+  const subject = rubyToString(text);
+  if (target instanceof RegExp) {
+    target.lastIndex = 0;
+    return target.test(subject);
+  }
+  if (typeof target === 'string') return target.includes(subject);
+  throw new EvaluationError(
+    `The right side of the match at position ${position} is ${String(
+      target,
+    )}, not a pattern or a string`,
+    position,
+  );
+}
+
+function evaluateNode(
+  node: CiExpressionNode,
+  variables: Record<string, string>,
+): CiValue {
+  switch (node.kind) {
+    case 'variable':
+      return Object.prototype.hasOwnProperty.call(variables, node.name)
+        ? String(variables[node.name])
+        : null;
+    case 'string':
+      return node.value;
+    case 'null':
+      return null;
+    case 'boolean':
+      return node.value;
+    case 'pattern':
+      return node.regexp;
+    default: {
+      const left = evaluateNode(node.left, variables);
+      const right = evaluateNode(node.right, variables);
+      switch (node.operator) {
+        case '==':
+          return rubyEquals(left, right);
+        case '!=':
+          return !rubyEquals(left, right);
+        case '=~':
+          return rubyTruthy(right)
+            ? matches(left, right, node.position)
+            : false;
+        case '!~':
+          return rubyTruthy(right)
+            ? !matches(left, right, node.position)
+            : true;
+        case '&&':
+          return rubyTruthy(left) ? right : left;
+        default:
+          return rubyTruthy(left) ? left : right;
+      }
+    }
+  }
+}
+
+/**
+ * The value GitLab's Statement#evaluate would return (a string for `$VAR`
+ * or `$A && $B`, a boolean for comparisons), for the "try it" view and tests.
+ */
+export function evaluateCiExpressionValue(
+  expression: string,
+  variables: Record<string, string>,
+): { value: CiValue } | { error: CiExpressionError } {
+  try {
+    const parsed = parseCiExpression(String(expression));
+    if ('error' in parsed) return parsed;
+    return { value: evaluateNode(parsed.tree, variables ?? {}) };
+  } catch (error) {
+    if (error instanceof EvaluationError) {
+      return { error: { message: error.message, position: error.position } };
+    }
+    return { error: { message: `Could not evaluate: ${String(error)}` } };
+  }
+}
+
+/**
+ * Evaluates a CI `rules:if` expression against CI variables as GitLab does
+ * (Statement#truthful?: the value must be present — a variable alone is true
+ * when defined and not blank). Never throws; errors carry the position.
+ */
+export function evaluateCiExpression(
+  expression: string,
+  variables: Record<string, string>,
+): CiExpressionResult {
+  const result = evaluateCiExpressionValue(expression, variables);
+  if ('error' in result) return result;
+  return { value: ciValuePresent(result.value) };
+}

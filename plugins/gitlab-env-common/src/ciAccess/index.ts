@@ -1,0 +1,16 @@
+export * from './types';
+export type { CiExpressionError, CiOperator, CiToken } from './lexer';
+export { lexCiExpression, CI_EXPRESSION_MAX_TOKENS } from './lexer';
+export type { CiExpressionNode } from './parser';
+export { parseCiExpression } from './parser';
+export type { CiValue, CiExpressionResult } from './evaluate';
+export {
+  evaluateCiExpression,
+  evaluateCiExpressionValue,
+  ciValuePresent,
+} from './evaluate';
+export * from './namespace';
+export * from './environments';
+export * from './managedResources';
+export * from './rules';
+export * from './api';

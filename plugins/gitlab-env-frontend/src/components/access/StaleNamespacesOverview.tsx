@@ -1,0 +1,83 @@
+import * as React from 'react';
+import { useState } from 'react';
+import { useApi } from '@backstage/core-plugin-api';
+import { usePermission } from '@backstage/plugin-permission-react';
+import { gitlabEnvStaleNamespacesReadPermission } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import Button from '@mui/material/Button';
+import Box from '@mui/material/Box';
+import Skeleton from '@mui/material/Skeleton';
+import Typography from '@mui/material/Typography';
+import useAsyncRetry from 'react-use/lib/useAsyncRetry';
+import { gitlabEnvApiRef } from '../../api';
+import {
+  GitlabEnvErrorAlert,
+  GitlabEnvErrorPanel,
+} from '../errors/GitlabEnvErrorPanel';
+import { StaleNamespacesTable } from './StaleNamespacesTable';
+
+/**
+ * The portal-wide clean-up list: stale namespaces across all agents,
+ * biggest first. It reads every agent's namespaces, so it loads on request,
+ * and only for those with the portal-wide permission.
+ */
+export function StaleNamespacesOverview() {
+  const { allowed } = usePermission({
+    permission: gitlabEnvStaleNamespacesReadPermission,
+  });
+  const [requested, setRequested] = useState(false);
+  if (!allowed) return null;
+  return requested ? (
+    <StaleNamespacesList />
+  ) : (
+    <Box component="section" aria-label="Namespaces left behind">
+      <Button variant="outlined" onClick={() => setRequested(true)}>
+        Find namespaces left behind
+      </Button>
+    </Box>
+  );
+}
+
+function StaleNamespacesList() {
+  const api = useApi(gitlabEnvApiRef);
+  const stale = useAsyncRetry(() => api.getAllStaleNamespaces(), [api]);
+  return (
+    <Box
+      component="section"
+      aria-label="Namespaces left behind"
+      sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}
+    >
+      <Typography variant="h6" component="h2">
+        Namespaces left behind
+      </Typography>
+      <Typography variant="body2" color="text.secondary">
+        Namespaces that ci_access rules or GitLab-managed resources made for
+        environments that are stopped or deleted, across all agents, biggest
+        first.
+      </Typography>
+      {stale.loading && !stale.value ? (
+        <Skeleton variant="rounded" height={80} />
+      ) : null}
+      {stale.error ? (
+        <GitlabEnvErrorPanel error={stale.error} onRetry={stale.retry} />
+      ) : null}
+      {stale.value?.errors.map(e => (
+        <GitlabEnvErrorAlert
+          key={`${e.entityRef}|${e.agent}|${e.error.code}`}
+          error={e.error}
+          onRetry={stale.retry}
+        />
+      ))}
+      {stale.value ? (
+        <StaleNamespacesTable
+          namespaces={stale.value.namespaces}
+          now={Date.now()}
+          showEntity
+          onDelete={async (entity, agentId, name) => {
+            await api.deleteStaleNamespace(entity, agentId, name);
+            stale.retry();
+          }}
+        />
+      ) : null}
+    </Box>
+  );
+}

@@ -1,0 +1,173 @@
+import * as React from 'react';
+import { useState } from 'react';
+import { parseEntityRef } from '@backstage/catalog-model';
+import { usePermission } from '@backstage/plugin-permission-react';
+import {
+  gitlabEnvNamespaceDeletePermission,
+  StaleNamespace,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import { formatAge } from '../../view/format';
+import { DeleteNamespaceDialog } from './DeleteNamespaceDialog';
+import { CREATOR_LABEL, describeContents, describeReason } from './describe';
+
+export type DeleteStaleNamespace = (
+  entity: ReturnType<typeof parseEntityRef>,
+  agentId: string,
+  name: string,
+) => Promise<unknown>;
+
+function DeleteButton({
+  namespace,
+  onAsk,
+}: {
+  namespace: StaleNamespace;
+  onAsk: () => void;
+}) {
+  const { allowed, loading } = usePermission({
+    permission: gitlabEnvNamespaceDeletePermission,
+    resourceRef: namespace.entityRef,
+  });
+  return (
+    <Button
+      size="small"
+      color="error"
+      variant="outlined"
+      disabled={loading || !allowed}
+      title={
+        allowed ? undefined : 'You may not delete namespaces of this entity'
+      }
+      onClick={onAsk}
+      aria-label={`Delete namespace ${namespace.name}`}
+    >
+      Delete
+    </Button>
+  );
+}
+
+/** Stale namespaces with what they hold and who made them; deletion behind a confirmation. */
+export function StaleNamespacesTable({
+  namespaces,
+  now,
+  showEntity = false,
+  onDelete,
+}: {
+  namespaces: StaleNamespace[];
+  now: number;
+  showEntity?: boolean;
+  onDelete: DeleteStaleNamespace;
+}) {
+  const [asking, setAsking] = useState<StaleNamespace>();
+  const [deleted, setDeleted] = useState<string>();
+  return (
+    <>
+      {deleted ? (
+        <Alert
+          severity="success"
+          variant="outlined"
+          onClose={() => setDeleted(undefined)}
+        >
+          {deleted}
+        </Alert>
+      ) : null}
+      {namespaces.length === 0 ? (
+        <Alert severity="success" variant="outlined">
+          No namespace left behind by stopped or deleted environments.
+        </Alert>
+      ) : (
+        <Table size="small" aria-label="Stale namespaces">
+          <TableHead>
+            <TableRow>
+              <TableCell>Namespace</TableCell>
+              {showEntity ? <TableCell>Entity</TableCell> : null}
+              <TableCell>Why it is stale</TableCell>
+              <TableCell>Age</TableCell>
+              <TableCell>Created by</TableCell>
+              <TableCell>Contents</TableCell>
+              <TableCell />
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {namespaces.map(ns => (
+              <TableRow key={`${ns.agent.id}|${ns.name}`}>
+                <TableCell component="th" scope="row">
+                  <Typography variant="body2" fontWeight={600}>
+                    {ns.name}
+                  </Typography>
+                  <Typography variant="caption" color="text.secondary">
+                    agent {ns.agent.name}
+                  </Typography>
+                </TableCell>
+                {showEntity ? <TableCell>{ns.entityRef}</TableCell> : null}
+                <TableCell>
+                  {ns.reasons.map(describeReason).join('; ')}
+                </TableCell>
+                <TableCell>{formatAge(ns.createdAt, now) ?? '—'}</TableCell>
+                <TableCell>
+                  {CREATOR_LABEL[ns.creator]}
+                  {ns.gitlabDeletes ? (
+                    <Chip
+                      size="small"
+                      sx={{ ml: 1 }}
+                      label="GitLab's to delete (on_stop)"
+                    />
+                  ) : null}
+                </TableCell>
+                <TableCell>
+                  {describeContents(ns.contents)}
+                  {ns.contents.runningWorkloads > 0 ? (
+                    <Typography
+                      variant="caption"
+                      display="block"
+                      color="warning.main"
+                    >
+                      {ns.contents.runningWorkloads} workload(s) still running,{' '}
+                      {ns.contents.runningPods} pod(s)
+                    </Typography>
+                  ) : null}
+                  {ns.contents.uncounted.length > 0 ? (
+                    <Typography
+                      variant="caption"
+                      display="block"
+                      color="text.secondary"
+                    >
+                      not counted: {ns.contents.uncounted.join(', ')}
+                    </Typography>
+                  ) : null}
+                </TableCell>
+                <TableCell>
+                  <DeleteButton namespace={ns} onAsk={() => setAsking(ns)} />
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+      {asking ? (
+        <DeleteNamespaceDialog
+          namespace={asking}
+          onCancel={() => setAsking(undefined)}
+          onDelete={async () => {
+            await onDelete(
+              parseEntityRef(asking.entityRef),
+              asking.agent.id,
+              asking.name,
+            );
+            setDeleted(
+              `Namespace ${asking.name} is being deleted (Terminating).`,
+            );
+            setAsking(undefined);
+          }}
+        />
+      ) : null}
+    </>
+  );
+}

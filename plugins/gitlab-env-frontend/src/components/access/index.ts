@@ -1,0 +1,2 @@
+export { AccessAndNamespaces } from './AccessAndNamespaces';
+export { StaleNamespacesOverview } from './StaleNamespacesOverview';
