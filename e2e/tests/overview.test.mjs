@@ -194,3 +194,43 @@ test('a shared link filtered to production/us-region shows that environment only
   assert.deepEqual(page.errors.filter(isAppError), []);
   await portal.screenshot(page, 'overview-us-region');
 });
+
+test('the diagnostics tab shows what the backend sees of the GitLab instance and names each cause', async () => {
+  const scenario = parse(
+    readFileSync(
+      join(root, 'examples/scenarios/default/scenario.yaml'),
+      'utf8',
+    ),
+  );
+  const page = await portal.page();
+  await portal.goto(page, '/gitlab-env');
+  // The overview's reads fill the diagnostics with the agents they met.
+  await waitForLoaded(page);
+  // The hidden agent and the never-connected one each name their cause.
+  assert.ok(
+    (await page.locator('[data-error-code="AGENT_NOT_VISIBLE"]').count()) >= 1,
+  );
+  assert.ok(
+    (await page.locator('[data-error-code="AGENT_NEVER_CONNECTED"]').count()) >=
+      1,
+  );
+  // The demo's permission policy allows everything, so the admin tab is there.
+  await page.getByRole('tab', { name: 'GitLab diagnostics' }).click();
+  const facts = page.getByRole('table', {
+    name: `${scenario.instance.host} facts`,
+  });
+  await facts.waitFor({ timeout: TIMEOUT });
+  const text = await facts.textContent();
+  assert.ok(text.includes(scenario.instance.version), text);
+  assert.ok(text.includes("from GitLab's metadata"), text);
+  assert.ok(text.includes('read_api') && text.includes('k8s_proxy'), text);
+  const agents = page.getByRole('table', {
+    name: `${scenario.instance.host} agents`,
+  });
+  assert.ok((await agents.textContent()).includes('lab'));
+  assert.ok(
+    await page.getByText('The agent has never connected').first().isVisible(),
+  );
+  assert.deepEqual(page.errors.filter(isAppError), []);
+  await portal.screenshot(page, 'overview-diagnostics');
+});

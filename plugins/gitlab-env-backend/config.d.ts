@@ -9,7 +9,11 @@ export interface Config {
       baseUrl: string;
       /** API base URL; defaults to `${baseUrl}/api/v4`. */
       apiBaseUrl?: string;
-      /** KAS Kubernetes proxy URL; defaults to what GitLab's metadata says. */
+      /**
+       * KAS Kubernetes proxy URL. Default: GitLab's metadata
+       * `kas.externalK8sProxyUrl` (17.6+), before 17.6 derived from
+       * `kas.externalUrl` as GitLab itself does.
+       */
       kasProxyUrl?: string;
       /**
        * Token with read_api and k8s_proxy scopes.
@@ -19,6 +23,19 @@ export interface Config {
     }>;
     /** Timeout of each upstream request, in milliseconds (default 10000). */
     requestTimeoutMs?: number;
+    /**
+     * Timeout of a request to an agent that has not answered yet, in
+     * milliseconds (default 25000): KAS looks up to 20 s for the agent's
+     * tunnel before it answers that the agent is not connected.
+     */
+    kasFirstRequestTimeoutMs?: number;
+    /**
+     * Kinds the agents' RBAC refuses on purpose (default ['Secret']), as
+     * `Kind` or `group/Kind`: their refusal is shown as information in the
+     * environment's details, not as a warning. Refusals of Pods, Deployments
+     * and the environment's Flux object always stay warnings.
+     */
+    expectedForbiddenKinds?: string[];
     /** How long reads are cached, in seconds (default 30). */
     cacheTtlSeconds?: number;
     /**
@@ -28,8 +45,9 @@ export interface Config {
      */
     transientCacheSeconds?: number;
     /**
-     * Bound on one request's whole work, in milliseconds (default 20000):
-     * every page, retry and back-off. Past it the request answers
+     * Bound on one request's whole work, in milliseconds (default 30000):
+     * every page, retry and back-off. Longer than kasFirstRequestTimeoutMs,
+     * so KAS's tunnel search for an unseen agent can answer first. Past it the request answers
      * UPSTREAM_TIMEOUT, or what was read with a LIMIT_REACHED warning.
      */
     requestDeadlineMs?: number;
@@ -44,8 +62,9 @@ export interface Config {
     };
     /**
      * Upstream requests in flight at once, per instance (GitLab API and KAS
-     * together; default 256) and per agent (default 128, about one entity
-     * page's lists in one round).
+     * together; default 256) and per agent (default 32: agentk keeps 2 idle
+     * tunnels to KAS and opens 10 more at a time, one request each; what
+     * exceeds the free tunnels waits inside KAS, against its 20 s search).
      */
     concurrency?: { perInstance?: number; perAgent?: number };
     /** CI access rules of agent configuration files (`ci_access.*.rules`). */

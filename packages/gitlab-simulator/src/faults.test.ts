@@ -170,6 +170,8 @@ describe('fault knobs', () => {
       requests: 4,
       graphql: 1,
       rest: 1,
+      peakTunnelsInUse: { 'prod-us': 1 },
+      tunnelWaits: { 'prod-us': { waited: 0, maxWaitMs: 0 } },
       kas: 2,
       byPath: {
         'GET /api/v4/projects/101': 1,

@@ -11,6 +11,8 @@ export type {
   SimulatorStats,
 } from './server';
 export type { FaultKnobs } from './faults';
+export { REAL_TUNNEL_POOL } from './kas/tunnels';
+export type { TunnelPoolOptions } from './kas/tunnels';
 export { DEFAULT_FAULTS } from './faults';
 export {
   loadDefaultScenario,

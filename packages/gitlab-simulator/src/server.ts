@@ -26,7 +26,12 @@ import {
   readBody,
   sendJson,
 } from './http/respond';
-import { handleKas } from './kas/proxy';
+import { AuthorizationCache, handleKas } from './kas/proxy';
+import {
+  AgentTunnels,
+  REAL_TUNNEL_POOL,
+  TunnelPoolOptions,
+} from './kas/tunnels';
 import { ADMIN_PREFIX, handleAdmin } from './admin';
 import { KubeApi } from './kube/apiServer';
 import { failure, sendStatus } from './kube/status';
@@ -61,6 +66,13 @@ export interface SimulatorOptions {
    * producing MODIFIED watch events; default 30000 ms, 0 turns it off.
    */
   tickMs?: number;
+  /**
+   * KAS's tunnel search and agentk's tunnel pool (default: as real KAS and
+   * agentk, a 20 s search). Tests shorten `findTimeoutMs`.
+   */
+  kasTunnels?: Partial<TunnelPoolOptions>;
+  /** The clock of KAS's authorization cache (default Date.now). */
+  now?: () => number;
 }
 
 export interface SimulatorStats {
@@ -69,6 +81,10 @@ export interface SimulatorStats {
   rest: number;
   kas: number;
   byPath: Record<string, number>;
+  /** Per agent name, the most agentk tunnels in use at once. */
+  peakTunnelsInUse: Record<string, number>;
+  /** Per agent name, requests that waited in KAS for a tunnel and the longest wait. */
+  tunnelWaits: Record<string, { waited: number; maxWaitMs: number }>;
 }
 
 export interface RunningSimulator {
@@ -94,8 +110,37 @@ export interface RunningSimulator {
 
 const KAS_PREFIX = '/-/kubernetes-agent/k8s-proxy';
 
+/**
+ * REST's answer to a token it cannot use (`lib/api/api_guard.rb`: an expired
+ * or revoked token is an OAuth `invalid_token` with its own description; a
+ * token GitLab has no record of, a plain 401).
+ */
+function restTokenRefusal(invalid: 'unknown' | 'expired' | 'revoked') {
+  if (invalid === 'expired')
+    return {
+      error: 'invalid_token',
+      error_description:
+        'Token is expired. You can either do re-authorization or token refresh.',
+    };
+  if (invalid === 'revoked')
+    return {
+      error: 'invalid_token',
+      error_description:
+        'Token was revoked. You have to re-authorize from the user.',
+    };
+  return { message: '401 Unauthorized' };
+}
+
 function emptyStats(): SimulatorStats {
-  return { requests: 0, graphql: 0, rest: 0, kas: 0, byPath: {} };
+  return {
+    requests: 0,
+    graphql: 0,
+    rest: 0,
+    kas: 0,
+    byPath: {},
+    peakTunnelsInUse: {},
+    tunnelWaits: {},
+  };
 }
 
 function surfaceOf(pathname: string): 'graphql' | 'rest' | 'kas' | undefined {
@@ -135,6 +180,17 @@ export async function startGitlabSimulator(
   let stats = emptyStats();
   const streams = new Set<() => void>();
   const directory = new GitlabDirectory(scenario);
+  const tunnelOptions = { ...REAL_TUNNEL_POOL, ...options.kasTunnels };
+  let tunnels = new Map<number, AgentTunnels>();
+  const tunnelsOf = (agent: { id: number; name: string }) => {
+    let pool = tunnels.get(agent.id);
+    if (!pool) {
+      pool = new AgentTunnels(tunnelOptions, true);
+      tunnels.set(agent.id, pool);
+    }
+    return pool;
+  };
+  const authorizations = new AuthorizationCache(options.now);
 
   const forbiddenKinds = () => faults.forbiddenKinds;
   const knobs = () => clusterKnobs;
@@ -251,6 +307,8 @@ export async function startGitlabSimulator(
         gitlabOrigin: new URL(urls.url).origin,
         kasVersion: scenario.instance.kasVersion,
         disconnectedAgents: () => faults.disconnectedAgents,
+        tunnels: tunnelsOf,
+        authorizations,
       });
       return;
     }
@@ -268,7 +326,7 @@ export async function startGitlabSimulator(
         // GraphqlController renders authentication failures in the GraphQL error shape.
         sendJson(res, 401, { errors: [{ message: 'Invalid token' }] });
       } else {
-        sendJson(res, 401, { message: '401 Unauthorized' });
+        sendJson(res, 401, restTokenRefusal(auth.invalid));
       }
       return;
     }
@@ -428,9 +486,27 @@ export async function startGitlabSimulator(
     setClusterKnobs,
     cluster: agent => simulatedCluster(scenario, clusters, agent),
     dropWatches,
-    stats: () => ({ ...stats, byPath: { ...stats.byPath } }),
+    stats: () => ({
+      ...stats,
+      byPath: { ...stats.byPath },
+      peakTunnelsInUse: Object.fromEntries(
+        scenario.agents
+          .filter(a => tunnels.has(a.id))
+          .map(a => [a.name, tunnels.get(a.id)!.peakBusy]),
+      ),
+      tunnelWaits: Object.fromEntries(
+        scenario.agents
+          .filter(a => tunnels.has(a.id))
+          .map(a => {
+            const { waited, maxWaitMs } = tunnels.get(a.id)!;
+            return [a.name, { waited, maxWaitMs }];
+          }),
+      ),
+    }),
     resetStats() {
       stats = emptyStats();
+      // A fresh measurement starts from agentk's idle pool, as after a restart.
+      tunnels = new Map();
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

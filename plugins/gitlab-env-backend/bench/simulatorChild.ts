@@ -1,12 +1,17 @@
 // The simulator in a process of its own (see simulatorProcess.ts), so the
 // upstream's work does not share the benchmarked backend's event loop.
-import { FaultKnobs, startGitlabSimulator } from '@gitlab-env/gitlab-simulator';
+import {
+  FaultKnobs,
+  startGitlabSimulator,
+  TunnelPoolOptions,
+} from '@gitlab-env/gitlab-simulator';
 import { BenchScenario, buildScenario } from './scenarios';
 
 async function main() {
-  const { scenario, latencyMs } = JSON.parse(process.argv[2]) as {
+  const { scenario, latencyMs, kasTunnels } = JSON.parse(process.argv[2]) as {
     scenario: BenchScenario;
     latencyMs: number;
+    kasTunnels?: Partial<TunnelPoolOptions>;
   };
   const simulator = await startGitlabSimulator({
     port: 0,
@@ -14,17 +19,25 @@ async function main() {
     faults: { latencyMs },
     // Health must not change while a benchmark compares it with a baseline.
     tickMs: 0,
+    kasTunnels,
   });
   process.on(
     'message',
     async (message: { type: string; faults?: Partial<FaultKnobs> }) => {
-      if (message.type === 'close') {
-        await simulator.close();
-        process.exit(0);
+      if (message.type === 'stats') {
+        process.send!({ type: 'stats', stats: simulator.stats() });
+      }
+      if (message.type === 'reset') {
+        simulator.resetStats();
+        process.send!({ type: 'reset' });
       }
       if (message.type === 'faults') {
         simulator.setFaults(message.faults ?? {});
         process.send!({ type: 'faults-set' });
+      }
+      if (message.type === 'close') {
+        await simulator.close();
+        process.exit(0);
       }
     },
   );

@@ -1,12 +1,20 @@
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
-import type { FaultKnobs } from '@gitlab-env/gitlab-simulator';
+import type {
+  FaultKnobs,
+  SimulatorStats,
+  TunnelPoolOptions,
+} from '@gitlab-env/gitlab-simulator';
 import { BenchScenario } from './scenarios';
 
 export interface SimulatorProcess {
   url: string;
   /** Sets the simulator's fault knobs; resolves once they apply. */
   setFaults(faults: Partial<FaultKnobs>): Promise<void>;
+  /** The simulator's counters, e.g. the peak of agentk tunnels in use. */
+  stats(): Promise<SimulatorStats>;
+  /** Zeroes the counters and takes agentk's pools back to their idle tunnels. */
+  reset(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -14,12 +22,13 @@ export interface SimulatorProcess {
 export function startSimulatorProcess(
   scenario: BenchScenario,
   latencyMs: number,
+  kasTunnels?: Partial<TunnelPoolOptions>,
 ): Promise<SimulatorProcess> {
   const child = fork(
     require.resolve('tsx/cli'),
     [
       join(__dirname, 'simulatorChild.ts'),
-      JSON.stringify({ scenario, latencyMs }),
+      JSON.stringify({ scenario, latencyMs, kasTunnels }),
     ],
     { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
   );
@@ -32,6 +41,16 @@ export function startSimulatorProcess(
     );
     child.once('message', (message: { type: string; url: string }) => {
       child.removeAllListeners('exit');
+      const ask = <T>(type: string) =>
+        new Promise<T>(done => {
+          const onMessage = (reply: { type: string }) => {
+            if (reply.type !== type) return;
+            child.off('message', onMessage);
+            done(reply as T);
+          };
+          child.on('message', onMessage);
+          child.send({ type });
+        });
       resolve({
         url: message.url,
         setFaults: faults =>
@@ -39,6 +58,11 @@ export function startSimulatorProcess(
             child.once('message', () => done());
             child.send({ type: 'faults', faults });
           }),
+        stats: async () =>
+          (await ask<{ stats: SimulatorStats }>('stats')).stats,
+        reset: async () => {
+          await ask('reset');
+        },
         close: () =>
           new Promise(done => {
             child.once('exit', () => done());

@@ -1,5 +1,4 @@
 import { startTestBackend } from '@backstage/backend-test-utils';
-import { Entity } from '@backstage/catalog-model';
 import {
   EntityEnvironmentsResponse,
   EnvironmentResourcesResponse,
@@ -11,16 +10,11 @@ import {
   startGitlabSimulator,
 } from '@gitlab-env/gitlab-simulator';
 import request from 'supertest';
-import { startBackendOnSimulator } from './__testUtils__/backendOnSimulator';
-
-function component(name: string, annotations: Record<string, string>): Entity {
-  return {
-    apiVersion: 'backstage.io/v1alpha1',
-    kind: 'Component',
-    metadata: { name, namespace: 'default', annotations },
-    spec: { type: 'service', owner: 'team', lifecycle: 'production' },
-  };
-}
+import {
+  component,
+  startBackendOnSimulator,
+  TEST_KAS_TUNNELS,
+} from './__testUtils__/backendOnSimulator';
 
 const entities = [
   component('storefront', {
@@ -31,7 +25,7 @@ const entities = [
   }),
   component('notifications', {
     'gitlab.com/project-slug': 'acme/platform/notifications',
-    'gitlab-env/environments': 'production, staging, development',
+    'gitlab-env/environments': 'production, staging, development, sandbox',
     'gitlab-env/label-selector': 'app.kubernetes.io/part-of=notifications',
   }),
   component('search-indexer', { 'gitlab.com/project-id': '104' }),
@@ -42,7 +36,10 @@ describe('gitlab-env backend against the GitLab simulator', () => {
   let server: Awaited<ReturnType<typeof startTestBackend>>['server'];
 
   beforeAll(async () => {
-    simulator = await startGitlabSimulator({ port: 0 });
+    simulator = await startGitlabSimulator({
+      port: 0,
+      kasTunnels: TEST_KAS_TUNNELS,
+    });
     const backend = await startBackendOnSimulator(simulator, {
       entities,
       gitlabEnv: { requestTimeoutMs: 5000 },
@@ -145,9 +142,11 @@ describe('gitlab-env backend against the GitLab simulator', () => {
 
   it.each([
     ['notifications', 'production', 403, 'AGENT_NOT_SHARED'],
-    ['notifications', 'staging', 409, 'NO_AGENT'],
+    ['notifications', 'sandbox', 409, 'NO_AGENT'],
+    ['notifications', 'staging', 409, 'AGENT_NOT_VISIBLE'],
     ['search-indexer', 'staging', 409, 'NO_NAMESPACE'],
     ['search-indexer', 'development', 503, 'AGENT_NOT_CONNECTED'],
+    ['search-indexer', 'lab', 503, 'AGENT_NEVER_CONNECTED'],
     ['storefront', 'nope', 404, 'ENVIRONMENT_NOT_FOUND'],
   ])('%s/%s answers %i %s', async (entity, slug, status, code) => {
     const res = await get(

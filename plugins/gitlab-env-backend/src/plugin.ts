@@ -10,6 +10,7 @@ import {
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { CiAccessService, createCiAccessRouter } from './ciAccess';
 import { readGitlabEnvConfig, readHealthRules } from './config';
+import { createDiagnosticsRouter } from './diagnostics';
 import { gitlabEnvHealthRulesExtensionPoint } from './extensions';
 import { createOverviewRouter } from './overview';
 import { createRouter } from './routes';
@@ -80,6 +81,15 @@ export const gitlabEnvPlugin = createBackendPlugin({
             httpAuth,
             auditor,
             deadlineMs: gitlabEnvConfig.overview.deadlineMs,
+          }),
+        );
+        httpRouter.use(
+          createDiagnosticsRouter({
+            service,
+            permissions,
+            httpAuth,
+            auditor,
+            logger,
           }),
         );
         httpRouter.use(

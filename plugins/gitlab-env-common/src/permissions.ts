@@ -37,9 +37,22 @@ export const gitlabEnvStaleNamespacesReadPermission = createPermission({
   attributes: { action: 'read' },
 });
 
+/**
+ * See the diagnostics of every configured GitLab instance: version, KAS URL,
+ * the token's scopes and expiry, agents seen and recent failures. Meant for
+ * the portal's administrators; a basic permission, not tied to an entity.
+ *
+ * @public
+ */
+export const gitlabEnvDiagnosticsReadPermission = createPermission({
+  name: 'gitlab-env.diagnostics.read',
+  attributes: { action: 'read' },
+});
+
 /** @public */
 export const gitlabEnvPermissions = [
   gitlabEnvResourcesReadPermission,
+  gitlabEnvDiagnosticsReadPermission,
   gitlabEnvNamespaceDeletePermission,
   gitlabEnvStaleNamespacesReadPermission,
 ];

@@ -376,11 +376,15 @@ describe('the default scenario', () => {
     expect(partOf).toContain('dev-tools');
   });
 
-  it('serves every agent config file from the config project', () => {
-    const infra = scenario.projects.find(p => p.fullPath === 'acme/infra')!;
-    expect(Object.keys(infra.files).sort()).toEqual(
-      scenario.agents.map(a => `.gitlab/agents/${a.name}/config.yaml`).sort(),
-    );
+  it('serves every agent config file from its config project', () => {
+    for (const agent of scenario.agents) {
+      const project = scenario.projects.find(
+        p => p.fullPath === agent.configProject,
+      )!;
+      expect(Object.keys(project.files)).toContain(
+        `.gitlab/agents/${agent.name}/config.yaml`,
+      );
+    }
     expect(
       scenario.agents.find(a => a.name === 'restricted')!.config.user_access!
         .projects,

@@ -133,65 +133,116 @@ export class GitlabDirectory {
     );
   }
 
-  /** Is the user Developer+ in a project or group an agent config entry list names? */
-  private authorizedBy(
-    user: ScenarioUser,
-    entries:
-      | {
-          projects?: AgentAuthorizationEntry[];
-          groups?: AgentAuthorizationEntry[];
-        }
-      | undefined,
-  ) {
-    if (!entries) return false;
-    const projects = (entries.projects ?? []).map(e => e.id);
-    const groups = (entries.groups ?? []).map(e => e.id);
-    const developerIn = (path: string) =>
-      this.roleIn(user, path) >= ROLE_LEVEL.developer;
-    return (
-      projects.some(developerIn) ||
-      groups.some(
-        g =>
-          developerIn(g) ||
-          this.scenario.projects.some(
-            p => isWithin(p.fullPath, g) && developerIn(p.fullPath),
-          ),
-      )
+  /**
+   * The entries of an agent's `user_access` or `ci_access` GitLab has stored:
+   * none until agentk reported the configuration, only projects and groups
+   * inside the agent project's top-level group, at most 500
+   * (`app/services/clusters/agents/authorizations/user_access/refresh_service.rb`:
+   * `root_ancestor.all_projects`, `self_and_descendants`; limit since 17.0).
+   */
+  storedEntries(
+    agent: ScenarioAgent,
+    kind: 'user_access' | 'ci_access',
+  ): {
+    projects: AgentAuthorizationEntry[];
+    groups: AgentAuthorizationEntry[];
+  } {
+    const entries = agent.config[kind];
+    if (!agent.configReportedAt || !entries)
+      return { projects: [], groups: [] };
+    const root = agent.configProject.split('/')[0];
+    const inRoot = (e: AgentAuthorizationEntry) => isWithin(e.id, root);
+    return {
+      projects: (entries.projects ?? []).filter(inRoot).slice(0, 500),
+      groups: (entries.groups ?? []).filter(inRoot).slice(0, 500),
+    };
+  }
+
+  /** A direct, Developer+ membership of the group itself or one of its ancestors. */
+  private developerOfGroup(user: ScenarioUser, groupPath: string): boolean {
+    const paths = new Set(selfAndAncestors(groupPath));
+    return this.scenario.memberships.some(
+      m =>
+        m.username === user.username &&
+        paths.has(m.path) &&
+        !this.project(m.path) &&
+        ROLE_LEVEL[m.role] >= ROLE_LEVEL.developer,
     );
   }
 
   /**
-   * The entry of an agent's `user_access` or `ci_access` that authorizes a
-   * project: the project itself, else the nearest listed ancestor group (the
-   * most specific entry wins; entries are not merged).
+   * Does a stored authorization of the agent cover the user? A project entry:
+   * the user's effective access to the project (group memberships inherited)
+   * is Developer+. A group entry: a direct Developer+ membership of that group
+   * or a parent; a membership of a subgroup or of a project below it does not
+   * count (`app/models/clusters/agents/authorizations/user_access/{project,group}_authorization.rb`
+   * `for_user`).
+   */
+  private authorizedBy(
+    user: ScenarioUser,
+    agent: ScenarioAgent,
+    kind: 'user_access' | 'ci_access',
+  ): boolean {
+    const { projects, groups } = this.storedEntries(agent, kind);
+    return (
+      projects.some(e => this.roleIn(user, e.id) >= ROLE_LEVEL.developer) ||
+      groups.some(e => this.developerOfGroup(user, e.id))
+    );
+  }
+
+  /**
+   * The stored entry of an agent's `user_access` or `ci_access` that
+   * authorizes a project: the project itself, else the nearest listed
+   * ancestor group (the most specific entry wins; entries are not merged).
    */
   authorizationFor(
     agent: ScenarioAgent,
     kind: 'user_access' | 'ci_access',
     project: ScenarioProject,
   ): AgentAuthorizationEntry | undefined {
-    const entries = agent.config[kind];
-    const direct = entries?.projects?.find(e => e.id === project.fullPath);
+    const entries = this.storedEntries(agent, kind);
+    const direct = entries.projects.find(e => e.id === project.fullPath);
     if (direct) return direct;
-    const groups = (entries?.groups ?? []).filter(g =>
-      isWithin(project.fullPath, g.id),
-    );
+    const groups = entries.groups.filter(g => isWithin(project.fullPath, g.id));
     return groups.sort((a, b) => b.id.length - a.id.length)[0];
+  }
+
+  /**
+   * Why `user_access` does not let the user through KAS, or undefined when it
+   * does: Rails refuses with 403 and these texts, which KAS turns into one
+   * 401 (`app/services/clusters/agents/authorize_proxy_user_service.rb`).
+   */
+  userAccessRefusal(
+    user: ScenarioUser,
+    agent: ScenarioAgent,
+  ): string | undefined {
+    const access = agent.configReportedAt
+      ? agent.config.user_access
+      : undefined;
+    if (!access)
+      return '`user_access` keyword is not found in agent config file.';
+    if (!access.access_as)
+      return '`access_as` is not specified in agent config file.';
+    if (!this.authorizedBy(user, agent, 'user_access'))
+      return 'You must be a member of `projects` or `groups` under the `user_access` keyword.';
+    return undefined;
   }
 
   /** `user_access` lets the user through KAS (needs an `access_as` and a matching entry). */
   userAccessCovers(user: ScenarioUser, agent: ScenarioAgent): boolean {
-    const access = agent.config.user_access;
-    return !!access?.access_as && this.authorizedBy(user, access);
+    return this.userAccessRefusal(user, agent) === undefined;
   }
 
-  /** `read_cluster_agent`: Developer+ in the config project, or authorized by ci_access/user_access. */
+  /**
+   * `read_cluster_agent`: Developer+ in the config project, or authorized by
+   * a stored ci_access/user_access entry (`app/policies/clusters/agent_policy.rb`).
+   */
   canReadAgent(caller: Caller | undefined, agent: ScenarioAgent): boolean {
     if (!caller) return false;
     return (
       this.roleIn(caller.user, agent.configProject) >= ROLE_LEVEL.developer ||
-      this.authorizedBy(caller.user, agent.config.ci_access) ||
-      this.authorizedBy(caller.user, agent.config.user_access)
+      this.authorizedBy(caller.user, agent, 'ci_access') ||
+      this.authorizedBy(caller.user, agent, 'user_access')
     );
   }
 

@@ -16,7 +16,7 @@ import { environmentSlug } from '../scenario/slug';
 import { Caller, GitlabDirectory } from './access';
 import { connection, ConnectionArgs } from './connection';
 import { MAX_DEPTH, queryDepth } from './depth';
-import { GITLAB_SCHEMA_SDL } from './schema.graphql';
+import { gitlabSchemaSdl } from './schema.graphql';
 
 /** GitLab's `/api/graphql`: the schema above, executed with GitLab's visibility rules and limits. */
 
@@ -81,23 +81,39 @@ function agentNode(agent: ScenarioAgent, ctx: GraphqlContext) {
         ? projectNode(project, ctx)
         : null;
     },
-    connections: () => {
-      const nodes = agent.connected
-        ? [
-            {
-              connectedAt: agent.createdAt,
-              connectionId: String(7_000_000 + agent.id),
-              metadata: {
-                version: 'v17.11.0',
-                commit: 'c0ffee12',
-                podName: `gitlab-agent-${agent.name}-7c9d6f5b8-x2k4p`,
-                podNamespace: 'gitlab-agent',
-              },
-            },
-          ]
-        : [];
-      return { count: nodes.length, nodes };
-    },
+    connections: (args: ConnectionArgs) =>
+      connection(
+        agent.connected ? [agent] : [],
+        a => a.id,
+        a => ({
+          connectedAt: a.configReportedAt ?? a.createdAt,
+          connectionId: String(7_000_000 + a.id),
+          metadata: {
+            version: 'v17.11.0',
+            commit: 'c0ffee12',
+            podName: `gitlab-agent-${a.name}-7c9d6f5b8-x2k4p`,
+            podNamespace: 'gitlab-agent',
+          },
+        }),
+        args,
+      ),
+    // agentk authenticates with its token whenever it connects, so a token
+    // never used means an agent that never connected (GitLab's own UI reads
+    // `tokens { nodes { lastUsedAt } }` for the same purpose:
+    // environment_cluster_agent.query.graphql).
+    tokens: (args: ConnectionArgs) =>
+      connection(
+        [agent],
+        a => a.id,
+        a => ({
+          id: `gid://gitlab/Clusters::AgentToken/${a.id}`,
+          name: `${a.name}-token`,
+          status: 'ACTIVE',
+          createdAt: a.createdAt,
+          lastUsedAt: a.configReportedAt ?? null,
+        }),
+        args,
+      ),
   };
 }
 
@@ -365,10 +381,15 @@ function rootValue(ctx: GraphqlContext) {
   };
 }
 
-let schema: GraphQLSchema | undefined;
+const schemas = new Map<string, GraphQLSchema>();
 
-function gitlabSchema(): GraphQLSchema {
-  schema ??= buildSchema(GITLAB_SCHEMA_SDL);
+/** The schema of the scenario's GitLab version (fields it does not have yet fail validation). */
+function gitlabSchema(version: string): GraphQLSchema {
+  let schema = schemas.get(version);
+  if (!schema) {
+    schema = buildSchema(gitlabSchemaSdl(version));
+    schemas.set(version, schema);
+  }
   return schema;
 }
 
@@ -392,7 +413,8 @@ export async function runGraphql(
   } catch (error) {
     return { errors: [(error as GraphQLError).toJSON()] };
   }
-  const validationErrors = validate(gitlabSchema(), document);
+  const schema = gitlabSchema(ctx.directory.scenario.instance.version);
+  const validationErrors = validate(schema, document);
   if (validationErrors.length > 0) {
     return { errors: validationErrors.map(e => e.toJSON()) };
   }
@@ -409,7 +431,7 @@ export async function runGraphql(
   }
   const context: GraphqlContext = { ...ctx, environmentsCalls: 0 };
   const result = await execute({
-    schema: gitlabSchema(),
+    schema,
     document,
     rootValue: rootValue(context),
     contextValue: context,

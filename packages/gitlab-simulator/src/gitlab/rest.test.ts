@@ -127,14 +127,24 @@ describe('GitLab REST API v4', () => {
   });
 
   it('rejects bad tokens and tokens without API scopes like GitLab', async () => {
-    for (const token of [
-      'glpat-nope',
-      'glpat-bot-expired',
-      'glpat-bot-revoked',
-    ]) {
+    // lib/api/api_guard.rb: expired and revoked tokens are OAuth invalid_token errors with their own text.
+    const answers = {
+      'glpat-nope': { message: '401 Unauthorized' },
+      'glpat-bot-expired': {
+        error: 'invalid_token',
+        error_description:
+          'Token is expired. You can either do re-authorization or token refresh.',
+      },
+      'glpat-bot-revoked': {
+        error: 'invalid_token',
+        error_description:
+          'Token was revoked. You have to re-authorize from the user.',
+      },
+    };
+    for (const [token, body] of Object.entries(answers)) {
       const response = await get(`${sim().apiUrl}/user`, token);
       expect(response.status).toBe(401);
-      expect(await response.json()).toEqual({ message: '401 Unauthorized' });
+      expect(await response.json()).toEqual(body);
     }
     const readUser = await get(
       `${sim().apiUrl}/projects/101`,
@@ -147,5 +157,25 @@ describe('GitLab REST API v4', () => {
     expect(
       await (await get(`${sim().apiUrl}/user`, 'glpat-bot-read-user')).json(),
     ).toMatchObject({ username: 'backstage-bot' });
+  });
+
+  it('describes the calling token at /personal_access_tokens/self, whatever its scopes (self_information_api.rb)', async () => {
+    const self = await get(
+      `${sim().apiUrl}/personal_access_tokens/self`,
+      'glpat-bot-no-k8s-proxy',
+    );
+    expect(self.status).toBe(200);
+    expect(await self.json()).toMatchObject({
+      name: 'no-k8s-proxy',
+      scopes: ['read_api'],
+      active: true,
+      revoked: false,
+      expires_at: null,
+    });
+    const readUser = await get(
+      `${sim().apiUrl}/personal_access_tokens/self`,
+      'glpat-bot-read-user',
+    );
+    expect(await readUser.json()).toMatchObject({ scopes: ['read_user'] });
   });
 });

@@ -6,6 +6,7 @@ import {
 } from '../scenario/types';
 import { environmentSlug } from '../scenario/slug';
 import { sendJson } from '../http/respond';
+import { atLeast } from '../scenario/version';
 import { Caller, GitlabDirectory } from './access';
 import { handleRepositoryFile } from './repositoryFiles';
 import { handleProtectedBranches } from './protectedBranches';
@@ -170,10 +171,32 @@ export function handleRest(
     sendJson(res, 405, { error: '405 Method Not Allowed' });
     return;
   }
+  if (path === '/personal_access_tokens/self') {
+    // Any scope may read its own token (lib/api/personal_access_tokens/self_information_api.rb).
+    if (!caller) {
+      sendJson(res, 401, { message: '401 Unauthorized' });
+      return;
+    }
+    const { token } = caller;
+    sendJson(res, 200, {
+      id: directory.scenario.tokens.indexOf(token) + 1,
+      name: token.name ?? 'token',
+      revoked: false,
+      created_at: '2024-03-01T09:00:00.000Z',
+      scopes: token.scopes,
+      user_id: caller.user.id,
+      last_used_at: new Date().toISOString(),
+      active: true,
+      expires_at: token.expiresAt ?? null,
+    });
+    return;
+  }
+  // `/metadata` (and its older alias `/version`) also answer read_user tokens (lib/api/metadata.rb).
+  const readUserPath = ['/user', '/metadata', '/version'].includes(path);
   if (
     caller &&
     !directory.hasScope(caller, 'api', 'read_api') &&
-    !(path === '/user' && directory.hasScope(caller, 'read_user'))
+    !(readUserPath && directory.hasScope(caller, 'read_user'))
   ) {
     sendJson(res, 403, {
       error: 'insufficient_scope',
@@ -183,7 +206,7 @@ export function handleRest(
     });
     return;
   }
-  if (path === '/metadata' || path === '/user') {
+  if (path === '/metadata' || path === '/version' || path === '/user') {
     if (!caller) {
       sendJson(res, 401, { message: '401 Unauthorized' });
       return;
@@ -210,7 +233,10 @@ export function handleRest(
         externalUrl: ctx.kasEnabled
           ? `${ctx.baseUrl.replace(/^http/, 'ws')}/-/kubernetes-agent/`
           : null,
-        externalK8sProxyUrl: ctx.kasEnabled ? ctx.kasProxyUrl : null,
+        // REST runs the GraphQL metadata query, so it gains the field in 17.6 too (doc/api/metadata.md).
+        ...(atLeast(instance.version, '17.6')
+          ? { externalK8sProxyUrl: ctx.kasEnabled ? ctx.kasProxyUrl : null }
+          : {}),
         version: ctx.kasEnabled ? instance.kasVersion : null,
       },
       enterprise: instance.version.endsWith('-ee'),

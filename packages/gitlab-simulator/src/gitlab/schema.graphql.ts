@@ -1,5 +1,13 @@
-/** The subset of GitLab's GraphQL schema the simulator serves (names and types as in GitLab 17.x). */
-export const GITLAB_SCHEMA_SDL = /* GraphQL */ `
+import { atLeast } from '../scenario/version';
+
+/**
+ * The subset of GitLab's GraphQL schema the simulator serves, names, types and
+ * nullability as in GitLab's GraphQL reference (`doc/api/graphql/reference/_index.md`).
+ * Fields younger than some supported version carry a `# since X.Y` marker and
+ * are left out of the schema of an older scenario `instance.version`, so a
+ * query GitLab would refuse fails validation here too.
+ */
+const FULL_SCHEMA_SDL = /* GraphQL */ `
   scalar Time
   scalar JSON
   scalar BigInt
@@ -63,7 +71,7 @@ export const GITLAB_SCHEMA_SDL = /* GraphQL */ `
   type Kas {
     enabled: Boolean!
     externalUrl: String
-    externalK8sProxyUrl: String
+    externalK8sProxyUrl: String # since 17.6 (doc/api/metadata.md, MR !172373)
     version: String
   }
 
@@ -138,7 +146,6 @@ export const GITLAB_SCHEMA_SDL = /* GraphQL */ `
   }
 
   type ClusterAgentAuthorizationUserAccessConnection {
-    count: Int!
     nodes: [ClusterAgentAuthorizationUserAccess]
     pageInfo: PageInfo!
   }
@@ -149,7 +156,6 @@ export const GITLAB_SCHEMA_SDL = /* GraphQL */ `
   }
 
   type ClusterAgentAuthorizationCiAccessConnection {
-    count: Int!
     nodes: [ClusterAgentAuthorizationCiAccess]
     pageInfo: PageInfo!
   }
@@ -180,15 +186,14 @@ export const GITLAB_SCHEMA_SDL = /* GraphQL */ `
     updatedAt: Time
     autoStopAt: Time
     autoDeleteAt: Time
-    kubernetesNamespace: String
-    fluxResourcePath: String
-    clusterAgent: ClusterAgent
+    kubernetesNamespace: String # since 16.3 (doc/ci/environments/kubernetes_dashboard.md)
+    fluxResourcePath: String # since 16.4 (doc/ci/environments/kubernetes_dashboard.md)
+    clusterAgent: ClusterAgent # since 16.2 (doc/ci/environments/kubernetes_dashboard.md)
     deploymentsDisplayCount: String
     lastDeployment(status: DeploymentStatus!): Deployment
   }
 
   type EnvironmentConnection {
-    count: Int!
     nodes: [Environment]
     edges: [EnvironmentEdge]
     pageInfo: PageInfo!
@@ -200,8 +205,8 @@ export const GITLAB_SCHEMA_SDL = /* GraphQL */ `
   }
 
   type Deployment {
-    id: ID!
-    iid: ID
+    id: ID
+    iid: String
     status: DeploymentStatus
     ref: String
     sha: String
@@ -214,12 +219,36 @@ export const GITLAB_SCHEMA_SDL = /* GraphQL */ `
 
   type ClusterAgent {
     id: ID!
-    name: String!
+    name: String
     webPath: String
     createdAt: Time
     updatedAt: Time
     project: Project
     connections: ConnectedAgentConnection
+    tokens(
+      first: Int
+      after: String
+      last: Int
+      before: String
+    ): ClusterAgentTokenConnection
+  }
+
+  type ClusterAgentTokenConnection {
+    nodes: [ClusterAgentToken]
+    pageInfo: PageInfo!
+  }
+
+  enum AgentTokenStatus {
+    ACTIVE
+    REVOKED
+  }
+
+  type ClusterAgentToken {
+    id: ID!
+    name: String
+    status: AgentTokenStatus
+    createdAt: Time
+    lastUsedAt: Time
   }
 
   type ClusterAgentConnection {
@@ -235,8 +264,8 @@ export const GITLAB_SCHEMA_SDL = /* GraphQL */ `
   }
 
   type ConnectedAgentConnection {
-    count: Int!
     nodes: [ConnectedAgent]
+    pageInfo: PageInfo!
   }
 
   type ConnectedAgent {
@@ -252,3 +281,16 @@ export const GITLAB_SCHEMA_SDL = /* GraphQL */ `
     podNamespace: String
   }
 `;
+
+const SINCE = /#\s*since (\d+\.\d+)/;
+
+/** The schema a GitLab of `version` serves: fields marked `# since X.Y` only from X.Y on. */
+export function gitlabSchemaSdl(version: string): string {
+  return FULL_SCHEMA_SDL.split('\n')
+    .filter(line => {
+      const since = line.match(SINCE)?.[1];
+      return !since || atLeast(version, since);
+    })
+    .map(line => line.replace(/\s*#.*$/, ''))
+    .join('\n');
+}

@@ -6,6 +6,7 @@ import {
   PROD_US,
   RESTRICTED,
   useSimulator,
+  TEST_TUNNEL_FIND_TIMEOUT_MS,
 } from '../testing/harness';
 
 async function status(response: Response) {
@@ -106,14 +107,18 @@ describe('KAS Kubernetes API proxy', () => {
     expect(clusterWide.body.message).toMatch(/at the cluster scope$/);
   });
 
-  it('answers 502 when the agent is not connected', async () => {
+  it('searches for a tunnel, then answers 502 when the agent is not connected (router_kas.go routingTunnelFindTimeout)', async () => {
+    const started = Date.now();
     const result = await status(
       await kas(sim(), EDGE, '/api/v1/namespaces/search-dev/pods'),
     );
     expect(result.code).toBe(502);
     expect(result.unauthorizedHeader).toBeNull();
     expect(result.body.message).toMatch(
-      /^GitLab Agent Server: HTTP->gRPC: .*no agentk connected for agent id 5/,
+      /^GitLab Agent Server: HTTP->gRPC: failed to read gRPC response: rpc error: code = DeadlineExceeded desc = Agent connection not found\. Is agent up to date and connected\?\. Trace ID: /,
+    );
+    expect(Date.now() - started).toBeGreaterThanOrEqual(
+      TEST_TUNNEL_FIND_TIMEOUT_MS - 5,
     );
   });
 

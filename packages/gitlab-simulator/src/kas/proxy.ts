@@ -4,6 +4,7 @@ import { GitlabDirectory } from '../gitlab/access';
 import { handleKubeRequest, KubeApi } from '../kube/apiServer';
 import { failure, KubeStatus, sendStatus } from '../kube/status';
 import { ScenarioAgent } from '../scenario/types';
+import { AgentTunnels, TunnelNotFoundError } from './tunnels';
 
 /**
  * KAS's Kubernetes API proxy (`/-/kubernetes-agent/k8s-proxy/`): CORS and
@@ -21,6 +22,36 @@ export interface KasDeps {
   kasVersion: string;
   /** Agent ids (or names) answering as if agentk were not connected. */
   disconnectedAgents: () => string[];
+  /** agentk's tunnels of an agent (see tunnels.ts). */
+  tunnels: (agent: ScenarioAgent) => AgentTunnels;
+  authorizations: AuthorizationCache;
+}
+
+/**
+ * KAS caches GitLab's answer to "may this token use this agent" for a minute,
+ * a refusal for 10 s (gitlab-agent `internal/module/kubernetes_api/server/defaulting.go`,
+ * `factory.go`): a `user_access` change takes up to a minute to show.
+ */
+export class AuthorizationCache {
+  private readonly entries = new Map<
+    string,
+    { allowed: boolean; until: number }
+  >();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  get(agentId: number, secret: string, decide: () => boolean): boolean {
+    const key = `${agentId}:${secret}`;
+    const now = this.now();
+    const cached = this.entries.get(key);
+    if (cached && cached.until > now) return cached.allowed;
+    const allowed = decide();
+    this.entries.set(key, {
+      allowed,
+      until: now + (allowed ? 60_000 : 10_000),
+    });
+    return allowed;
+  }
 }
 
 function traceId(): string {
@@ -54,20 +85,22 @@ function parseAuthorization(req: IncomingMessage): Credentials {
     if (req.rawHeaders[i].toLowerCase() === 'authorization')
       values.push(req.rawHeaders[i + 1]);
   }
-  if (values.length === 0)
-    return { error: 'no credentials: missing Authorization header' };
+  // Texts as KAS writes them (gitlab-agent internal/module/kubernetes_api/server/proxy.go,
+  // getAuthorizationInfoFromRequest): no header at all is "no valid credentials
+  // provided"; a header it cannot parse starts with "Authorization header: ".
+  if (values.length === 0) return { error: 'no valid credentials provided' };
   if (values.length > 1)
-    return { error: 'authorization header: expecting exactly one value' };
+    return { error: 'Authorization header: expecting a single header' };
   const match = values[0].match(/^Bearer (.*)$/);
-  if (!match) return { error: 'authorization header: expecting Bearer token' };
+  if (!match) return { error: 'Authorization header: expecting Bearer token' };
   const [type, id, ...secretParts] = match[1].split(':');
   const secret = secretParts.join(':');
-  if (id === undefined) return { error: 'authorization header: invalid value' };
+  if (id === undefined) return { error: 'Authorization header: invalid value' };
   if (type !== 'pat' && type !== 'ci')
-    return { error: `authorization header: unknown token type "${type}"` };
+    return { error: `Authorization header: unknown token type "${type}"` };
   if (!/^-?\d+$/.test(id))
-    return { error: `authorization header: invalid agent id "${id}"` };
-  if (!secret) return { error: 'authorization header: empty token' };
+    return { error: 'Authorization header: failed to parse agent id' };
+  if (!secret) return { error: 'Authorization header: empty token' };
   if (type === 'ci') return { ci: true };
   return { agentId: Number(id), secret };
 }
@@ -132,37 +165,65 @@ export async function handleKas(
   }
   const caller = 'caller' in auth ? auth.caller : undefined;
   const agent = deps.directory.agentById(credentials.agentId);
-  // Identical answers for every refusal, so agent ids cannot be enumerated.
-  if (
-    !caller ||
-    !agent ||
-    !deps.directory.hasScope(caller, 'k8s_proxy') ||
-    !deps.directory.userAccessCovers(caller.user, agent)
-  ) {
+  // Rails answers an expired or revoked token, a token without k8s_proxy, an
+  // unknown agent and every user_access refusal alike, and KAS turns them all
+  // into one 401 without detail so agent ids cannot be enumerated
+  // (lib/api/helpers/kubernetes/agent_helpers.rb, proxy.go authorizeProxyUser).
+  const allowed = deps.authorizations.get(
+    credentials.agentId,
+    credentials.secret,
+    () =>
+      !!caller &&
+      !!agent &&
+      deps.directory.hasScope(caller, 'k8s_proxy') &&
+      deps.directory.userAccessCovers(caller.user, agent),
+  );
+  if (!allowed || !agent) {
     unauthorized(res);
     return;
   }
-  if (isDisconnected(agent, deps)) {
+  const tunnels = deps.tunnels(agent);
+  tunnels.setConnected(!isDisconnected(agent, deps));
+  let release: () => void;
+  try {
+    release = await tunnels.acquire();
+  } catch (error) {
+    if (!(error instanceof TunnelNotFoundError)) throw error;
+    // The tunnel search's DeadlineExceeded, as KAS's HTTP->gRPC bridge reports it
+    // (internal/tool/grpctool/inbound_http_to_outbound_grpc.go).
     sendStatus(
       res,
       kasError(
         502,
-        `HTTP->gRPC: failed to read HTTP response: rpc error: code = Unavailable desc = no agentk connected for agent id ${agent.id}`,
+        `HTTP->gRPC: failed to read gRPC response: rpc error: code = DeadlineExceeded desc = ${error.message}`,
       ),
     );
     return;
   }
-  const cluster = deps.clusters.get(agent.name);
-  if (!cluster) {
-    sendStatus(
-      res,
-      kasError(
-        502,
-        `HTTP->gRPC: agent ${agent.id} has no cluster in this scenario`,
-      ),
-    );
-    return;
+  try {
+    const { roundTripMs } = tunnels.options;
+    if (roundTripMs > 0) {
+      await new Promise(resolve => setTimeout(resolve, roundTripMs));
+    }
+    const cluster = deps.clusters.get(agent.name);
+    if (!cluster) {
+      sendStatus(
+        res,
+        kasError(
+          502,
+          `HTTP->gRPC: agent ${agent.id} has no cluster in this scenario`,
+        ),
+      );
+      return;
+    }
+    res.setHeader('Via', `gRPC/1.0 gitlab-kas/${deps.kasVersion}/simulated`);
+    await handleKubeRequest(cluster, req, res, path, url.searchParams);
+  } finally {
+    // Streams (watch, follow) hold their tunnel until they end or break.
+    if (res.writableEnded) release();
+    else {
+      res.once('finish', release);
+      res.once('close', release);
+    }
   }
-  res.setHeader('Via', `gRPC/1.0 gitlab-kas/${deps.kasVersion}/simulated`);
-  await handleKubeRequest(cluster, req, res, path, url.searchParams);
 }

@@ -222,6 +222,7 @@ export function generateScenario(options: GenerateOptions): Scenario {
         configProject: 'bench/infra',
         config: agentConfig,
         connected: true,
+        configReportedAt: now.toISOString(),
         createdAt: now.toISOString(),
         forbiddenResources: [],
       },

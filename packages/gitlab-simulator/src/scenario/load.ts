@@ -136,7 +136,11 @@ export function loadScenario(dir: string): Scenario {
     name: String(a.name),
     configProject: String(a.project),
     config: agentConfigs.get(a.name)?.config ?? {},
-    connected: a.connected !== false,
+    connected: a.connected !== false && a.neverConnected !== true,
+    configReportedAt:
+      a.neverConnected === true
+        ? undefined
+        : ago(now, a.connected === false ? a.lastConnected : undefined, 60e3),
     createdAt: ago(now, a.age, 200 * 86400e3),
     forbiddenResources: a.forbidden ?? [],
     forbiddenActions: a.forbiddenActions ?? [],

@@ -160,8 +160,16 @@ export interface ScenarioAgent {
   /** Full path of the project holding `.gitlab/agents/<name>/config.yaml`. */
   configProject: string;
   config: AgentConfig;
-  /** false: agentk is not connected to KAS. */
+  /** false: agentk is not connected to KAS now. */
   connected: boolean;
+  /**
+   * When agentk last reported the agent's configuration (it does so while it
+   * polls KAS); undefined: agentk never connected. GitLab stores the
+   * `user_access`/`ci_access` authorizations only from a reported
+   * configuration (`Clusters::Agents::Authorizations::UserAccess::RefreshService`,
+   * gitlab-agent `internal/module/agent_configuration/server/server.go`).
+   */
+  configReportedAt?: string;
   createdAt: string;
   /**
    * The cluster's RBAC for agentk's service account: resources it may not

@@ -5,11 +5,21 @@ import {
   startGitlabSimulator,
 } from '../server';
 
+/** KAS's 20 s tunnel search, shortened so tests of a disconnected agent stay fast. */
+export const TEST_TUNNEL_FIND_TIMEOUT_MS = 150;
+
 /** Starts a simulator on a random port for one test file and closes it afterwards. */
 export function useSimulator(options: SimulatorOptions = {}) {
   const ref: { current?: RunningSimulator } = {};
   beforeAll(async () => {
-    ref.current = await startGitlabSimulator({ port: 0, ...options });
+    ref.current = await startGitlabSimulator({
+      port: 0,
+      ...options,
+      kasTunnels: {
+        findTimeoutMs: TEST_TUNNEL_FIND_TIMEOUT_MS,
+        ...options.kasTunnels,
+      },
+    });
   });
   afterAll(async () => {
     await ref.current?.close();

@@ -5,6 +5,26 @@ import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
 import { DEMO_TOKEN, RunningSimulator } from '@gitlab-env/gitlab-simulator';
 import { gitlabEnvPlugin } from '../plugin';
 
+/** A catalog Component with the given annotations. */
+export function component(
+  name: string,
+  annotations: Record<string, string>,
+): Entity {
+  return {
+    apiVersion: 'backstage.io/v1alpha1',
+    kind: 'Component',
+    metadata: { name, namespace: 'default', annotations },
+    spec: { type: 'service', owner: 'team', lifecycle: 'production' },
+  };
+}
+
+/**
+ * KAS's tunnel search, scaled down from its real 20 s so tests of a
+ * disconnected agent stay fast; the backend's first-request timeout (25 s by
+ * default) stays above it, as it does above the real one.
+ */
+export const TEST_KAS_TUNNELS = { findTimeoutMs: 200 };
+
 /**
  * The gitlab-env plugin in a test backend whose one GitLab instance is the
  * simulator, with a catalog of the given entities. Used by the integration

@@ -49,15 +49,62 @@ export interface FakeGitlabOptions {
   /** Environments per GraphQL page. */
   pageSize?: number;
   kasEnabled?: boolean;
+  /** What `/api/v4/metadata` says (default 17.11.0). */
+  version?: string;
+  /** The configured token's scopes (default read_api, k8s_proxy). */
+  scopes?: string[];
 }
 
-/** GraphQL for one project `acme/app` (id 7). */
+/** REST `/metadata` and `/personal_access_tokens/self`, as GitLab 16.4+ answers them. */
+function gitlabRest(options: FakeGitlabOptions, path: string) {
+  const version = options.version ?? '17.11.0';
+  if (path === '/api/v4/personal_access_tokens/self') {
+    return HttpResponse.json({
+      id: 1,
+      name: 'backstage',
+      revoked: false,
+      active: true,
+      scopes: options.scopes ?? ['read_api', 'k8s_proxy'],
+      expires_at: '2027-01-01',
+    });
+  }
+  if (path === '/api/v4/metadata') {
+    const enabled = options.kasEnabled ?? true;
+    const [major, minor] = version.split('.').map(Number);
+    return HttpResponse.json({
+      version,
+      revision: 'abc',
+      kas: {
+        enabled,
+        externalUrl: enabled ? 'wss://gitlab.test/-/kubernetes-agent/' : null,
+        ...(major > 17 || (major === 17 && minor >= 6)
+          ? { externalK8sProxyUrl: enabled ? KAS_URL : null }
+          : {}),
+        version: enabled ? version : null,
+      },
+      enterprise: false,
+    });
+  }
+  return HttpResponse.json({ message: '404 Not Found' }, { status: 404 });
+}
+
+/** GitLab for one project `acme/app` (id 7): GraphQL, and the REST reads of the instance check. */
 export function gitlabGraphql(options: FakeGitlabOptions = {}): RequestHandler {
   const environments = (options.environments ?? [{ name: 'production' }]).map(
     environmentNode,
   );
   const pageSize = options.pageSize ?? 100;
-  return http.post(`${GITLAB_URL}/api/graphql`, async ({ request }) => {
+  return http.all(`${GITLAB_URL}/api/*`, async ({ request }) => {
+    const path = new URL(request.url).pathname;
+    if (request.method === 'GET' && path.startsWith('/api/v4/')) {
+      if (request.headers.get('authorization') !== `Bearer ${TOKEN}`) {
+        return HttpResponse.json(
+          { message: '401 Unauthorized' },
+          { status: 401 },
+        );
+      }
+      return gitlabRest(options, path);
+    }
     if (request.headers.get('authorization') !== `Bearer ${TOKEN}`) {
       return HttpResponse.json(
         { errors: [{ message: 'Invalid token' }] },
@@ -87,14 +134,6 @@ export function gitlabGraphql(options: FakeGitlabOptions = {}): RequestHandler {
     const data: Record<string, unknown> = variables.fullPath
       ? { project }
       : { projects: { nodes: project ? [project] : [] } };
-    if (variables.first) {
-      data.metadata = {
-        kas: {
-          enabled: options.kasEnabled ?? true,
-          externalK8sProxyUrl: KAS_URL,
-        },
-      };
-    }
     return HttpResponse.json({ data });
   });
 }

@@ -20,6 +20,8 @@ export function testConfig(
       },
     ],
     requestTimeoutMs: 1000,
+    kasFirstRequestTimeoutMs: 1000,
+    expectedForbiddenKinds: ['Secret'],
     cacheTtlSeconds: 30,
     transientCacheSeconds: 5,
     requestDeadlineMs: 5000,

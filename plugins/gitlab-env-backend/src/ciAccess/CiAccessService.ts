@@ -20,6 +20,7 @@ import {
 import pLimit from 'p-limit';
 import { GitlabEnvConfig, GitlabInstanceConfig } from '../config';
 import { asGitlabEnvError, failure, isDefinitiveFailure } from '../errors';
+import { InstanceProbe } from '../instance/InstanceProbe';
 import { CoalescingCache } from '../service/cache';
 import {
   EntityScope,
@@ -64,6 +65,8 @@ interface AgentConfigRead {
 interface EntityContext {
   scope: EntityScope;
   data: ProjectEnvironments;
+  /** KAS's proxy URL: configured, or from the instance check. */
+  kasProxyUrl?: string;
   projectDefaultBranch: string;
   protectedBranches?: string[];
   environments: GitlabEnvironment[];
@@ -142,6 +145,25 @@ export class CiAccessService {
     );
   }
 
+  private readonly probes = new Map<string, InstanceProbe>();
+
+  /** KAS's URL as the instance check finds it (GitLab's metadata, or derived before 17.6). */
+  private async kasProxyUrlOf(
+    instance: GitlabInstanceConfig,
+  ): Promise<string | undefined> {
+    if (instance.kasProxyUrl) return instance.kasProxyUrl;
+    let probe = this.probes.get(instance.host);
+    if (!probe) {
+      probe = new InstanceProbe(
+        instance,
+        this.config.requestTimeoutMs,
+        this.limit(instance.host),
+      );
+      this.probes.set(instance.host, probe);
+    }
+    return (await probe.facts()).kasUrl?.replace(/\/+$/, '');
+  }
+
   private async entityContext(entity: Entity): Promise<EntityContext> {
     const scope = readEntityScope(entity, this.config.instances);
     const { instance } = scope;
@@ -168,6 +190,7 @@ export class CiAccessService {
     return {
       scope,
       data,
+      kasProxyUrl: await this.kasProxyUrlOf(instance),
       projectDefaultBranch: project?.defaultBranch ?? 'main',
       protectedBranches,
       environments,
@@ -389,7 +412,7 @@ export class CiAccessService {
   }
 
   private kas(ctx: EntityContext, agent: GitlabAgentRef): KasClient {
-    const kasProxyUrl = ctx.scope.instance.kasProxyUrl ?? ctx.data.kasProxyUrl;
+    const kasProxyUrl = ctx.kasProxyUrl;
     if (!kasProxyUrl || !ctx.scope.instance.token) {
       throw failure(
         'KAS_UNAVAILABLE',
@@ -638,7 +661,7 @@ export class CiAccessService {
         }; nothing was deleted.`,
       );
     }
-    const kasProxyUrl = ctx.scope.instance.kasProxyUrl ?? ctx.data.kasProxyUrl!;
+    const kasProxyUrl = ctx.kasProxyUrl!;
     const response = await this.limit(ctx.scope.instance.host)(() =>
       requestUpstream({
         url: `${kasProxyUrl}/api/v1/namespaces/${encodeURIComponent(name)}`,

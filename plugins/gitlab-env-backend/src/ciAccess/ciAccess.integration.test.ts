@@ -11,7 +11,10 @@ import {
   startGitlabSimulator,
 } from '@gitlab-env/gitlab-simulator';
 import request from 'supertest';
-import { startBackendOnSimulator } from '../__testUtils__/backendOnSimulator';
+import {
+  startBackendOnSimulator,
+  TEST_KAS_TUNNELS,
+} from '../__testUtils__/backendOnSimulator';
 
 function component(name: string, slug: string): Entity {
   return {
@@ -64,7 +67,10 @@ describe('CI access and namespaces against the simulator', () => {
   let denyDelete = false;
 
   beforeAll(async () => {
-    simulator = await startGitlabSimulator({ port: 0 });
+    simulator = await startGitlabSimulator({
+      port: 0,
+      kasTunnels: TEST_KAS_TUNNELS,
+    });
     auditor.createEvent.mockImplementation(async (options: any) => {
       const record: { options: any; outcome?: string; meta?: any } = {
         options,

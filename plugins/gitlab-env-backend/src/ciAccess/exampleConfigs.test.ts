@@ -40,10 +40,12 @@ describe('example agent configurations', () => {
     const agents = readdirSync(AGENTS_DIR);
     expect(agents.sort()).toEqual([
       'edge',
+      'lab',
       'nonprod',
       'prod-eu',
       'prod-us',
       'restricted',
+      'vault',
     ]);
     for (const agent of agents) expect(() => config(agent)).not.toThrow();
   });

@@ -14,6 +14,13 @@ export interface GitlabInstanceConfig {
 export interface GitlabEnvConfig {
   instances: GitlabInstanceConfig[];
   requestTimeoutMs: number;
+  /**
+   * Timeout of a request to an agent that has not answered yet: KAS holds it
+   * up to 20 s looking for an agentk tunnel before it answers 502.
+   */
+  kasFirstRequestTimeoutMs: number;
+  /** Kinds whose RBAC refusal is by design: shown as information, not a warning. */
+  expectedForbiddenKinds: string[];
   cacheTtlSeconds: number;
   /** How long a read that failed transiently, or answered only in part, is kept. */
   transientCacheSeconds: number;
@@ -43,23 +50,29 @@ export interface GitlabEnvConfig {
 }
 
 /**
- * An entity page lists every kind of each environment's namespace in one
- * parallel round: 3 environments of a cluster with Flux and cert-manager are
- * about 150 lists, so an agent gets 128 requests in flight and an instance,
- * whose KAS multiplexes them to several agents, twice that. The API server
- * behind each agent queues what exceeds its own share (API Priority and
- * Fairness) rather than failing it.
+ * Per agent, about what agentk's tunnel pool serves after a couple of growth
+ * steps: it keeps 2 idle tunnels and opens 10 more at a time, one request per
+ * tunnel (gitlab-agent internal/module/reverse_tunnel/agent/factory.go).
+ * Requests beyond the free tunnels wait inside KAS, where the wait counts
+ * against its 20 s tunnel search; beyond this limit they wait in the
+ * backend's own queue instead (bench/kas-tunnels.bench.ts weighs the two).
+ * An instance's KAS multiplexes several agents, hence a larger per-instance
+ * limit.
  */
 const DEFAULTS = {
   requestTimeoutMs: 10_000,
+  // KAS's tunnel search is 20 s (gitlab-agent cmd/kas/kasapp/router_kas.go
+  // routingTunnelFindTimeout); its 502 must arrive before the plugin gives up.
+  kasFirstRequestTimeoutMs: 25_000,
+  expectedForbiddenKinds: ['Secret'],
   cacheTtlSeconds: 30,
   transientCacheSeconds: 5,
-  requestDeadlineMs: 20_000,
+  requestDeadlineMs: 30_000,
   maxPagesPerList: 100,
   maxObjectsPerEnvironment: 20_000,
   maxResponseBytes: 32 * 1024 * 1024,
   perInstance: 256,
-  perAgent: 128,
+  perAgent: 32,
   clusterWideMinNamespaces: 3,
   overviewDeadlineMs: 30_000,
 };
@@ -167,6 +180,15 @@ export function readGitlabEnvConfig(root: Config): GitlabEnvConfig {
       'gitlabEnv',
       DEFAULTS.requestTimeoutMs,
     ),
+    kasFirstRequestTimeoutMs: readPositive(
+      config,
+      'kasFirstRequestTimeoutMs',
+      'gitlabEnv',
+      DEFAULTS.kasFirstRequestTimeoutMs,
+    ),
+    expectedForbiddenKinds:
+      config?.getOptionalStringArray('expectedForbiddenKinds') ??
+      DEFAULTS.expectedForbiddenKinds,
     cacheTtlSeconds: readPositive(
       config,
       'cacheTtlSeconds',

@@ -39,10 +39,16 @@ const STATUS_BY_CODE: Record<GitlabEnvErrorCode, number> = {
   UNKNOWN_INSTANCE: 400,
   MISSING_TOKEN: 503,
   GITLAB_UNAUTHORIZED: 503,
+  TOKEN_EXPIRED: 503,
+  TOKEN_REVOKED: 503,
+  TOKEN_SCOPE_MISSING: 503,
+  GITLAB_VERSION_UNSUPPORTED: 503,
   PROJECT_NOT_FOUND: 404,
   ENVIRONMENT_NOT_FOUND: 404,
   NO_AGENT: 409,
+  AGENT_NOT_VISIBLE: 409,
   AGENT_NOT_SHARED: 403,
+  AGENT_NEVER_CONNECTED: 503,
   NO_NAMESPACE: 409,
   KAS_UNAVAILABLE: 503,
   AGENT_NOT_CONNECTED: 503,
@@ -78,7 +84,14 @@ export function toBackstageError(detail: GitlabEnvError): Error {
   if (status === 400) return new InputError(detail.message);
   if (status === 404) return new NotFoundError(detail.message);
   if (status === 403) return new NotAllowedError(detail.message);
-  if (detail.code === 'GITLAB_UNAUTHORIZED') {
+  if (
+    [
+      'GITLAB_UNAUTHORIZED',
+      'TOKEN_EXPIRED',
+      'TOKEN_REVOKED',
+      'TOKEN_SCOPE_MISSING',
+    ].includes(detail.code)
+  ) {
     return new AuthenticationError(detail.message);
   }
   if (status === 503) return new ServiceUnavailableError(detail.message);
@@ -109,11 +122,17 @@ const DEFINITIVE_CODES = new Set<GitlabEnvErrorCode>([
   'PROJECT_NOT_FOUND',
   'ENVIRONMENT_NOT_FOUND',
   'NO_AGENT',
+  'AGENT_NOT_VISIBLE',
   'NO_NAMESPACE',
   'AGENT_NOT_SHARED',
   'INVALID_REQUEST',
   'ENTITY_NOT_FOUND',
   'INVALID_ENVIRONMENT_SETTING',
+  'AGENT_NEVER_CONNECTED',
+  'TOKEN_EXPIRED',
+  'TOKEN_REVOKED',
+  'TOKEN_SCOPE_MISSING',
+  'GITLAB_VERSION_UNSUPPORTED',
 ]);
 
 /** True for failures worth caching like a result (see CoalescingCache). */

@@ -4,7 +4,6 @@ import {
   stringifyEntityRef,
 } from '@backstage/catalog-model';
 import {
-  GitlabEnvError,
   GitlabEnvironment,
   OverviewHealthLine,
   OverviewRow,
@@ -12,6 +11,7 @@ import {
 import { asGitlabEnvError } from '../errors';
 import { GitlabEnvironmentsService } from '../service';
 import { invalidSetting } from '../validation';
+import { missingKubernetesSetting } from '../service/kubernetesSettings';
 
 function relationRef(
   entity: Entity,
@@ -64,16 +64,11 @@ export async function listEntityRows(
       environment,
       errors: [],
     };
-    const refused = invalidSetting(environment);
-    if (refused && (!environment.agent || !environment.namespace)) {
-      row.errors.push(refused);
-    } else if (!environment.agent || !environment.namespace) {
-      row.errors.push(
-        missingSetting(
-          environment.agent ? 'namespace' : 'agent',
-          environment.name,
-        ),
-      );
+    const missing = missingKubernetesSetting(environment);
+    if (missing) {
+      // A value GitLab gave that failed validation was dropped: name it, not
+      // the gap it left.
+      row.errors.push(invalidSetting(environment) ?? missing.detail);
     } else {
       row.pending = true;
     }
@@ -110,21 +105,4 @@ export async function readRowHealth(
     line.errors.push(asGitlabEnvError(error));
   }
   return line;
-}
-
-function missingSetting(
-  setting: 'agent' | 'namespace',
-  environment: string,
-): GitlabEnvError {
-  return setting === 'agent'
-    ? {
-        code: 'NO_AGENT',
-        message: `The environment ${environment} has no agent for Kubernetes.`,
-        hint: 'Set environment:kubernetes:agent in .gitlab-ci.yml, or choose an agent in the environment settings in GitLab.',
-      }
-    : {
-        code: 'NO_NAMESPACE',
-        message: `The environment ${environment} has no Kubernetes namespace set.`,
-        hint: 'Set the namespace in the environment settings in GitLab (or environment:kubernetes:dashboard:namespace in .gitlab-ci.yml).',
-      };
 }

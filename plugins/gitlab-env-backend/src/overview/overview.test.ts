@@ -12,7 +12,10 @@ import {
   startGitlabSimulator,
 } from '@gitlab-env/gitlab-simulator';
 import request from 'supertest';
-import { startBackendOnSimulator } from '../__testUtils__/backendOnSimulator';
+import {
+  startBackendOnSimulator,
+  TEST_KAS_TUNNELS,
+} from '../__testUtils__/backendOnSimulator';
 
 function component(
   name: string,
@@ -41,7 +44,7 @@ const entities = [
     'notifications',
     {
       'gitlab.com/project-slug': 'acme/platform/notifications',
-      'gitlab-env/environments': 'production, staging, development',
+      'gitlab-env/environments': 'production, staging, development, sandbox',
     },
     { owner: 'group:platform/team-platform', system: 'platform' },
   ),
@@ -79,7 +82,10 @@ function settledRows(lines: OverviewStreamLine[]): OverviewRow[] {
 describe('GET /overview', () => {
   let simulator: RunningSimulator;
   beforeAll(async () => {
-    simulator = await startGitlabSimulator({ port: 0 });
+    simulator = await startGitlabSimulator({
+      port: 0,
+      kasTunnels: TEST_KAS_TUNNELS,
+    });
   });
   afterAll(() => simulator.close());
 
@@ -137,6 +143,11 @@ describe('GET /overview', () => {
     expect(
       byName
         .get('component:default/notifications|staging')!
+        .errors.map(e => e.code),
+    ).toEqual(['AGENT_NOT_VISIBLE']);
+    expect(
+      byName
+        .get('component:default/notifications|sandbox')!
         .errors.map(e => e.code),
     ).toEqual(['NO_AGENT']);
     expect(

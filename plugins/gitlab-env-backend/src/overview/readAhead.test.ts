@@ -13,7 +13,10 @@ import {
   startGitlabSimulator,
 } from '@gitlab-env/gitlab-simulator';
 import request from 'supertest';
-import { startBackendOnSimulator } from '../__testUtils__/backendOnSimulator';
+import {
+  startBackendOnSimulator,
+  TEST_KAS_TUNNELS,
+} from '../__testUtils__/backendOnSimulator';
 
 // The default scenario's entities, plus one whose reads carry a label selector.
 const scenario = loadDefaultScenario();
@@ -81,10 +84,18 @@ function comparable(body: EnvironmentResourcesResponse) {
   };
 }
 
+// Two backends read a generated cluster of many namespaces through agentk's
+// modelled tunnel pool, which a fresh pool grows 10 tunnels at a time.
+jest.setTimeout(30_000);
+
 describe('the overview reads many namespaces of an agent across the cluster', () => {
   let simulator: RunningSimulator;
   beforeAll(async () => {
-    simulator = await startGitlabSimulator({ port: 0, scenario });
+    simulator = await startGitlabSimulator({
+      port: 0,
+      scenario,
+      kasTunnels: TEST_KAS_TUNNELS,
+    });
   });
   afterAll(() => simulator.close());
   afterEach(() =>

@@ -39,7 +39,7 @@ const deployment = (name: string) =>
   });
 
 describe('GitlabEnvironmentsService.listEnvironments', () => {
-  it('follows GraphQL pages and asks for metadata only in the first', async () => {
+  it('follows GraphQL pages and checks the instance once, over REST', async () => {
     const bodies: any[] = [];
     server.events.on('request:start', async ({ request }) => {
       if (request.method === 'POST') bodies.push(await request.clone().json());
@@ -67,9 +67,11 @@ describe('GitlabEnvironmentsService.listEnvironments', () => {
       tier: 'development',
       agent: { id: '1', name: 'agent-1', configProject: 'acme/infra' },
     });
-    expect(bodies.map(b => [b.variables.first, b.variables.after])).toEqual([
-      [true, undefined],
-      [false, '2'],
+    expect(bodies.map(b => b.variables.after)).toEqual([undefined, '2']);
+    expect(bodies.every(b => !b.query.includes('metadata'))).toBe(true);
+    expect(requests.filter(r => r.startsWith('GET'))).toEqual([
+      'GET /api/v4/personal_access_tokens/self',
+      'GET /api/v4/metadata',
     ]);
     const withStopped = await service.listEnvironments(appEntity, {
       includeStopped: true,
@@ -480,8 +482,9 @@ describe('typed failures', () => {
         HttpResponse.json({}, { status: 502 }),
       ),
     );
+    const graphqlRequests = () => requests.filter(r => r.startsWith('POST'));
     await failureOf(createTestService().service.listEnvironments(appEntity));
-    expect(requests).toHaveLength(3);
+    expect(graphqlRequests()).toHaveLength(3);
     requests.length = 0;
     server.use(
       http.post(`${GITLAB_URL}/api/graphql`, () =>
@@ -489,7 +492,7 @@ describe('typed failures', () => {
       ),
     );
     await failureOf(createTestService().service.listEnvironments(appEntity));
-    expect(requests).toHaveLength(1);
+    expect(graphqlRequests()).toHaveLength(1);
   });
 
   it('PROJECT_NOT_FOUND', async () => {
@@ -552,9 +555,15 @@ describe('typed failures', () => {
 
   it.each([
     [
-      { name: 'production', agentId: null },
+      { name: 'production', agentId: null, namespace: null },
       'NO_AGENT',
       'environment:kubernetes:agent',
+    ],
+    // GitLab hides the agent (clusterAgent null) from a user without read_cluster_agent.
+    [
+      { name: 'production', agentId: null },
+      'AGENT_NOT_VISIBLE',
+      "Developer of the agent's configuration project",
     ],
     [{ name: 'production', namespace: null }, 'NO_NAMESPACE', 'namespace'],
   ])('%j fails with %s', async (environment, code, hint) => {

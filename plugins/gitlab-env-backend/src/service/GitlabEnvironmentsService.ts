@@ -3,6 +3,7 @@ import { CacheService, LoggerService } from '@backstage/backend-plugin-api';
 import { Entity, stringifyEntityRef } from '@backstage/catalog-model';
 import {
   buildResourceGraph,
+  DiagnosticsResponse,
   EntityEnvironmentsResponse,
   EnvironmentResourcesResponse,
   GitlabAgentRef,
@@ -17,6 +18,7 @@ import {
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import pLimit from 'p-limit';
 import { GitlabEnvConfig, GitlabInstanceConfig } from '../config';
+import { DiagnosticsRecorder } from '../diagnostics/DiagnosticsRecorder';
 import {
   asGitlabEnvError,
   failure,
@@ -24,6 +26,14 @@ import {
   isDefinitiveFailure,
 } from '../errors';
 import { invalidSetting } from '../validation';
+import { MINIMUM_GITLAB_VERSION } from '../instance/gitlabVersion';
+import {
+  InstanceFacts,
+  InstanceProbe,
+  tokenFailure,
+} from '../instance/InstanceProbe';
+import { markExpectedRefusals } from './expectedRefusals';
+import { missingKubernetesSetting } from './kubernetesSettings';
 import { CoalescingCache } from './cache';
 import { SharedReadCache } from './sharedCache';
 import { discoverListableKinds, ListableKind } from './discovery';
@@ -88,6 +98,10 @@ export class GitlabEnvironmentsService {
   private readonly cache: SharedReadCache;
   private readonly instanceLimits = new Map<string, Limit>();
   private readonly agentLimits = new Map<string, Limit>();
+  private readonly probes = new Map<string, InstanceProbe>();
+  /** Agents KAS answered for lately: their requests need no tunnel-search allowance. */
+  private readonly answeringAgents = new Set<string>();
+  readonly diagnostics = new DiagnosticsRecorder();
 
   constructor(
     private readonly config: GitlabEnvConfig,
@@ -160,23 +174,131 @@ export class GitlabEnvironmentsService {
     return limit;
   }
 
+  private probe(instance: GitlabInstanceConfig): InstanceProbe {
+    let probe = this.probes.get(instance.host);
+    if (!probe) {
+      probe = new InstanceProbe(
+        instance,
+        this.config.requestTimeoutMs,
+        this.instanceLimit(instance.host),
+      );
+      this.probes.set(instance.host, probe);
+    }
+    return probe;
+  }
+
+  /**
+   * The instance's facts, failing with the token's or the version's problem
+   * when there is one: every read needs a usable token and GitLab 16.4+.
+   */
+  private async usableInstance(
+    instance: GitlabInstanceConfig,
+  ): Promise<InstanceFacts> {
+    const facts = await this.probe(instance).facts();
+    const problem =
+      tokenFailure(instance.host, facts, 'read_api') ??
+      InstanceProbe.unsupported(instance.host, facts.version);
+    if (problem) throw problem;
+    return facts;
+  }
+
+  /**
+   * After GitLab refused the token or a query, check the instance again: a
+   * token that expired or an upgrade since the last check explains it better
+   * than the refusal itself.
+   */
+  private async explainGitlabFailure(
+    instance: GitlabInstanceConfig,
+    error: unknown,
+  ): Promise<never> {
+    const code = error instanceof GitlabEnvFailure && error.detail.code;
+    if (code === 'GITLAB_UNAUTHORIZED' || code === 'UPSTREAM_MALFORMED') {
+      const probe = this.probe(instance);
+      probe.invalidate();
+      const facts = await probe.facts().catch(() => undefined);
+      const better = facts && tokenFailure(instance.host, facts, 'read_api');
+      if (better) throw better;
+    }
+    throw error;
+  }
+
   private projectEnvironments(
     scope: EntityScope,
     signal?: AbortSignal,
   ): Promise<ProjectEnvironments> {
     const { instance, project } = scope;
     const key = `env|${instance.host}|${JSON.stringify(project)}`;
-    return this.cache.getOrLoad(
-      key,
-      loadSignal =>
-        new GitlabClient(
-          instance,
-          this.config.requestTimeoutMs,
-          this.instanceLimit(instance.host),
-          this.upstreamOptions(loadSignal),
-        ).listEnvironments(project, [...ALL_STATES]),
-      { signal },
+    return this.cache
+      .getOrLoad(
+        key,
+        async loadSignal => {
+          // The listing does not wait for the instance check: every field it
+          // asks for exists from the 16.4 floor on, so before the first check
+          // it asks for all of them; a failed check still decides the answer.
+          const usable = this.usableInstance(instance);
+          const listing = new GitlabClient(
+            instance,
+            this.config.requestTimeoutMs,
+            this.instanceLimit(instance.host),
+            this.probe(instance).knownVersion(),
+            this.upstreamOptions(loadSignal),
+          ).listEnvironments(project, [...ALL_STATES]);
+          // Handled below, once the check is in; not an unhandled rejection meanwhile.
+          listing.catch(() => undefined);
+          await usable;
+          return listing.catch(error =>
+            this.explainGitlabFailure(instance, error),
+          );
+        },
+        { signal },
+      )
+      .catch(error => {
+        this.diagnostics.failure(
+          instance.host,
+          asGitlabEnvError(error),
+          'fullPath' in project ? project.fullPath : `project ${project.id}`,
+        );
+        throw error;
+      });
+  }
+
+  /** `GET /diagnostics`: every instance checked afresh, with what reads met. */
+  async diagnose(): Promise<DiagnosticsResponse> {
+    const instances = await Promise.all(
+      this.config.instances.map(async instance => {
+        const probe = this.probe(instance);
+        probe.invalidate();
+        const facts = await probe.facts().catch(
+          (error): InstanceFacts => ({
+            kasEnabled: false,
+            kasSource: 'none',
+            token: { scopes: [], missingScopes: [] },
+            checkedAt: new Date().toISOString(),
+            checkError: asGitlabEnvError(error),
+          }),
+        );
+        return {
+          host: instance.host,
+          baseUrl: instance.baseUrl,
+          version: facts.version,
+          versionUnsupported: !!InstanceProbe.unsupported(
+            instance.host,
+            facts.version,
+          ),
+          kas: {
+            enabled: facts.kasEnabled,
+            url: facts.kasUrl,
+            source: facts.kasSource,
+          },
+          token: facts.token,
+          checkedAt: facts.checkedAt,
+          checkError: facts.checkError,
+          agents: this.diagnostics.agents(instance.host),
+          recentFailures: this.diagnostics.failures(instance.host),
+        };
+      }),
     );
+    return { minimumGitlabVersion: MINIMUM_GITLAB_VERSION, instances };
   }
 
   async listEnvironments(
@@ -289,44 +411,21 @@ export class GitlabEnvironmentsService {
 
   private kasProxyUrl(
     instance: GitlabInstanceConfig,
-    data: ProjectEnvironments,
+    facts: InstanceFacts,
   ): string {
-    const url = instance.kasProxyUrl ?? data.kasProxyUrl;
+    const url = facts.kasUrl;
     if (!url) {
       throw failure(
         'KAS_UNAVAILABLE',
-        `The GitLab instance ${instance.host} has the agent server (KAS) disabled.`,
+        facts.kasEnabled
+          ? `GitLab (${instance.host}) did not say where its agent server (KAS) is.`
+          : `The GitLab instance ${instance.host} has the agent server (KAS) disabled.`,
         {
           hint: 'Enable KAS on the instance, or set gitlabEnv.instances[].kasProxyUrl.',
         },
       );
     }
     return url.replace(/\/+$/, '');
-  }
-
-  private requireAgentAndNamespace(environment: GitlabEnvironment) {
-    const { agent, namespace } = environment;
-    const refused = invalidSetting(environment);
-    if (refused && (!agent || !namespace)) throw new GitlabEnvFailure(refused);
-    if (!agent) {
-      throw failure(
-        'NO_AGENT',
-        `The environment ${environment.name} has no agent for Kubernetes.`,
-        {
-          hint: "Set environment:kubernetes:agent in .gitlab-ci.yml, or pick the agent on the environment's settings page in GitLab.",
-        },
-      );
-    }
-    if (!namespace) {
-      throw failure(
-        'NO_NAMESPACE',
-        `The environment ${environment.name} has no Kubernetes namespace.`,
-        {
-          hint: "Set environment:kubernetes:namespace in .gitlab-ci.yml, or the namespace on the environment's settings page in GitLab.",
-        },
-      );
-    }
-    return { agent, namespace };
   }
 
   /** The cache key of an environment's read: what the upstream answer depends on. */
@@ -338,29 +437,119 @@ export class GitlabEnvironmentsService {
 
   private kasClient(
     instance: GitlabInstanceConfig,
-    data: ProjectEnvironments,
+    facts: InstanceFacts,
     agent: GitlabAgentRef,
     signal: AbortSignal,
   ): KasClient {
     // KAS alone decides whether the token's user may use the agent:
     // user_access authorizes users, not the project whose environment this
     // is, so Project.userAccessAuthorizedAgents cannot tell in advance.
+    const key = `${instance.host}|${agent.id}`;
+    const answered = this.answeringAgents.has(key);
     return new KasClient(
       {
-        kasProxyUrl: this.kasProxyUrl(instance, data),
+        kasProxyUrl: this.kasProxyUrl(instance, facts),
         token: instance.token!,
         agent,
       },
-      this.config.requestTimeoutMs,
+      // Until the agent answered, a request may wait in KAS's tunnel search.
+      answered
+        ? this.config.requestTimeoutMs
+        : Math.max(
+            this.config.requestTimeoutMs,
+            this.config.kasFirstRequestTimeoutMs,
+          ),
       this.agentLimit(instance.host, agent.id),
       this.upstreamOptions(signal),
+      {
+        onAnswer: () => this.answeringAgents.add(key),
+        onTimeout: () => this.answeringAgents.delete(key),
+      },
     );
+  }
+
+  /**
+   * KAS answers one 401 for many causes. Before calling it "not shared", rule
+   * out what the instance check and GitLab's view of the agent can tell:
+   * the token (expired, revoked, no k8s_proxy: agent_helpers.rb
+   * validate_and_save_access_token!) and an agent that never connected, for
+   * which GitLab holds no authorization yet (refresh_service.rb).
+   */
+  private async explainKasRefusal(
+    scope: EntityScope,
+    data: ProjectEnvironments,
+    environment: GitlabEnvironment,
+    error: unknown,
+  ): Promise<never> {
+    if (
+      !(error instanceof GitlabEnvFailure) ||
+      error.detail.code !== 'AGENT_NOT_SHARED'
+    ) {
+      throw error;
+    }
+    const { instance } = scope;
+    const probe = this.probe(instance);
+    probe.invalidate();
+    const facts = await probe.facts().catch(() => undefined);
+    const tokenProblem = facts && tokenFailure(instance.host, facts);
+    if (tokenProblem) throw tokenProblem;
+    const activity = await new GitlabClient(
+      instance,
+      this.config.requestTimeoutMs,
+      this.instanceLimit(instance.host),
+      facts?.version,
+    )
+      .agentActivity(data.project.fullPath, environment.name)
+      .catch(() => undefined);
+    if (activity && activity.connections === 0 && !activity.tokenLastUsedAt) {
+      const agent = environment.agent!;
+      throw failure(
+        'AGENT_NEVER_CONNECTED',
+        `The agent ${agent.name} has never connected to GitLab: no agentk has used its token, so GitLab holds none of its user_access authorizations yet.`,
+        {
+          hint: `Install agentk in the cluster with the agent's token (see the agent's page in GitLab${
+            agent.webUrl ? `: ${agent.webUrl}` : ''
+          }); user_access takes effect once it has connected.`,
+        },
+      );
+    }
+    throw error;
+  }
+
+  /** Runs an agent's read, names the cause of a KAS refusal and records the outcome. */
+  private async throughAgent<T>(
+    scope: EntityScope,
+    data: ProjectEnvironments,
+    environment: GitlabEnvironment,
+    read: (facts: InstanceFacts) => Promise<T>,
+  ): Promise<T> {
+    const agent = environment.agent!;
+    const { host } = scope.instance;
+    try {
+      const facts = await this.usableInstance(scope.instance);
+      const kasScope = tokenFailure(host, facts, 'k8s_proxy');
+      if (kasScope) throw kasScope;
+      const result = await read(facts).catch(error =>
+        this.explainKasRefusal(scope, data, environment, error),
+      );
+      this.diagnostics.agentResult(host, agent, 'ok');
+      return result;
+    } catch (error) {
+      const detail = asGitlabEnvError(error);
+      this.diagnostics.agentResult(host, agent, detail.code);
+      this.diagnostics.failure(
+        host,
+        detail,
+        `${data.project.fullPath}: ${environment.name} (agent ${agent.name})`,
+      );
+      throw error;
+    }
   }
 
   /** Discovery is shared by every read of an agent, so it runs on its own cache entry's signal. */
   private listableKinds(
     instance: GitlabInstanceConfig,
-    data: ProjectEnvironments,
+    facts: InstanceFacts,
     agent: GitlabAgentRef,
     signal: AbortSignal,
   ): Promise<ListableKind[]> {
@@ -368,7 +557,7 @@ export class GitlabEnvironmentsService {
       `discovery|${instance.host}|${agent.id}`,
       loadSignal =>
         discoverListableKinds(
-          this.kasClient(instance, data, agent, loadSignal),
+          this.kasClient(instance, facts, agent, loadSignal),
         ),
       { ttlMs: DISCOVERY_TTL_MS, signal },
     );
@@ -380,32 +569,58 @@ export class GitlabEnvironmentsService {
     environment: GitlabEnvironment,
     signal?: AbortSignal,
   ): Promise<EnvironmentRead> {
-    const { agent } = this.requireAgentAndNamespace(environment);
+    const missing = missingKubernetesSetting(environment);
+    if (missing) {
+      // A value GitLab gave that failed validation was dropped: name it, not
+      // the gap it left.
+      const refused = invalidSetting(environment);
+      const reason = refused ? new GitlabEnvFailure(refused) : missing;
+      this.diagnostics.failure(
+        scope.instance.host,
+        reason.detail,
+        `${data.project.fullPath}: ${environment.name}`,
+      );
+      return Promise.reject(reason);
+    }
+    const agent = environment.agent!;
     return this.cache.getOrLoad(
       this.readKey(scope, environment),
-      async loadSignal => {
-        const kas = this.kasClient(scope.instance, data, agent, loadSignal);
-        const { bounds, warnings } = this.readBounds(loadSignal);
-        const kinds = await this.listableKinds(
-          scope.instance,
-          data,
-          agent,
-          loadSignal,
-        );
-        return assembleRead(
-          kasObjectSource(kas, bounds, scope.labelSelector),
-          kinds,
-          environment,
-          scope.labelSelector,
-          {
-            bounds,
-            warnings: () => warnings.map(w => w.warning),
-          },
-          this.options.healthRules,
-        );
-      },
+      loadSignal =>
+        this.throughAgent(scope, data, environment, async facts => {
+          const kas = this.kasClient(scope.instance, facts, agent, loadSignal);
+          const { bounds, warnings } = this.readBounds(loadSignal);
+          const kinds = await this.listableKinds(
+            scope.instance,
+            facts,
+            agent,
+            loadSignal,
+          );
+          return this.assembleRead(
+            kasObjectSource(kas, bounds, scope.labelSelector),
+            kinds,
+            environment,
+            scope.labelSelector,
+            {
+              bounds,
+              warnings: () => warnings.map(w => w.warning),
+            },
+          );
+        }),
       { signal },
     );
+  }
+
+  private assembleRead(
+    source: ObjectSource,
+    kinds: ListableKind[],
+    environment: GitlabEnvironment,
+    labelSelector: string | undefined,
+    read: { bounds: ReadBounds; warnings: () => GitlabEnvError[] },
+  ): Promise<EnvironmentRead> {
+    return assembleRead(source, kinds, environment, labelSelector, read, {
+      healthRules: this.options.healthRules,
+      expectedForbiddenKinds: this.config.expectedForbiddenKinds,
+    });
   }
 
   /**
@@ -474,13 +689,13 @@ export class GitlabEnvironmentsService {
       | undefined;
     // The shared read runs on its own deadline: the environments' cache
     // entries each end theirs, but it serves them all.
-    const readOnce = async () => {
+    const readOnce = async (facts: InstanceFacts) => {
       const signal = AbortSignal.timeout(this.config.requestDeadlineMs);
       setMaxListeners(0, signal);
-      const kas = this.kasClient(scope.instance, data, agent, signal);
+      const kas = this.kasClient(scope.instance, facts, agent, signal);
       const kinds = await this.listableKinds(
         scope.instance,
-        data,
+        facts,
         agent,
         signal,
       );
@@ -502,12 +717,13 @@ export class GitlabEnvironmentsService {
         }),
       };
     };
-    const readShared = () => (started ??= readOnce());
+    const readShared = () =>
+      (started ??= this.throughAgent(scope, data, environment, readOnce));
     for (const { scope: s, environment: e } of group) {
       this.cache
         .getOrLoad(this.readKey(s, e), async () => {
           const read = await readShared();
-          return assembleRead(
+          return this.assembleRead(
             read.source,
             read.kinds,
             e,
@@ -522,7 +738,6 @@ export class GitlabEnvironmentsService {
                   )
                   .map(w => w.warning),
             },
-            this.options.healthRules,
           );
         })
         .catch(error =>
@@ -546,14 +761,23 @@ async function assembleRead(
   environment: GitlabEnvironment,
   labelSelector: string | undefined,
   read: { bounds: ReadBounds; warnings: () => GitlabEnvError[] },
-  healthRules: HealthRuleSet | undefined,
+  judging: {
+    healthRules: HealthRuleSet | undefined;
+    expectedForbiddenKinds: string[];
+  },
 ): Promise<EnvironmentRead> {
   const namespace = environment.namespace!;
-  const { objects, errors } = await readEnvironmentObjects(source, kinds, {
+  const listed = await readEnvironmentObjects(source, kinds, {
     namespace,
     fluxResourcePath: environment.fluxResourcePath,
   });
-  errors.push(...(environment.errors ?? []), ...read.warnings());
+  const { objects } = listed;
+  // Refusals the agents make on purpose are information, not gaps.
+  const errors = markExpectedRefusals(
+    [...listed.errors, ...(environment.errors ?? []), ...read.warnings()],
+    judging.expectedForbiddenKinds,
+    environment.fluxResourcePath,
+  );
   const kept = objects.slice(0, read.bounds.maxObjects);
   if (read.bounds.exceeded || kept.length < objects.length) {
     errors.push({
@@ -573,7 +797,9 @@ async function assembleRead(
         : 'Nothing may have been deployed yet, or it went to another namespace.',
     });
   }
-  const graph = buildResourceGraph(kept, { health: { rules: healthRules } });
+  const graph = buildResourceGraph(kept, {
+    health: { rules: judging.healthRules },
+  });
   return {
     resources: kept,
     graph,
@@ -587,7 +813,7 @@ async function assembleRead(
 const COMPLETE_READ_CODES = new Set(['NO_RESOURCES']);
 
 function incompleteness(errors: GitlabEnvError[]): GitlabEnvError[] {
-  return errors.filter(e => !COMPLETE_READ_CODES.has(e.code));
+  return errors.filter(e => !e.expected && !COMPLETE_READ_CODES.has(e.code));
 }
 
 /** A summary from incomplete data says so: never a plain Healthy. */

@@ -9,6 +9,7 @@ import {
 import { GitlabInstanceConfig } from '../config';
 import { failure } from '../errors';
 import { checkEnvironmentValues } from '../validation';
+import { FIELD_SINCE, versionAtLeast } from '../instance/gitlabVersion';
 import { requestUpstream } from './http';
 import { isRecord } from './json';
 
@@ -18,8 +19,6 @@ export type ProjectLocator = { fullPath: string } | { id: string };
 export interface ProjectEnvironments {
   project: GitlabProjectRef;
   environments: GitlabEnvironment[];
-  /** KAS proxy URL from GitLab's metadata; undefined when KAS is disabled. */
-  kasProxyUrl?: string;
   /** Why the list may be incomplete (a pagination loop, the page limit). */
   warnings: GitlabEnvError[];
 }
@@ -27,7 +26,42 @@ export interface ProjectEnvironments {
 /** 100 environments a page: 10,000 environments is far past any real project. */
 const MAX_ENVIRONMENT_PAGES = 100;
 
-const PROJECT_FIELDS = /* GraphQL */ `
+
+/** Whether an agent's agentk ever connected, as GitLab's own dashboard tells. */
+export interface AgentActivity {
+  /** agentk connections KAS knows of right now. */
+  connections: number;
+  /** The latest use of any of the agent's tokens (agentk uses one to connect). */
+  tokenLastUsedAt?: string;
+}
+
+/**
+ * The environment fields a GitLab of `version` has: asking for a field it
+ * lacks fails the whole operation's validation. Floors in gitlabVersion.ts.
+ */
+function environmentFields(version: string | undefined): string {
+  const since = (floor: string, field: string) =>
+    versionAtLeast(version, floor) ? field : '';
+  return [
+    since(FIELD_SINCE.environmentKubernetesNamespace, 'kubernetesNamespace'),
+    since(FIELD_SINCE.environmentFluxResourcePath, 'fluxResourcePath'),
+    since(
+      FIELD_SINCE.environmentClusterAgent,
+      `clusterAgent {
+          id
+          name
+          webPath
+          project {
+            fullPath
+          }
+        }`,
+    ),
+  ]
+    .filter(Boolean)
+    .join('\n        ');
+}
+
+const projectFields = (version: string | undefined) => /* GraphQL */ `
   fragment ProjectEnvironments on Project {
     id
     fullPath
@@ -47,16 +81,7 @@ const PROJECT_FIELDS = /* GraphQL */ `
         externalUrl
         path
         autoStopAt
-        kubernetesNamespace
-        fluxResourcePath
-        clusterAgent {
-          id
-          name
-          webPath
-          project {
-            fullPath
-          }
-        }
+        ${environmentFields(version)}
         lastDeployment(status: SUCCESS) {
           iid
           status
@@ -70,41 +95,46 @@ const PROJECT_FIELDS = /* GraphQL */ `
   }
 `;
 
-/** Asked for in the first page's round trip only. */
-const KAS_METADATA = /* GraphQL */ `
-  metadata @include(if: $first) { kas { enabled externalK8sProxyUrl } }
-`;
-
-const BY_PATH = /* GraphQL */ `
-  query GitlabEnvByPath(
-    $fullPath: ID!
-    $states: [String!]
-    $after: String
-    $first: Boolean!
-  ) {
-    ${KAS_METADATA}
+const byPath = (version: string | undefined) => /* GraphQL */ `
+  query GitlabEnvByPath($fullPath: ID!, $states: [String!], $after: String) {
     project(fullPath: $fullPath) {
       ...ProjectEnvironments
     }
   }
-  ${PROJECT_FIELDS}
+  ${projectFields(version)}
 `;
 
-const BY_ID = /* GraphQL */ `
-  query GitlabEnvById(
-    $ids: [ID!]
-    $states: [String!]
-    $after: String
-    $first: Boolean!
-  ) {
-    ${KAS_METADATA}
+const byId = (version: string | undefined) => /* GraphQL */ `
+  query GitlabEnvById($ids: [ID!], $states: [String!], $after: String) {
     projects(ids: $ids, first: 1) {
       nodes {
         ...ProjectEnvironments
       }
     }
   }
-  ${PROJECT_FIELDS}
+  ${projectFields(version)}
+`;
+
+/** What GitLab's environment dashboard reads to tell a never-connected agent (environment_cluster_agent.query.graphql). */
+const AGENT_ACTIVITY = /* GraphQL */ `
+  query GitlabEnvAgentActivity($fullPath: ID!, $name: String!) {
+    project(fullPath: $fullPath) {
+      environment(name: $name) {
+        clusterAgent {
+          connections {
+            nodes {
+              connectedAt
+            }
+          }
+          tokens {
+            nodes {
+              lastUsedAt
+            }
+          }
+        }
+      }
+    }
+  }
 `;
 
 /** The numeric id at the end of a GitLab global id (`gid://gitlab/Clusters::Agent/4`). */
@@ -155,7 +185,8 @@ function toEnvironment(
       agent && typeof agent.id === 'string'
         ? {
             id: idFromGid(agent.id),
-            name: String(agent.name),
+            // Nullable in GitLab's schema; KAS needs the id only.
+            name: optionalString(agent.name) ?? idFromGid(agent.id),
             webUrl:
               optionalString(agent.webPath) && `${baseUrl}${agent.webPath}`,
             configProject: optionalString(agent.project?.fullPath),
@@ -183,14 +214,15 @@ function uniqueById(environments: GitlabEnvironment[]): GitlabEnvironment[] {
 }
 
 /**
- * Reads from GitLab's GraphQL API: the project, all its environments (one
- * page per round trip) and, in the first round trip, the instance metadata.
+ * Reads from GitLab's GraphQL API: the project and all its environments (one
+ * page per round trip), asking only for fields the instance's `version` has.
  */
 export class GitlabClient {
   constructor(
     private readonly instance: GitlabInstanceConfig,
     private readonly timeoutMs: number,
     private readonly limit: <T>(fn: () => Promise<T>) => Promise<T>,
+    private readonly version?: string,
     private readonly options: { signal?: AbortSignal; maxBytes?: number } = {},
   ) {}
 
@@ -272,20 +304,17 @@ export class GitlabClient {
     let after: string | undefined;
     const followed = new Set<string>();
     for (let page = 0; ; page++) {
-      const first = page === 0;
       const data =
         'fullPath' in locator
-          ? await this.query(BY_PATH, {
+          ? await this.query(byPath(this.version), {
               fullPath: locator.fullPath,
               states,
               after,
-              first,
             })
-          : await this.query(BY_ID, {
+          : await this.query(byId(this.version), {
               ids: [`gid://gitlab/Project/${locator.id}`],
               states,
               after,
-              first,
             });
       const project =
         'fullPath' in locator ? data.project : data.projects?.nodes?.[0];
@@ -300,24 +329,16 @@ export class GitlabClient {
           },
         );
       }
-      if (first) {
-        const kas = isRecord(data.metadata?.kas)
-          ? data.metadata.kas
-          : undefined;
-        result = {
-          project: {
-            instance: this.instance.host,
-            id: idFromGid(String(project.id)),
-            fullPath: String(project.fullPath),
-            webUrl:
-              optionalString(project.webUrl) ??
-              `${this.instance.baseUrl}/${project.fullPath}`,
-          },
-          kasProxyUrl: kas?.enabled
-            ? optionalString(kas.externalK8sProxyUrl)
-            : undefined,
-        };
-      }
+      result ??= {
+        project: {
+          instance: this.instance.host,
+          id: idFromGid(String(project.id)),
+          fullPath: String(project.fullPath),
+          webUrl:
+            optionalString(project.webUrl) ??
+            `${this.instance.baseUrl}/${project.fullPath}`,
+        },
+      };
       const connection = project.environments;
       if (!isRecord(connection) || !Array.isArray(connection.nodes)) {
         throw malformed('a project without an environments list');
@@ -351,5 +372,33 @@ export class GitlabClient {
       after = next;
     }
     return { ...result!, environments: uniqueById(environments), warnings };
+  }
+
+  /**
+   * An environment's agent's connections and token use; undefined when
+   * GitLab does not show them to the token's user.
+   */
+  async agentActivity(
+    projectFullPath: string,
+    environmentName: string,
+  ): Promise<AgentActivity | undefined> {
+    const data = await this.query(AGENT_ACTIVITY, {
+      fullPath: projectFullPath,
+      name: environmentName,
+    });
+    const agent = data.project?.environment?.clusterAgent;
+    if (!isRecord(agent)) return undefined;
+    const connections = Array.isArray(agent.connections?.nodes)
+      ? agent.connections.nodes.length
+      : undefined;
+    const tokens: unknown[] = Array.isArray(agent.tokens?.nodes)
+      ? agent.tokens.nodes
+      : [];
+    if (connections === undefined) return undefined;
+    const used = tokens
+      .map(t => (isRecord(t) ? optionalString(t.lastUsedAt) : undefined))
+      .filter((t): t is string => !!t)
+      .sort();
+    return { connections, tokenLastUsedAt: used[used.length - 1] };
   }
 }

@@ -33,6 +33,8 @@ export interface UpstreamRequest {
   retries?: number;
   /** Statuses worth another attempt; 4xx never are. */
   retryStatuses?: number[];
+  /** False: a timed-out attempt is not repeated (default true). */
+  retryTimeouts?: boolean;
   /** Maps a connection failure (refused, reset) that outlasted the retries to a failure. */
   onConnectionError?: (cause: unknown) => GitlabEnvFailure;
 }
@@ -171,10 +173,12 @@ async function attempt(request: UpstreamRequest): Promise<UpstreamResponse> {
   };
 }
 
-function retryable(error: unknown): boolean {
+function retryable(error: unknown, request: UpstreamRequest): boolean {
   if (error instanceof ConnectionFailure) return true;
   if (!(error instanceof GitlabEnvFailure)) return false;
-  return ['UPSTREAM_TIMEOUT', 'UPSTREAM_ERROR'].includes(error.detail.code);
+  if (error.detail.code === 'UPSTREAM_TIMEOUT')
+    return request.retryTimeouts !== false;
+  return error.detail.code === 'UPSTREAM_ERROR';
 }
 
 function connectionFailure(
@@ -217,7 +221,7 @@ export async function requestUpstream(
       return response;
     } catch (error) {
       if (request.signal?.aborted) throw stoppedFailure(request);
-      if (n < retries && retryable(error)) {
+      if (n < retries && retryable(error, request)) {
         try {
           await sleep(backoff(n), request.signal);
         } catch {

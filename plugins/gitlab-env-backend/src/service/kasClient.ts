@@ -9,14 +9,24 @@ export interface KasTarget {
   agent: GitlabAgentRef;
 }
 
+/** What the client tells about the agent's tunnel, for the next request's timeout. */
+export interface KasClientEvents {
+  /** KAS answered for the agent (any status but a tunnel-search 502). */
+  onAnswer?: () => void;
+  /** A request ran out of time: the agent may be gone. */
+  onTimeout?: () => void;
+}
+
 export function agentNotShared(agent: GitlabAgentRef): GitlabEnvFailure {
   const config = `${
     agent.configProject ? `${agent.configProject}: ` : ''
   }.gitlab/agents/${agent.name}/config.yaml`;
   return failure(
     'AGENT_NOT_SHARED',
-    `You don't have access to the agent that deployed to this environment (${agent.name}). Ask its administrator to add you under \`user_access\` in the agent configuration file ${config}.`,
-    { hint: `Add this project or its group under user_access in ${config}.` },
+    `The agent that deployed to this environment (${agent.name}) does not share its cluster with the portal's GitLab user: KAS refused the configured token. Ask the agent's administrators to cover that user under \`user_access\` in ${config}.`,
+    {
+      hint: `In ${config}, list under user_access a project the token's user is a Developer of, or a group it is a direct Developer member of (or a parent of such a group); KAS takes up to a minute to notice.`,
+    },
   );
 }
 
@@ -59,6 +69,7 @@ export class KasClient {
     private readonly timeoutMs: number,
     private readonly limit: <T>(fn: () => Promise<T>) => Promise<T>,
     private readonly options: { signal?: AbortSignal; maxBytes?: number } = {},
+    private readonly events: KasClientEvents = {},
   ) {}
 
   /** GET a Kubernetes API path; 404 answers `undefined`, other failures throw. */
@@ -71,7 +82,7 @@ export class KasClient {
     assertPlannedPath(path);
     const { signal, maxBytes } = this.options;
     const response = await this.limit(() =>
-      requestUpstream({
+      this.request({
         url: `${this.target.kasProxyUrl}${path}`,
         signal,
         maxBytes,
@@ -83,6 +94,9 @@ export class KasClient {
         upstream: 'KAS',
         // 502 means agentk is not connected: asking again right away won't help.
         retryStatuses: [500, 503, 504],
+        // KAS held a timed-out request in its 20 s tunnel search: another
+        // attempt would wait as long again.
+        retryTimeouts: false,
         onConnectionError: () =>
           failure(
             'KAS_UNAVAILABLE',
@@ -94,6 +108,24 @@ export class KasClient {
       }),
     );
     return this.interpret(response, resource);
+  }
+
+  private async request(
+    request: Parameters<typeof requestUpstream>[0],
+  ): Promise<UpstreamResponse> {
+    try {
+      const response = await requestUpstream(request);
+      if (response.status !== 502) this.events.onAnswer?.();
+      return response;
+    } catch (error) {
+      if (
+        error instanceof GitlabEnvFailure &&
+        error.detail.code === 'UPSTREAM_TIMEOUT'
+      ) {
+        this.events.onTimeout?.();
+      }
+      throw error;
+    }
   }
 
   private interpret(response: UpstreamResponse, resource?: string) {
@@ -121,10 +153,10 @@ export class KasClient {
     if (status === 502) {
       throw failure(
         'AGENT_NOT_CONNECTED',
-        `The agent ${agent.name} is not connected to GitLab.`,
+        `The agent ${agent.name} is not connected to GitLab: KAS found no tunnel to its agentk.`,
         {
           upstreamStatus: status,
-          hint: 'Check that agentk runs in the cluster and can reach KAS.',
+          hint: "Check that agentk runs in the cluster and can reach KAS (its pod's logs say why not); the agent's page in GitLab shows its connections.",
         },
       );
     }

@@ -25,6 +25,7 @@ export interface ReadResult {
 /** Failures that concern the whole agent, not one kind: no point in a partial answer. */
 const AGENT_WIDE = new Set([
   'AGENT_NOT_SHARED',
+  'AGENT_NEVER_CONNECTED',
   'AGENT_NOT_CONNECTED',
   'KAS_UNAVAILABLE',
 ]);

@@ -13,16 +13,35 @@ export const GITLAB_ENV_ERROR_CODES = [
   'UNKNOWN_INSTANCE',
   /** The instance has no token configured. */
   'MISSING_TOKEN',
-  /** GitLab rejected the configured token itself (expired, revoked, wrong scope). */
+  /** GitLab rejected the configured token itself (unknown to it, or without read_api). */
   'GITLAB_UNAUTHORIZED',
+  /** The configured token is past its expiry date. */
+  'TOKEN_EXPIRED',
+  /** The configured token was revoked. */
+  'TOKEN_REVOKED',
+  /** The configured token lacks a scope the plugin needs (read_api, k8s_proxy). */
+  'TOKEN_SCOPE_MISSING',
+  /** The GitLab instance is older than the plugin supports (16.4). */
+  'GITLAB_VERSION_UNSUPPORTED',
   /** The project does not exist or the token cannot see it. */
   'PROJECT_NOT_FOUND',
   /** The environment slug is not one of the entity's environments. */
   'ENVIRONMENT_NOT_FOUND',
   /** The environment has no agent for Kubernetes set. */
   'NO_AGENT',
+  /**
+   * The environment has Kubernetes settings but GitLab shows it no agent: the
+   * token's user cannot see the agent (not Developer+ in the agent's project
+   * and not covered by its user_access or ci_access).
+   */
+  'AGENT_NOT_VISIBLE',
   /** KAS refused the token for this agent: the user is not under user_access. */
   'AGENT_NOT_SHARED',
+  /**
+   * The agent's agentk never connected to GitLab, so GitLab holds no
+   * user_access authorization for it yet (KAS refuses every token).
+   */
+  'AGENT_NEVER_CONNECTED',
   /** The environment has no Kubernetes namespace set. */
   'NO_NAMESPACE',
   /** The instance has KAS disabled, or KAS cannot be reached. */
@@ -86,6 +105,12 @@ export interface GitlabEnvError {
   resource?: string;
   /** The upstream HTTP status, when there was one. */
   upstreamStatus?: number;
+  /**
+   * A refusal the agent's RBAC makes on purpose (Secrets, or a kind
+   * configured under gitlabEnv.expectedForbiddenKinds): information about the
+   * environment, not a warning.
+   */
+  expected?: boolean;
   /** For configuration files: the file and the 1-based line of the problem. */
   file?: string;
   line?: number;

@@ -3,3 +3,4 @@ export * from './health';
 export * from './graph';
 export * from './errors';
 export * from './api';
+export * from './diagnostics';

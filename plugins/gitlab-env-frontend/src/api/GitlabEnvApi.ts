@@ -1,6 +1,7 @@
 import { createApiRef } from '@backstage/core-plugin-api';
 import { CompoundEntityRef } from '@backstage/catalog-model';
 import {
+  DiagnosticsResponse,
   CiAccessMatrixResponse,
   DeleteNamespaceResponse,
   EntityEnvironmentsResponse,
@@ -33,6 +34,13 @@ export interface GitlabEnvApi {
     onLine: (line: OverviewStreamLine) => void,
     options?: { signal?: AbortSignal },
   ): Promise<void>;
+  /**
+   * Checks every configured GitLab instance and returns what an admin needs
+   * to see why it does not work (needs gitlab-env.diagnostics.read).
+   */
+  getDiagnostics(options?: {
+    signal?: AbortSignal;
+  }): Promise<DiagnosticsResponse>;
   /** Per environment and agent: the ci_access entry and rule that decide, and the namespace. */
   getCiAccess(
     entity: CompoundEntityRef,

@@ -3,6 +3,7 @@ import { DiscoveryApi, FetchApi } from '@backstage/core-plugin-api';
 import {
   CiAccessMatrixResponse,
   DeleteNamespaceResponse,
+  DiagnosticsResponse,
   EntityEnvironmentsResponse,
   StaleNamespacesResponse,
   EnvironmentResourcesResponse,
@@ -66,6 +67,12 @@ export class GitlabEnvClient implements GitlabEnvApi {
     for await (const line of ndjsonLines(response)) {
       onLine(JSON.parse(line) as OverviewStreamLine);
     }
+  }
+
+  getDiagnostics(options?: {
+    signal?: AbortSignal;
+  }): Promise<DiagnosticsResponse> {
+    return this.send('/diagnostics', options?.signal);
   }
 
   getCiAccess(

@@ -259,7 +259,7 @@ describe('LiveResourceGraph', () => {
     );
   });
 
-  it('judges health as the full build does with adopters\' rules and generic-rule objects', () => {
+  it("judges health as the full build does with adopters' rules and generic-rule objects", () => {
     // A custom resource whose status says nothing readable: the generic
     // rule marks it Unknown, and neither build lets that roll up.
     const silent: KubernetesObject = {
@@ -287,10 +287,12 @@ describe('LiveResourceGraph', () => {
       status: 'Degraded',
       origin: 'adopter',
     });
-    expect(live.node(resourceId(resourceKeyOf(silent)!))?.health).toMatchObject({
-      status: 'Unknown',
-      origin: 'generic',
-    });
+    expect(live.node(resourceId(resourceKeyOf(silent)!))?.health).toMatchObject(
+      {
+        status: 'Unknown',
+        origin: 'generic',
+      },
+    );
     expect(live.health().counts.none).toBe(1);
   });
 

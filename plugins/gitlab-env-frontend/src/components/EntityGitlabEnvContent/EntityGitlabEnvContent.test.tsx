@@ -577,6 +577,33 @@ describe('EntityGitlabEnvContent', () => {
     expect(await within(panel).findByText('web-5d8f-0')).toBeInTheDocument();
   });
 
+  it('shows a refusal the agent makes on purpose as information, not as a warning', async () => {
+    server.use(
+      http.get(`${ENTITY_URL}/environments`, () =>
+        HttpResponse.json(environmentsResponse()),
+      ),
+      http.get(`${ENTITY_URL}/environments/:slug/resources`, () =>
+        HttpResponse.json(
+          shopResources(ENVIRONMENTS[2], [
+            {
+              code: 'KIND_FORBIDDEN',
+              message: 'secrets is forbidden for the agent',
+              resource: 'Secret',
+              upstreamStatus: 403,
+              expected: true,
+            },
+          ]),
+        ),
+      ),
+    );
+    const panel = await openProduction();
+    expect(
+      await within(panel).findByText('Not shown by design: Secret'),
+    ).toBeInTheDocument();
+    expect(within(panel).queryByRole('alert')).not.toBeInTheDocument();
+    expect(await within(panel).findByText('web-5d8f-0')).toBeInTheDocument();
+  });
+
   it('renders an environment’s own error panel in place of its resources', async () => {
     server.use(
       http.get(`${ENTITY_URL}/environments`, () =>

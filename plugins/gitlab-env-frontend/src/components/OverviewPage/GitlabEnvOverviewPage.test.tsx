@@ -8,7 +8,6 @@ import { setupServer } from 'msw/node';
 import { permissionApiRef } from '@backstage/plugin-permission-react';
 import {
   TestApiProvider,
-  mockApis,
   registerMswTestHooks,
   renderInTestApp,
 } from '@backstage/test-utils';
@@ -118,7 +117,10 @@ function streamOf(rowsByEntity: OverviewRow[][]): OverviewStreamLine[] {
   ];
 }
 
-function renderPage(route = '/deployments') {
+/** The permission API's answer to gitlab-env.diagnostics.read. */
+type Decision = 'ALLOW' | 'DENY';
+
+function renderPage(route = '/deployments', diagnostics: Decision = 'DENY') {
   const client = new GitlabEnvClient({
     discoveryApi: { getBaseUrl: async () => BASE_URL },
     fetchApi: { fetch: (input, init) => fetch(input, init) },
@@ -127,7 +129,18 @@ function renderPage(route = '/deployments') {
     <TestApiProvider
       apis={[
         [gitlabEnvApiRef, client],
-        [permissionApiRef, mockApis.permission()],
+        [
+          permissionApiRef,
+          {
+            // Everything else allowed, as in the demo portal.
+            authorize: async (request: { permission: { name: string } }) => ({
+              result:
+                request.permission.name === 'gitlab-env.diagnostics.read'
+                  ? diagnostics
+                  : 'ALLOW',
+            }),
+          } as any,
+        ],
       ]}
     >
       <GitlabEnvOverviewPage />
@@ -140,6 +153,9 @@ function renderPage(route = '/deployments') {
 }
 
 const BY_ENTITY = [ROWS.slice(0, 3), ROWS.slice(3)];
+
+// The first renders of MUI and the permission API are slow on a loaded machine.
+jest.setTimeout(20_000);
 
 describe('GitlabEnvOverviewPage', () => {
   it('shows progress while entities resolve and fills rows as they arrive', async () => {
@@ -370,5 +386,108 @@ describe('GitlabEnvOverviewPage', () => {
     expect(
       screen.getByText('Set gitlabEnv.instances[0].token.'),
     ).toBeInTheDocument();
+  });
+
+  it('keeps refusals the agent makes on purpose off the row, and warns of the others', async () => {
+    const refusal = (resource: string, expected?: boolean) => ({
+      code: 'KIND_FORBIDDEN' as const,
+      message: `The cluster's RBAC does not let agent prod-us read ${resource}.`,
+      resource,
+      ...(expected ? { expected } : {}),
+    });
+    const rows = [
+      row('storefront', 'production/us-region', 'Healthy', {
+        errors: [refusal('Secret', true)],
+      }),
+      row('storefront', 'staging', 'Healthy', {
+        errors: [refusal('Secret', true), refusal('apps/Deployment')],
+      }),
+    ];
+    server.use(
+      http.get(`${BASE_URL}/overview`, () => ndjson(streamOf([rows]))),
+    );
+    await renderPage();
+    const warnings = await screen.findAllByText(
+      'The cluster refused to list a kind',
+      { exact: false },
+    );
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0].textContent).toContain('apps/Deployment');
+    expect(screen.queryByText(/\(Secret\)/)).not.toBeInTheDocument();
+  });
+
+  it('has no diagnostics tab without gitlab-env.diagnostics.read', async () => {
+    server.use(
+      http.get(`${BASE_URL}/overview`, () => ndjson(streamOf(BY_ENTITY))),
+    );
+    await renderPage();
+    await screen.findByText('The agent does not share this cluster');
+    expect(
+      screen.queryByRole('tab', { name: 'GitLab diagnostics' }),
+    ).not.toBeInTheDocument();
+  });
+
+  it('shows admins what the backend sees of each GitLab instance', async () => {
+    server.use(
+      http.get(`${BASE_URL}/overview`, () => ndjson(streamOf(BY_ENTITY))),
+      http.get(`${BASE_URL}/diagnostics`, () =>
+        HttpResponse.json({
+          minimumGitlabVersion: '16.4',
+          instances: [
+            {
+              host: 'gitlab.example.com',
+              baseUrl: 'https://gitlab.example.com',
+              version: '17.5.3-ee',
+              versionUnsupported: false,
+              kas: {
+                enabled: true,
+                url: 'https://gitlab.example.com/-/kubernetes-agent/k8s-proxy',
+                source: 'derived',
+              },
+              token: {
+                name: 'backstage',
+                scopes: ['read_api'],
+                missingScopes: ['k8s_proxy'],
+                expiresAt: '2020-01-01',
+              },
+              checkedAt: '2026-11-23T19:00:00.000Z',
+              agents: [
+                {
+                  id: '7',
+                  name: 'lab',
+                  configProject: 'acme/platform/search-indexer',
+                  lastResult: 'AGENT_NEVER_CONNECTED',
+                  lastSeenAt: '2026-11-23T18:59:00.000Z',
+                },
+              ],
+              recentFailures: [
+                {
+                  at: '2026-11-23T18:59:00.000Z',
+                  context: 'acme/platform/search-indexer: lab (agent lab)',
+                  error: {
+                    code: 'AGENT_NEVER_CONNECTED',
+                    message: 'The agent lab has never connected to GitLab.',
+                  },
+                },
+              ],
+            },
+          ],
+        }),
+      ),
+    );
+    await renderPage('/deployments', 'ALLOW');
+    await userEvent.click(
+      await screen.findByRole('tab', { name: 'GitLab diagnostics' }),
+    );
+    expect(await screen.findByText('gitlab.example.com')).toBeInTheDocument();
+    expect(screen.getByText('17.5.3-ee')).toBeInTheDocument();
+    expect(
+      screen.getByText(/derived from GitLab's kas.externalUrl/),
+    ).toBeInTheDocument();
+    expect(screen.getByText('missing: k8s_proxy')).toBeInTheDocument();
+    expect(screen.getByText('2020-01-01 (expired)')).toBeInTheDocument();
+    expect(screen.getAllByText('The agent has never connected')).toHaveLength(
+      2,
+    );
   });
 });

@@ -5,9 +5,14 @@ import {
   EmptyState,
   Header,
   Page,
+  Progress,
   SupportButton,
 } from '@backstage/core-components';
+import { useApi } from '@backstage/core-plugin-api';
+import { permissionApiRef } from '@backstage/plugin-permission-react';
+import useAsync from 'react-use/esm/useAsync';
 import {
+  gitlabEnvDiagnosticsReadPermission,
   HealthStatus,
   OverviewRow,
   countOverviewRows,
@@ -17,6 +22,8 @@ import {
 import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
 import Skeleton from '@mui/material/Skeleton';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import { StaleNamespacesOverview } from '../access';
 import { GitlabEnvErrorPanel } from '../errors/GitlabEnvErrorPanel';
@@ -66,11 +73,61 @@ function LoadingProgress({
   );
 }
 
+// Admins only: loaded when the tab is opened.
+const DiagnosticsView = React.lazy(() =>
+  import('../DiagnosticsView').then(m => ({ default: m.DiagnosticsView })),
+);
+
 /**
  * Every GitLab environment of every catalog entity that carries the
  * plugin's annotations, grouped by tier and folder, worst health first.
  */
 export function GitlabEnvOverviewPage() {
+  // Admins get a second tab: what the backend sees of each GitLab instance.
+  // Asked once per page view (usePermission would share a cached answer
+  // between pages for a while).
+  const permissionApi = useApi(permissionApiRef);
+  const { value: diagnosticsAllowed = false } = useAsync(async () => {
+    const decision = await permissionApi.authorize({
+      permission: gitlabEnvDiagnosticsReadPermission,
+    });
+    // AuthorizeResult.ALLOW, without depending on permission-common here.
+    return String(decision.result) === 'ALLOW';
+  }, [permissionApi]);
+  const diagnostics = { allowed: diagnosticsAllowed };
+  const [view, setView] = React.useState<'environments' | 'diagnostics'>(
+    'environments',
+  );
+  return (
+    <Page themeId="tool">
+      <Header
+        title="Deployments"
+        subtitle="Every GitLab environment of the catalog, worst health first"
+      />
+      <Content>
+        {diagnostics.allowed && (
+          <Tabs
+            value={view}
+            onChange={(_, value) => setView(value)}
+            sx={{ mb: 2 }}
+          >
+            <Tab value="environments" label="Environments" />
+            <Tab value="diagnostics" label="GitLab diagnostics" />
+          </Tabs>
+        )}
+        {view === 'diagnostics' && diagnostics.allowed ? (
+          <React.Suspense fallback={<Progress />}>
+            <DiagnosticsView />
+          </React.Suspense>
+        ) : (
+          <EnvironmentsOverview />
+        )}
+      </Content>
+    </Page>
+  );
+}
+
+function EnvironmentsOverview() {
   const stream = useOverviewStream();
   const [filters, setFilters] = useOverviewFilters();
   const visible = React.useMemo(
@@ -97,74 +154,68 @@ export function GitlabEnvOverviewPage() {
   };
 
   return (
-    <Page themeId="tool">
-      <Header
-        title="Deployments"
-        subtitle="Every GitLab environment of the catalog, worst health first"
-      />
-      <Content>
-        <ContentHeader title="Environments">
-          <SupportButton>
-            Health is ArgoCD's assessment of each environment's Kubernetes
-            resources, read through the GitLab agent for Kubernetes.
-          </SupportButton>
-        </ContentHeader>
-        {stream.error ? (
-          <GitlabEnvErrorPanel error={stream.error} onRetry={stream.reload} />
-        ) : (
-          <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
-            <OverviewHealthCounts
-              counts={counts}
-              selected={filters.health ?? []}
-              onToggle={toggleHealth}
-            />
-            <OverviewFiltersBar
+    <>
+      <ContentHeader title="Environments">
+        <SupportButton>
+          Health is ArgoCD's assessment of each environment's Kubernetes
+          resources, read through the GitLab agent for Kubernetes.
+        </SupportButton>
+      </ContentHeader>
+      {stream.error ? (
+        <GitlabEnvErrorPanel error={stream.error} onRetry={stream.reload} />
+      ) : (
+        <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
+          <OverviewHealthCounts
+            counts={counts}
+            selected={filters.health ?? []}
+            onToggle={toggleHealth}
+          />
+          <OverviewFiltersBar
+            rows={stream.rows}
+            filters={filters}
+            onChange={setFilters}
+          />
+          {!stream.done && (
+            <LoadingProgress
+              entitiesLoaded={stream.entitiesLoaded}
+              entitiesTotal={stream.entitiesTotal}
               rows={stream.rows}
-              filters={filters}
-              onChange={setFilters}
             />
-            {!stream.done && (
-              <LoadingProgress
-                entitiesLoaded={stream.entitiesLoaded}
-                entitiesTotal={stream.entitiesTotal}
-                rows={stream.rows}
-              />
-            )}
-            <Typography variant="body2" color="text.secondary">
-              Showing {visible.length} of {stream.rows.length} environments
-            </Typography>
-            {groups.length > 0 && <OverviewTable groups={groups} />}
-            {groups.length === 0 && !stream.done && (
-              <Box aria-hidden>
-                {[0, 1, 2, 3].map(i => (
-                  <Skeleton
-                    key={i}
-                    variant="rectangular"
-                    height={48}
-                    sx={{ mb: 1 }}
-                  />
-                ))}
-              </Box>
-            )}
-            {groups.length === 0 && stream.done && (
-              <EmptyState
-                missing="data"
-                title={
-                  stream.rows.length === 0
-                    ? 'No GitLab environments in the catalog'
-                    : 'No environment matches these filters'
-                }
-                description={
-                  stream.rows.length === 0
-                    ? 'Annotate components with gitlab.com/project-slug (or gitlab.com/project-id) and their GitLab environments appear here.'
-                    : 'Clear or change the filters to see more environments.'
-                }
-              />
-            )}
-            <StaleNamespacesOverview />
-          </Box>
-        )}
-      </Content>
-    </Page>
+          )}
+          <Typography variant="body2" color="text.secondary">
+            Showing {visible.length} of {stream.rows.length} environments
+          </Typography>
+          {groups.length > 0 && <OverviewTable groups={groups} />}
+          {groups.length === 0 && !stream.done && (
+            <Box aria-hidden>
+              {[0, 1, 2, 3].map(i => (
+                <Skeleton
+                  key={i}
+                  variant="rectangular"
+                  height={48}
+                  sx={{ mb: 1 }}
+                />
+              ))}
+            </Box>
+          )}
+          {groups.length === 0 && stream.done && (
+            <EmptyState
+              missing="data"
+              title={
+                stream.rows.length === 0
+                  ? 'No GitLab environments in the catalog'
+                  : 'No environment matches these filters'
+              }
+              description={
+                stream.rows.length === 0
+                  ? 'Annotate components with gitlab.com/project-slug (or gitlab.com/project-id) and their GitLab environments appear here.'
+                  : 'Clear or change the filters to see more environments.'
+              }
+            />
+          )}
+          <StaleNamespacesOverview />
+        </Box>
+      )}
+    </>
   );
 }

@@ -64,8 +64,10 @@ function MaybeLink({
   return to ? <Link to={to}>{children}</Link> : <>{children}</>;
 }
 
+/** A row's failures; refusals the agent's RBAC makes on purpose are the tab's information, not the row's warning. */
 function RowProblems({ row }: { row: OverviewRow }) {
-  if (row.errors.length === 0) return null;
+  const problems = row.errors.filter(error => !error.expected);
+  if (problems.length === 0) return null;
   return (
     <Box
       component="ul"
@@ -78,7 +80,7 @@ function RowProblems({ row }: { row: OverviewRow }) {
         color: row.health ? 'warning.dark' : 'error.main',
       }}
     >
-      {row.errors.map((error, index) => (
+      {problems.map((error, index) => (
         <li key={`${error.code}-${index}`}>
           <Tooltip
             title={`${error.message} ${

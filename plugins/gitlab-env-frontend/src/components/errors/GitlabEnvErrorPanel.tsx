@@ -60,26 +60,57 @@ export function GitlabEnvErrorAlert({
   );
 }
 
-/** Failures that did not stop the rest from loading, above the data. */
+/**
+ * Failures that did not stop the rest from loading, above the data: warnings,
+ * then, as information, the refusals the agent's RBAC makes on purpose.
+ */
 export function PartialErrors({ errors }: { errors: GitlabEnvError[] }) {
-  if (errors.length === 0) return null;
+  const warnings = errors.filter(error => !error.expected);
+  const expected = errors.filter(error => error.expected);
   return (
-    <Alert severity="warning" variant="outlined" role="alert">
-      <AlertTitle>
-        Some resources could not be read ({errors.length}); what did load is
-        shown below
-      </AlertTitle>
-      <Box component="ul" sx={{ m: 0, pl: 2 }}>
-        {errors.map((error, index) => (
-          <li key={`${error.code}-${error.resource ?? index}`}>
-            <Typography variant="body2">
-              {error.resource ? <strong>{error.resource}: </strong> : null}
-              {error.message}
-              {error.hint ? ` — ${error.hint}` : ''}
-            </Typography>
-          </li>
-        ))}
-      </Box>
-    </Alert>
+    <>
+      {warnings.length > 0 && (
+        <Alert severity="warning" variant="outlined" role="alert">
+          <AlertTitle>
+            Some resources could not be read ({warnings.length}); what did load
+            is shown below
+          </AlertTitle>
+          <ErrorList errors={warnings} />
+        </Alert>
+      )}
+      {expected.length > 0 && (
+        <Alert
+          severity="info"
+          variant="outlined"
+          role="status"
+          data-expected-refusals
+        >
+          <AlertTitle>
+            Not shown by design: {expected.map(e => e.resource).join(', ')}
+          </AlertTitle>
+          <Typography variant="body2">
+            The agent&apos;s RBAC refuses to list{' '}
+            {expected.length === 1 ? 'this kind' : 'these kinds'} on purpose
+            (gitlabEnv.expectedForbiddenKinds); nothing else is affected.
+          </Typography>
+        </Alert>
+      )}
+    </>
+  );
+}
+
+function ErrorList({ errors }: { errors: GitlabEnvError[] }) {
+  return (
+    <Box component="ul" sx={{ m: 0, pl: 2 }}>
+      {errors.map((error, index) => (
+        <li key={`${error.code}-${error.resource ?? index}`}>
+          <Typography variant="body2">
+            {error.resource ? <strong>{error.resource}: </strong> : null}
+            {error.message}
+            {error.hint ? ` — ${error.hint}` : ''}
+          </Typography>
+        </li>
+      ))}
+    </Box>
   );
 }

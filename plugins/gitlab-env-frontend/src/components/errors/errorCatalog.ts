@@ -35,9 +35,33 @@ export const ERROR_CATALOG: Record<GitlabEnvErrorCode, ErrorAdvice> = {
     severity: 'error',
   },
   GITLAB_UNAUTHORIZED: {
-    title: 'GitLab rejected the configured token',
+    title: 'GitLab does not know the configured token',
     advice:
-      'The token may be expired, revoked or missing the read_api scope: ask a Backstage admin to replace it.',
+      'Ask a Backstage admin to check gitlabEnv.instances[].token: it must be an access token of this GitLab instance.',
+    severity: 'error',
+  },
+  TOKEN_EXPIRED: {
+    title: 'The GitLab token has expired',
+    advice:
+      'Ask a Backstage admin to create a new token with the read_api and k8s_proxy scopes and configure it.',
+    severity: 'error',
+  },
+  TOKEN_REVOKED: {
+    title: 'The GitLab token was revoked',
+    advice:
+      'Ask a Backstage admin to create a new token with the read_api and k8s_proxy scopes and configure it.',
+    severity: 'error',
+  },
+  TOKEN_SCOPE_MISSING: {
+    title: 'The GitLab token lacks a scope',
+    advice:
+      'Ask a Backstage admin for a token with both the read_api and k8s_proxy scopes (api alone does not pass KAS).',
+    severity: 'error',
+  },
+  GITLAB_VERSION_UNSUPPORTED: {
+    title: 'This GitLab version is too old',
+    advice:
+      'The plugin needs GitLab 16.4 or later (personal access tokens through KAS); ask your GitLab admin to upgrade.',
     severity: 'error',
   },
   PROJECT_NOT_FOUND: {
@@ -58,10 +82,22 @@ export const ERROR_CATALOG: Record<GitlabEnvErrorCode, ErrorAdvice> = {
       'In GitLab, open Operate › Environments › Edit and select the GitLab agent for this environment.',
     severity: 'info',
   },
+  AGENT_NOT_VISIBLE: {
+    title: 'The agent is hidden from Backstage’s GitLab user',
+    advice:
+      'Make the token’s user a Developer of the agent’s project, or cover it by the agent’s user_access.',
+    severity: 'warning',
+  },
+  AGENT_NEVER_CONNECTED: {
+    title: 'The agent has never connected',
+    advice:
+      'Install agentk in the cluster with the agent’s token; its user_access takes effect once it has connected.',
+    severity: 'warning',
+  },
   AGENT_NOT_SHARED: {
     title: 'The agent does not share this cluster',
     advice:
-      'Add the project or group under user_access in the agent’s config.yaml.',
+      'List a project or group the token’s user is a Developer of (groups: a direct membership) under user_access in the agent’s config.yaml.',
     severity: 'warning',
   },
   NO_NAMESPACE: {

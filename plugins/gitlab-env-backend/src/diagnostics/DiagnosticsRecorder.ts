@@ -1,0 +1,77 @@
+import {
+  AgentDiagnostics,
+  GitlabAgentRef,
+  GitlabEnvError,
+  RecentFailure,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+
+/** Failures kept per instance for the diagnostics view. */
+const MAX_FAILURES = 20;
+/** Agents kept per instance, most recently seen first. */
+const MAX_AGENTS = 200;
+
+interface InstanceLog {
+  agents: Map<string, AgentDiagnostics>;
+  failures: RecentFailure[];
+}
+
+/**
+ * Remembers, per instance, the agents reads went through and the latest
+ * failures, bounded, for the admins' diagnostics view. Holds what the API
+ * already reports to users: messages, codes, names; never tokens.
+ */
+export class DiagnosticsRecorder {
+  private readonly logs = new Map<string, InstanceLog>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  private log(host: string): InstanceLog {
+    let log = this.logs.get(host);
+    if (!log) {
+      log = { agents: new Map(), failures: [] };
+      this.logs.set(host, log);
+    }
+    return log;
+  }
+
+  agentResult(host: string, agent: GitlabAgentRef, lastResult: string) {
+    const { agents } = this.log(host);
+    agents.delete(agent.id);
+    agents.set(agent.id, {
+      id: agent.id,
+      name: agent.name,
+      configProject: agent.configProject,
+      lastResult,
+      lastSeenAt: new Date(this.now()).toISOString(),
+    });
+    if (agents.size > MAX_AGENTS) {
+      agents.delete(agents.keys().next().value!);
+    }
+  }
+
+  /** Records a failure; the same failure again only moves up with its new time. */
+  failure(host: string, error: GitlabEnvError, context?: string) {
+    const { failures } = this.log(host);
+    const same = failures.findIndex(
+      f =>
+        f.context === context &&
+        f.error.code === error.code &&
+        f.error.message === error.message,
+    );
+    if (same >= 0) failures.splice(same, 1);
+    failures.unshift({
+      at: new Date(this.now()).toISOString(),
+      error,
+      context,
+    });
+    failures.length = Math.min(failures.length, MAX_FAILURES);
+  }
+
+  agents(host: string): AgentDiagnostics[] {
+    return [...(this.logs.get(host)?.agents.values() ?? [])].reverse();
+  }
+
+  failures(host: string): RecentFailure[] {
+    return [...(this.logs.get(host)?.failures ?? [])];
+  }
+}

@@ -1,0 +1,3 @@
+export { createDiagnosticsRouter } from './createDiagnosticsRouter';
+export type { DiagnosticsRouterOptions } from './createDiagnosticsRouter';
+export { DiagnosticsRecorder } from './DiagnosticsRecorder';
