@@ -12,7 +12,10 @@
 import { HealthSummary } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { startBackendOnSimulator } from '../src/__testUtils__/backendOnSimulator';
+import {
+  startBackendOnSimulator,
+  TEST_KAS_TUNNELS,
+} from '../src/__testUtils__/backendOnSimulator';
 import {
   badgesOf,
   classify,
@@ -49,7 +52,11 @@ async function main() {
   const scenario = faultSuiteScenario();
   const entities = faultSuiteEntities(scenario);
   const secrets = secretValues(scenario);
-  const simulator = await startSimulatorProcess({ name: 'fault-suite' }, 0);
+  const simulator = await startSimulatorProcess(
+    { name: 'fault-suite' },
+    0,
+    TEST_KAS_TUNNELS,
+  );
   const { server } = await startBackendOnSimulator(simulator, {
     entities,
     gitlabEnv: SUITE_SETTINGS,

@@ -250,6 +250,7 @@ describe('KAS timing, scaled', () => {
         requestTimeoutMs: 150,
         kasFirstRequestTimeoutMs: 1000,
         cacheTtlSeconds: 0.05,
+        transientCacheSeconds: 0.05,
       }),
       { kasTunnels: { findTimeoutMs: 400 } },
     );

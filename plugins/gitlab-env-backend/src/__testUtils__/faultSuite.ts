@@ -27,6 +27,9 @@ export interface FaultMode {
 /** Settings that make every bound reachable within a test: a short deadline, small limits. */
 export const SUITE_SETTINGS = {
   requestTimeoutMs: 1_000,
+  // Above the simulator's scaled-down tunnel search (TEST_KAS_TUNNELS), as
+  // the defaults are above KAS's 20 s.
+  kasFirstRequestTimeoutMs: 1_500,
   requestDeadlineMs: 4_000,
   // Nearly every request reads upstream again, so faults act on each one.
   cacheTtlSeconds: 0.05,

@@ -176,7 +176,9 @@ describe('gitlab-env router', () => {
     server.use(
       ...kasCluster({
         items: { '/pods': [item('a')] },
-        forbidden: ['secrets'],
+        // Not Secrets: refusing those is by design (expectedForbiddenKinds),
+        // which leaves the read complete; Deployments the page needs.
+        forbidden: ['deployments'],
       }),
     );
     const success = jest.fn();

@@ -2,6 +2,7 @@ import { GitlabAgentRef } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { failure, GitlabEnvFailure } from '../errors';
 import { quote } from '../validation';
 import { requestUpstream, UpstreamResponse } from './http';
+import { isRecord } from './json';
 
 export interface KasTarget {
   kasProxyUrl: string;
@@ -160,7 +161,24 @@ export class KasClient {
         },
       );
     }
-    if (status === 404) return undefined;
+    if (status === 404) {
+      // The API server says NotFound with a Status, or for a group it does
+      // not serve with plain text; a JSON 404 of another shape comes from
+      // GitLab in front of KAS: the agent server is off or not at this URL.
+      if (!isRecord(response.body) || response.body.kind === 'Status')
+        return undefined;
+      throw failure(
+        'KAS_UNAVAILABLE',
+        `GitLab answered ${
+          resource ?? 'a cluster read'
+        } with 404 instead of the Kubernetes API: the agent server (KAS) is disabled or not at the configured proxy URL.`,
+        {
+          upstreamStatus: status,
+          resource,
+          hint: 'Enable KAS on the instance, or set gitlabEnv.instances[].kasProxyUrl.',
+        },
+      );
+    }
     if (status >= 500) {
       throw failure('UPSTREAM_ERROR', `KAS failed with HTTP ${status}.`, {
         upstreamStatus: status,
