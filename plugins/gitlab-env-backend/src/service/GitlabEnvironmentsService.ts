@@ -101,7 +101,7 @@ export class GitlabEnvironmentsService {
   private readonly probes = new Map<string, InstanceProbe>();
   /** Agents KAS answered for lately: their requests need no tunnel-search allowance. */
   private readonly answeringAgents = new Set<string>();
-  readonly diagnostics = new DiagnosticsRecorder();
+  private readonly diagnostics = new DiagnosticsRecorder();
 
   constructor(
     private readonly config: GitlabEnvConfig,
