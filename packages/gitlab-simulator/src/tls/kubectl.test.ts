@@ -1,6 +1,7 @@
 import { execFile, spawn, spawnSync } from 'child_process';
 import { DEMO_TOKEN } from '../scenario/generate';
-import { useSimulator } from '../testing/harness';
+import { RunningSimulator, startGitlabSimulator } from '../server';
+import { TEST_TUNNEL_FIND_TIMEOUT_MS } from '../testing/harness';
 import { writeKubeconfig } from './kubeconfig';
 
 /**
@@ -22,25 +23,36 @@ if (!KUBECTL) {
 jest.setTimeout(60_000);
 
 describeWithKubectl('kubectl against the simulator over HTTPS', () => {
-  const sim = useSimulator({
-    tls: true,
-    tickMs: 0,
-    logFollowIntervalMs: 50,
-    clusterKnobs: {
-      podStartMs: 150,
-      podTerminationMs: 300,
-      bookmarkIntervalMs: 500,
-    },
-  });
+  // Each test gets a cluster of its own: the commands change it (restarts,
+  // scales, deletes), and a later test must not meet an earlier one's pods
+  // still starting or terminating.
+  let running: RunningSimulator | undefined;
+  const sim = () => running!;
   let kubeconfig: string;
 
-  beforeAll(() => {
+  beforeEach(async () => {
+    running = await startGitlabSimulator({
+      port: 0,
+      tls: true,
+      tickMs: 0,
+      logFollowIntervalMs: 50,
+      clusterKnobs: {
+        podStartMs: 150,
+        podTerminationMs: 300,
+        bookmarkIntervalMs: 500,
+      },
+      kasTunnels: { findTimeoutMs: TEST_TUNNEL_FIND_TIMEOUT_MS },
+    });
     kubeconfig = writeKubeconfig({
       server: sim().kasProxyUrl,
       token: `pat:1:${DEMO_TOKEN}`,
       certificateAuthority: sim().certificate,
       namespace: 'storefront',
     });
+  });
+  afterEach(async () => {
+    await running?.close();
+    running = undefined;
   });
 
   function kubectl(

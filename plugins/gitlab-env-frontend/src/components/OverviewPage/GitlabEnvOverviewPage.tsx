@@ -8,9 +8,6 @@ import {
   Progress,
   SupportButton,
 } from '@backstage/core-components';
-import { useApi } from '@backstage/core-plugin-api';
-import { permissionApiRef } from '@backstage/plugin-permission-react';
-import useAsync from 'react-use/esm/useAsync';
 import {
   gitlabEnvDiagnosticsReadPermission,
   HealthStatus,
@@ -25,6 +22,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
+import { useAuthorized } from '../../hooks/useAuthorized';
 import { StaleNamespacesOverview } from '../access';
 import { GitlabEnvErrorPanel } from '../errors/GitlabEnvErrorPanel';
 import { OverviewFiltersBar } from './OverviewFiltersBar';
@@ -84,17 +82,9 @@ const DiagnosticsView = React.lazy(() =>
  */
 export function GitlabEnvOverviewPage() {
   // Admins get a second tab: what the backend sees of each GitLab instance.
-  // Asked once per page view (usePermission would share a cached answer
-  // between pages for a while).
-  const permissionApi = useApi(permissionApiRef);
-  const { value: diagnosticsAllowed = false } = useAsync(async () => {
-    const decision = await permissionApi.authorize({
-      permission: gitlabEnvDiagnosticsReadPermission,
-    });
-    // AuthorizeResult.ALLOW, without depending on permission-common here.
-    return String(decision.result) === 'ALLOW';
-  }, [permissionApi]);
-  const diagnostics = { allowed: diagnosticsAllowed };
+  const diagnostics = useAuthorized({
+    permission: gitlabEnvDiagnosticsReadPermission,
+  });
   const [view, setView] = React.useState<'environments' | 'diagnostics'>(
     'environments',
   );

@@ -1,7 +1,6 @@
 import * as React from 'react';
 import { useState } from 'react';
 import { useApi } from '@backstage/core-plugin-api';
-import { usePermission } from '@backstage/plugin-permission-react';
 import { gitlabEnvStaleNamespacesReadPermission } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import Button from '@mui/material/Button';
 import Box from '@mui/material/Box';
@@ -14,6 +13,7 @@ import {
   GitlabEnvErrorPanel,
 } from '../errors/GitlabEnvErrorPanel';
 import { StaleNamespacesTable } from './StaleNamespacesTable';
+import { useAuthorized } from '../../hooks/useAuthorized';
 
 /**
  * The portal-wide clean-up list: stale namespaces across all agents,
@@ -21,7 +21,7 @@ import { StaleNamespacesTable } from './StaleNamespacesTable';
  * and only for those with the portal-wide permission.
  */
 export function StaleNamespacesOverview() {
-  const { allowed } = usePermission({
+  const { allowed } = useAuthorized({
     permission: gitlabEnvStaleNamespacesReadPermission,
   });
   const [requested, setRequested] = useState(false);

@@ -1,7 +1,6 @@
 import * as React from 'react';
 import { useState } from 'react';
 import { parseEntityRef } from '@backstage/catalog-model';
-import { usePermission } from '@backstage/plugin-permission-react';
 import {
   gitlabEnvNamespaceDeletePermission,
   StaleNamespace,
@@ -15,6 +14,7 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import { useAuthorized } from '../../hooks/useAuthorized';
 import { formatAge } from '../../view/format';
 import { DeleteNamespaceDialog } from './DeleteNamespaceDialog';
 import { CREATOR_LABEL, describeContents, describeReason } from './describe';
@@ -32,7 +32,7 @@ function DeleteButton({
   namespace: StaleNamespace;
   onAsk: () => void;
 }) {
-  const { allowed, loading } = usePermission({
+  const { allowed, loading } = useAuthorized({
     permission: gitlabEnvNamespaceDeletePermission,
     resourceRef: namespace.entityRef,
   });
