@@ -10,6 +10,7 @@
 // repo-tools' own `--tsc` flag shells out to yarn, which this npm workspace
 // does not have, so tsc runs here.
 import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -44,7 +45,45 @@ function run(command, commandArgs) {
   return result.status ?? 1;
 }
 
+/** The committed report files, by path. */
+function readReports() {
+  const reports = new Map();
+  for (const pkg of PUBLISHED_PACKAGES) {
+    for (const name of readdirSync(join(root, pkg))) {
+      if (/^report.*\.api\.md$/.test(name)) {
+        const path = join(root, pkg, name);
+        reports.set(path, readFileSync(path, 'utf8'));
+      }
+    }
+  }
+  return reports;
+}
+
+/**
+ * API Extractor prints a union's members in the order the type checker
+ * happens to hold them, which differs between runs of the same code; the
+ * members of each union are compared as a set.
+ */
+function normalized(report) {
+  const out = [];
+  let run = [];
+  const flush = () => {
+    out.push(...run.sort());
+    run = [];
+  };
+  for (const line of report.split('\n')) {
+    if (/^\s*\| /.test(line)) run.push(line);
+    else {
+      flush();
+      out.push(line);
+    }
+  }
+  flush();
+  return out.join('\n');
+}
+
 let status = runTsc ? run('npx', ['tsc']) : 0;
+const committed = check ? readReports() : undefined;
 if (status === 0) {
   status = run('npx', [
     'backstage-repo-tools',
@@ -54,9 +93,22 @@ if (status === 0) {
     ALLOW_WARNINGS,
     '-o',
     OMITTED_MESSAGES,
-    ...(check ? ['--ci'] : []),
     ...PUBLISHED_PACKAGES,
   ]);
+}
+if (committed) {
+  // Compare, then put the committed files back: a check changes nothing.
+  const generated = readReports();
+  const changed = [...generated.keys()].filter(
+    path =>
+      !committed.has(path) ||
+      normalized(committed.get(path)) !== normalized(generated.get(path)),
+  );
+  for (const [path, text] of committed) writeFileSync(path, text);
+  if (changed.length > 0) {
+    console.error(`\nReports that differ: ${changed.join(', ')}`);
+    status = status || 1;
+  }
 }
 if (status !== 0) {
   console.error(
