@@ -12,7 +12,7 @@ export interface UpstreamResponse {
 
 export interface UpstreamRequest {
   url: string;
-  method?: 'GET' | 'POST' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   headers?: Record<string, string>;
   body?: string;
   timeoutMs: number;
@@ -234,4 +234,77 @@ export async function requestUpstream(
       throw error;
     }
   }
+}
+
+/** An answer whose body is left unread for the caller to stream. */
+export interface UpstreamStream {
+  status: number;
+  headers: Headers;
+  /** The body of a 2xx answer, unread. */
+  stream?: ReadableStream<Uint8Array>;
+  /** The body of any other answer, read within `maxBytes` and parsed. */
+  body?: unknown;
+  malformed?: string;
+}
+
+/**
+ * Opens one upstream call and hands a 2xx body over unread: watches and
+ * log streams last as long as their reader wants, so `timeoutMs` bounds
+ * only the wait for the answer's headers, and `signal` ends the stream.
+ * Never retried: the caller decides whether a stream is worth opening
+ * again. Other answers are read and parsed as `requestUpstream` does.
+ */
+export async function openUpstreamStream(
+  request: UpstreamRequest,
+): Promise<UpstreamStream> {
+  if (request.signal?.aborted) throw stoppedFailure(request);
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  request.signal?.addEventListener('abort', abort, { once: true });
+  const timer = setTimeout(abort, request.timeoutMs);
+  let response: Response;
+  try {
+    response = await fetch(request.url, {
+      method: request.method ?? 'GET',
+      headers: request.headers,
+      body: request.body,
+      signal: controller.signal,
+      redirect: 'manual',
+    });
+  } catch (error) {
+    request.signal?.removeEventListener('abort', abort);
+    if (request.signal?.aborted) throw stoppedFailure(request);
+    if (isAbort(error)) {
+      throw failure(
+        'UPSTREAM_TIMEOUT',
+        `${request.upstream} did not answer within ${request.timeoutMs} ms.`,
+      );
+    }
+    throw (
+      request.onConnectionError?.(error) ??
+      failure('UPSTREAM_ERROR', `The connection to ${request.upstream} failed.`)
+    );
+  } finally {
+    clearTimeout(timer);
+  }
+  if (response.status >= 200 && response.status < 300 && response.body) {
+    // The caller's signal stays attached: it is what ends the stream.
+    return {
+      status: response.status,
+      headers: response.headers,
+      stream: response.body,
+    };
+  }
+  request.signal?.removeEventListener('abort', abort);
+  const bytes = await readBounded(
+    response,
+    request.maxBytes ?? DEFAULT_MAX_BYTES,
+  ).catch(() => undefined);
+  return {
+    status: response.status,
+    headers: response.headers,
+    ...(bytes === undefined
+      ? { malformed: 'a body that could not be read' }
+      : parseBody(bytes)),
+  };
 }

@@ -4,3 +4,4 @@ export * from './graph';
 export * from './errors';
 export * from './api';
 export * from './diagnostics';
+export * from './live';
