@@ -17,7 +17,7 @@ import {
   StaleNamespacesResponse,
   StaleReason,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import pLimit from 'p-limit';
+import { concurrencyLimit, Limit } from '../service/concurrencyLimit';
 import { GitlabEnvConfig, GitlabInstanceConfig } from '../config';
 import { asGitlabEnvError, failure, isDefinitiveFailure } from '../errors';
 import { InstanceProbe } from '../instance/InstanceProbe';
@@ -49,8 +49,6 @@ import {
   isProjectPath,
   isTemplateName,
 } from './paths';
-
-type Limit = <T>(fn: () => Promise<T>) => Promise<T>;
 
 export interface CiAccessOptions {
   namespaceOverflow: NamespaceOverflow;
@@ -131,7 +129,7 @@ export class CiAccessService {
   private limit(host: string): Limit {
     let limit = this.limits.get(host);
     if (!limit) {
-      limit = pLimit(this.config.concurrency.perInstance);
+      limit = concurrencyLimit(this.config.concurrency.perInstance);
       this.limits.set(host, limit);
     }
     return limit;

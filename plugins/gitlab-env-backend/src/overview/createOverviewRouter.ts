@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'events';
 import {
   AuditorService,
   BackstageCredentials,
@@ -19,6 +18,7 @@ import express from 'express';
 import Router from 'express-promise-router';
 import pLimit from 'p-limit';
 import { GitlabEnvironmentsService } from '../service';
+import { deadlineSignal } from '../service/deadline';
 import { listEntityRows, readRowHealth } from './entityRows';
 import { HealthRead, healthReadOrder } from './healthReadOrder';
 
@@ -129,11 +129,9 @@ export function createOverviewRouter(
       left.abort();
     });
     // Reads stop when the client leaves or the stream's deadline passes.
-    const signal = AbortSignal.any([
+    const { signal } = deadlineSignal(options.deadlineMs ?? 60_000, [
       left.signal,
-      AbortSignal.timeout(options.deadlineMs ?? 60_000),
     ]);
-    setMaxListeners(0, signal);
     res.status(200);
     res.setHeader('content-type', 'application/x-ndjson; charset=utf-8');
     res.setHeader('cache-control', 'no-store');

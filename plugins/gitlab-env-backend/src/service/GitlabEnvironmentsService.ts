@@ -16,7 +16,7 @@ import {
   ResourceGraph,
   summarizeGraphHealth,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import pLimit from 'p-limit';
+import { concurrencyLimit, Limit } from './concurrencyLimit';
 import { GitlabEnvConfig, GitlabInstanceConfig } from '../config';
 import { DiagnosticsRecorder } from '../diagnostics/DiagnosticsRecorder';
 import {
@@ -36,6 +36,7 @@ import { markExpectedRefusals } from './expectedRefusals';
 import { missingKubernetesSetting } from './kubernetesSettings';
 import { CoalescingCache } from './cache';
 import { SharedReadCache } from './sharedCache';
+import { deadlineSignal } from './deadline';
 import { discoverListableKinds, ListableKind } from './discovery';
 import { EntityScope, isInScope, readEntityScope } from './entityScope';
 import { GitlabClient, ProjectEnvironments } from './gitlabClient';
@@ -69,8 +70,6 @@ export interface ListEnvironmentsOptions extends CallOptions {
   /** Add each environment's rolled-up health (one resource read each, cached). */
   withHealth?: boolean;
 }
-
-type Limit = <T>(fn: () => Promise<T>) => Promise<T>;
 
 /** Discovery changes when CRDs are installed, which is rare: keep it longer. */
 const DISCOVERY_TTL_MS = 5 * 60_000;
@@ -132,10 +131,7 @@ export class GitlabEnvironmentsService {
    * for in turn (environments, discovery, the read).
    */
   private requestSignal(signal?: AbortSignal): AbortSignal {
-    const deadline = AbortSignal.timeout(this.config.requestDeadlineMs);
-    const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
-    setMaxListeners(0, combined);
-    return combined;
+    return deadlineSignal(this.config.requestDeadlineMs, [signal]).signal;
   }
 
   private upstreamOptions(signal: AbortSignal) {
@@ -156,7 +152,7 @@ export class GitlabEnvironmentsService {
   private instanceLimit(host: string): Limit {
     let limit = this.instanceLimits.get(host);
     if (!limit) {
-      limit = pLimit(this.config.concurrency.perInstance);
+      limit = concurrencyLimit(this.config.concurrency.perInstance);
       this.instanceLimits.set(host, limit);
     }
     return limit;
@@ -167,7 +163,7 @@ export class GitlabEnvironmentsService {
     let limit = this.agentLimits.get(key);
     if (!limit) {
       const instance = this.instanceLimit(host);
-      const agent = pLimit(this.config.concurrency.perAgent);
+      const agent = concurrencyLimit(this.config.concurrency.perAgent);
       limit = fn => agent(() => instance(fn));
       this.agentLimits.set(key, limit);
     }

@@ -1,5 +1,11 @@
+import { setTimeout as delay } from 'timers/promises';
+import { setFlagsFromString } from 'v8';
+import { runInNewContext } from 'vm';
 import { GitlabEnvFailure } from '../errors';
 import { CoalescingCache } from './cache';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
 
 describe('CoalescingCache', () => {
   let now = 0;
@@ -133,5 +139,24 @@ describe('CoalescingCache', () => {
     await expect(left).rejects.toBeInstanceOf(GitlabEnvFailure);
     resolveLoad('value');
     await expect(staying).resolves.toBe('value');
+  });
+
+  it('holds a value no longer than its TTL, even where the signal of its load lives on', async () => {
+    const cache = new CoalescingCache({ ttlMs: 20, deadlineMs: 10_000 });
+    // What a long-lived queue does with an upstream request's closure.
+    const keptSignals: AbortSignal[] = [];
+    let value: WeakRef<object> | undefined;
+    await (async () => {
+      const read = await cache.getOrLoad('k', async signal => {
+        keptSignals.push(signal);
+        return { objects: new Array(1000) };
+      });
+      value = new WeakRef(read);
+    })();
+    await delay(60);
+    gc();
+    expect(value!.deref()).toBeUndefined();
+    expect(cache.has('k')).toBe(false);
+    expect(keptSignals).toHaveLength(1);
   });
 });

@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'events';
 import { failure } from '../errors';
+import { deadlineSignal } from './deadline';
 
 interface Entry<T> {
   promise: Promise<T>;
@@ -92,17 +93,18 @@ export class CoalescingCache {
   ): Entry<T> {
     const controller = new AbortController();
     const { deadlineMs } = this.options;
-    const signal =
-      deadlineMs === undefined
-        ? controller.signal
-        : AbortSignal.any([controller.signal, AbortSignal.timeout(deadlineMs)]);
     // Every upstream request of the load listens to it.
-    setMaxListeners(0, controller.signal, signal);
+    setMaxListeners(0, controller.signal);
+    const deadline =
+      deadlineMs === undefined
+        ? undefined
+        : deadlineSignal(deadlineMs, [controller.signal]);
+    const signal = deadline?.signal ?? controller.signal;
+    let onDeadline: (() => void) | undefined;
     const cutOff = new Promise<never>((_, reject) => {
-      if (deadlineMs === undefined) return;
-      signal.addEventListener('abort', () => reject(stopped()), {
-        once: true,
-      });
+      if (!deadline) return;
+      onDeadline = () => reject(stopped());
+      signal.addEventListener('abort', onDeadline, { once: true });
     });
     const entry: Entry<T> = {
       promise: Promise.race([
@@ -116,6 +118,15 @@ export class CoalescingCache {
       pinned: false,
     };
     this.entries.set(key, entry);
+    // Settled: neither the deadline's timer nor anything that still holds
+    // the load's signal (an upstream request's closure) holds the value
+    // through the cut-off's listener.
+    entry.promise
+      .finally(() => {
+        deadline?.dispose();
+        if (onDeadline) signal.removeEventListener('abort', onDeadline);
+      })
+      .catch(() => undefined);
     entry.promise.then(
       value => {
         entry.settled = true;
@@ -133,8 +144,20 @@ export class CoalescingCache {
   }
 
   private settle(key: string, entry: Entry<unknown>, keepMs: number) {
-    if (keepMs > 0) entry.expiresAt = this.now() + keepMs;
-    else if (this.entries.get(key) === entry) this.entries.delete(key);
+    const forget = () => {
+      if (this.entries.get(key) === entry) this.entries.delete(key);
+    };
+    if (keepMs <= 0) {
+      forget();
+      return;
+    }
+    entry.expiresAt = this.now() + keepMs;
+    // Dropped when it expires, not when the next load happens to start: a
+    // key nobody asks for again must not hold its value (thousands of
+    // objects) for good.
+    setTimeout(() => {
+      if (entry.expiresAt <= this.now()) forget();
+    }, keepMs).unref?.();
   }
 
   /** The entry's outcome for one reader, who may leave early through `signal`. */

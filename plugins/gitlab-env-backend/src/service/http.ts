@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'timers/promises';
 import { failure, GitlabEnvFailure } from '../errors';
+import { deadlineSignal } from './deadline';
 
 /** What an upstream answered, body parsed as JSON when it was JSON. */
 export interface UpstreamResponse {
@@ -128,10 +129,9 @@ export function parseBody(bytes: Uint8Array): {
 }
 
 async function attempt(request: UpstreamRequest): Promise<UpstreamResponse> {
-  const timeout = AbortSignal.timeout(request.timeoutMs);
-  const signal = request.signal
-    ? AbortSignal.any([request.signal, timeout])
-    : timeout;
+  const { signal, dispose } = deadlineSignal(request.timeoutMs, [
+    request.signal,
+  ]);
   const maxBytes = request.maxBytes ?? DEFAULT_MAX_BYTES;
   let response: Response;
   let bytes: Uint8Array | undefined;
@@ -156,6 +156,8 @@ async function attempt(request: UpstreamRequest): Promise<UpstreamResponse> {
       );
     }
     throw new ConnectionFailure(error);
+  } finally {
+    dispose();
   }
   if (bytes === undefined) {
     throw failure(
