@@ -31,6 +31,7 @@ import {
   SUITE_SETTINGS,
 } from '../src/__testUtils__/faultSuite';
 import { startSimulatorProcess } from './simulatorProcess';
+import { measureWarmViewers } from './warmViewers';
 
 const REQUESTS_PER_MODE = 200;
 const CONCURRENCY = 8;
@@ -121,7 +122,8 @@ async function main() {
   let baselineP50 = 0;
   const totals = { untyped: 0, crashes: 0, hangs: 0, wrong: 0, leaks: 0 };
 
-  // FAULT_MODES=oversized,none runs the modes whose names start so.
+  // FAULT_MODES=oversized,none runs the modes whose names start so;
+  // FAULT_MODES=warm only the warm viewers.
   const only = process.env.FAULT_MODES?.split(',');
   const modes = only
     ? FAULT_MODES.filter(m => only.some(o => m.name.startsWith(o)))
@@ -225,6 +227,14 @@ async function main() {
       )}. Goals: 0, 0, 0, 0, 0; RSS growth < 100 MB over 1,000 requests.`,
   );
   server.close();
+  // Last, on a backend of its own with the default settings: its memory
+  // must not count in the figures above.
+  if (!only || only.includes('warm'))
+    await measureWarmViewers(
+      simulator,
+      entities,
+      targets.find(t => t.endsWith('/resources'))!,
+    );
   await simulator.close();
   process.exit(0);
 }

@@ -12,6 +12,7 @@ import express from 'express';
 import Router from 'express-promise-router';
 import { failure } from '../errors';
 import { gitlabEnvErrorHandler } from './errorHandler';
+import { sendReadOnce } from './sendReadOnce';
 import { GitlabEnvironmentsService } from '../service';
 import { isEnvironmentSlug, quote } from '../validation';
 
@@ -159,7 +160,7 @@ export async function createRouter(
             errors: body.errors.map(e => e.code),
           },
         });
-        res.json(body);
+        await sendReadOnce(req, res, body);
       } catch (error) {
         await event.fail({ error: error as Error });
         throw error;

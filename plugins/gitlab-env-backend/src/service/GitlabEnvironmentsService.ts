@@ -830,9 +830,20 @@ function markPartial(
   };
 }
 
+/**
+ * Gaps no read soon would fill: a limit (objects, pages, bytes) reached
+ * stays reached until the environment or the limits change, so re-reading
+ * tens of thousands of objects every few seconds would buy nothing.
+ */
+const LASTING_GAP_CODES = new Set(['LIMIT_REACHED']);
+
+/** A read whose gaps another read soon may fill: kept for seconds, not the TTL. */
 function isPartialRead(value: unknown): boolean {
   const errors = (value as Partial<EnvironmentRead> | undefined)?.errors;
-  return Array.isArray(errors) && incompleteness(errors).length > 0;
+  return (
+    Array.isArray(errors) &&
+    incompleteness(errors).some(e => !LASTING_GAP_CODES.has(e.code))
+  );
 }
 
 /** An environment with what its read could not get, next to its own settings' errors. */

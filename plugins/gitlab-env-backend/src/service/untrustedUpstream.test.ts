@@ -287,6 +287,34 @@ describe('bounded walks', () => {
     expect(byObjects.health.partial).toBeDefined();
   });
 
+  it('keeps a read cut at a limit for the TTL: reading again soon would meet the same limit', async () => {
+    server.use(
+      gitlabGraphql(),
+      ...kasCluster({
+        items: {
+          '/pods': Array.from({ length: 20 }, (_, i) => item(`pod-${i}`)),
+        },
+      }),
+    );
+    const { service } = createTestService({
+      limits: limits({ maxObjectsPerEnvironment: 5 }),
+      transientCacheSeconds: 0.01,
+    });
+    const first = await service.getEnvironmentResources(
+      appEntity,
+      'production',
+    );
+    await new Promise(resolve => setTimeout(resolve, 30));
+    kasPaths.length = 0;
+    const again = await service.getEnvironmentResources(
+      appEntity,
+      'production',
+    );
+    expect(again.fetchedAt).toBe(first.fetchedAt);
+    expect(again.health.partial).toBeDefined();
+    expect(kasPaths).toEqual([]);
+  });
+
   it('refuses an answer larger than maxResponseBytes as that kind’s LIMIT_REACHED', async () => {
     server.use(
       gitlabGraphql(),
