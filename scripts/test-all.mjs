@@ -26,9 +26,10 @@ const steps = [
   },
   // The three packages as npm would publish them: every entry point of each
   // tarball's manifest must be a file in it. This stands in for the adopter
-  // test (npm run test:adopter), which CI does not run: it took 14 to 24
-  // minutes on the shared 2-core machines, most of it the created app's own
-  // yarn install and bundling, and CI's total must stay under 25 minutes.
+  // test (npm run test:adopter), which CI does not run: it took 7.5 to 24
+  // minutes on the shared 2-core machines depending on their load, most of it
+  // the created app's own yarn install and bundling, and CI's total must stay
+  // under 25 minutes.
   { name: 'package check', command: ['node', 'scripts/check-packs.mjs'] },
   {
     name: 'unit and integration tests',

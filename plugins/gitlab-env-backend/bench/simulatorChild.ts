@@ -41,6 +41,8 @@ async function main() {
       }
     },
   );
+  // A benchmark that died without closing it must not leave it running.
+  process.on('disconnect', () => process.exit(0));
   process.send!({ type: 'ready', url: simulator.url });
 }
 

@@ -1,7 +1,9 @@
 /* eslint-disable no-console */
 import { Entity } from '@backstage/catalog-model';
 import { DEFAULT_FAULTS } from '@gitlab-env/gitlab-simulator';
+import { get } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { gunzipSync } from 'node:zlib';
 import { startBackendOnSimulator } from '../src/__testUtils__/backendOnSimulator';
 import { percentile } from '../src/__testUtils__/faultSuite';
 import { SimulatorProcess } from './simulatorProcess';
@@ -17,22 +19,47 @@ function rssAfterGc(): number {
   return process.memoryUsage().rss;
 }
 
-/** One viewer: the answer read to its end, held (and parsed) only when asked. */
-async function timed(url: string, parse = false) {
+/**
+ * One viewer, as a browser asks (gzip accepted): the answer read to its end,
+ * held and inflated only when asked. node:http, not fetch: fetch inflates as
+ * it reads, which is not the backend's work.
+ */
+function timed(url: string, parse = false) {
   const started = performance.now();
-  const response = await fetch(url);
-  let bytes = 0;
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of response.body!) {
-    bytes += chunk.byteLength;
-    if (parse) chunks.push(chunk);
-  }
-  return {
-    ms: performance.now() - started,
-    status: response.status,
-    bytes,
-    body: parse ? JSON.parse(Buffer.concat(chunks).toString()) : undefined,
-  };
+  return new Promise<{
+    ms: number;
+    status: number;
+    bytes: number;
+    body: any;
+  }>((resolve, reject) => {
+    get(
+      url,
+      { agent: false, headers: { 'accept-encoding': 'gzip' } },
+      response => {
+        let bytes = 0;
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => {
+          bytes += chunk.byteLength;
+          if (parse) chunks.push(chunk);
+        });
+        response.on('error', reject);
+        response.on('end', () => {
+          const inflate = (raw: Buffer) =>
+            response.headers['content-encoding'] === 'gzip'
+              ? gunzipSync(raw)
+              : raw;
+          resolve({
+            ms: performance.now() - started,
+            status: response.statusCode ?? 0,
+            bytes,
+            body: parse
+              ? JSON.parse(inflate(Buffer.concat(chunks)).toString())
+              : undefined,
+          });
+        });
+      },
+    ).on('error', reject);
+  });
 }
 
 /**
@@ -77,7 +104,11 @@ export async function measureWarmViewers(
       )}-Pod environment (${resourcePath}; default settings): ` +
         `cold read ${cold.ms.toFixed(0)} ms, HTTP ${cold.status}, ${(
           cold.bytes / 1e6
-        ).toFixed(1)} MB, ${cold.body.resources?.length ?? 0} objects, ${
+        ).toFixed(1)} MB gzipped (${(
+          JSON.stringify(cold.body).length / 1e6
+        ).toFixed(1)} MB of JSON), ${
+          cold.body.resources?.length ?? 0
+        } objects, ${
           cold.body.errors?.map((e: { code: string }) => e.code).join(', ') ||
           'no errors'
         }; one warm viewer alone ${alone.ms.toFixed(0)} ms; ` +
