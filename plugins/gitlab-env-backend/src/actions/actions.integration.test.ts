@@ -18,6 +18,12 @@ import {
   startBackendOnSimulator,
   TEST_KAS_TUNNELS,
 } from '../__testUtils__/backendOnSimulator';
+import {
+  stagingRelease,
+  stagingReleaseChart,
+  STOREFRONT_ENTITY_PATH,
+  storefrontWeb,
+} from '../__testUtils__/storefrontTargets';
 import { AuditRecord, recordAuditEvents } from '../__testUtils__/auditRecords';
 
 const entities = [
@@ -25,7 +31,7 @@ const entities = [
     'gitlab.com/project-slug': 'acme/shop/storefront',
   }),
 ];
-const ENTITY = '/api/gitlab-env/entity/default/component/storefront';
+const ENTITY = STOREFRONT_ENTITY_PATH;
 
 describe('actions on the environment objects, against the simulator', () => {
   let simulator: RunningSimulator;
@@ -131,18 +137,8 @@ describe('actions on the environment objects, against the simulator', () => {
       .filter(([key]) => /^(PATCH|DELETE|PUT) /.test(key))
       .map(([key, count]) => [key.replace(/ .*\/k8s-proxy/, ' '), count]);
 
-  const web = {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    namespace: 'storefront',
-    name: 'storefront-web',
-  };
-  const release = {
-    apiVersion: 'helm.toolkit.fluxcd.io/v2',
-    kind: 'HelmRelease',
-    namespace: 'flux-system',
-    name: 'storefront-staging',
-  };
+  const web = storefrontWeb;
+  const release = stagingRelease;
 
   it('restarts a Deployment with the pod-template annotation kubectl rollout restart sends, audited', async () => {
     await resources(prodSlug);
@@ -344,18 +340,7 @@ describe('actions on the environment objects, against the simulator', () => {
   });
 
   it('reconciles a HelmRelease with its HelmChart first, suspends and resumes it', async () => {
-    nonprod().upsert({
-      apiVersion: 'source.toolkit.fluxcd.io/v1',
-      kind: 'HelmChart',
-      metadata: {
-        name: 'flux-system-storefront-staging',
-        namespace: 'flux-system',
-      },
-      spec: {
-        chart: 'storefront',
-        sourceRef: { kind: 'HelmRepository', name: 'acme-charts' },
-      },
-    } as any);
+    nonprod().upsert(stagingReleaseChart() as any);
     await resources(stagingSlug);
     const reconciled = await act(stagingSlug, {
       action: 'flux.reconcile',
