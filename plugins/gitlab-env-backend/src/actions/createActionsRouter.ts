@@ -43,12 +43,15 @@ import {
   readTarget,
 } from './targets';
 
-/** What the router tells after a write, so the live stream can refresh the environment. */
+/** What the router tells after a write, so the live stream can list the changed objects again at once. */
 export interface ActionWritten {
   entity: Entity;
   slug: string;
-  target: ActionTarget;
   action: EnvironmentAction;
+  /** The agent that was written through: the instance's host and the agent's id. */
+  agent: { host: string; id: string };
+  /** The objects written (a reconcile with its source: two). */
+  written: ActionTarget[];
 }
 
 export interface ActionsRouterOptions {
@@ -193,8 +196,9 @@ export function createActionsRouter(
       const result = await service.withEnvironmentAgent(
         entity,
         slug,
-        async agent =>
-          performAction(
+        async agent => ({
+          agent: { host: agent.instanceHost, id: agent.environment.agent!.id },
+          ...(await performAction(
             {
               action,
               target,
@@ -208,7 +212,8 @@ export function createActionsRouter(
               resources: agent.resources,
               now,
             },
-          ),
+          )),
+        }),
       );
       await event.success({
         meta: {
@@ -216,7 +221,18 @@ export function createActionsRouter(
           upstreamStatus: result.upstreamStatus,
         },
       });
-      options.onWritten?.({ entity, slug, target, action });
+      try {
+        options.onWritten?.({
+          entity,
+          slug,
+          action,
+          agent: result.agent,
+          written: result.written,
+        });
+      } catch (error) {
+        // The write happened: a failing refresh must not turn it into an error.
+        logger.warn(`Refreshing after ${action} failed: ${error}`);
+      }
       res.json(result.response);
     } catch (error) {
       await event.fail({ error: error as Error, meta: auditFailure(error) });

@@ -29,10 +29,12 @@ export interface ActionContext {
   now: () => Date;
 }
 
-/** The response, and the API server's status for the audit record. */
+/** The response, the API server's status for the audit record, and what the write changed. */
 export interface ActionResult {
   response: EnvironmentActionResponse;
   upstreamStatus: number;
+  /** The objects written (a reconcile with its source writes two). */
+  written: ActionTarget[];
 }
 
 export const MAX_REPLICAS = 10_000;
@@ -125,6 +127,7 @@ async function deletePod(
   );
   return {
     upstreamStatus: status,
+    written: [target],
     response: {
       outcome: 'changed',
       message: `Pod ${target.namespace}/${target.name} is being deleted; a controller that owns it creates a replacement.`,
@@ -167,6 +170,7 @@ async function restartWorkload(
   );
   return {
     upstreamStatus: status,
+    written: [target],
     response: {
       outcome: 'changed',
       message: `${target.kind} ${target.namespace}/${target.name} is rolling out new pods.`,
@@ -207,6 +211,7 @@ async function scaleWorkload(
     : undefined;
   return {
     upstreamStatus: status,
+    written: [target],
     response: {
       outcome: previousReplicas === replicas ? 'unchanged' : 'changed',
       message: `${target.kind} ${target.namespace}/${
@@ -270,6 +275,7 @@ async function reconcileFlux(
   const { body, status } = await annotate(target);
   return {
     upstreamStatus: status,
+    written: source ? [source, target] : [target],
     response: {
       outcome: 'changed',
       message: `Flux was asked to reconcile ${target.kind} ${
@@ -302,6 +308,7 @@ async function setFluxSuspend(
   );
   return {
     upstreamStatus: status,
+    written: [target],
     response: {
       outcome: wasSuspended === suspend ? 'unchanged' : 'changed',
       message: suspend

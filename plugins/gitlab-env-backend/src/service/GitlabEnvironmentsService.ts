@@ -86,6 +86,8 @@ export interface EnvironmentAgent {
   kas: KasClient;
   /** Identifies the agent (and the token's identity in its cluster), for caches. */
   agentKey: string;
+  /** The GitLab instance's host (gitlabEnv.instances[].host). */
+  instanceHost: string;
 }
 
 interface EnvironmentRead {
@@ -433,6 +435,7 @@ export class GitlabEnvironmentsService {
             .resources,
         kas: this.kasClient(scope.instance, facts, agent, kasSignal),
         agentKey: `${scope.instance.host}|${agent.id}`,
+        instanceHost: scope.instance.host,
       }),
     );
   }
