@@ -162,6 +162,15 @@ describe('actions on the environment objects, against the simulator', () => {
     ).toMatchObject({
       'kubectl.kubernetes.io/restartedAt': annotation,
     });
+    // The cached read (kept 600 s here) was dropped: the change shows at once.
+    const after = (await resources(prodSlug)).resources.find(
+      o => o.kind === 'Deployment' && o.metadata?.name === 'storefront-web',
+    );
+    expect(
+      after?.spec.template.metadata.annotations[
+        'kubectl.kubernetes.io/restartedAt'
+      ],
+    ).toBe(annotation);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({
       options: {

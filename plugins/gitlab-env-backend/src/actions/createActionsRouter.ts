@@ -196,9 +196,8 @@ export function createActionsRouter(
       const result = await service.withEnvironmentAgent(
         entity,
         slug,
-        async agent => ({
-          agent: { host: agent.instanceHost, id: agent.environment.agent!.id },
-          ...(await performAction(
+        async agent => {
+          const done = await performAction(
             {
               action,
               target,
@@ -212,8 +211,17 @@ export function createActionsRouter(
               resources: agent.resources,
               now,
             },
-          )),
-        }),
+          );
+          // The next resources read shows the change, live stream or not.
+          agent.forgetRead();
+          return {
+            ...done,
+            agent: {
+              host: agent.instanceHost,
+              id: agent.environment.agent!.id,
+            },
+          };
+        },
       );
       await event.success({
         meta: {

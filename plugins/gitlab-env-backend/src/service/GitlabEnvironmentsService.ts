@@ -88,6 +88,8 @@ export interface EnvironmentAgent {
   agentKey: string;
   /** The GitLab instance's host (gitlabEnv.instances[].host). */
   instanceHost: string;
+  /** Drops the environment's cached read (here and in a shared store): a write changed it. */
+  forgetRead: () => void;
 }
 
 interface EnvironmentRead {
@@ -436,6 +438,7 @@ export class GitlabEnvironmentsService {
         kas: this.kasClient(scope.instance, facts, agent, kasSignal),
         agentKey: `${scope.instance.host}|${agent.id}`,
         instanceHost: scope.instance.host,
+        forgetRead: () => this.cache.forget(this.readKey(scope, environment)),
       }),
     );
   }
