@@ -13,7 +13,7 @@ import { pathOf } from './targets';
 export interface LogLimits {
   /** The tail asked of the cluster when the browser asks none or more. */
   maxTailLines: number;
-  /** A log read stops after this many bytes (the API server's limitBytes). */
+  /** A log read that does not follow stops after this many bytes (the API server's limitBytes). */
   maxBytes: number;
 }
 
@@ -119,7 +119,9 @@ export function logRequest(
   const params = new URLSearchParams();
   if (container) params.set('container', container);
   params.set('tailLines', String(tailLines));
-  params.set('limitBytes', String(limits.maxBytes));
+  // A followed log is bounded by time (maxFollowMs) instead: nothing is
+  // buffered, and a byte cap would end a busy container's stream early.
+  if (!query.follow) params.set('limitBytes', String(limits.maxBytes));
   if (query.sinceSeconds)
     params.set('sinceSeconds', String(query.sinceSeconds));
   if (query.previous) params.set('previous', 'true');
