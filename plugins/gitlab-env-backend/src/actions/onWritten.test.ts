@@ -22,6 +22,7 @@ import { readGitlabEnvConfig } from '../config';
 import { GitlabEnvironmentsService } from '../service';
 import { readActionsConfig } from './actionsConfig';
 import { ActionWritten, createActionsRouter } from './createActionsRouter';
+import { listsAfterWrite } from './refreshAfterWrite';
 
 describe('createActionsRouter onWritten', () => {
   let simulator: RunningSimulator;
@@ -102,6 +103,40 @@ describe('createActionsRouter onWritten', () => {
           stagingRelease,
         ],
       }),
+    ]);
+
+    // The live stream lists again the two Flux kinds written, nothing else.
+    expect(listsAfterWrite(written[0])).toEqual([
+      {
+        agent: { host: 'gitlab.example.com', id: '3' },
+        namespace: 'flux-system',
+        resource: { group: 'source.toolkit.fluxcd.io', kind: 'HelmChart' },
+      },
+      {
+        agent: { host: 'gitlab.example.com', id: '3' },
+        namespace: 'flux-system',
+        resource: { group: 'helm.toolkit.fluxcd.io', kind: 'HelmRelease' },
+      },
+    ]);
+    // A restart changes ReplicaSets and Pods too: the whole namespace.
+    expect(
+      listsAfterWrite({
+        ...written[0],
+        action: 'workload.restart',
+        written: [
+          {
+            apiVersion: 'apps/v1',
+            kind: 'Deployment',
+            namespace: 'storefront-staging',
+            name: 'storefront-web',
+          },
+        ],
+      }),
+    ).toEqual([
+      {
+        agent: { host: 'gitlab.example.com', id: '3' },
+        namespace: 'storefront-staging',
+      },
     ]);
 
     await request(app)

@@ -51,9 +51,7 @@ function flag(name: string, value: unknown): boolean | undefined {
 }
 
 /** The query of the logs route, every value checked: it comes from the browser. */
-export function readLogsQuery(
-  query: Record<string, unknown>,
-): PodLogsQuery {
+export function readLogsQuery(query: Record<string, unknown>): PodLogsQuery {
   const pod = single(query.pod);
   if (!isPathSegmentName(pod)) throw invalid('pod', query.pod, 'a pod name');
   const container = single(query.container);
