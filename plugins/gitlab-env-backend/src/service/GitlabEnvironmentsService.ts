@@ -76,6 +76,19 @@ type Limit = <T>(fn: () => Promise<T>) => Promise<T>;
 const DISCOVERY_TTL_MS = 5 * 60_000;
 const ALL_STATES = ['available', 'stopping', 'stopped'] as const;
 
+/** Failures about the object an action names, not about the agent. */
+const OBJECT_LEVEL_CODES = new Set<GitlabEnvError['code']>([
+  'ACTION_FORBIDDEN',
+  'OBJECT_NOT_FOUND',
+  'OBJECT_CONFLICT',
+  'ACTION_INVALID',
+  'ACTION_NOT_APPLICABLE',
+  'OUTSIDE_ENVIRONMENT',
+  'LOGS_UNAVAILABLE',
+  'INVALID_REQUEST',
+  'INVALID_ENVIRONMENT_SETTING',
+]);
+
 /** What withEnvironmentAgent hands the actions. @internal */
 export interface EnvironmentAgent {
   environment: GitlabEnvironment;
@@ -428,19 +441,41 @@ export class GitlabEnvironmentsService {
     const agent = environment.agent!;
     const kasSignal =
       options.streaming && options.signal ? options.signal : signal;
-    return this.throughAgent(scope, data, environment, facts =>
-      act({
-        environment,
-        resources: read.resources,
-        freshResources: async () =>
-          (await this.loadEnvironment(scope, data, environment, signal))
-            .resources,
-        kas: this.kasClient(scope.instance, facts, agent, kasSignal),
-        agentKey: `${scope.instance.host}|${agent.id}`,
-        instanceHost: scope.instance.host,
-        forgetRead: () => this.cache.forget(this.readKey(scope, environment)),
-      }),
+    // The agent's diagnostics record how the agent answered; a refusal of
+    // the object (forbidden, gone, outside the environment) is not that.
+    const outcome = await this.throughAgent(
+      scope,
+      data,
+      environment,
+      async facts => {
+        try {
+          return {
+            value: await act({
+              environment,
+              resources: read.resources,
+              freshResources: async () =>
+                (
+                  await this.loadEnvironment(scope, data, environment, signal)
+                ).resources,
+              kas: this.kasClient(scope.instance, facts, agent, kasSignal),
+              agentKey: `${scope.instance.host}|${agent.id}`,
+              instanceHost: scope.instance.host,
+              forgetRead: () =>
+                this.cache.forget(this.readKey(scope, environment)),
+            }),
+          };
+        } catch (error) {
+          if (
+            error instanceof GitlabEnvFailure &&
+            OBJECT_LEVEL_CODES.has(error.detail.code)
+          )
+            return { refused: error };
+          throw error;
+        }
+      },
     );
+    if ('refused' in outcome) throw outcome.refused;
+    return outcome.value;
   }
 
   private async findEnvironment(
