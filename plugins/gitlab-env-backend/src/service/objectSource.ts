@@ -152,7 +152,7 @@ export async function listKind(
 }
 
 /** The item as an object, or a warning naming it and why it is left out. */
-function inspectOrWarn(
+export function inspectOrWarn(
   item: unknown,
   planned: PlannedKind,
   label: string,
