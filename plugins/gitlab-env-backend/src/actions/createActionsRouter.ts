@@ -46,6 +46,8 @@ export interface ActionWritten {
   agent: { host: string; id: string };
   /** The objects written (a reconcile with its source: two). */
   written: ActionTarget[];
+  /** The environment's namespace: its live state holds objects of other namespaces too (the Flux object). */
+  environmentNamespace?: string;
 }
 
 export interface ActionsRouterOptions {
@@ -210,6 +212,7 @@ export function createActionsRouter(
           agent.forgetRead();
           return {
             ...done,
+            environmentNamespace: agent.environment.namespace,
             agent: {
               host: agent.instanceHost,
               id: agent.environment.agent!.id,
@@ -230,6 +233,7 @@ export function createActionsRouter(
           action,
           agent: result.agent,
           written: result.written,
+          environmentNamespace: result.environmentNamespace,
         });
       } catch (error) {
         // The write happened: a failing refresh must not turn it into an error.
