@@ -25,4 +25,8 @@ export type {
 } from './planning';
 export type { ListableKind } from './service/discovery';
 export type { ObjectRef } from './service/objectSource';
-export type { GitlabEnvConfig, GitlabInstanceConfig } from './config';
+export type {
+  GitlabEnvConfig,
+  GitlabInstanceConfig,
+  LiveSettings,
+} from './config';

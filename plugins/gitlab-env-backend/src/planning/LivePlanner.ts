@@ -9,7 +9,7 @@ import { InformerLease, LiveEnvironment } from '../assembling/LiveEnvironment';
 import { adopterObjectSource } from './clusterSources';
 import { InformerOptions, SharedInformer } from './informer';
 
-/** What a write names: the objects it changed. */
+/** What a write names: the objects it changed (see LivePlanner.refresh). @public */
 export interface RefreshTarget {
   agent: { host: string; id: string };
   namespace: string;
