@@ -26,7 +26,7 @@ import { gitlabEnvErrorHandler } from '../routes/errorHandler';
 import { GitlabEnvironmentsService } from '../service';
 import { quote } from '../validation';
 import { AccessReviewer } from './accessReview';
-import { decideAllowed } from './allowedActions';
+import { decideAllowed, noneAllowed } from './allowedActions';
 import { ActionsConfig } from './actionsConfig';
 import { performAction } from './performAction';
 import {
@@ -269,12 +269,24 @@ export function createActionsRouter(
       entityRef,
       capabilityPermissions,
     );
-    const body = await service.withEnvironmentAgent(
-      entity,
-      slug,
-      agent => decideAllowed(targets, agent, { granted, entityRef, reviewer }),
-      { signal: clientSignal(res) },
-    );
+    const body = await service
+      .withEnvironmentAgent(
+        entity,
+        slug,
+        agent =>
+          decideAllowed(targets, agent, { granted, entityRef, reviewer }),
+        { signal: clientSignal(res) },
+      )
+      .catch(error => {
+        // A cluster read through a backend module takes no actions: say so
+        // per target rather than fail the page's question.
+        if (
+          error instanceof GitlabEnvFailure &&
+          error.detail.code === 'ACTION_NOT_APPLICABLE'
+        )
+          return noneAllowed(targets, error.message);
+        throw error;
+      });
     res.json(body);
   });
 
