@@ -38,8 +38,8 @@ export interface LiveRouterOptions {
 }
 
 /**
- * Messages encoded once for every stream that sends them (one snapshot of
- * 10,000 objects to 100 viewers is one buffer, not 100 strings): by the
+ * Messages encoded once for every stream that sends them at the same
+ * moment (one patch to 100 viewers is one buffer, not 100 strings): by the
  * environment event, or the snapshot, and the key they are sent under.
  */
 const encodings = new WeakMap<object, Map<string, Buffer>>();
@@ -48,6 +48,7 @@ function encodeOnce(
   source: object,
   key: LiveEnvironmentKey,
   message: () => LiveMessage,
+  transient = false,
 ): Buffer {
   let byKey = encodings.get(source);
   if (!byKey) {
@@ -62,6 +63,11 @@ function encodeOnce(
       `event: ${built.type}\ndata: ${JSON.stringify(built)}\n\n`,
     );
     byKey.set(name, encoded);
+    // A patch is shared only by the fan-out of this moment: kept for
+    // resumes, it would otherwise hold its encoding as long as it is kept.
+    // A snapshot's lasts until the environment changes.
+    if (transient && byKey.size === 1)
+      setImmediate(() => encodings.delete(source));
   }
   return encoded;
 }
@@ -231,12 +237,17 @@ export function createLiveRouter(options: LiveRouterOptions): express.Router {
       (event: LiveEnvironmentEvent) => {
         if (event.type === 'patch')
           write(
-            encodeOnce(event, key, () => ({
-              type: 'patch',
+            encodeOnce(
+              event,
               key,
-              patch: event.patch,
-              dataAt: event.dataAt,
-            })),
+              () => ({
+                type: 'patch',
+                key,
+                patch: event.patch,
+                dataAt: event.dataAt,
+              }),
+              true,
+            ),
             event.seq,
           );
         else if (event.type === 'reset') sendSnapshot(key, environment);
