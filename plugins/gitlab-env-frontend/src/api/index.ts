@@ -2,3 +2,11 @@ export { gitlabEnvApiRef } from './GitlabEnvApi';
 export type { GitlabEnvApi } from './GitlabEnvApi';
 export { GitlabEnvClient } from './GitlabEnvClient';
 export { GitlabEnvApiError, isGitlabEnvApiError } from './GitlabEnvApiError';
+export { GitlabEnvLiveClient } from './live/GitlabEnvLiveClient';
+export type { GitlabEnvLiveClientOptions } from './live/GitlabEnvLiveClient';
+export { gitlabEnvLiveApiRef } from './live/GitlabEnvLiveApi';
+export type {
+  GitlabEnvLiveApi,
+  LiveConnection,
+  LiveEnvironmentState,
+} from './live/GitlabEnvLiveApi';
