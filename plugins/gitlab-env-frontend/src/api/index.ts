@@ -9,4 +9,5 @@ export type {
   GitlabEnvLiveApi,
   LiveConnection,
   LiveEnvironmentState,
+  LiveFollowOptions,
 } from './live/GitlabEnvLiveApi';

@@ -40,6 +40,16 @@ export interface LiveEnvironmentState {
   pollError?: Error;
 }
 
+/** @public */
+export interface LiveFollowOptions {
+  /**
+   * Whether the environment is read when the tab falls back to polling;
+   * true by default. A card whose badge the environment list already
+   * carries follows with false: live when streaming, no read when polling.
+   */
+  poll?: boolean;
+}
+
 /**
  * Follows environments over one live stream per browser tab.
  *
@@ -53,7 +63,10 @@ export interface GitlabEnvLiveApi {
   follow(
     key: LiveEnvironmentKey,
     listener: (state: LiveEnvironmentState) => void,
+    options?: LiveFollowOptions,
   ): () => void;
+  /** Reconnects or polls again now instead of after the current wait. */
+  retry(): void;
 }
 
 /** @public */

@@ -10,6 +10,7 @@ import {
   GitlabEnvLiveApi,
   LiveConnection,
   LiveEnvironmentState,
+  LiveFollowOptions,
 } from './GitlabEnvLiveApi';
 import {
   LiveEnvironmentMessage,
@@ -41,6 +42,8 @@ export interface GitlabEnvLiveClientOptions {
 interface Followed {
   key: LiveEnvironmentKey;
   listeners: Set<(state: LiveEnvironmentState) => void>;
+  /** Listeners that want the environment read when polling. */
+  pollers: number;
   state: LiveEnvironmentState;
 }
 
@@ -102,27 +105,39 @@ export class GitlabEnvLiveClient implements GitlabEnvLiveApi {
   follow(
     key: LiveEnvironmentKey,
     listener: (state: LiveEnvironmentState) => void,
+    options: LiveFollowOptions = {},
   ): () => void {
     const id = keyString(key);
+    const poll = options.poll !== false;
     let entry = this.followed.get(id);
     if (!entry) {
       entry = {
         key: { entityRef: key.entityRef, slug: key.slug },
         listeners: new Set(),
+        pollers: 0,
         state: initialLiveState(this.connection),
       };
       this.followed.set(id, entry);
       this.scheduleRestart();
+    } else if (poll && entry.pollers === 0 && this.pollingReason) {
+      this.scheduleRestart();
     }
-    entry.listeners.add(listener);
-    if (entry.state.resources || entry.state.error) listener(entry.state);
-    const followedEntry = entry;
+    const followed = entry;
+    followed.listeners.add(listener);
+    if (poll) followed.pollers++;
+    if (followed.state.resources || followed.state.error)
+      listener(followed.state);
     return () => {
-      followedEntry.listeners.delete(listener);
-      if (followedEntry.listeners.size > 0) return;
+      if (!followed.listeners.delete(listener)) return;
+      if (poll) followed.pollers--;
+      if (followed.listeners.size > 0) return;
       this.followed.delete(id);
       this.scheduleRestart();
     };
+  }
+
+  retry(): void {
+    for (const wake of [...this.wakers]) wake();
   }
 
   // ---- the loop --------------------------------------------------------
@@ -264,7 +279,9 @@ export class GitlabEnvLiveClient implements GitlabEnvLiveApi {
     this.setConnection({ mode: 'polling', reason: this.pollingReason });
     while (this.current(generation)) {
       await Promise.all(
-        [...this.followed.values()].map(entry => this.pollOne(entry)),
+        [...this.followed.values()]
+          .filter(entry => entry.pollers > 0)
+          .map(entry => this.pollOne(entry)),
       );
       await this.sleep(this.options.pollIntervalMs);
     }

@@ -1,4 +1,6 @@
 import {
+  GITLAB_ENV_ERROR_CODES,
+  GitlabEnvError,
   LiveMessage,
   applyResourceGraphPatch,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
@@ -45,7 +47,7 @@ export function applyLiveMessage(
     case 'status':
       return { ...state, upstream: message.upstream, kinds: message.kinds };
     case 'error':
-      return { ...state, error: message.error };
+      return { ...state, error: knownError(message.error) };
     default:
       return state;
   }
@@ -54,4 +56,15 @@ export function applyLiveMessage(
 function newest(a: string | undefined, b: string): string {
   if (!a) return b;
   return Date.parse(b) > Date.parse(a) ? b : a;
+}
+
+/** An error whose code the page knows; any other is an upstream error (the stream is untrusted). */
+function knownError(error: GitlabEnvError): GitlabEnvError {
+  const message =
+    typeof error?.message === 'string'
+      ? error.message
+      : 'The environment cannot be followed.';
+  if ((GITLAB_ENV_ERROR_CODES as readonly string[]).includes(error?.code))
+    return { ...error, message };
+  return { code: 'UPSTREAM_ERROR', message };
 }

@@ -1,0 +1,118 @@
+import * as React from 'react';
+import { useEffect, useState } from 'react';
+import { LiveKindState } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import FiberManualRecordIcon from '@mui/icons-material/FiberManualRecord';
+import { LiveConnection } from '../../api';
+import { formatAge } from '../../view/format';
+import { liveIndicatorMode, polledKinds } from './liveIndicatorState';
+
+const LABELS = {
+  live: 'Live',
+  connecting: 'Connecting…',
+  reconnecting: 'Reconnecting…',
+  paused: 'Paused',
+  polling: 'Polling',
+} as const;
+
+const COLORS = {
+  live: 'success',
+  connecting: 'default',
+  reconnecting: 'warning',
+  paused: 'default',
+  polling: 'info',
+} as const;
+
+/**
+ * How the data on screen is kept current (live, reconnecting, paused or
+ * polling, with why), and how old it is: the age of the newest upstream
+ * data (`dataAt`), not of the last message.
+ */
+export function LiveIndicator({
+  connection,
+  paused,
+  upstream,
+  kinds,
+  dataAt,
+  pollIntervalMs,
+}: {
+  connection?: LiveConnection;
+  paused: boolean;
+  upstream?: 'live' | 'reconnecting';
+  kinds?: readonly LiveKindState[];
+  dataAt?: string;
+  pollIntervalMs?: number;
+}) {
+  const mode = liveIndicatorMode(connection, paused, upstream);
+  let reason: string | undefined;
+  if (mode === 'polling') reason = connection?.reason;
+  else if (mode === 'reconnecting')
+    reason =
+      connection?.mode === 'reconnecting'
+        ? connection.reason
+        : 'the backend lost its watch on the cluster and is reconnecting';
+  const label =
+    mode === 'polling' && pollIntervalMs
+      ? `Polling every ${Math.round(pollIntervalMs / 1000)} s`
+      : LABELS[mode];
+  const polled = mode === 'live' ? polledKinds(kinds) : [];
+  return (
+    <Box
+      role="status"
+      aria-label={`Updates: ${label}`}
+      data-live-mode={mode}
+      sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}
+    >
+      <Tooltip title={reason ? `Because ${reason}.` : ''}>
+        <Chip
+          size="small"
+          variant="outlined"
+          color={COLORS[mode]}
+          icon={<FiberManualRecordIcon sx={{ fontSize: 10 }} />}
+          label={label}
+        />
+      </Tooltip>
+      {reason ? (
+        <Typography variant="caption" color="text.secondary">
+          {reason[0].toUpperCase()}
+          {reason.slice(1)}.
+        </Typography>
+      ) : null}
+      {dataAt ? <DataAge dataAt={dataAt} /> : null}
+      {polled.length > 0 ? (
+        <Typography variant="caption" color="text.secondary">
+          Polled instead of watched:{' '}
+          {polled
+            .map(
+              kind =>
+                `${kind.resource}${kind.reason ? ` (${kind.reason})` : ''}`,
+            )
+            .join(', ')}
+        </Typography>
+      ) : null}
+    </Box>
+  );
+}
+
+/** "data 4s old", ticking every second without re-rendering the page. */
+function DataAge({ dataAt }: { dataAt: string }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  const age = formatAge(dataAt, now);
+  if (!age) return null;
+  return (
+    <Typography
+      variant="caption"
+      color="text.secondary"
+      title={new Date(dataAt).toLocaleString()}
+    >
+      data {age} old
+    </Typography>
+  );
+}
