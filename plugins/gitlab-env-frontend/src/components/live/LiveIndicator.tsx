@@ -15,7 +15,8 @@ const LABELS = {
   connecting: 'Connecting…',
   reconnecting: 'Reconnecting…',
   paused: 'Paused',
-  polling: 'Polling',
+  // A page that does not poll itself (the overview) keeps what it read.
+  polling: 'Not live',
 } as const;
 
 const COLORS = {
