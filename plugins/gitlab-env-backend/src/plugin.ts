@@ -12,6 +12,7 @@ import { CiAccessService, createCiAccessRouter } from './ciAccess';
 import { readGitlabEnvConfig, readHealthRules } from './config';
 import { createDiagnosticsRouter } from './diagnostics';
 import { gitlabEnvHealthRulesExtensionPoint } from './extensions';
+import { createLiveRouter, LivePlanner } from './live';
 import { createOverviewRouter } from './overview';
 import { createRouter } from './routes';
 import { GitlabEnvironmentsService } from './service';
@@ -41,6 +42,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
         permissionsRegistry: coreServices.permissionsRegistry,
         auditor: coreServices.auditor,
         cache: coreServices.cache,
+        lifecycle: coreServices.lifecycle,
         catalog: catalogServiceRef,
       },
       async init({
@@ -52,6 +54,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
         permissionsRegistry,
         auditor,
         cache,
+        lifecycle,
         catalog,
       }) {
         const gitlabEnvConfig = readGitlabEnvConfig(config);
@@ -72,6 +75,19 @@ export const gitlabEnvPlugin = createBackendPlugin({
           healthRules,
           sharedStore: sharedStoreOf(config, cache),
         });
+        const planner = new LivePlanner(
+          gitlabEnvConfig.live,
+          {
+            maxObjects: gitlabEnvConfig.limits.maxObjectsPerEnvironment,
+            maxPagesPerList: gitlabEnvConfig.limits.maxPagesPerList,
+          },
+          {
+            enabled: gitlabEnvConfig.overview.clusterWideReads,
+            minNamespaces: gitlabEnvConfig.overview.clusterWideMinNamespaces,
+          },
+          logger,
+        );
+        lifecycle.addShutdownHook(() => planner.close());
         permissionsRegistry.addPermissions(gitlabEnvPermissions);
         httpRouter.use(
           createOverviewRouter({
@@ -81,6 +97,18 @@ export const gitlabEnvPlugin = createBackendPlugin({
             httpAuth,
             auditor,
             deadlineMs: gitlabEnvConfig.overview.deadlineMs,
+          }),
+        );
+        httpRouter.use(
+          createLiveRouter({
+            service,
+            planner,
+            settings: gitlabEnvConfig.live,
+            catalog,
+            permissions,
+            httpAuth,
+            auditor,
+            logger,
           }),
         );
         httpRouter.use(

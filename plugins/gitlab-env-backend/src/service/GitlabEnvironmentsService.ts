@@ -45,6 +45,29 @@ import { kasObjectSource, ObjectSource } from './objectSource';
 import { ReadBounds } from './readBounds';
 import { readEnvironmentObjects } from './resourceReader';
 
+/**
+ * An environment located for live updates (see GitlabEnvironmentsService.locateLive).
+ *
+ * @public
+ */
+export interface LiveTarget {
+  entityRef: string;
+  environment: GitlabEnvironment;
+  labelSelector?: string;
+  /** What the environment's read depends on: environments with one key share one live state. */
+  readKey: string;
+  /** `host|agentId`: watches are shared and capped per agent. */
+  agentKey: string;
+  host: string;
+  kinds: ListableKind[];
+  /** A KAS client for the agent whose requests and streams end with `signal`. */
+  kas(signal: AbortSignal): Promise<KasClient>;
+  judging: {
+    healthRules: HealthRuleSet | undefined;
+    expectedForbiddenKinds: string[];
+  };
+}
+
 /** Options of the GitlabEnvironmentsService constructor. @public */
 export interface GitlabEnvironmentsServiceOptions {
   /** Adopters' health rules (extension point and app-config), tried before the built-in ones. */
@@ -407,6 +430,54 @@ export class GitlabEnvironmentsService {
       );
     }
     return { scope, data, environment };
+  }
+
+  /**
+   * What following an environment live needs: where it is (agent,
+   * namespace, selector), its agent's listable kinds and KAS clients on
+   * the caller's signal. Fails as a read would (settings, token, version,
+   * KAS refusal).
+   */
+  async locateLive(
+    entity: Entity,
+    slug: string,
+    options: CallOptions = {},
+  ): Promise<LiveTarget> {
+    const signal = this.requestSignal(options.signal);
+    const { scope, data, environment } = await this.findEnvironment(
+      entity,
+      slug,
+      signal,
+    );
+    const missing = missingKubernetesSetting(environment);
+    if (missing) {
+      const refused = invalidSetting(environment);
+      throw refused ? new GitlabEnvFailure(refused) : missing;
+    }
+    const agent = environment.agent!;
+    const { instance } = scope;
+    const kinds = await this.throughAgent(scope, data, environment, facts =>
+      this.listableKinds(instance, facts, agent, signal),
+    );
+    return {
+      entityRef: stringifyEntityRef(entity),
+      environment,
+      labelSelector: scope.labelSelector,
+      readKey: this.readKey(scope, environment),
+      agentKey: `${instance.host}|${agent.id}`,
+      host: instance.host,
+      kinds,
+      kas: async kasSignal => {
+        const facts = await this.usableInstance(instance);
+        const kasScope = tokenFailure(instance.host, facts, 'k8s_proxy');
+        if (kasScope) throw kasScope;
+        return this.kasClient(instance, facts, agent, kasSignal);
+      },
+      judging: {
+        healthRules: this.options.healthRules,
+        expectedForbiddenKinds: this.config.expectedForbiddenKinds,
+      },
+    };
   }
 
   private kasProxyUrl(
@@ -772,31 +843,19 @@ async function assembleRead(
     fluxResourcePath: environment.fluxResourcePath,
   });
   const { objects } = listed;
-  // Refusals the agents make on purpose are information, not gaps.
-  const errors = markExpectedRefusals(
-    [...listed.errors, ...(environment.errors ?? []), ...read.warnings()],
-    judging.expectedForbiddenKinds,
-    environment.fluxResourcePath,
-  );
   const kept = objects.slice(0, read.bounds.maxObjects);
-  if (read.bounds.exceeded || kept.length < objects.length) {
-    errors.push({
-      code: 'LIMIT_REACHED',
-      message: `This environment has more than ${read.bounds.maxObjects} objects; showing the first ${kept.length}. Narrow it with the gitlab-env/label-selector annotation.`,
-      hint: 'Set gitlab-env/label-selector on the entity so it reads only its own objects, or raise gitlabEnv.limits.maxObjectsPerEnvironment.',
-    });
-  }
-  if (kept.length === 0 && errors.length === 0) {
-    errors.push({
-      code: 'NO_RESOURCES',
-      message: `Nothing was found in the namespace ${namespace}${
-        labelSelector ? ` with the label selector ${labelSelector}` : ''
-      }.`,
-      hint: labelSelector
-        ? 'The deployed objects may lack the labels the gitlab-env/label-selector annotation asks for.'
-        : 'Nothing may have been deployed yet, or it went to another namespace.',
-    });
-  }
+  const errors = environmentErrors({
+    listed: listed.errors,
+    warnings: read.warnings(),
+    environment,
+    labelSelector,
+    expectedForbiddenKinds: judging.expectedForbiddenKinds,
+    limitedTo:
+      read.bounds.exceeded || kept.length < objects.length
+        ? { max: read.bounds.maxObjects, shown: kept.length }
+        : undefined,
+    empty: kept.length === 0,
+  });
   const graph = buildResourceGraph(kept, {
     health: { rules: judging.healthRules },
   });
@@ -809,15 +868,60 @@ async function assembleRead(
   };
 }
 
+/**
+ * An environment's errors from what its read met: refusals the agents make
+ * on purpose marked as information, the object limit, and NO_RESOURCES
+ * when nothing was found and nothing failed. Shared by reads and live
+ * environments.
+ */
+export function environmentErrors(read: {
+  listed: GitlabEnvError[];
+  /** The read's own warnings (limits, malformed items). */
+  warnings: GitlabEnvError[];
+  environment: GitlabEnvironment;
+  labelSelector: string | undefined;
+  expectedForbiddenKinds: string[];
+  limitedTo?: { max: number; shown: number };
+  empty: boolean;
+}): GitlabEnvError[] {
+  const { environment, labelSelector, limitedTo } = read;
+  const namespace = environment.namespace!;
+  // Refusals the agents make on purpose are information, not gaps.
+  const errors = markExpectedRefusals(
+    [...read.listed, ...(environment.errors ?? []), ...read.warnings],
+    read.expectedForbiddenKinds,
+    environment.fluxResourcePath,
+  );
+  if (limitedTo) {
+    errors.push({
+      code: 'LIMIT_REACHED',
+      message: `This environment has more than ${limitedTo.max} objects; showing the first ${limitedTo.shown}. Narrow it with the gitlab-env/label-selector annotation.`,
+      hint: 'Set gitlab-env/label-selector on the entity so it reads only its own objects, or raise gitlabEnv.limits.maxObjectsPerEnvironment.',
+    });
+  }
+  if (read.empty && errors.length === 0) {
+    errors.push({
+      code: 'NO_RESOURCES',
+      message: `Nothing was found in the namespace ${namespace}${
+        labelSelector ? ` with the label selector ${labelSelector}` : ''
+      }.`,
+      hint: labelSelector
+        ? 'The deployed objects may lack the labels the gitlab-env/label-selector annotation asks for.'
+        : 'Nothing may have been deployed yet, or it went to another namespace.',
+    });
+  }
+  return errors;
+}
+
 /** Errors that leave the data complete: the read found all there is. */
 const COMPLETE_READ_CODES = new Set(['NO_RESOURCES']);
 
-function incompleteness(errors: GitlabEnvError[]): GitlabEnvError[] {
+export function incompleteness(errors: GitlabEnvError[]): GitlabEnvError[] {
   return errors.filter(e => !e.expected && !COMPLETE_READ_CODES.has(e.code));
 }
 
 /** A summary from incomplete data says so: never a plain Healthy. */
-function markPartial(
+export function markPartial(
   health: HealthSummary,
   errors: GitlabEnvError[],
 ): HealthSummary {

@@ -229,8 +229,14 @@ export class KasClient {
    * watch with UPSTREAM_MALFORMED; one past the size bound with
    * LIMIT_REACHED.
    */
-  async *watch(path: string, resource?: string): AsyncGenerator<unknown> {
+  async *watch(
+    path: string,
+    resource?: string,
+    /** Told once the API server accepted the watch, before any event. */
+    onOpen?: () => void,
+  ): AsyncGenerator<unknown> {
     const stream = await this.stream(path, resource);
+    onOpen?.();
     const reader = stream.getReader();
     // Ends a pending read at once, whether or not the transport notices.
     const stop = () => reader.cancel().catch(() => undefined);

@@ -1,0 +1,3 @@
+export { createLiveRouter } from './createLiveRouter';
+export { LivePlanner } from './LivePlanner';
+export type { RefreshTarget } from './LivePlanner';
