@@ -201,6 +201,54 @@ describe('GitlabEnvLiveClient', () => {
     });
   });
 
+  it('polls, naming the reason, when the backend refuses the stream itself (too many environments)', async () => {
+    server.use(
+      http.get(`${BASE}/live`, () =>
+        HttpResponse.json(
+          {
+            error: { name: 'InputError', message: 'too many' },
+            gitlabEnv: {
+              code: 'INVALID_REQUEST',
+              message: 'The live stream follows at most 50 environments.',
+            },
+          },
+          { status: 400 },
+        ),
+      ),
+    );
+    const prod = new EngineEnvironment(liveShopResources());
+    server.use(
+      http.get(
+        `${BASE}/entity/default/component/storefront/environments/production/resources`,
+        () => HttpResponse.json(prod.resources()),
+      ),
+    );
+    const a = follow(client(), prod);
+    stops.push(a.stop);
+    await until(() => a.last()?.resources);
+    expect(a.last().connection).toEqual({
+      mode: 'polling',
+      reason:
+        'the backend refused the live stream: The live stream follows at most 50 environments.',
+    });
+  });
+
+  it('matches the messages to what was followed whatever the case of the kind and namespace', async () => {
+    const streams = serveLive();
+    const prod = new EngineEnvironment(liveShopResources());
+    const a = follow(client(), {
+      ...prod,
+      key: { entityRef: 'Component:Default/storefront', slug: 'production' },
+    } as EngineEnvironment);
+    stops.push(a.stop);
+    await until(() => streams.length === 1);
+    expect(
+      new URL(streams[0].request.url).searchParams.get('environment'),
+    ).toBe('component:default/storefront/production');
+    streams[0].send(prod.snapshot());
+    await until(() => a.last()?.resources);
+  });
+
   it('reports an environment the stream refuses, keeps the others, and closes the stream when nothing is followed', async () => {
     const streams = serveLive();
     const live = client();

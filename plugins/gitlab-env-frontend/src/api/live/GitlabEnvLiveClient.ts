@@ -1,4 +1,4 @@
-import { parseEntityRef } from '@backstage/catalog-model';
+import { parseEntityRef, stringifyEntityRef } from '@backstage/catalog-model';
 import { DiscoveryApi, FetchApi } from '@backstage/core-plugin-api';
 import {
   LiveEnvironmentKey,
@@ -23,7 +23,7 @@ import { readServerSentEvents } from './sse';
 export interface GitlabEnvLiveClientOptions {
   /**
    * No byte within this long after the request: a proxy buffers the
-   * stream, and the tab polls instead. 10 s by default.
+   * stream, and the tab polls instead. 15 s by default.
    */
   firstEventTimeoutMs?: number;
   /** No byte (heartbeats included) for this long: the stream is dead. 45 s by default. */
@@ -91,7 +91,7 @@ export class GitlabEnvLiveClient implements GitlabEnvLiveApi {
     this.fetchApi = options.fetchApi;
     this.gitlabEnvApi = options.gitlabEnvApi;
     this.options = {
-      firstEventTimeoutMs: 10_000,
+      firstEventTimeoutMs: 15_000,
       heartbeatTimeoutMs: 45_000,
       initialBackoffMs: 1_000,
       maxBackoffMs: 30_000,
@@ -112,7 +112,7 @@ export class GitlabEnvLiveClient implements GitlabEnvLiveApi {
     let entry = this.followed.get(id);
     if (!entry) {
       entry = {
-        key: { entityRef: key.entityRef, slug: key.slug },
+        key: { entityRef: canonicalRef(key.entityRef), slug: key.slug },
         listeners: new Set(),
         pollers: 0,
         state: initialLiveState(this.connection),
@@ -254,6 +254,14 @@ export class GitlabEnvLiveClient implements GitlabEnvLiveApi {
         `the backend does not serve live updates (HTTP ${response.status})`,
       );
     }
+    if (response.status === 400) {
+      // The request itself is refused (e.g. more environments than one
+      // stream may follow): asking again would not help.
+      const error = await GitlabEnvApiError.fromResponse(response);
+      throw new NoLiveRoute(
+        `the backend refused the live stream: ${error.message}`,
+      );
+    }
     if (!response.ok) throw await GitlabEnvApiError.fromResponse(response);
     const type = response.headers.get('content-type') ?? '';
     if (!type.startsWith('text/event-stream') || !response.body) {
@@ -366,8 +374,17 @@ export class GitlabEnvLiveClient implements GitlabEnvLiveApi {
   }
 }
 
+/** The key as the backend sends it back: the entity ref in its canonical (lower-cased kind and namespace) form. */
 function keyString(key: LiveEnvironmentKey): string {
-  return `${key.entityRef}/${key.slug}`;
+  return `${canonicalRef(key.entityRef)}/${key.slug}`;
+}
+
+function canonicalRef(entityRef: string): string {
+  try {
+    return stringifyEntityRef(parseEntityRef(entityRef));
+  } catch {
+    return entityRef;
+  }
 }
 
 const MESSAGE_TYPES = new Set([

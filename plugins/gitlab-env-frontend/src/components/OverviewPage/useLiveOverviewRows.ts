@@ -8,10 +8,12 @@ import { LiveConnection, LiveEnvironmentState } from '../../api';
 import { liveKey, useLiveEnvironments } from '../../hooks/useLiveEnvironments';
 
 /**
- * At most this many rows are followed live; the page shows the worst
- * first, and the backend keeps a watch set per followed environment.
+ * At most this many rows are followed live, in the order the stream listed
+ * them: the backend follows at most 50 environments per stream by default
+ * (gitlabEnv.live.maxEnvironmentsPerStream) and keeps watches per
+ * followed environment.
  */
-export const MAX_LIVE_OVERVIEW_ROWS = 200;
+export const MAX_LIVE_OVERVIEW_ROWS = 50;
 
 /**
  * The overview's rows with the health of the environments on screen kept
