@@ -1,7 +1,12 @@
 export { gitlabEnvApiRef } from './GitlabEnvApi';
 export type { GitlabEnvApi } from './GitlabEnvApi';
 export { GitlabEnvClient } from './GitlabEnvClient';
-export { GitlabEnvApiError, isGitlabEnvApiError } from './GitlabEnvApiError';
+export {
+  GitlabEnvApiError,
+  gitlabEnvErrorDetail,
+  isGitlabEnvApiError,
+} from './GitlabEnvApiError';
+export { GitlabEnvLiveError } from './live/GitlabEnvLiveError';
 export { GitlabEnvLiveClient } from './live/GitlabEnvLiveClient';
 export type { GitlabEnvLiveClientOptions } from './live/GitlabEnvLiveClient';
 export { gitlabEnvLiveApiRef } from './live/GitlabEnvLiveApi';

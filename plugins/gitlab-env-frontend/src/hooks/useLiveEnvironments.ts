@@ -5,6 +5,7 @@ import {
   LiveEnvironmentKey,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import {
+  GitlabEnvLiveError,
   LiveEnvironmentState,
   LiveFollowOptions,
   gitlabEnvLiveApiRef,
@@ -62,9 +63,14 @@ export function polledOf(
 ): Polled<EnvironmentResourcesResponse> | undefined {
   if (!state) return undefined;
   const waiting = !state.resources && !state.error && !state.pollError;
+  // Over data held, the stream's error is shown next to it (EnvironmentResources).
+  const streamError =
+    state.error && !state.resources
+      ? new GitlabEnvLiveError(state.error)
+      : undefined;
   return {
     value: state.resources,
-    error: state.pollError,
+    error: state.pollError ?? streamError,
     loading: waiting,
     refreshing: false,
     updatedAt: state.dataAt ? Date.parse(state.dataAt) : undefined,

@@ -4,6 +4,7 @@ import { setupServer } from 'msw/node';
 import { HttpResponse, http } from 'msw';
 import { registerMswTestHooks } from '@backstage/test-utils';
 import { ENVIRONMENTS } from '../../__testUtils__/fixtures';
+import { ERROR_CATALOG } from '../errors/errorCatalog';
 import { BASE_URL, ENTITY_URL, renderTab } from '../../__testUtils__/renderTab';
 import {
   EngineEnvironment,
@@ -16,6 +17,9 @@ import {
 
 const server = setupServer();
 registerMswTestHooks(server);
+
+// The first renders of MUI and React Flow are slow on a loaded machine.
+jest.setTimeout(30_000);
 
 const running = ENVIRONMENTS.filter(env => env.state !== 'stopped');
 
@@ -163,15 +167,20 @@ describe('EntityGitlabEnvContent, live', () => {
         {
           resource: 'Pod',
           mode: 'poll',
-          reason: 'the agent’s watch cap (4) is reached',
+          reason:
+            'The agent already holds 4 watches (gitlabEnv.live.maxWatchesPerAgent): Pod is listed again every 15 s.',
+        },
+        {
+          resource: 'discovery.k8s.io/EndpointSlice',
+          mode: 'poll',
+          reason:
+            'The agent already holds 4 watches (gitlabEnv.live.maxWatchesPerAgent): discovery.k8s.io/EndpointSlice is listed again every 15 s.',
         },
       ],
     });
-    expect(
-      await within(panel).findByText(
-        'Polled instead of watched: Pod (the agent’s watch cap (4) is reached)',
-      ),
-    ).toBeInTheDocument();
+    expect(await within(panel).findByTestId('polled-kinds')).toHaveTextContent(
+      'Polled instead of watched: Pod, EndpointSlice (The agent already holds 4 watches (gitlabEnv.live.maxWatchesPerAgent))',
+    );
 
     stream.close();
     expect(
@@ -226,5 +235,28 @@ describe('EntityGitlabEnvContent, live', () => {
     expect(
       screen.getByRole('checkbox', { name: 'Auto-refresh (5 s)' }),
     ).toBeChecked();
+  });
+
+  it('names on the card and in the panel why the stream cannot follow an environment', async () => {
+    const shop = serve();
+    await renderTab({ route: '/?env=staging' });
+    await waitFor(() => expect(shop.streams).toHaveLength(1));
+    for (const [slug, env] of shop.envs) {
+      if (slug === 'staging') {
+        shop.streams[0].send({
+          type: 'error',
+          key: env.key,
+          error: { code: 'NO_AGENT', message: 'No agent deployed to staging.' },
+        });
+      } else shop.streams[0].send(env.snapshot());
+    }
+    const card = await screen.findByRole('region', { name: 'staging' });
+    expect(
+      await within(card).findByText(ERROR_CATALOG.NO_AGENT.title),
+    ).toBeInTheDocument();
+    const panel = screen.getByRole('region', { name: 'Resources of staging' });
+    expect(
+      within(panel).getByText('No agent deployed to staging.'),
+    ).toBeInTheDocument();
   });
 });

@@ -83,19 +83,52 @@ export function LiveIndicator({
         </Typography>
       ) : null}
       {dataAt ? <DataAge dataAt={dataAt} /> : null}
-      {polled.length > 0 ? (
-        <Typography variant="caption" color="text.secondary">
-          Polled instead of watched:{' '}
-          {polled
-            .map(
-              kind =>
-                `${kind.resource}${kind.reason ? ` (${kind.reason})` : ''}`,
-            )
-            .join(', ')}
-        </Typography>
-      ) : null}
+      {polled.length > 0 ? <PolledKinds kinds={polled} /> : null}
     </Box>
   );
+}
+
+const KINDS_SHOWN = 6;
+
+/**
+ * The kinds the backend lists again instead of watching, with why: the
+ * reason they share (the watch cap) in full, each kind's own on hover.
+ */
+function PolledKinds({ kinds }: { kinds: readonly LiveKindState[] }) {
+  const names = kinds.map(kind => kind.resource.split('/').pop());
+  const shown = names.slice(0, KINDS_SHOWN).join(', ');
+  const more =
+    names.length > KINDS_SHOWN ? ` and ${names.length - KINDS_SHOWN} more` : '';
+  const cause = sharedCause(kinds.map(kind => kind.reason ?? ''));
+  return (
+    <Tooltip
+      title={kinds
+        .map(kind => `${kind.resource}: ${kind.reason ?? 'polled'}`)
+        .join(' · ')}
+    >
+      <Typography
+        variant="caption"
+        color="text.secondary"
+        tabIndex={0}
+        data-testid="polled-kinds"
+      >
+        Polled instead of watched: {shown}
+        {more}
+        {cause ? ` (${cause})` : ''}
+      </Typography>
+    </Tooltip>
+  );
+}
+
+/** What every reason says before its first colon, when they all say the same. */
+function sharedCause(reasons: string[]): string | undefined {
+  const causes = reasons.map(reason => {
+    const colon = reason.indexOf(': ');
+    return colon > 0 ? reason.slice(0, colon) : reason;
+  });
+  return causes[0] && causes.every(cause => cause === causes[0])
+    ? causes[0]
+    : undefined;
 }
 
 /** "data 4s old", ticking every second without re-rendering the page. */

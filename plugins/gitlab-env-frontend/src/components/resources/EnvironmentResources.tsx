@@ -110,7 +110,9 @@ export function EnvironmentResources({
           </IconButton>
         </Tooltip>
       </Box>
-      {live?.error ? <GitlabEnvErrorAlert error={live.error} /> : null}
+      {live?.error && polled?.value ? (
+        <GitlabEnvErrorAlert error={live.error} />
+      ) : null}
       <ResourcesBody polled={polled} onRetry={onRetry} now={now} />
     </Paper>
   );
@@ -127,10 +129,7 @@ function ResourcesBody({
 }) {
   if (!polled || polled.loading) return <ResourcesSkeleton />;
   if (!polled.value) {
-    // Without data or a read error, the live stream's error above says why.
-    return polled.error ? (
-      <GitlabEnvErrorPanel error={polled.error} onRetry={onRetry} />
-    ) : null;
+    return <GitlabEnvErrorPanel error={polled.error!} onRetry={onRetry} />;
   }
   return (
     <>
