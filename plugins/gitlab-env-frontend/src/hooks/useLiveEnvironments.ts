@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useApi } from '@backstage/core-plugin-api';
 import {
   EnvironmentResourcesResponse,
@@ -46,7 +46,12 @@ export function useLiveEnvironments(
     return () => stops.forEach(stop => stop());
   }, [live, keysKey, paused]);
 
-  return states;
+  // Only what is followed now: a row or card left behind shows no frozen state.
+  return useMemo(() => {
+    const followed = new Set(keysKey.split('\n').map(line => line.slice(1)));
+    if ([...states.keys()].every(id => followed.has(id))) return states;
+    return new Map([...states].filter(([id]) => followed.has(id)));
+  }, [states, keysKey]);
 }
 
 /** The map key of an environment: `<entityRef>/<slug>` (a slug holds no `/`). */

@@ -181,6 +181,27 @@ describe('GitlabEnvLiveClient', () => {
     expect(streams).toHaveLength(1);
   });
 
+  it('tries streaming again after polling for a while', async () => {
+    let liveRequests = 0;
+    server.use(
+      http.get(`${BASE}/live`, () => {
+        liveRequests++;
+        return new HttpResponse(null, { status: 404 });
+      }),
+    );
+    const prod = new EngineEnvironment(liveShopResources());
+    server.use(
+      http.get(
+        `${BASE}/entity/default/component/storefront/environments/production/resources`,
+        () => HttpResponse.json(prod.resources()),
+      ),
+    );
+    const a = follow(client({ pollIntervalMs: 20, streamRetryMs: 100 }), prod);
+    stops.push(a.stop);
+    await until(() => liveRequests >= 3);
+    expect(a.last().connection.mode).toBe('polling');
+  });
+
   it('polls when the backend has no live route', async () => {
     server.use(
       http.get(`${BASE}/live`, () => HttpResponse.json({}, { status: 404 })),

@@ -37,6 +37,8 @@ export interface GitlabEnvLiveClientOptions {
   maxEventChars?: number;
   /** Lets the environments a page mounts at once share one stream. 50 ms by default. */
   settleMs?: number;
+  /** After polling this long, streaming is tried again (the proxy or backend may have changed). 5 min by default. */
+  streamRetryMs?: number;
 }
 
 interface Followed {
@@ -98,6 +100,7 @@ export class GitlabEnvLiveClient implements GitlabEnvLiveApi {
       pollIntervalMs: 15_000,
       maxEventChars: 64 * 1024 * 1024,
       settleMs: 50,
+      streamRetryMs: 300_000,
       ...options.options,
     };
   }
@@ -285,7 +288,13 @@ export class GitlabEnvLiveClient implements GitlabEnvLiveApi {
 
   private async poll(generation: number) {
     this.setConnection({ mode: 'polling', reason: this.pollingReason });
+    const tryStreamingAt = Date.now() + this.options.streamRetryMs;
     while (this.current(generation)) {
+      if (Date.now() >= tryStreamingAt) {
+        this.pollingReason = undefined;
+        this.stream(generation);
+        return;
+      }
       await Promise.all(
         [...this.followed.values()]
           .filter(entry => entry.pollers > 0)
