@@ -140,6 +140,50 @@ test('scaling a deployment and crash-looping a pod show on the open page without
   await scale(before);
 });
 
+test('the overview row of an environment turns Degraded when one of its pods crash-loops', async () => {
+  const page = await portal.page();
+  await portal.goto(page, '/gitlab-env?q=notifications');
+  await page
+    .getByText(/^Showing \d+ of \d+ environments$/)
+    .waitFor({ timeout: TIMEOUT });
+  await page
+    .getByRole('progressbar', { name: 'Loading environments' })
+    .waitFor({ state: 'detached', timeout: TIMEOUT });
+  await page
+    .getByRole('status', { name: 'Updates: Live' })
+    .waitFor({ timeout: TIMEOUT });
+  const row = page
+    .getByTestId('overview-row')
+    .filter({ hasText: 'acme/platform/notifications' })
+    .filter({ has: page.getByRole('cell', { name: /^development/ }) });
+  await row.first().waitFor({ timeout: TIMEOUT });
+  assert.equal(await row.count(), 1);
+  const badge = row.getByRole('status', { name: /^Health: / }).first();
+  assert.doesNotMatch(
+    await badge.getAttribute('aria-label'),
+    /^Health: Degraded/,
+  );
+
+  const [victim] = await podsOf(DEPLOYMENT);
+  const crash = await fetch(
+    `${SIMULATOR}/-/simulator/clusters/${AGENT.name}/crash`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ namespace: NAMESPACE, pod: victim, loop: true }),
+    },
+  );
+  assert.equal(crash.status, 200, await crash.text());
+  await row
+    .getByRole('status', { name: /^Health: Degraded/ })
+    .waitFor({ timeout: TIMEOUT });
+  await portal.screenshot(page, 'live-overview-degraded');
+  assert.deepEqual(page.errors.filter(isAppError), []);
+  await kas(`/api/v1/namespaces/${NAMESPACE}/pods/${victim}`, {
+    method: 'DELETE',
+  });
+});
+
 function isAppError(text) {
   if (/Failed to load resource: the server responded/.test(text)) return false;
   return !/Warning:|findDOMNode|defaultProps|React Router Future Flag/.test(
