@@ -11,10 +11,16 @@ import {
 import { CiAccessService, createCiAccessRouter } from './ciAccess';
 import { readGitlabEnvConfig, readHealthRules } from './config';
 import { createDiagnosticsRouter } from './diagnostics';
-import { gitlabEnvHealthRulesExtensionPoint } from './extensions';
-import { createLiveRouter, LivePlanner } from './live';
+import {
+  gitlabEnvHealthRulesExtensionPoint,
+  gitlabEnvLocatorExtensionPoint,
+  gitlabEnvObjectSourceExtensionPoint,
+} from './extensions';
+import { GitlabEnvLocator } from './locating';
+import { GitlabEnvClusterSource, LivePlanner } from './planning';
+import { SharedTransport } from './transport';
 import { createOverviewRouter } from './overview';
-import { createRouter } from './routes';
+import { createLiveRouter, createRouter } from './routes';
 import { GitlabEnvironmentsService } from './service';
 import { sharedStoreOf } from './service/sharedCache';
 
@@ -30,6 +36,24 @@ export const gitlabEnvPlugin = createBackendPlugin({
     env.registerExtensionPoint(gitlabEnvHealthRulesExtensionPoint, {
       addHealthRule({ group, kind, rule }) {
         moduleRules.push({ group, kind, rule, source: 'a backend module' });
+      },
+    });
+    let locator:
+      | ((defaultLocator: GitlabEnvLocator) => GitlabEnvLocator)
+      | undefined;
+    env.registerExtensionPoint(gitlabEnvLocatorExtensionPoint, {
+      setLocator(factory) {
+        if (locator)
+          throw new Error(
+            'Two backend modules set the gitlab-env locator; keep one.',
+          );
+        locator = factory;
+      },
+    });
+    const clusterSources: GitlabEnvClusterSource[] = [];
+    env.registerExtensionPoint(gitlabEnvObjectSourceExtensionPoint, {
+      addClusterSource(source) {
+        clusterSources.push(source);
       },
     });
     env.registerInit({
@@ -66,14 +90,20 @@ export const gitlabEnvPlugin = createBackendPlugin({
           logger.info(
             `Adopters' health rules for ${healthRules.keys().join(', ')}`,
           );
+        // One transport: every service draws on the same concurrency budgets.
+        const transport = new SharedTransport(gitlabEnvConfig);
         const ciAccess = new CiAccessService(
           gitlabEnvConfig,
           gitlabEnvConfig.ciAccess,
           logger,
+          transport,
         );
         const service = new GitlabEnvironmentsService(gitlabEnvConfig, logger, {
           healthRules,
           sharedStore: sharedStoreOf(config, cache),
+          transport,
+          locator,
+          clusterSources,
         });
         const planner = new LivePlanner(
           gitlabEnvConfig.live,

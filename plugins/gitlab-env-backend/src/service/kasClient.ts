@@ -241,6 +241,8 @@ export class KasClient {
     // Ends a pending read at once, whether or not the transport notices.
     const stop = () => reader.cancel().catch(() => undefined);
     this.options.signal?.addEventListener('abort', stop, { once: true });
+    // Ended while the answer's headers were on their way: no event will tell.
+    if (this.options.signal?.aborted) stop();
     const decoder = new TextDecoder('utf-8', { fatal: true });
     let pending = '';
     try {

@@ -10,7 +10,7 @@ import { KasClient } from './kasClient';
 import { describeItem, inspectObject, PlannedKind } from './objects';
 import { ReadBounds } from './readBounds';
 
-/** One object's address: enough to GET it and to name it in errors. */
+/** One object's address: enough to GET it and to name it in errors. @public */
 export interface ObjectRef {
   group: string;
   version: string;
@@ -152,7 +152,7 @@ export async function listKind(
 }
 
 /** The item as an object, or a warning naming it and why it is left out. */
-function inspectOrWarn(
+export function inspectOrWarn(
   item: unknown,
   planned: PlannedKind,
   label: string,

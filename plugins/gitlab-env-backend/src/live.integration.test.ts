@@ -2,7 +2,13 @@ import { mockServices } from '@backstage/backend-test-utils';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import { LiveMessage } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import {
+  BENCH_AGENT,
+  CHANGED_AT,
+  DEMO_TOKEN,
+  environmentSlug,
+  generateScenario,
   RunningSimulator,
+  scenarioCatalogEntities,
   startGitlabSimulator,
 } from '@gitlab-env/gitlab-simulator';
 import { AddressInfo } from 'net';
@@ -10,8 +16,12 @@ import {
   component,
   startBackendOnSimulator,
   TEST_KAS_TUNNELS,
-} from '../__testUtils__/backendOnSimulator';
-import { openLiveStream, ReceivedEvent } from '../__testUtils__/liveStream';
+} from './__testUtils__/backendOnSimulator';
+import { openLiveStream, ReceivedEvent } from './__testUtils__/liveStream';
+import { ConfigReader } from '@backstage/config';
+import { readGitlabEnvConfig } from './config';
+import { LivePlanner } from './planning';
+import { GitlabEnvironmentsService } from './service';
 
 const storefront = component('storefront', {
   'gitlab.com/project-slug': 'acme/shop/storefront',
@@ -284,6 +294,114 @@ describe('GET /live against the simulator', () => {
     }
   });
 
+  it('resumes a reconnecting stream from Last-Event-ID with the missed patches, without a snapshot', async () => {
+    // Within the grace period the environment's state and patches are kept.
+    const { backend, url } = await startBackend(simulator, { graceSeconds: 5 });
+    const first = await openLiveStream(url, [STAGING]);
+    let lastId: string;
+    try {
+      await first.next(is('snapshot'));
+      // Ids start once every environment had its snapshot.
+      lastId = (await first.next(e => e.id !== undefined)).id!;
+    } finally {
+      await first.close();
+    }
+    const { store, list } = podsOf(simulator);
+    const [pod] = list();
+    store.upsert({
+      ...pod,
+      metadata: {
+        ...pod.metadata,
+        labels: { ...pod.metadata.labels, missed: 'yes' },
+      },
+    });
+    await new Promise(resolve => setTimeout(resolve, 500));
+    const resumed = await openLiveStream(url, [STAGING], {
+      'last-event-id': lastId,
+    });
+    try {
+      await resumed.next(
+        is('patch', m =>
+          m.patch.objectsUpserted.some(
+            o => o.metadata?.labels?.missed === 'yes',
+          ),
+        ),
+      );
+      expect(resumed.events.some(e => e.event === 'snapshot')).toBe(false);
+      // An id from another process (or too old) gets a fresh snapshot.
+      const fresh = await openLiveStream(url, [STAGING], {
+        'last-event-id': '1',
+      });
+      try {
+        await fresh.next(is('snapshot'));
+      } finally {
+        await fresh.close();
+      }
+    } finally {
+      await resumed.close();
+      await backend.stop();
+    }
+  });
+
+  it('lists a polled kind again at once when a write asks for it (LivePlanner.refresh)', async () => {
+    const config = readGitlabEnvConfig(
+      new ConfigReader({
+        gitlabEnv: {
+          instances: [
+            {
+              host: 'gitlab.example.com',
+              baseUrl: simulator.url,
+              token: DEMO_TOKEN,
+            },
+          ],
+          live: { maxWatchesPerAgent: 1, pollIntervalSeconds: 600 },
+        },
+      }),
+    );
+    const service = new GitlabEnvironmentsService(
+      config,
+      mockServices.logger.mock(),
+    );
+    const planner = new LivePlanner(
+      config.live,
+      { maxObjects: 1000, maxPagesPerList: 10 },
+      { enabled: true, minNamespaces: 3 },
+      mockServices.logger.mock(),
+    );
+    try {
+      const target = await service.locateLive(storefront, 'staging');
+      const { environment, release } = await planner.follow(target);
+      const patches: Array<Extract<LiveMessage, { type: 'patch' }>['patch']> =
+        [];
+      environment.subscribe(e => {
+        if (e.type === 'patch') patches.push(e.patch);
+      });
+      const { store } = simulator.cluster('nonprod');
+      store.upsert({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'written', namespace: NAMESPACE, uid: 'uid-written' },
+        data: { a: 'b' },
+      });
+      const agent = target.environment.agent!;
+      expect(
+        planner.refresh({
+          agent: { host: 'gitlab.example.com', id: agent.id },
+          namespace: NAMESPACE,
+          resource: { group: '', kind: 'ConfigMap' },
+        }),
+      ).toBe(1);
+      await waitFor(() =>
+        patches.some(p =>
+          p.objectsUpserted.some(o => o.metadata?.name === 'written'),
+        ),
+      );
+      release();
+    } finally {
+      await planner.close();
+    }
+  });
+
   it('never streams an environment the user may not read', async () => {
     const { backend, url } = await startBackend(simulator, {}, [
       mockServices.permissions.mock({
@@ -305,4 +423,93 @@ describe('GET /live against the simulator', () => {
       await backend.stop();
     }
   });
+});
+
+describe('GET /live for many environments of one agent', () => {
+  it.each([
+    ['watches each kind once across the cluster', false],
+    [
+      'falls back to one watch per namespace where RBAC refuses the cluster',
+      true,
+    ],
+  ])(
+    '%s and delivers every namespace’s changes',
+    async (_name, namespacedRbacOnly) => {
+      const scenario = generateScenario({
+        projects: 1,
+        environmentsPerProject: 4,
+        objectsPerEnvironment: 20,
+        seed: 3,
+      });
+      const simulator = await startGitlabSimulator({
+        port: 0,
+        scenario,
+        tickMs: 0,
+        kasTunnels: TEST_KAS_TUNNELS,
+        faults: { namespacedRbacOnly },
+      });
+      const [entity] = scenarioCatalogEntities(scenario);
+      const backend = await startBackendOnSimulator(simulator, {
+        entities: [entity],
+        // Namespace by namespace, four environments need four times the
+        // watches: room for them, so no kind is polled here.
+        gitlabEnv: {
+          live: {
+            graceSeconds: 0.3,
+            ...(namespacedRbacOnly ? { maxWatchesPerAgent: 200 } : {}),
+          },
+        },
+      });
+      const { port } = backend.server.address() as AddressInfo;
+      const environments = scenario.projects[0].environments;
+      const stream = await openLiveStream(
+        `http://127.0.0.1:${port}`,
+        environments.map(
+          e =>
+            `component:default/${entity.metadata.name}/${environmentSlug(
+              e.name,
+            )}`,
+        ),
+      );
+      for (const e of environments) {
+        const slug = environmentSlug(e.name);
+        const snapshot = (
+          await stream.next(is('snapshot', m => m.key.slug === slug))
+        ).message as Of<'snapshot'>;
+        expect(snapshot.resources.resources.length).toBeGreaterThan(0);
+      }
+      const stopChurn = simulator.cluster(BENCH_AGENT).startChurn(40, {
+        namespaces: environments.map(e => e.kubernetesNamespace!),
+      });
+      try {
+        for (const e of environments) {
+          const slug = environmentSlug(e.name);
+          await stream.next(
+            is(
+              'patch',
+              m =>
+                m.key.slug === slug &&
+                m.patch.objectsUpserted.some(
+                  o => o.metadata?.annotations?.[CHANGED_AT],
+                ),
+            ),
+          );
+        }
+        const status = (await stream.next(is('status')))
+          .message as Of<'status'>;
+        const watched = status.kinds.filter(k => k.mode === 'watch').length;
+        const open = simulator.cluster(BENCH_AGENT).openWatches();
+        // One watch per kind for all four namespaces, not one per namespace;
+        // namespace by namespace where the cluster cannot be listed.
+        expect(namespacedRbacOnly ? open > watched : open <= watched).toBe(
+          true,
+        );
+      } finally {
+        stopChurn();
+        await stream.close();
+        await backend.stop();
+        await simulator.close();
+      }
+    },
+  );
 });

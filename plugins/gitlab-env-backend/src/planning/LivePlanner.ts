@@ -3,10 +3,13 @@ import { LiveKindState } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { LiveSettings } from '../config';
 import { LiveTarget } from '../service/GitlabEnvironmentsService';
 import type { ListableKind } from '../service/discovery';
-import { SharedInformer } from './informer';
-import { InformerLease, LiveEnvironment } from './liveEnvironment';
+import { collectionPath } from '../validation';
+import { listKind } from '../service/objectSource';
+import { InformerLease, LiveEnvironment } from '../assembling/LiveEnvironment';
+import { adopterObjectSource } from './clusterSources';
+import { InformerOptions, SharedInformer } from './informer';
 
-/** What a write names: the objects it changed. */
+/** What a write names: the objects it changed (see LivePlanner.refresh). @public */
 export interface RefreshTarget {
   agent: { host: string; id: string };
   namespace: string;
@@ -40,8 +43,52 @@ function priorityOf(kind: ListableKind): number {
   return at === -1 ? PRIORITY.length : at;
 }
 
+/** How an informer lists and watches a kind: through KAS, or a backend module's source (no watch). */
+function sourceOf(
+  target: LiveTarget,
+  kind: ListableKind,
+  namespace: string | undefined,
+): Pick<InformerOptions, 'list' | 'watch'> {
+  const { access, labelSelector } = target;
+  if (access.via === 'module') {
+    return {
+      list: ({ bounds, keep }) =>
+        adopterObjectSource(
+          access.source,
+          access.target,
+          bounds,
+          labelSelector,
+        ).listAll(kind, namespace, keep),
+    };
+  }
+  return {
+    list: ({ signal, bounds, keep, onResourceVersion }) =>
+      listKind(access.kas(signal), kind, {
+        namespace,
+        labelSelector,
+        keep: keep && (ns => keep(ns)),
+        bounds,
+        onResourceVersion,
+      }),
+    watch: ({ query, signal, onOpen }) =>
+      access
+        .kas(signal)
+        .watch(
+          `${collectionPath(
+            kind,
+            namespace,
+            `The cluster's discovery (${kind.label})`,
+          )}?${query}`,
+          kind.label,
+          onOpen,
+        ),
+  };
+}
+
 interface HeldInformer {
   informer: SharedInformer;
+  /** Its lessees' ways to move to another informer of the kind. */
+  movers: Set<() => void>;
   agentKey: string;
   refs: number;
   /** For a watch across the cluster: its lessees' namespaces, counted. */
@@ -185,11 +232,21 @@ export class LivePlanner {
     return namespaces;
   }
 
-  private watchesOf(agentKey: string): number {
+  private watchesOf(agentKey: string, replaced?: ListableKind): number {
     let count = 0;
-    for (const held of this.informers.values())
-      if (held.agentKey === agentKey && held.informer.mode === 'watch')
-        count += 1;
+    for (const held of this.informers.values()) {
+      const { options } = held.informer;
+      if (held.agentKey !== agentKey || held.informer.mode !== 'watch')
+        continue;
+      if (
+        replaced &&
+        options.namespace !== undefined &&
+        options.kind.group === replaced.group &&
+        options.kind.plural === replaced.plural
+      )
+        continue;
+      count += 1;
+    }
     return count;
   }
 
@@ -197,35 +254,67 @@ export class LivePlanner {
   acquire(target: LiveTarget, kindIndex: number): InformerLease {
     const kind = target.kinds[kindIndex];
     const namespace = target.environment.namespace!;
+    // Every watch holds one of agentk's few tunnels: from the second
+    // namespace of an agent on, a kind is watched once across the cluster.
     const acrossCluster =
       this.clusterWide.enabled &&
+      target.access.via === 'kas' &&
       !this.clusterForbidden.has(this.forbiddenKey(target, kind)) &&
       (this.informers.has(this.informerKey(target, kind, undefined)) ||
-        this.namespacesOfAgent(target).size >= this.clusterWide.minNamespaces);
+        this.namespacesOfAgent(target).size >= 2);
     const scope = acrossCluster ? undefined : namespace;
     const key = this.informerKey(target, kind, scope);
     let held = this.informers.get(key);
+    const created = !held;
     if (!held) held = this.createInformer(key, target, kind, scope);
     const entry = held;
     entry.refs += 1;
     if (entry.timer) clearTimeout(entry.timer);
     entry.timer = undefined;
+    let ready = entry.informer.synced;
     if (entry.namespaces) {
       const count = entry.namespaces.get(namespace) ?? 0;
       entry.namespaces.set(namespace, count + 1);
       // A namespace new to a watch across the cluster: list it in.
-      if (count === 0 && entry.refs > 1) entry.informer.relist();
+      if (count === 0 && !created) ready = entry.informer.relist();
     }
+    // The same kind watched namespace by namespace moves to the new watch.
+    if (created && scope === undefined)
+      this.moveToClusterWide(key, target, kind);
     let released = false;
     return {
       informer: entry.informer,
       state: entry.state,
+      ready,
+      onMove: move => {
+        entry.movers.add(move);
+        return () => entry.movers.delete(move);
+      },
       release: () => {
         if (released) return;
         released = true;
         this.releaseInformer(key, entry, namespace);
       },
     };
+  }
+
+  /** Asks the environments on per-namespace informers of the kind to take the one across the cluster. */
+  private moveToClusterWide(
+    clusterKey: string,
+    target: LiveTarget,
+    kind: ListableKind,
+  ) {
+    const prefix = `${target.agentKey}|${target.labelSelector ?? ''}|`;
+    const suffix = `|${kind.group}/${kind.version}/${kind.plural}`;
+    for (const [key, held] of this.informers) {
+      if (
+        key === clusterKey ||
+        !key.startsWith(prefix) ||
+        !key.endsWith(suffix)
+      )
+        continue;
+      held.movers.forEach(move => move());
+    }
   }
 
   private informerKey(
@@ -245,14 +334,20 @@ export class LivePlanner {
     namespace: string | undefined,
   ): HeldInformer {
     const { maxWatchesPerAgent } = this.settings;
-    const capped = this.watchesOf(target.agentKey) >= maxWatchesPerAgent;
+    const { access } = target;
+    // Per-namespace watches of the kind a new watch across the cluster
+    // replaces do not count: they end as their environments move.
+    const replaced = namespace === undefined ? kind : undefined;
+    const capped =
+      access.via === 'kas' &&
+      this.watchesOf(target.agentKey, replaced) >= maxWatchesPerAgent;
     const namespaces = namespace === undefined ? new Map() : undefined;
     const informer = new SharedInformer({
       kind,
       namespace,
       labelSelector: target.labelSelector,
-      mode: capped ? 'poll' : 'watch',
-      kas: signal => target.kas(signal),
+      mode: capped || access.via !== 'kas' ? 'poll' : 'watch',
+      ...sourceOf(target, kind, namespace),
       maxObjects: this.limits.maxObjects,
       maxPagesPerList: this.limits.maxPagesPerList,
       pollIntervalMs: this.settings.pollIntervalMs,
@@ -264,19 +359,25 @@ export class LivePlanner {
         else this.upstream.watches += 1;
       },
     });
-    const state: LiveKindState = capped
-      ? {
-          resource: kind.label,
-          mode: 'poll',
-          reason: `The agent already holds ${maxWatchesPerAgent} watches (gitlabEnv.live.maxWatchesPerAgent): ${
-            kind.label
-          } is listed again every ${Math.round(
-            this.settings.pollIntervalMs / 1000,
-          )} s.`,
-        }
-      : { resource: kind.label, mode: 'watch' };
+    const every = `${kind.label} is listed again every ${Math.round(
+      this.settings.pollIntervalMs / 1000,
+    )} s.`;
+    let state: LiveKindState = { resource: kind.label, mode: 'watch' };
+    if (access.via !== 'kas')
+      state = {
+        resource: kind.label,
+        mode: 'poll',
+        reason: `A backend module serves this agent's cluster, without watches: ${every}`,
+      };
+    else if (capped)
+      state = {
+        resource: kind.label,
+        mode: 'poll',
+        reason: `The agent already holds ${maxWatchesPerAgent} watches (gitlabEnv.live.maxWatchesPerAgent): ${every}`,
+      };
     const held: HeldInformer = {
       informer,
+      movers: new Set(),
       agentKey: target.agentKey,
       refs: 0,
       namespaces,

@@ -8,16 +8,13 @@ import {
   WatchEvent,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { asGitlabEnvError } from '../errors';
-import {
-  environmentErrors,
-  LiveTarget,
-  markPartial,
-} from '../service/GitlabEnvironmentsService';
+import type { LiveTarget } from '../service/GitlabEnvironmentsService';
 import { readEnvironmentObjects } from '../service/resourceReader';
 import { ReadBounds } from '../service/readBounds';
-import { getObject } from '../service/objectSource';
-import { replaceObjects } from './objectDiff';
-import { InformerEvent, isTransportFailure, SharedInformer } from './informer';
+import { objectSourceOf } from '../planning/clusterSources';
+import { environmentErrors, markPartial } from './assembleRead';
+import { replaceObjects } from '../planning/objectDiff';
+import { isTransportFailure, SharedInformer } from '../planning/informer';
 
 /** What an environment tells its viewers; the stream turns it into LiveMessages. */
 export type LiveEnvironmentEvent =
@@ -29,6 +26,10 @@ export type LiveEnvironmentEvent =
 /** The informers an environment holds, as the planner lends them. */
 export interface InformerLease {
   informer: SharedInformer;
+  /** Resolves once the informer listed this environment's namespace. */
+  ready: Promise<void>;
+  /** Registers how to move this lease to another informer of the kind; returns how to unregister. */
+  onMove?(move: () => void): () => void;
   /** The kind's mode and why, as the page shows it. */
   state: LiveKindState;
   release(): void;
@@ -90,6 +91,7 @@ export class LiveEnvironment {
   private pending: WatchEvent[] = [];
   private pendingDataAt = '';
   private stateChanged = false;
+  private snapshotMemo: EnvironmentResourcesResponse | undefined;
   private timer: NodeJS.Timeout | undefined;
   private extrasTimer: NodeJS.Timeout | undefined;
   private readonly extras = new Map<string, KubernetesObject>();
@@ -121,35 +123,34 @@ export class LiveEnvironment {
   async start(): Promise<void> {
     const { target } = this.deps;
     this.deps.kindOrder(target.kinds).forEach(index => this.attach(index));
-    await Promise.all([
-      ...this.leases.map(l => l.informer.synced),
-      this.readExtras(),
-    ]);
+    const extras = this.readExtras();
+    // A kind may move to another informer meanwhile (another environment
+    // of the agent started a watch across the cluster): wait for that one.
+    for (;;) {
+      const leases = [...this.leases];
+      await Promise.all(leases.map(l => l.ready));
+      if (this.stopped || leases.every((l, i) => this.leases[i] === l)) break;
+    }
+    await extras;
     this.flush();
     this.errorsJson = JSON.stringify(this.errors());
     this.statusJson = JSON.stringify(this.status());
     this.scheduleExtras();
   }
 
+  private inScope = (object: KubernetesObject) =>
+    object.metadata?.namespace === this.deps.target.environment.namespace;
+
   private attach(index: number) {
     const lease = this.deps.acquire(this.deps.target, index);
     this.leases[index] = lease;
-    const namespace = this.deps.target.environment.namespace;
-    const inScope = (e: InformerEvent) =>
-      e.object.metadata?.namespace === namespace;
-    const events = lease.informer.objects().map(object => ({
-      type: 'ADDED' as const,
-      object,
-    }));
     const unsubscribe = lease.informer.subscribe({
-      events: list => this.queue(list.filter(inScope)),
+      events: list => this.queue(list.filter(e => this.inScope(e.object))),
       state: () => {
         const { informer } = lease;
         if (
           informer.options.namespace === undefined &&
-          informer.error?.code === 'KIND_FORBIDDEN' &&
-          this.leases[index] === lease &&
-          !this.stopped
+          informer.error?.code === 'KIND_FORBIDDEN'
         ) {
           // The overview's fallback: RBAC that refuses the whole cluster
           // may still allow the namespace.
@@ -157,19 +158,48 @@ export class LiveEnvironment {
             this.deps.target,
             informer.options.kind,
           );
-          lease.release();
-          this.attach(index);
+          this.move(index, lease);
           return;
         }
         this.onStateChange();
       },
     });
+    const unregister = lease.onMove?.(() => this.move(index, lease));
     const release = lease.release;
     lease.release = () => {
       unsubscribe();
+      unregister?.();
       release();
     };
-    this.queue(events.filter(inScope));
+    this.queue(
+      lease.informer
+        .objects()
+        .filter(this.inScope)
+        .map(object => ({ type: 'ADDED' as const, object })),
+    );
+  }
+
+  /**
+   * Takes a kind from one informer to the one the planner lends now (a
+   * watch across the cluster, or back to the namespace): what the new one
+   * lacks once it listed is deleted from the graph.
+   */
+  private move(index: number, from: InformerLease) {
+    if (this.leases[index] !== from || this.stopped) return;
+    const before = from.informer.objects().filter(this.inScope);
+    from.release();
+    this.attach(index);
+    const to = this.leases[index];
+    void to.ready.then(() => {
+      if (this.leases[index] !== to || this.stopped) return;
+      const kept = new Set(to.informer.objects().map(idOf));
+      this.queue(
+        before
+          .filter(o => !kept.has(idOf(o)))
+          .map(object => ({ type: 'DELETED' as const, object })),
+      );
+      this.onStateChange();
+    });
   }
 
   private queue(events: WatchEvent[]) {
@@ -202,6 +232,7 @@ export class LiveEnvironment {
       this.dataAt = this.pendingDataAt;
     }
     if (!patch && !this.stateChanged) return;
+    this.snapshotMemo = undefined;
     const errors = this.errors();
     const errorsJson = JSON.stringify(errors);
     if (errorsJson !== this.errorsJson) {
@@ -257,6 +288,12 @@ export class LiveEnvironment {
   /** The whole state, as `GET …/resources` answers it. */
   snapshot(): EnvironmentResourcesResponse {
     this.flush();
+    // Viewers joining one after another share the one snapshot of a state.
+    this.snapshotMemo ??= this.buildSnapshot();
+    return this.snapshotMemo;
+  }
+
+  private buildSnapshot(): EnvironmentResourcesResponse {
     const { target } = this.deps;
     const errors = this.errors();
     const health = markPartial(this.graph.health(), errors);
@@ -358,15 +395,17 @@ export class LiveEnvironment {
     const namespace = target.environment.namespace!;
     const watched = new Set(target.kinds.map(k => `${k.group}/${k.kind}`));
     try {
-      const kas = await target.kas(this.controller.signal);
+      const { access, labelSelector } = target;
+      const { signal } = this.controller;
       const bounds = new ReadBounds(
         this.deps.maxPagesPerList,
         this.deps.maxObjects,
         () => undefined,
-        this.controller.signal,
+        signal,
       );
+      const source = objectSourceOf(access, bounds, labelSelector);
       const read = await readEnvironmentObjects(
-        { list: async () => [], get: ref => getObject(kas, ref, bounds) },
+        { list: async () => [], get: ref => source.get(ref) },
         target.kinds,
         { namespace, fluxResourcePath: target.environment.fluxResourcePath },
       );

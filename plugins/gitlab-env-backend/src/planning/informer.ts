@@ -3,12 +3,10 @@ import {
   KubernetesObject,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { asGitlabEnvError, failure } from '../errors';
-import { collectionPath } from '../validation';
 import type { ListableKind } from '../service/discovery';
-import { KasClient } from '../service/kasClient';
 import { isRecord } from '../service/json';
 import { inspectObject, PlannedKind } from '../service/objects';
-import { apiVersionOf, listKind } from '../service/objectSource';
+import { apiVersionOf } from '../service/objectSource';
 import { ReadBounds } from '../service/readBounds';
 import { replaceObjects } from './objectDiff';
 
@@ -32,8 +30,23 @@ export interface InformerOptions {
   namespace?: string;
   labelSelector?: string;
   mode: 'watch' | 'poll';
-  /** A KAS client whose requests and streams end with the signal. */
-  kas(signal: AbortSignal): Promise<KasClient>;
+  /** Lists the kind in the scope within `bounds`, telling the list's resourceVersion. */
+  list(options: {
+    signal: AbortSignal;
+    bounds: ReadBounds;
+    keep?: (namespace: string) => boolean;
+    onResourceVersion(resourceVersion: string): void;
+  }): Promise<KubernetesObject[]>;
+  /**
+   * Opens a watch of the kind in the scope with `query` (watch, bookmarks,
+   * resourceVersion, timeoutSeconds, labelSelector); absent for a source
+   * that cannot watch.
+   */
+  watch?(options: {
+    query: URLSearchParams;
+    signal: AbortSignal;
+    onOpen(): void;
+  }): AsyncGenerator<unknown>;
   /** Objects kept (per namespace kept, for a watch across the cluster). */
   maxObjects: number;
   maxPagesPerList: number;
@@ -96,6 +109,7 @@ export class SharedInformer {
   private resourceVersion: string | undefined;
   private wake: (() => void) | undefined;
   private relistRequested = false;
+  private readonly afterList: Array<() => void> = [];
   private loop: Promise<void> | undefined;
   /** Resolves once the first list answered or failed. */
   readonly synced: Promise<void>;
@@ -152,9 +166,16 @@ export class SharedInformer {
   }
 
   /** Lists again now (a write changed something, a namespace was added to a watch across the cluster). */
-  relist() {
+  relist(): Promise<void> {
     this.relistRequested = true;
     this.wake?.();
+    return new Promise(resolve => this.afterList.push(resolve));
+  }
+
+  /** Resolves everyone waiting for a list once one answered or failed. */
+  private listDone() {
+    this.markSynced();
+    this.afterList.splice(0).forEach(resolve => resolve());
   }
 
   private setState(state: InformerState, error?: GitlabEnvError) {
@@ -189,10 +210,10 @@ export class SharedInformer {
     while (!signal.aborted) {
       try {
         if (this.resourceVersion === undefined || this.relistRequested) {
-          await this.list(await this.options.kas(signal));
+          await this.list();
           attempt = 0;
         }
-        if (this.options.mode === 'poll') {
+        if (this.options.mode === 'poll' || !this.options.watch) {
           await this.pause(this.options.pollIntervalMs);
           this.relistRequested = true;
           continue;
@@ -211,7 +232,7 @@ export class SharedInformer {
           continue;
         }
         this.setState('reconnecting', detail);
-        this.markSynced();
+        this.listDone();
         // RBAC and a kind the server does not serve change rarely: poll them.
         const slow =
           detail.code === 'KIND_FORBIDDEN' || detail.code === 'KIND_FAILED';
@@ -222,7 +243,7 @@ export class SharedInformer {
         );
       }
     }
-    this.markSynced();
+    this.listDone();
   }
 
   private pause(ms: number): Promise<void> {
@@ -234,8 +255,18 @@ export class SharedInformer {
   }
 
   /** Lists the kind and passes on what differs from what the informer held. */
-  private async list(kas: KasClient) {
+  private async list() {
     this.relistRequested = false;
+    // Those who asked before this list began are served by it; later ones by the next.
+    const waiting = this.afterList.splice(0);
+    try {
+      await this.listOnce();
+    } finally {
+      waiting.forEach(resolve => resolve());
+    }
+  }
+
+  private async listOnce() {
     this.options.onUpstream?.('list');
     const warnings: Array<{ warning: GitlabEnvError; namespace?: string }> = [];
     const { namespaces } = this.options;
@@ -246,11 +277,10 @@ export class SharedInformer {
       this.controller.signal,
     );
     let listedVersion: string | undefined;
-    const listed = await listKind(kas, this.options.kind, {
-      namespace: this.options.namespace,
-      labelSelector: this.options.labelSelector,
-      keep: namespaces ? ns => this.keeps(ns) : undefined,
+    const listed = await this.options.list({
+      signal: this.controller.signal,
       bounds,
+      keep: namespaces ? ns => this.keeps(ns) : undefined,
       onResourceVersion: rv => {
         listedVersion = rv;
       },
@@ -268,8 +298,7 @@ export class SharedInformer {
 
   /** One watch request, from the last resourceVersion, until the server or the informer ends it. */
   private async watch() {
-    const { kind, namespace, labelSelector, watchTimeoutSeconds } =
-      this.options;
+    const { labelSelector, watchTimeoutSeconds } = this.options;
     const query = new URLSearchParams({
       watch: '1',
       allowWatchBookmarks: 'true',
@@ -278,21 +307,33 @@ export class SharedInformer {
     if (this.resourceVersion)
       query.set('resourceVersion', this.resourceVersion);
     if (labelSelector) query.set('labelSelector', labelSelector);
-    const path = `${collectionPath(
-      kind,
-      namespace,
-      `The cluster's discovery (${kind.label})`,
-    )}?${query}`;
+    // Asked for during the list that just ended: list again first.
+    if (this.relistRequested) throw new Relist();
     // A relist asked for meanwhile ends this watch at once.
     const woken = new AbortController();
     this.wake = () => woken.abort();
-    const kas = await this.options.kas(
-      AbortSignal.any([this.controller.signal, woken.signal]),
-    );
     this.options.onUpstream?.('watch');
-    const opened = () => this.setState('live', undefined);
-    for await (const event of kas.watch(path, kind.label, opened)) {
-      this.onWatchEvent(event);
+    const events = this.options.watch!({
+      query,
+      signal: AbortSignal.any([this.controller.signal, woken.signal]),
+      onOpen: () => this.setState('live', undefined),
+    });
+    // A stream that is told to stop may still wait for its next bytes
+    // before it ends: a relist does not wait for it.
+    const iterator = events[Symbol.asyncIterator]();
+    const woke = new Promise<'woke'>(resolve =>
+      woken.signal.addEventListener('abort', () => resolve('woke'), {
+        once: true,
+      }),
+    );
+    for (;;) {
+      const next = await Promise.race([iterator.next(), woke]);
+      if (next === 'woke') {
+        iterator.return?.(undefined).catch(() => undefined);
+        break;
+      }
+      if (next.done) break;
+      this.onWatchEvent(next.value);
       if (this.relistRequested) break;
     }
     if (this.relistRequested) throw new Relist();

@@ -16,12 +16,15 @@ import {
 import express from 'express';
 import Router from 'express-promise-router';
 import { asGitlabEnvError, failure } from '../errors';
-import { gitlabEnvErrorHandler } from '../routes/errorHandler';
+import { gitlabEnvErrorHandler } from './errorHandler';
 import { GitlabEnvironmentsService } from '../service';
 import { isEnvironmentSlug, quote } from '../validation';
 import { LiveSettings } from '../config';
-import { LivePlanner } from './LivePlanner';
-import { LiveEnvironment, LiveEnvironmentEvent } from './liveEnvironment';
+import { LivePlanner } from '../planning/LivePlanner';
+import {
+  LiveEnvironment,
+  LiveEnvironmentEvent,
+} from '../assembling/LiveEnvironment';
 
 export interface LiveRouterOptions {
   service: Pick<GitlabEnvironmentsService, 'locateLive'>;
@@ -32,6 +35,41 @@ export interface LiveRouterOptions {
   httpAuth: HttpAuthService;
   auditor: AuditorService;
   logger: LoggerService;
+}
+
+/**
+ * Messages encoded once for every stream that sends them at the same
+ * moment (one patch to 100 viewers is one buffer, not 100 strings): by the
+ * environment event, or the snapshot, and the key they are sent under.
+ */
+const encodings = new WeakMap<object, Map<string, Buffer>>();
+
+function encodeOnce(
+  source: object,
+  key: LiveEnvironmentKey,
+  message: () => LiveMessage,
+  transient = false,
+): Buffer {
+  let byKey = encodings.get(source);
+  if (!byKey) {
+    byKey = new Map();
+    encodings.set(source, byKey);
+  }
+  const name = `${key.entityRef}/${key.slug}`;
+  let encoded = byKey.get(name);
+  if (!encoded) {
+    const built = message();
+    encoded = Buffer.from(
+      `event: ${built.type}\ndata: ${JSON.stringify(built)}\n\n`,
+    );
+    byKey.set(name, encoded);
+    // A patch is shared only by the fan-out of this moment: kept for
+    // resumes, it would otherwise hold its encoding as long as it is kept.
+    // A snapshot's lasts until the environment changes.
+    if (transient && byKey.size === 1)
+      setImmediate(() => encodings.delete(source));
+  }
+  return encoded;
 }
 
 /** `entityRef/slug` pairs of the query, checked; the last `/` splits each. */
@@ -140,27 +178,30 @@ export function createLiveRouter(options: LiveRouterOptions): express.Router {
     });
     await audit.success();
 
-    res.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
-      // nginx and similar proxies would otherwise hold events back.
-      'x-accel-buffering': 'no',
-    });
+    // Set one by one, before anything is written: Backstage's compression
+    // middleware looks for `no-transform` with getHeader, which does not
+    // see headers given to writeHead, and a compressed event stream holds
+    // events back.
+    res.status(200);
+    res.setHeader('content-type', 'text/event-stream; charset=utf-8');
+    res.setHeader('cache-control', 'no-cache, no-transform');
+    res.setHeader('connection', 'keep-alive');
+    // nginx and similar proxies would otherwise hold events back.
+    res.setHeader('x-accel-buffering', 'no');
     res.flushHeaders();
     const closed = new AbortController();
     res.on('close', () => closed.abort());
     let ready = false;
     let lastWrite = Date.now();
 
-    const write = (message: LiveMessage, seq?: number) => {
+    const write = (message: LiveMessage | Buffer, seq?: number) => {
       if (closed.signal.aborted) return;
-      const id = ready && seq !== undefined ? `id: ${seq}\n` : '';
+      if (ready && seq !== undefined) res.write(`id: ${seq}\n`);
       res.write(
-        `${id}event: ${message.type}\ndata: ${JSON.stringify(message)}\n\n`,
+        Buffer.isBuffer(message)
+          ? message
+          : `event: ${message.type}\ndata: ${JSON.stringify(message)}\n\n`,
       );
-      // Backstage's compression middleware buffers unless told to flush.
-      (res as unknown as { flush?: () => void }).flush?.();
       lastWrite = Date.now();
     };
     const heartbeat = setInterval(() => {
@@ -182,11 +223,11 @@ export function createLiveRouter(options: LiveRouterOptions): express.Router {
       const seq = planner.currentSeq();
       const resources = environment.snapshot();
       write(
-        {
+        encodeOnce(resources, key, () => ({
           type: 'snapshot',
           key,
           resources: { ...resources, entityRef: key.entityRef },
-        },
+        })),
         seq,
       );
       write({ type: 'status', key, ...environment.status() }, seq);
@@ -196,7 +237,17 @@ export function createLiveRouter(options: LiveRouterOptions): express.Router {
       (event: LiveEnvironmentEvent) => {
         if (event.type === 'patch')
           write(
-            { type: 'patch', key, patch: event.patch, dataAt: event.dataAt },
+            encodeOnce(
+              event,
+              key,
+              () => ({
+                type: 'patch',
+                key,
+                patch: event.patch,
+                dataAt: event.dataAt,
+              }),
+              true,
+            ),
             event.seq,
           );
         else if (event.type === 'reset') sendSnapshot(key, environment);
