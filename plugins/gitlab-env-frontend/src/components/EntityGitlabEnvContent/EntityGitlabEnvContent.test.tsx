@@ -13,6 +13,8 @@ import { ERROR_CATALOG } from '../errors/errorCatalog';
 
 const server = setupServer();
 registerMswTestHooks(server);
+// The first renders of MUI and React Flow are slow on a loaded machine.
+jest.setTimeout(20_000);
 // These tests read the resources route: the backend answers the live route
 // as one without live updates does, and the tab polls (the live path is
 // tested in EntityGitlabEnvContent.live.test.tsx).
