@@ -7,23 +7,18 @@ import {
   GITLAB_ENV_ERROR_CODES,
   GitlabEnvErrorCode,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import { ENVIRONMENTS, shopResources } from '../../__testUtils__/fixtures';
+import {
+  ENVIRONMENTS,
+  environmentsResponse,
+  shopResources,
+} from '../../__testUtils__/fixtures';
+import { allowedRoute } from '../../__testUtils__/actionFixtures';
 import { ENTITY_URL, renderTab } from '../../__testUtils__/renderTab';
 import { ERROR_CATALOG } from '../errors/errorCatalog';
 
-const server = setupServer();
+// The drawer asks what the user may do with the object it shows.
+const server = setupServer(allowedRoute());
 registerMswTestHooks(server);
-
-const environmentsResponse = (environments = ENVIRONMENTS) => ({
-  entityRef: 'component:default/storefront',
-  project: {
-    instance: 'gitlab.example.com',
-    id: '12',
-    fullPath: 'acme/shop',
-    webUrl: 'https://gitlab.example.com/acme/shop',
-  },
-  environments,
-});
 
 function errorBody(code: GitlabEnvErrorCode, hint?: string) {
   return {

@@ -195,6 +195,7 @@ function EnvironmentsView({
         {selected ? (
           <EnvironmentResources
             key={selected.slug}
+            entity={entityRef}
             environment={selected}
             polled={resources.entries.get(selected.slug)}
             onRetry={refreshResources}

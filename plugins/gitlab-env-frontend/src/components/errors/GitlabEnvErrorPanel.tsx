@@ -17,12 +17,15 @@ import { ERROR_CATALOG } from './errorCatalog';
 export function GitlabEnvErrorPanel({
   error,
   onRetry,
+  title = 'Could not load environments',
 }: {
   error: Error;
   onRetry?: () => void;
+  /** What failed, for errors the backend did not describe. */
+  title?: string;
 }) {
   if (!isGitlabEnvApiError(error) || !error.detail) {
-    return <ErrorPanel error={error} title="Could not load environments" />;
+    return <ErrorPanel error={error} title={title} />;
   }
   return <GitlabEnvErrorAlert error={error.detail} onRetry={onRetry} />;
 }
