@@ -105,6 +105,25 @@ export interface Config {
           | 'Unknown';
       }>;
     };
+    /** Actions on an environment's objects, and pod logs. */
+    actions?: {
+      /**
+       * How long the cluster's answers on what the agent may do
+       * (SelfSubjectAccessReview) are kept, per agent, in seconds (default 30).
+       */
+      accessReviewCacheSeconds?: number;
+      logs?: {
+        /**
+         * The tail asked of the cluster when the browser asks none or more
+         * (default 5000); the response then says it was capped.
+         */
+        maxTailLines?: number;
+        /** At most this many bytes per log read (the API server's limitBytes; default 10485760). */
+        maxBytes?: number;
+        /** A followed log ends after this many seconds (default 3600). */
+        maxFollowSeconds?: number;
+      };
+    };
     /** The portal-wide deployment overview. */
     overview?: {
       /**

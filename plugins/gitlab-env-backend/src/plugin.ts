@@ -8,6 +8,7 @@ import {
   gitlabEnvPermissions,
   HealthRuleRegistration,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { createActionsRouter, readActionsConfig } from './actions';
 import { CiAccessService, createCiAccessRouter } from './ciAccess';
 import { readGitlabEnvConfig, readHealthRules } from './config';
 import { createDiagnosticsRouter } from './diagnostics';
@@ -100,6 +101,17 @@ export const gitlabEnvPlugin = createBackendPlugin({
             httpAuth,
             auditor,
             logger,
+          }),
+        );
+        httpRouter.use(
+          createActionsRouter({
+            service,
+            catalog,
+            permissions,
+            httpAuth,
+            auditor,
+            logger,
+            config: readActionsConfig(config),
           }),
         );
         httpRouter.use(

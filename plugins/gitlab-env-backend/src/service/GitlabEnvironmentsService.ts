@@ -76,6 +76,22 @@ type Limit = <T>(fn: () => Promise<T>) => Promise<T>;
 const DISCOVERY_TTL_MS = 5 * 60_000;
 const ALL_STATES = ['available', 'stopping', 'stopped'] as const;
 
+/** What withEnvironmentAgent hands the actions. @internal */
+export interface EnvironmentAgent {
+  environment: GitlabEnvironment;
+  /** The environment's objects as last read (possibly from cache). */
+  resources: KubernetesObject[];
+  /** The environment's objects read again now, past the cache (for one newer than the cached read). */
+  freshResources: () => Promise<KubernetesObject[]>;
+  kas: KasClient;
+  /** Identifies the agent (and the token's identity in its cluster), for caches. */
+  agentKey: string;
+  /** The GitLab instance's host (gitlabEnv.instances[].host). */
+  instanceHost: string;
+  /** Drops the environment's cached read (here and in a shared store): a write changed it. */
+  forgetRead: () => void;
+}
+
 interface EnvironmentRead {
   resources: KubernetesObject[];
   graph: ResourceGraph;
@@ -387,6 +403,46 @@ export class GitlabEnvironmentsService {
       .health;
   }
 
+  /**
+   * For the actions: the entity's environment, the objects its read holds
+   * (what an action may name) and a KAS client for its agent, for `act` to
+   * write or stream through. KAS refusals are explained as for reads.
+   * `streaming`: the client lives as long as the caller's signal, without
+   * the request deadline (a followed log).
+   *
+   * @internal
+   */
+  async withEnvironmentAgent<T>(
+    entity: Entity,
+    slug: string,
+    act: (agent: EnvironmentAgent) => Promise<T>,
+    options: CallOptions & { streaming?: boolean } = {},
+  ): Promise<T> {
+    const signal = this.requestSignal(options.signal);
+    const { scope, data, environment } = await this.findEnvironment(
+      entity,
+      slug,
+      signal,
+    );
+    const read = await this.readEnvironment(scope, data, environment, signal);
+    const agent = environment.agent!;
+    const kasSignal =
+      options.streaming && options.signal ? options.signal : signal;
+    return this.throughAgent(scope, data, environment, facts =>
+      act({
+        environment,
+        resources: read.resources,
+        freshResources: async () =>
+          (await this.loadEnvironment(scope, data, environment, signal))
+            .resources,
+        kas: this.kasClient(scope.instance, facts, agent, kasSignal),
+        agentKey: `${scope.instance.host}|${agent.id}`,
+        instanceHost: scope.instance.host,
+        forgetRead: () => this.cache.forget(this.readKey(scope, environment)),
+      }),
+    );
+  }
+
   private async findEnvironment(
     entity: Entity,
     slug: string,
@@ -582,32 +638,41 @@ export class GitlabEnvironmentsService {
       );
       return Promise.reject(reason);
     }
-    const agent = environment.agent!;
     return this.cache.getOrLoad(
       this.readKey(scope, environment),
-      loadSignal =>
-        this.throughAgent(scope, data, environment, async facts => {
-          const kas = this.kasClient(scope.instance, facts, agent, loadSignal);
-          const { bounds, warnings } = this.readBounds(loadSignal);
-          const kinds = await this.listableKinds(
-            scope.instance,
-            facts,
-            agent,
-            loadSignal,
-          );
-          return this.assembleRead(
-            kasObjectSource(kas, bounds, scope.labelSelector),
-            kinds,
-            environment,
-            scope.labelSelector,
-            {
-              bounds,
-              warnings: () => warnings.map(w => w.warning),
-            },
-          );
-        }),
+      loadSignal => this.loadEnvironment(scope, data, environment, loadSignal),
       { signal },
     );
+  }
+
+  /** The read itself, past the cache: readEnvironment's loader. */
+  private loadEnvironment(
+    scope: EntityScope,
+    data: ProjectEnvironments,
+    environment: GitlabEnvironment,
+    loadSignal: AbortSignal,
+  ): Promise<EnvironmentRead> {
+    const agent = environment.agent!;
+    return this.throughAgent(scope, data, environment, async facts => {
+      const kas = this.kasClient(scope.instance, facts, agent, loadSignal);
+      const { bounds, warnings } = this.readBounds(loadSignal);
+      const kinds = await this.listableKinds(
+        scope.instance,
+        facts,
+        agent,
+        loadSignal,
+      );
+      return this.assembleRead(
+        kasObjectSource(kas, bounds, scope.labelSelector),
+        kinds,
+        environment,
+        scope.labelSelector,
+        {
+          bounds,
+          warnings: () => warnings.map(w => w.warning),
+        },
+      );
+    });
   }
 
   private assembleRead(

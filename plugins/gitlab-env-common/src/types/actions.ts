@@ -66,9 +66,10 @@ export interface EnvironmentActionRequest {
 }
 
 /**
- * `changed`: the cluster accepted the change. `unchanged`: the object
- * already was in the asked-for state (scale to the current replicas,
- * suspend a suspended object); nothing was written.
+ * `changed`: the cluster accepted the change. `unchanged`: the cluster
+ * accepted it, but the object already was in the asked-for state as the
+ * environment's read saw it (scaled to its current replicas, suspended
+ * while suspended).
  *
  * @public
  */

@@ -1,0 +1,7 @@
+export { createActionsRouter } from './createActionsRouter';
+export type {
+  ActionsRouterOptions,
+  ActionWritten,
+} from './createActionsRouter';
+export { readActionsConfig } from './actionsConfig';
+export type { ActionsConfig } from './actionsConfig';
