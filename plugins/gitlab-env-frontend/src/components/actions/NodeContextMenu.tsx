@@ -43,7 +43,11 @@ export function NodeContextMenu({
         onClose={onClose}
         anchorReference="anchorPosition"
         anchorPosition={position}
-        aria-label={node ? `Actions of ${node.kind} ${node.name}` : undefined}
+        MenuListProps={{
+          'aria-label': node
+            ? `Actions of ${node.kind} ${node.name}`
+            : undefined,
+        }}
       >
         <MenuItem
           onClick={() => {

@@ -320,7 +320,9 @@ describe('actions on an environment’s objects', () => {
     });
     fireEvent.contextMenu(await findNode(panel, 'Deployment', 'web'));
 
-    const menu = await screen.findByRole('menu');
+    const menu = await screen.findByRole('menu', {
+      name: 'Actions of Deployment web',
+    });
     const scale = await within(menu).findByRole('menuitem', { name: /Scale/ });
     await waitFor(() => expect(scale).toHaveAttribute('aria-disabled', 'true'));
     expect(scale).toHaveTextContent(
