@@ -118,7 +118,7 @@ export interface Config {
          * (default 5000); the response then says it was capped.
          */
         maxTailLines?: number;
-        /** At most this many bytes per log read (the API server's limitBytes; default 10485760). */
+        /** At most this many bytes per log read that does not follow (the API server's limitBytes; default 10485760). */
         maxBytes?: number;
         /** A followed log ends after this many seconds (default 3600). */
         maxFollowSeconds?: number;

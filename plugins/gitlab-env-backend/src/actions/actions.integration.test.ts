@@ -5,7 +5,9 @@ import {
   EntityEnvironmentsResponse,
   EnvironmentResourcesResponse,
   gitlabEnvWorkloadScalePermission,
+  EnvironmentAction,
   LOG_TAIL_CAPPED_HEADER,
+  permissionForCapability,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import {
   RunningSimulator,
@@ -309,23 +311,85 @@ describe('actions on the environment objects, against the simulator', () => {
     ]);
   });
 
-  it('refuses an action the user lacks the permission for, before KAS, audited', async () => {
-    denied.add(gitlabEnvWorkloadScalePermission.name);
-    simulator.resetStats();
-    const response = await act(prodSlug, {
+  /** Every action, its environment and target, and the RBAC entry that forbids it in the simulator. */
+  const EVERY_ACTION = () => [
+    {
+      action: 'pod.delete',
+      slug: prodSlug,
+      target: podTarget(podsOf('storefront')[0]),
+      rbac: 'delete pods',
+    },
+    {
+      action: 'workload.restart',
+      slug: prodSlug,
+      target: web,
+      rbac: 'patch apps/deployments',
+    },
+    {
       action: 'workload.scale',
+      slug: prodSlug,
       target: web,
       replicas: 2,
-    }).expect(403);
-    expect(response.body.gitlabEnv.code).toBe('NOT_ALLOWED');
-    expect(response.body.gitlabEnv.message).toContain(
-      'gitlab-env.workloads.scale',
-    );
-    expect(kasWrites()).toEqual([]);
-    expect(events[0]).toMatchObject({
-      outcome: 'failure',
-      meta: { code: 'NOT_ALLOWED' },
-    });
+      rbac: 'patch deployments/scale',
+    },
+    {
+      action: 'flux.reconcile',
+      slug: stagingSlug,
+      target: release,
+      rbac: 'patch helm.toolkit.fluxcd.io/helmreleases',
+    },
+    {
+      action: 'flux.suspend',
+      slug: stagingSlug,
+      target: release,
+      rbac: 'patch helm.toolkit.fluxcd.io/helmreleases',
+    },
+    {
+      action: 'flux.resume',
+      slug: stagingSlug,
+      target: release,
+      rbac: 'patch helm.toolkit.fluxcd.io/helmreleases',
+    },
+  ];
+
+  it('refuses each action the user lacks the permission for, before KAS, audited', async () => {
+    for (const { action, slug, target, replicas } of EVERY_ACTION()) {
+      denied.clear();
+      events.length = 0;
+      const permission = permissionForCapability(action as EnvironmentAction);
+      denied.add(permission.name);
+      simulator.resetStats();
+      const response = await act(slug, { action, target, replicas }).expect(
+        403,
+      );
+      expect(response.body.gitlabEnv.code).toBe('NOT_ALLOWED');
+      expect(response.body.gitlabEnv.message).toContain(permission.name);
+      expect(kasWrites()).toEqual([]);
+      expect(events[0]).toMatchObject({
+        outcome: 'failure',
+        meta: { code: 'NOT_ALLOWED' },
+      });
+    }
+  });
+
+  it('answers the agent RBAC’s 403 to each action as ACTION_FORBIDDEN, audited with the upstream status', async () => {
+    await resources(prodSlug);
+    await resources(stagingSlug);
+    for (const { action, slug, target, replicas, rbac } of EVERY_ACTION()) {
+      events.length = 0;
+      simulator.setClusterKnobs({ forbiddenActions: [rbac] });
+      const response = await act(slug, { action, target, replicas }).expect(
+        403,
+      );
+      expect(response.body.gitlabEnv).toMatchObject({
+        code: 'ACTION_FORBIDDEN',
+        upstreamStatus: 403,
+      });
+      expect(events[0]).toMatchObject({
+        outcome: 'failure',
+        meta: { code: 'ACTION_FORBIDDEN', upstreamStatus: 403 },
+      });
+    }
   });
 
   it('never retries a write the cluster failed', async () => {

@@ -1,5 +1,3 @@
-import { Readable } from 'stream';
-import { pipeline } from 'stream/promises';
 import {
   AuditorService,
   BackstageCredentials,
@@ -14,15 +12,10 @@ import {
   ResourcePermission,
 } from '@backstage/plugin-permission-common';
 import {
-  ActionDecision,
-  ActionsAllowedResponse,
   ActionTarget,
-  capabilitiesForKind,
   ENVIRONMENT_ACTIONS,
   EnvironmentAction,
-  EnvironmentCapability,
   gitlabEnvResourcesReadPermission,
-  LOG_TAIL_CAPPED_HEADER,
   permissionForCapability,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import express from 'express';
@@ -32,16 +25,17 @@ import { clientSignal, routeParams } from '../routes/createRouter';
 import { gitlabEnvErrorHandler } from '../routes/errorHandler';
 import { GitlabEnvironmentsService } from '../service';
 import { quote } from '../validation';
-import { AccessReviewer, attributesFor } from './accessReview';
+import { AccessReviewer } from './accessReview';
+import { decideAllowed } from './allowedActions';
 import { ActionsConfig } from './actionsConfig';
 import { performAction } from './performAction';
-import { logRequest, openLogStream, readLogsQuery } from './podLogs';
 import {
-  environmentObject,
-  findObject,
-  outsideEnvironment,
-  readTarget,
-} from './targets';
+  logRequest,
+  openLogStream,
+  readLogsQuery,
+  sendLogStream,
+} from './podLogs';
+import { environmentObject, readTarget } from './targets';
 
 /** What the router tells after a write, so the live stream can list the changed objects again at once. */
 export interface ActionWritten {
@@ -274,51 +268,7 @@ export function createActionsRouter(
     const body = await service.withEnvironmentAgent(
       entity,
       slug,
-      async ({ environment, resources, freshResources, kas, agentKey }) => {
-        const agent = environment.agent!;
-        // One fresh read when the cached one lacks a target (pods a restart just made).
-        const known = targets.every(t => findObject(t, resources))
-          ? resources
-          : await freshResources();
-        const decide = async (
-          capability: EnvironmentCapability,
-          target: ActionTarget,
-          inEnvironment: boolean,
-        ): Promise<ActionDecision> => {
-          if (!inEnvironment)
-            return {
-              allowed: false,
-              reason: outsideEnvironment(target, environment.name).message,
-            };
-          const permission = permissionForCapability(capability);
-          if (!granted.has(permission.name))
-            return {
-              allowed: false,
-              reason: `You do not have the permission ${permission.name} for ${entityRef}.`,
-            };
-          const attributes = attributesFor(capability, target)!;
-          return reviewer.review(kas, agentKey, agent, attributes);
-        };
-        const answers: ActionsAllowedResponse['targets'] = await Promise.all(
-          targets.map(async target => {
-            const inEnvironment = findObject(target, known) !== undefined;
-            const capabilities = capabilitiesForKind(
-              target.apiVersion,
-              target.kind,
-            );
-            const decisions = await Promise.all(
-              capabilities.map(c => decide(c, target, inEnvironment)),
-            );
-            return {
-              target,
-              decisions: Object.fromEntries(
-                capabilities.map((c, i) => [c, decisions[i]]),
-              ),
-            };
-          }),
-        );
-        return { targets: answers } satisfies ActionsAllowedResponse;
-      },
+      agent => decideAllowed(targets, agent, { granted, entityRef, reviewer }),
       { signal: clientSignal(res) },
     );
     res.json(body);
@@ -341,6 +291,7 @@ export function createActionsRouter(
     });
     const stop = new AbortController();
     res.on('close', () => stop.abort());
+    const followTimer = setTimeout(() => stop.abort(), config.logs.maxFollowMs);
     try {
       const query = readLogsQuery(req.query);
       const { entity } = await authorizedEntity(
@@ -378,33 +329,15 @@ export function createActionsRouter(
               follow: query.follow === true,
             },
           });
-          const timer = query.follow
-            ? setTimeout(() => stop.abort(), config.logs.maxFollowMs)
-            : undefined;
-          res.status(200);
-          res.setHeader('content-type', 'text/plain; charset=utf-8');
-          // no-transform keeps compression from holding back followed lines.
-          res.setHeader('cache-control', 'no-store, no-transform');
-          res.setHeader('x-content-type-options', 'nosniff');
-          if (planned.capped)
-            res.setHeader(LOG_TAIL_CAPPED_HEADER, String(planned.tailLines));
-          res.flushHeaders();
-          try {
-            await pipeline(Readable.fromWeb(stream as any), res);
-          } catch (error) {
-            // The browser left, the follow time ran out, or the upstream
-            // broke off: the lines sent stand; nothing more can be said.
-            logger.debug(`Log stream of ${what} ended: ${error}`);
-            if (!res.writableEnded) res.end();
-          } finally {
-            clearTimeout(timer);
-          }
+          await sendLogStream(res, stream, planned, logger, what);
         },
         { signal: stop.signal, streaming: true },
       );
     } catch (error) {
       await event.fail({ error: error as Error, meta: auditFailure(error) });
       throw error;
+    } finally {
+      clearTimeout(followTimer);
     }
   });
 

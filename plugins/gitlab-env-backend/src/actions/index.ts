@@ -5,3 +5,5 @@ export type {
 } from './createActionsRouter';
 export { readActionsConfig } from './actionsConfig';
 export type { ActionsConfig } from './actionsConfig';
+export { listsAfterWrite } from './refreshAfterWrite';
+export type { ListAgain } from './refreshAfterWrite';

@@ -58,7 +58,7 @@ describe('pod logs', () => {
       container: 'web',
     });
     expect(capped.path).toBe(
-      '/api/v1/namespaces/prod/pods/web-1/log?container=web&tailLines=5000&limitBytes=1024&follow=true',
+      '/api/v1/namespaces/prod/pods/web-1/log?container=web&tailLines=5000&follow=true',
     );
     const asked = logRequest(
       pod,

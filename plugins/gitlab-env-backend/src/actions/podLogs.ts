@@ -1,8 +1,13 @@
+import { Readable } from 'stream';
+import { pipeline } from 'stream/promises';
+import { LoggerService } from '@backstage/backend-plugin-api';
 import {
   GitlabAgentRef,
+  LOG_TAIL_CAPPED_HEADER,
   KubernetesObject,
   PodLogsQuery,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import express from 'express';
 import { failure } from '../errors';
 import { UpstreamResponse } from '../service/http';
 import { KasClient } from '../service/kasClient';
@@ -13,7 +18,7 @@ import { pathOf } from './targets';
 export interface LogLimits {
   /** The tail asked of the cluster when the browser asks none or more. */
   maxTailLines: number;
-  /** A log read stops after this many bytes (the API server's limitBytes). */
+  /** A log read that does not follow stops after this many bytes (the API server's limitBytes). */
   maxBytes: number;
 }
 
@@ -46,9 +51,7 @@ function flag(name: string, value: unknown): boolean | undefined {
 }
 
 /** The query of the logs route, every value checked: it comes from the browser. */
-export function readLogsQuery(
-  query: Record<string, unknown>,
-): PodLogsQuery & { namespace?: string } {
+export function readLogsQuery(query: Record<string, unknown>): PodLogsQuery {
   const pod = single(query.pod);
   if (!isPathSegmentName(pod)) throw invalid('pod', query.pod, 'a pod name');
   const container = single(query.container);
@@ -119,7 +122,9 @@ export function logRequest(
   const params = new URLSearchParams();
   if (container) params.set('container', container);
   params.set('tailLines', String(tailLines));
-  params.set('limitBytes', String(limits.maxBytes));
+  // A followed log is bounded by time (maxFollowMs) instead: nothing is
+  // buffered, and a byte cap would end a busy container's stream early.
+  if (!query.follow) params.set('limitBytes', String(limits.maxBytes));
   if (query.sinceSeconds)
     params.set('sinceSeconds', String(query.sinceSeconds));
   if (query.previous) params.set('previous', 'true');
@@ -164,4 +169,34 @@ export async function openLogStream(
   const opened = await kas.openStream(path, 'text/plain');
   if ('refused' in opened) throw logRefusal(opened.refused, what, agent);
   return opened.stream;
+}
+
+/**
+ * Writes the log to the response as the API server sends it, chunk by
+ * chunk (never the whole log in memory), until it ends or the request's
+ * signal stops it (the browser left, the follow time ran out).
+ */
+export async function sendLogStream(
+  res: express.Response,
+  stream: ReadableStream<Uint8Array>,
+  planned: { capped: boolean; tailLines: number },
+  logger: LoggerService,
+  what: string,
+) {
+  res.status(200);
+  res.setHeader('content-type', 'text/plain; charset=utf-8');
+  // no-transform keeps compression from holding back followed lines.
+  res.setHeader('cache-control', 'no-store, no-transform');
+  res.setHeader('x-content-type-options', 'nosniff');
+  if (planned.capped)
+    res.setHeader(LOG_TAIL_CAPPED_HEADER, String(planned.tailLines));
+  res.flushHeaders();
+  try {
+    await pipeline(Readable.fromWeb(stream as any), res);
+  } catch (error) {
+    // The browser left, the follow time ran out, or the upstream broke
+    // off: the lines sent stand; nothing more can be said.
+    logger.debug(`Log stream of ${what} ended: ${error}`);
+    if (!res.writableEnded) res.end();
+  }
 }

@@ -166,6 +166,11 @@ export interface ActionsAllowedResponse {
  */
 export interface PodLogsQuery {
   pod: string;
+  /**
+   * The pod's namespace, when it is not the environment's (a pod the Flux
+   * inventory names elsewhere); default the environment's namespace.
+   */
+  namespace?: string;
   /** Any container of the pod: regular, init or ephemeral. Omit for a single-container pod. */
   container?: string;
   tailLines?: number;

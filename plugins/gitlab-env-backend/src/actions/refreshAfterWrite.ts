@@ -1,0 +1,37 @@
+import { groupOfApiVersion } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { ActionWritten } from './createActionsRouter';
+
+/** What to list again after a write, in the shape of the live stream's refresh. */
+export interface ListAgain {
+  agent: { host: string; id: string };
+  namespace: string;
+  /** The kind changed (`group` '' for core); every kind of the namespace when left out. */
+  resource?: { group: string; kind: string };
+}
+
+/**
+ * The lists a write makes stale. A restart or a scale changes the
+ * workload's ReplicaSets and Pods too, so its whole namespace is listed
+ * again; a pod delete or a Flux write changes only the kinds written.
+ */
+export function listsAfterWrite(written: ActionWritten): ListAgain[] {
+  const whole =
+    written.action === 'workload.restart' ||
+    written.action === 'workload.scale';
+  const seen = new Set<string>();
+  const lists: ListAgain[] = [];
+  for (const target of written.written) {
+    const resource = whole
+      ? undefined
+      : { group: groupOfApiVersion(target.apiVersion), kind: target.kind };
+    const key = `${target.namespace}|${resource?.group}|${resource?.kind}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    lists.push({
+      agent: written.agent,
+      namespace: target.namespace,
+      ...(resource ? { resource } : {}),
+    });
+  }
+  return lists;
+}
