@@ -173,6 +173,7 @@ describe('GitlabEnvClient', () => {
         'review/x',
         {
           pod: 'web-1',
+          namespace: 'shop',
           container: 'app',
           tailLines: 10,
           follow: true,
@@ -187,7 +188,9 @@ describe('GitlabEnvClient', () => {
         },
       );
       await done;
-      expect(query).toBe('?pod=web-1&container=app&tailLines=10&follow=true');
+      expect(query).toBe(
+        '?pod=web-1&namespace=shop&container=app&tailLines=10&follow=true',
+      );
       expect(opened).toEqual([{ tailCap: 5000 }]);
       // The first chunk arrived before the stream had more to give.
       expect(chunks).toEqual(['first\nsec', 'ond\n']);

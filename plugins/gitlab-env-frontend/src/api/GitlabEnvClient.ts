@@ -223,6 +223,7 @@ function environmentPath(entity: CompoundEntityRef, slug: string): string {
 
 function logsSearch(query: PodLogsQuery): string {
   const params = new URLSearchParams({ pod: query.pod });
+  if (query.namespace) params.set('namespace', query.namespace);
   if (query.container) params.set('container', query.container);
   if (query.tailLines !== undefined)
     params.set('tailLines', String(query.tailLines));

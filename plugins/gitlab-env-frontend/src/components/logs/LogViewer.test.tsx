@@ -112,6 +112,7 @@ describe('the log viewer', () => {
     );
     expect(Object.fromEntries(requests[0])).toEqual({
       pod: 'cart-6f7d-a',
+      namespace: 'shop',
       container: 'app',
       tailLines: '500',
       timestamps: 'true',

@@ -52,7 +52,11 @@ export function LogViewer({
   openLogs,
 }: {
   /** The pods whose logs can be read, each with its object for the containers. */
-  pods: ReadonlyArray<{ name: string; object?: KubernetesObject }>;
+  pods: ReadonlyArray<{
+    name: string;
+    namespace?: string;
+    object?: KubernetesObject;
+  }>;
   openLogs: OpenLogs;
 }) {
   const [pod, setPod] = useState(pods[0]?.name ?? '');
@@ -72,6 +76,7 @@ export function LogViewer({
     : containers[0]?.name ?? '';
   const sources = chosenPods.map(p => ({
     pod: p.name,
+    namespace: p.namespace,
     container: chosenContainer,
   }));
   // Timestamps are always asked for: they order lines of several pods, and

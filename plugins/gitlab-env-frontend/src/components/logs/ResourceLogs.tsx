@@ -27,7 +27,11 @@ export function ResourceLogs({
   const podNodes = useMemo(() => podsUnder(node, graph), [node, graph]);
   const pods = useMemo(
     () =>
-      podNodes.map(pod => ({ name: pod.name, object: objects.get(pod.id) })),
+      podNodes.map(pod => ({
+        name: pod.name,
+        namespace: pod.namespace,
+        object: objects.get(pod.id),
+      })),
     [podNodes, objects],
   );
   const openLogs: OpenLogs = useCallback(
@@ -36,7 +40,12 @@ export function ResourceLogs({
       await api.streamPodLogs(
         scope.entity,
         scope.environmentSlug,
-        { ...query, pod: source.pod, container: source.container || undefined },
+        {
+          ...query,
+          pod: source.pod,
+          namespace: source.namespace,
+          container: source.container || undefined,
+        },
         handlers,
         { signal },
       );

@@ -5,6 +5,8 @@ import { LogLine, LogLineStore } from './LogLineStore';
 /** What one log stream reads: a pod's container, and how. */
 export interface LogSource {
   pod: string;
+  /** The pod's namespace, when the environment spans several. */
+  namespace?: string;
   container: string;
 }
 
