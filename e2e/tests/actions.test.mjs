@@ -7,8 +7,7 @@ import { afterEach, beforeEach, test } from 'node:test';
 import { openPortal } from '../lib/portal.mjs';
 
 const TIMEOUT = 30_000;
-const ENV_PATH =
-  '/catalog/default/component/checkout-api/gitlab-env?env=staging';
+const ENTITY_PATH = '/catalog/default/component/checkout-api/gitlab-env';
 
 let portal;
 beforeEach(async () => {
@@ -18,10 +17,10 @@ afterEach(async () => {
   await portal?.close();
 });
 
-async function openGraph(page) {
-  await portal.goto(page, ENV_PATH);
+async function openGraph(page, environment = 'staging') {
+  await portal.goto(page, `${ENTITY_PATH}?env=${environment}`);
   const graph = page
-    .getByRole('region', { name: 'Resources of staging' })
+    .getByRole('region', { name: `Resources of ${environment}` })
     .getByTestId('resource-graph');
   await graph
     .locator('.react-flow__node')
@@ -118,13 +117,12 @@ test('a rollout restart from the graph’s menu brings a new ReplicaSet and its 
 
 test('following a pod’s log shows new lines as they arrive', async () => {
   const page = await portal.page();
-  const graph = await openGraph(page);
+  // Staging's pods crash-loop; production's run.
+  const graph = await openGraph(page, 'production');
   const groups = graph.locator('.react-flow__node-podGroup');
   if ((await groups.count()) > 0) await groups.first().click();
   const pod = graph
-    .locator(
-      '.react-flow__node[aria-label^="Pod "]:not([aria-label$=", Degraded"])',
-    )
+    .locator('.react-flow__node[aria-label^="Pod "][aria-label$=", Healthy"]')
     .first();
   await pod.waitFor({ timeout: TIMEOUT });
   const podName = (await pod.getAttribute('aria-label'))

@@ -8,4 +8,12 @@ export interface Config {
     /** Interface to bind; loopback by default. */
     host?: string;
   };
+  /**
+   * The demo portal's permission policy allows everything except these:
+   * per user entity ref, the permission names denied (e.g.
+   * gitlab-env.pods.delete).
+   */
+  demoPermissions?: {
+    deny?: Array<{ user: string; permissions: string[] }>;
+  };
 }

@@ -220,6 +220,12 @@ export function LogViewer({
           Download
         </Button>
       </Box>
+      {chosenPods.length === 0 ? (
+        <Alert severity="warning" variant="outlined">
+          Pod {pod} is no longer in the environment (deleted or replaced);
+          choose another pod.
+        </Alert>
+      ) : null}
       <LogStatus
         lines={state.lines.length}
         dropped={state.dropped}
