@@ -48,6 +48,10 @@ function serve({
       return HttpResponse.json(resources);
     }),
     allowedRoute(denied),
+    http.get(
+      `${ENV_URL}/logs`,
+      () => new HttpResponse('', { headers: { 'content-type': 'text/plain' } }),
+    ),
     http.post(`${ENV_URL}/actions`, async ({ request }) => {
       const body = (await request.json()) as EnvironmentActionRequest;
       calls.actions.push(body);
@@ -340,5 +344,26 @@ describe('actions on an environment’s objects', () => {
     );
     await screen.findByText('Did workload.restart on web.');
     expect(calls.actions).toHaveLength(1);
+  });
+
+  it('opens the node menu from the keyboard too', async () => {
+    serve();
+    await renderTab({ route: '/?env=production' });
+    const panel = await screen.findByRole('region', {
+      name: 'Resources of production',
+    });
+    const node = await findNode(panel, 'Deployment', 'web');
+    fireEvent.keyDown(node, { key: 'F10', shiftKey: true });
+    const menu = await screen.findByRole('menu', {
+      name: 'Actions of Deployment web',
+    });
+    await userEvent.click(within(menu).getByRole('menuitem', { name: 'Logs' }));
+    const drawer = await screen.findByRole('dialog', {
+      name: 'Deployment web',
+    });
+    expect(within(drawer).getByRole('tab', { name: 'Logs' })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
   });
 });
