@@ -124,6 +124,34 @@ export interface Config {
         maxFollowSeconds?: number;
       };
     };
+    /**
+     * Live environments (`GET /api/gitlab-env/live`): shared Kubernetes
+     * watches through KAS, streamed to every open page.
+     */
+    live?: {
+      /**
+       * Watches held open per agent (default 20). Each holds one of agentk's
+       * tunnels for its whole life; kinds beyond the cap are listed again
+       * every pollIntervalSeconds and the page says so.
+       */
+      maxWatchesPerAgent?: number;
+      /** How long an environment's watches outlive its last viewer, in seconds (default 30). */
+      graceSeconds?: number;
+      /** How often polled kinds and the Flux object are listed again, in seconds (default 15). */
+      pollIntervalSeconds?: number;
+      /** One watch request's timeoutSeconds; it is opened again from its last resourceVersion (default 290). */
+      watchTimeoutSeconds?: number;
+      /** Changes are sent at most this often per environment, in milliseconds (default 100). */
+      batchMs?: number;
+      /** First reconnect delay after a dropped watch, doubling with jitter (default 500 ms). */
+      reconnectInitialMs?: number;
+      /** Longest reconnect delay (default 30000 ms). */
+      reconnectMaxMs?: number;
+      /** A heartbeat goes out after this long without a message, in seconds (default 15). */
+      heartbeatSeconds?: number;
+      /** Environments one stream (one browser tab) may follow (default 50). */
+      maxEnvironmentsPerStream?: number;
+    };
     /** The portal-wide deployment overview. */
     overview?: {
       /**

@@ -5,6 +5,7 @@ import {
   EntityEnvironmentsResponse,
   EnvironmentResourcesResponse,
   gitlabEnvWorkloadScalePermission,
+  DiagnosticsResponse,
   EnvironmentAction,
   LOG_TAIL_CAPPED_HEADER,
   permissionForCapability,
@@ -390,6 +391,20 @@ describe('actions on the environment objects, against the simulator', () => {
         meta: { code: 'ACTION_FORBIDDEN', upstreamStatus: 403 },
       });
     }
+    // A refusal of one object says nothing about the agent: the
+    // diagnostics keep the agents answering and record no failure.
+    const diagnostics = (
+      await request(server).get('/api/gitlab-env/diagnostics').expect(200)
+    ).body as DiagnosticsResponse;
+    const [instance] = diagnostics.instances;
+    expect(
+      instance.agents
+        .filter(a => ['prod-us', 'nonprod'].includes(a.name))
+        .map(a => a.lastResult),
+    ).toEqual(['ok', 'ok']);
+    expect(
+      instance.recentFailures.filter(f => f.error.code === 'ACTION_FORBIDDEN'),
+    ).toEqual([]);
   });
 
   it('never retries a write the cluster failed', async () => {

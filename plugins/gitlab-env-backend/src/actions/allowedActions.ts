@@ -81,3 +81,21 @@ export async function decideAllowed(
     ),
   };
 }
+
+/** Every capability of every target refused, for one reason. */
+export function noneAllowed(
+  targets: ActionTarget[],
+  reason: string,
+): ActionsAllowedResponse {
+  return {
+    targets: targets.map(target => ({
+      target,
+      decisions: Object.fromEntries(
+        capabilitiesForKind(target.apiVersion, target.kind).map(c => [
+          c,
+          { allowed: false, reason },
+        ]),
+      ),
+    })),
+  };
+}

@@ -26,7 +26,7 @@ import { gitlabEnvErrorHandler } from '../routes/errorHandler';
 import { GitlabEnvironmentsService } from '../service';
 import { quote } from '../validation';
 import { AccessReviewer } from './accessReview';
-import { decideAllowed } from './allowedActions';
+import { decideAllowed, noneAllowed } from './allowedActions';
 import { ActionsConfig } from './actionsConfig';
 import { performAction } from './performAction';
 import {
@@ -46,6 +46,8 @@ export interface ActionWritten {
   agent: { host: string; id: string };
   /** The objects written (a reconcile with its source: two). */
   written: ActionTarget[];
+  /** The environment's namespace: its live state holds objects of other namespaces too (the Flux object). */
+  environmentNamespace?: string;
 }
 
 export interface ActionsRouterOptions {
@@ -210,6 +212,7 @@ export function createActionsRouter(
           agent.forgetRead();
           return {
             ...done,
+            environmentNamespace: agent.environment.namespace,
             agent: {
               host: agent.instanceHost,
               id: agent.environment.agent!.id,
@@ -230,6 +233,7 @@ export function createActionsRouter(
           action,
           agent: result.agent,
           written: result.written,
+          environmentNamespace: result.environmentNamespace,
         });
       } catch (error) {
         // The write happened: a failing refresh must not turn it into an error.
@@ -265,12 +269,24 @@ export function createActionsRouter(
       entityRef,
       capabilityPermissions,
     );
-    const body = await service.withEnvironmentAgent(
-      entity,
-      slug,
-      agent => decideAllowed(targets, agent, { granted, entityRef, reviewer }),
-      { signal: clientSignal(res) },
-    );
+    const body = await service
+      .withEnvironmentAgent(
+        entity,
+        slug,
+        agent =>
+          decideAllowed(targets, agent, { granted, entityRef, reviewer }),
+        { signal: clientSignal(res) },
+      )
+      .catch(error => {
+        // A cluster read through a backend module takes no actions: say so
+        // per target rather than fail the page's question.
+        if (
+          error instanceof GitlabEnvFailure &&
+          error.detail.code === 'ACTION_NOT_APPLICABLE'
+        )
+          return noneAllowed(targets, error.message);
+        throw error;
+      });
     res.json(body);
   });
 

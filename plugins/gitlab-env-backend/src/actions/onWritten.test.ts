@@ -105,18 +105,20 @@ describe('createActionsRouter onWritten', () => {
       }),
     ]);
 
-    // The live stream lists again the two Flux kinds written, nothing else.
+    // The live stream lists again the two Flux kinds written, where they
+    // are and under the environment's namespace, which holds them live.
+    const agent = { host: 'gitlab.example.com', id: '3' };
+    const chart = { group: 'source.toolkit.fluxcd.io', kind: 'HelmChart' };
+    const helmRelease = {
+      group: 'helm.toolkit.fluxcd.io',
+      kind: 'HelmRelease',
+    };
+    expect(written[0].environmentNamespace).toBe('storefront-staging');
     expect(listsAfterWrite(written[0])).toEqual([
-      {
-        agent: { host: 'gitlab.example.com', id: '3' },
-        namespace: 'flux-system',
-        resource: { group: 'source.toolkit.fluxcd.io', kind: 'HelmChart' },
-      },
-      {
-        agent: { host: 'gitlab.example.com', id: '3' },
-        namespace: 'flux-system',
-        resource: { group: 'helm.toolkit.fluxcd.io', kind: 'HelmRelease' },
-      },
+      { agent, namespace: 'flux-system', resource: chart },
+      { agent, namespace: 'storefront-staging', resource: chart },
+      { agent, namespace: 'flux-system', resource: helmRelease },
+      { agent, namespace: 'storefront-staging', resource: helmRelease },
     ]);
     // A restart changes ReplicaSets and Pods too: the whole namespace.
     expect(

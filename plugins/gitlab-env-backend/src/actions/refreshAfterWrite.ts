@@ -12,7 +12,10 @@ export interface ListAgain {
 /**
  * The lists a write makes stale. A restart or a scale changes the
  * workload's ReplicaSets and Pods too, so its whole namespace is listed
- * again; a pod delete or a Flux write changes only the kinds written.
+ * again; a pod delete or a Flux write changes only the kinds written. An
+ * object outside the environment's namespace (the Flux object, its
+ * source) is also named under the environment's namespace: that is where
+ * the live stream keys the environments that hold it.
  */
 export function listsAfterWrite(written: ActionWritten): ListAgain[] {
   const whole =
@@ -20,18 +23,23 @@ export function listsAfterWrite(written: ActionWritten): ListAgain[] {
     written.action === 'workload.scale';
   const seen = new Set<string>();
   const lists: ListAgain[] = [];
+  const add = (namespace: string, resource?: ListAgain['resource']) => {
+    const key = `${namespace}|${resource?.group}|${resource?.kind}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    lists.push({
+      agent: written.agent,
+      namespace,
+      ...(resource ? { resource } : {}),
+    });
+  };
   for (const target of written.written) {
     const resource = whole
       ? undefined
       : { group: groupOfApiVersion(target.apiVersion), kind: target.kind };
-    const key = `${target.namespace}|${resource?.group}|${resource?.kind}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    lists.push({
-      agent: written.agent,
-      namespace: target.namespace,
-      ...(resource ? { resource } : {}),
-    });
+    add(target.namespace, resource);
+    const home = written.environmentNamespace;
+    if (home && home !== target.namespace) add(home, resource);
   }
   return lists;
 }

@@ -8,7 +8,11 @@ import {
   isKindName,
 } from '../validation';
 
-/** A namespaced, listable kind at its preferred version. */
+/**
+ * A namespaced, listable kind at its preferred version.
+ *
+ * @public
+ */
 export interface ListableKind {
   group: string;
   version: string;

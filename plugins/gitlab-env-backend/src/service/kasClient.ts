@@ -246,12 +246,20 @@ export class KasClient {
    * watch with UPSTREAM_MALFORMED; one past the size bound with
    * LIMIT_REACHED.
    */
-  async *watch(path: string, resource?: string): AsyncGenerator<unknown> {
+  async *watch(
+    path: string,
+    resource?: string,
+    /** Told once the API server accepted the watch, before any event. */
+    onOpen?: () => void,
+  ): AsyncGenerator<unknown> {
     const stream = await this.stream(path, resource);
+    onOpen?.();
     const reader = stream.getReader();
     // Ends a pending read at once, whether or not the transport notices.
     const stop = () => reader.cancel().catch(() => undefined);
     this.options.signal?.addEventListener('abort', stop, { once: true });
+    // Ended while the answer's headers were on their way: no event will tell.
+    if (this.options.signal?.aborted) stop();
     const decoder = new TextDecoder('utf-8', { fatal: true });
     let pending = '';
     try {
