@@ -37,6 +37,25 @@ async function namesOf(graph, kind) {
   return labels.map(label => label.slice(kind.length + 1).replace(/, .*$/, ''));
 }
 
+/** Clicks the first pod, or the first whose label ends with `health` (pod groups opened first). */
+async function openPod(graph, health = '') {
+  const groups = graph.locator('.react-flow__node-podGroup');
+  if ((await groups.count()) > 0) await groups.first().click();
+  const pod = graph
+    .locator(
+      `.react-flow__node[aria-label^="Pod "]${
+        health ? `[aria-label$="${health}"]` : ''
+      }`,
+    )
+    .first();
+  await pod.waitFor({ timeout: TIMEOUT });
+  const podName = (await pod.getAttribute('aria-label'))
+    .replace(/^Pod /, '')
+    .replace(/, .*$/, '');
+  await pod.click();
+  return { pod, podName };
+}
+
 test('a rollout restart from the graph’s menu brings a new ReplicaSet and its pods', async () => {
   const page = await portal.page();
   const graph = await openGraph(page);
@@ -119,16 +138,7 @@ test('following a pod’s log shows new lines as they arrive', async () => {
   const page = await portal.page();
   // Staging's pods crash-loop; production's run.
   const graph = await openGraph(page, 'production');
-  const groups = graph.locator('.react-flow__node-podGroup');
-  if ((await groups.count()) > 0) await groups.first().click();
-  const pod = graph
-    .locator('.react-flow__node[aria-label^="Pod "][aria-label$=", Healthy"]')
-    .first();
-  await pod.waitFor({ timeout: TIMEOUT });
-  const podName = (await pod.getAttribute('aria-label'))
-    .replace(/^Pod /, '')
-    .replace(/, .*$/, '');
-  await pod.click();
+  const { podName } = await openPod(graph, ', Healthy');
 
   const drawer = page.getByRole('dialog', { name: `Pod ${podName}` });
   await drawer.getByRole('tab', { name: 'Logs' }).click();
@@ -151,14 +161,7 @@ test('following a pod’s log shows new lines as they arrive', async () => {
 test('a user whose policy denies pod deletes is offered no delete, and told why', async () => {
   const page = await portal.page();
   const graph = await openGraph(page);
-  const groups = graph.locator('.react-flow__node-podGroup');
-  if ((await groups.count()) > 0) await groups.first().click();
-  const pod = graph.locator('.react-flow__node[aria-label^="Pod "]').first();
-  await pod.waitFor({ timeout: TIMEOUT });
-  const podName = (await pod.getAttribute('aria-label'))
-    .replace(/^Pod /, '')
-    .replace(/, .*$/, '');
-  await pod.click();
+  const { pod, podName } = await openPod(graph);
 
   const drawer = page.getByRole('dialog', { name: `Pod ${podName}` });
   await drawer.waitFor({ timeout: TIMEOUT });
