@@ -24,9 +24,13 @@ const FOLLOW_MS = Number(process.env.BENCH_FOLLOW_MS ?? 10_000);
 
 function logLine(seq: number): string {
   const sent = Date.now();
-  return `${new Date(sent).toISOString()} seq=${seq} sent=${sent} level=info msg="GET /api/cart/${
+  return `${new Date(
+    sent,
+  ).toISOString()} seq=${seq} sent=${sent} level=info msg="GET /api/cart/${
     seq % 97
-  } 200" duration_ms=${seq % 13} user_agent="Mozilla/5.0 (X11; Linux x86_64)"\n`;
+  } 200" duration_ms=${
+    seq % 13
+  } user_agent="Mozilla/5.0 (X11; Linux x86_64)"\n`;
 }
 
 /** The logs route: the tail at once, then lines on the clock until the page goes. */
@@ -40,7 +44,9 @@ function serveLogs(response: ServerResponse) {
     const start = Date.now();
     const timer = setInterval(() => {
       // Catch up on the clock, so a slow tick does not slow the stream.
-      const due = TAIL_LINES + Math.floor(((Date.now() - start) * LINES_PER_SECOND) / 1000);
+      const due =
+        TAIL_LINES +
+        Math.floor(((Date.now() - start) * LINES_PER_SECOND) / 1000);
       let chunk = '';
       while (seq < due) chunk += logLine(seq++);
       if (chunk) response.write(chunk);
@@ -62,14 +68,19 @@ async function main() {
   });
   const script = bundle.outputFiles[0].text;
   const server = createServer((request: IncomingMessage, response) => {
-    if (request.url?.startsWith('/api/gitlab-env/') && request.url.includes('/logs?')) {
+    if (
+      request.url?.startsWith('/api/gitlab-env/') &&
+      request.url.includes('/logs?')
+    ) {
       serveLogs(response);
     } else if (request.url === '/bench.js') {
       response.writeHead(200, { 'content-type': 'text/javascript' });
       response.end(script);
     } else {
       response.writeHead(200, { 'content-type': 'text/html' });
-      response.end('<!doctype html><body><div id="root"></div><script src="/bench.js"></script></body>');
+      response.end(
+        '<!doctype html><body><div id="root"></div><script src="/bench.js"></script></body>',
+      );
     }
   });
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
@@ -81,7 +92,9 @@ async function main() {
   try {
     const results: Record<string, any> = {};
     for (const mode of ['viewer', 'unbatched'] as const) {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      const page = await browser.newPage({
+        viewport: { width: 1280, height: 900 },
+      });
       await page.goto(`http://127.0.0.1:${port}/`);
       results[mode] = await page.evaluate(
         ([m, ms]) => (window as any).runBench(m, ms),
@@ -98,17 +111,25 @@ async function main() {
 
 function percentile(samples: number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
+  return (
+    sorted[
+      Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))
+    ] ?? NaN
+  );
 }
 
 function report(viewer: any, baseline: any) {
   const fps = (r: any) => (r.frames * 1000) / r.followMs;
   const ms = (n: number) => `${Math.round(n)} ms`;
   console.log(
-    `Log viewer, ${UPSTREAM_LATENCY_MS} ms upstream latency, ${TAIL_LINES}-line tail, then ${LINES_PER_SECOND} lines/s for ${FOLLOW_MS / 1000} s (Chromium)`,
+    `Log viewer, ${UPSTREAM_LATENCY_MS} ms upstream latency, ${TAIL_LINES}-line tail, then ${LINES_PER_SECOND} lines/s for ${
+      FOLLOW_MS / 1000
+    } s (Chromium)`,
   );
   console.log(
-    `  first lines on screen: ${ms(viewer.firstLineMs)} after opening (target 1000 ms); the raw stream's first chunk arrived at ${ms(
+    `  first lines on screen: ${ms(
+      viewer.firstLineMs,
+    )} after opening (target 1000 ms); the raw stream's first chunk arrived at ${ms(
       viewer.firstChunkMs,
     )}: ratio ${(viewer.firstLineMs / viewer.firstChunkMs).toFixed(2)}×`,
   );
@@ -117,17 +138,21 @@ function report(viewer: any, baseline: any) {
     ['unbatched', baseline],
   ] as const) {
     console.log(
-      `  ${name}: newest line on screen behind the stream by p50 ${ms(percentile(r.lagsMs, 50))}, p95 ${ms(
-        percentile(r.lagsMs, 95),
-      )}, max ${ms(Math.max(...r.lagsMs))}; in the last second p95 ${ms(
+      `  ${name}: newest line on screen behind the stream by p50 ${ms(
+        percentile(r.lagsMs, 50),
+      )}, p95 ${ms(percentile(r.lagsMs, 95))}, max ${ms(
+        Math.max(...r.lagsMs),
+      )}; in the last second p95 ${ms(
         percentile(r.lagsMs.slice(-Math.ceil(fps(r))), 95),
       )}; ${fps(r).toFixed(0)} frames/s; ${r.shownLines} lines on the page`,
     );
   }
   console.log(
-    `  unbatched / viewer, p95 lag: ${(percentile(baseline.lagsMs, 95) / percentile(viewer.lagsMs, 95)).toFixed(
-      1,
-    )}×; frames/s viewer / unbatched: ${(fps(viewer) / fps(baseline)).toFixed(1)}×`,
+    `  unbatched / viewer, p95 lag: ${(
+      percentile(baseline.lagsMs, 95) / percentile(viewer.lagsMs, 95)
+    ).toFixed(1)}×; frames/s viewer / unbatched: ${(
+      fps(viewer) / fps(baseline)
+    ).toFixed(1)}×`,
   );
 }
 

@@ -19,7 +19,11 @@ const client = new GitlabEnvClient({
 const ENTITY = { kind: 'Component', namespace: 'default', name: 'bench' };
 const POD = {
   name: 'web-1',
-  object: { apiVersion: 'v1', kind: 'Pod', spec: { containers: [{ name: 'app' }] } },
+  object: {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    spec: { containers: [{ name: 'app' }] },
+  },
 };
 
 interface Result {
@@ -71,7 +75,15 @@ function UnbatchedViewer() {
     return () => controller.abort();
   }, []);
   return (
-    <div role="log" style={{ height: 600, overflow: 'auto', fontFamily: 'monospace', fontSize: 12 }}>
+    <div
+      role="log"
+      style={{
+        height: 600,
+        overflow: 'auto',
+        fontFamily: 'monospace',
+        fontSize: 12,
+      }}
+    >
       {lines.map((line, index) => (
         <div key={index} className="log-line">
           {line}
