@@ -7,6 +7,11 @@ export interface Config {
     port?: number;
     /** Interface to bind; loopback by default. */
     host?: string;
+    /**
+     * Serve the simulator's knobs and drivers at `/-/simulator/…` (crash a
+     * pod, drop watches), for the browser tests; off by default.
+     */
+    adminApi?: boolean;
   };
   /**
    * The demo portal's permission policy allows everything except these:

@@ -13,12 +13,22 @@ import {
   shopResources,
 } from '../../__testUtils__/fixtures';
 import { allowedRoute } from '../../__testUtils__/actionFixtures';
-import { ENTITY_URL, renderTab } from '../../__testUtils__/renderTab';
+import {
+  ENTITY_URL,
+  noLiveUpdates,
+  renderTab,
+} from '../../__testUtils__/renderTab';
 import { ERROR_CATALOG } from '../errors/errorCatalog';
 
 // The drawer asks what the user may do with the object it shows.
 const server = setupServer(allowedRoute());
 registerMswTestHooks(server);
+// The first renders of MUI and React Flow are slow on a loaded machine.
+jest.setTimeout(20_000);
+// These tests read the resources route: the backend answers the live route
+// as one without live updates does, and the tab polls (the live path is
+// tested in EntityGitlabEnvContent.live.test.tsx).
+beforeEach(() => server.use(noLiveUpdates()));
 
 function errorBody(code: GitlabEnvErrorCode, hint?: string) {
   return {

@@ -16,12 +16,19 @@ import {
   allowedRoute,
   fluxResources,
 } from '../../__testUtils__/actionFixtures';
-import { ENTITY_URL, renderTab } from '../../__testUtils__/renderTab';
+import {
+  ENTITY_URL,
+  noLiveUpdates,
+  renderTab,
+} from '../../__testUtils__/renderTab';
 
 const server = setupServer();
 registerMswTestHooks(server);
 // Each test renders the whole tab and walks to a dialog: slow on a busy machine.
 jest.setTimeout(30_000);
+// The backend answers the live route as one without live updates does, and
+// the tab polls (the live path has its own tests).
+beforeEach(() => server.use(noLiveUpdates()));
 
 const ENV_URL = `${ENTITY_URL}/environments/production`;
 

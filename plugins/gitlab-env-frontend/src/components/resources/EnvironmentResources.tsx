@@ -24,9 +24,12 @@ import {
   resourceMatcher,
 } from '../../view/buildGraphView';
 import {
+  GitlabEnvErrorAlert,
   GitlabEnvErrorPanel,
   PartialErrors,
 } from '../errors/GitlabEnvErrorPanel';
+import { LiveEnvironmentState } from '../../api';
+import { LiveIndicator } from '../live/LiveIndicator';
 import { HealthBadge } from '../health/HealthBadge';
 import { ResourceGraphView } from '../graph/ResourceGraphView';
 import { DrawerTab, ResourceDrawer } from '../drawer/ResourceDrawer';
@@ -41,6 +44,9 @@ export function EnvironmentResources({
   entity,
   environment,
   polled,
+  live,
+  paused = false,
+  pollIntervalMs,
   onRetry,
   onClose,
   now,
@@ -49,6 +55,11 @@ export function EnvironmentResources({
   entity: CompoundEntityRef;
   environment: GitlabEnvironment;
   polled?: Polled<EnvironmentResourcesResponse>;
+  /** How the data is kept current, when it comes from the live stream. */
+  live?: LiveEnvironmentState;
+  paused?: boolean;
+  /** How often the tab polls when streaming does not get through. */
+  pollIntervalMs?: number;
   onRetry: () => void;
   onClose: () => void;
   now: number;
@@ -77,9 +88,23 @@ export function EnvironmentResources({
                 · selector <code>{polled.value.scope.labelSelector}</code>
               </>
             ) : null}
-            {' · read '}
-            {formatAge(polled.value.fetchedAt, now) ?? '?'} ago
+            {live ? null : (
+              <>
+                {' · read '}
+                {formatAge(polled.value.fetchedAt, now) ?? '?'} ago
+              </>
+            )}
           </Typography>
+        ) : null}
+        {live ? (
+          <LiveIndicator
+            connection={live.connection}
+            paused={paused}
+            upstream={live.upstream}
+            kinds={live.kinds}
+            dataAt={live.dataAt}
+            pollIntervalMs={pollIntervalMs}
+          />
         ) : null}
         <Tooltip title="Close">
           <IconButton
@@ -91,6 +116,9 @@ export function EnvironmentResources({
           </IconButton>
         </Tooltip>
       </Box>
+      {live?.error && polled?.value ? (
+        <GitlabEnvErrorAlert error={live.error} />
+      ) : null}
       <EnvironmentScopeProvider
         entity={entity}
         environmentSlug={environment.slug}
@@ -191,6 +219,11 @@ function ResourceExplorer({
       setMenu({ id, position }),
     [],
   );
+  // Live changes keep node places; a change of what the user shows re-lays.
+  const layoutKey = useMemo(
+    () => JSON.stringify([filters, [...expandedGroups].sort()]),
+    [filters, expandedGroups],
+  );
   const expandGroup = useCallback(
     (ownerId: string) =>
       setExpandedGroups(previous => new Set(previous).add(ownerId)),
@@ -227,6 +260,7 @@ function ResourceExplorer({
           onExpandGroup={expandGroup}
           onNodeMenu={openMenu}
           now={now}
+          layoutKey={layoutKey}
         />
       ) : null}
       {mode === 'list' && view.matchCount > 0 ? (
