@@ -88,7 +88,8 @@ export function useNodeActions(
   return {
     offered,
     loading,
-    canReadLogs: decisions?.['pod.logs']?.allowed,
+    /** Whether the user may read this Pod's logs, and why not; undefined for other kinds. */
+    logs: decisions?.['pod.logs'],
     choose: setChosen,
     elements,
   };

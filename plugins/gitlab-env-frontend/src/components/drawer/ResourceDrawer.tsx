@@ -10,6 +10,7 @@ import {
   resourceEvents,
   treePath,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Drawer from '@mui/material/Drawer';
@@ -147,7 +148,12 @@ function DrawerBody({
           />
         ) : null}
         {tab === 'events' ? <EventList events={events} now={now} /> : null}
-        {tab === 'logs' && logs ? (
+        {tab === 'logs' && logs && actions.logs?.allowed === false ? (
+          <Alert severity="info" variant="outlined">
+            You cannot read these logs: {actions.logs.reason}
+          </Alert>
+        ) : null}
+        {tab === 'logs' && logs && actions.logs?.allowed !== false ? (
           <Box sx={{ height: 'calc(100vh - 220px)', minHeight: 360 }}>
             <ResourceLogs node={node} graph={graph} objects={objects} />
           </Box>

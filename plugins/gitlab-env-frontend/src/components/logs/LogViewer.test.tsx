@@ -53,6 +53,7 @@ function serve(
         headers?: Record<string, string>;
       }
     | Response,
+  denied: Parameters<typeof allowedRoute>[0] = {},
 ) {
   const requests: URLSearchParams[] = [];
   server.use(
@@ -62,7 +63,7 @@ function serve(
     http.get(`${ENTITY_URL}/environments/:slug/resources`, () =>
       HttpResponse.json(fluxResources()),
     ),
-    allowedRoute(),
+    allowedRoute(denied),
     http.get(`${ENV_URL}/logs`, ({ request }) => {
       const query = new URL(request.url).searchParams;
       requests.push(query);
@@ -309,5 +310,23 @@ describe('the log viewer', () => {
     expect(drawer).toHaveTextContent(
       'What to do: The container has not restarted; turn off “previous”.',
     );
+  });
+
+  it('says why, instead of streaming, when the user may not read a pod’s logs', async () => {
+    const requests = serve(
+      () => {
+        const feed = new LogFeed();
+        feed.close();
+        return { feed };
+      },
+      { 'pod.logs': 'You do not have the permission gitlab-env.logs.read.' },
+    );
+    const drawer = await openLogs('Pod', 'cart-6f7d-a');
+    expect(
+      await within(drawer).findByText(
+        'You cannot read these logs: You do not have the permission gitlab-env.logs.read.',
+      ),
+    ).toBeInTheDocument();
+    expect(requests).toEqual([]);
   });
 });
