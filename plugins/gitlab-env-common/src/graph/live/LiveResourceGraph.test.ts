@@ -318,6 +318,7 @@ describe('LiveResourceGraph', () => {
             view = now;
           }
           expect(live.objects()).toEqual(model(start, applied));
+          expect(live.objectCount()).toBe(live.objects().length);
         },
       ),
       { numRuns: 250 },
