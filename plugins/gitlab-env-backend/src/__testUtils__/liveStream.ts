@@ -40,17 +40,22 @@ export async function openLiveStream(
           const block = pending.slice(0, end);
           pending = pending.slice(end + 2);
           const fields = Object.fromEntries(
-            block.split('\n').map(line => {
-              const at = line.indexOf(': ');
-              return [line.slice(0, at), line.slice(at + 2)];
-            }),
+            block
+              .split('\n')
+              .filter(line => !line.startsWith(':'))
+              .map(line => {
+                const at = line.indexOf(': ');
+                return [line.slice(0, at), line.slice(at + 2)];
+              }),
           );
-          events.push({
-            id: fields.id,
-            event: fields.event,
-            message: JSON.parse(fields.data),
-            receivedAt: Date.now(),
-          });
+          // A block of comments only is no event, as browsers parse it.
+          if (fields.data !== undefined)
+            events.push({
+              id: fields.id,
+              event: fields.event,
+              message: JSON.parse(fields.data),
+              receivedAt: Date.now(),
+            });
           waiters.forEach(w => w());
           end = pending.indexOf('\n\n');
         }

@@ -189,6 +189,9 @@ export function createLiveRouter(options: LiveRouterOptions): express.Router {
     // nginx and similar proxies would otherwise hold events back.
     res.setHeader('x-accel-buffering', 'no');
     res.flushHeaders();
+    // A first byte at once: locating the environments may take a while,
+    // and the page tells a proxy that buffers the stream by its silence.
+    res.write(': open\n\n');
     const closed = new AbortController();
     res.on('close', () => closed.abort());
     let ready = false;

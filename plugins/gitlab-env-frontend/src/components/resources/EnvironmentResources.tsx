@@ -23,9 +23,12 @@ import {
   resourceMatcher,
 } from '../../view/buildGraphView';
 import {
+  GitlabEnvErrorAlert,
   GitlabEnvErrorPanel,
   PartialErrors,
 } from '../errors/GitlabEnvErrorPanel';
+import { LiveEnvironmentState } from '../../api';
+import { LiveIndicator } from '../live/LiveIndicator';
 import { HealthBadge } from '../health/HealthBadge';
 import { ResourceGraphView } from '../graph/ResourceGraphView';
 import { ResourceDrawer } from '../drawer/ResourceDrawer';
@@ -37,12 +40,20 @@ import { formatAge } from '../../view/format';
 export function EnvironmentResources({
   environment,
   polled,
+  live,
+  paused = false,
+  pollIntervalMs,
   onRetry,
   onClose,
   now,
 }: {
   environment: GitlabEnvironment;
   polled?: Polled<EnvironmentResourcesResponse>;
+  /** How the data is kept current, when it comes from the live stream. */
+  live?: LiveEnvironmentState;
+  paused?: boolean;
+  /** How often the tab polls when streaming does not get through. */
+  pollIntervalMs?: number;
   onRetry: () => void;
   onClose: () => void;
   now: number;
@@ -71,9 +82,23 @@ export function EnvironmentResources({
                 · selector <code>{polled.value.scope.labelSelector}</code>
               </>
             ) : null}
-            {' · read '}
-            {formatAge(polled.value.fetchedAt, now) ?? '?'} ago
+            {live ? null : (
+              <>
+                {' · read '}
+                {formatAge(polled.value.fetchedAt, now) ?? '?'} ago
+              </>
+            )}
           </Typography>
+        ) : null}
+        {live ? (
+          <LiveIndicator
+            connection={live.connection}
+            paused={paused}
+            upstream={live.upstream}
+            kinds={live.kinds}
+            dataAt={live.dataAt}
+            pollIntervalMs={pollIntervalMs}
+          />
         ) : null}
         <Tooltip title="Close">
           <IconButton
@@ -85,6 +110,9 @@ export function EnvironmentResources({
           </IconButton>
         </Tooltip>
       </Box>
+      {live?.error && polled?.value ? (
+        <GitlabEnvErrorAlert error={live.error} />
+      ) : null}
       <ResourcesBody polled={polled} onRetry={onRetry} now={now} />
     </Paper>
   );
@@ -161,6 +189,11 @@ function ResourceExplorer({
     () => graph.nodes.find(node => node.id === selectedId),
     [graph, selectedId],
   );
+  // Live changes keep node places; a change of what the user shows re-lays.
+  const layoutKey = useMemo(
+    () => JSON.stringify([filters, [...expandedGroups].sort()]),
+    [filters, expandedGroups],
+  );
   const expandGroup = useCallback(
     (ownerId: string) =>
       setExpandedGroups(previous => new Set(previous).add(ownerId)),
@@ -196,6 +229,7 @@ function ResourceExplorer({
           onSelect={setSelectedId}
           onExpandGroup={expandGroup}
           now={now}
+          layoutKey={layoutKey}
         />
       ) : null}
       {mode === 'list' && view.matchCount > 0 ? (
