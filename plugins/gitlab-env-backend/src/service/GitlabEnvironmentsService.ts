@@ -95,7 +95,7 @@ const OBJECT_LEVEL_CODES = new Set<GitlabEnvError['code']>([
   'INVALID_ENVIRONMENT_SETTING',
 ]);
 
-/** What withEnvironmentAgent hands the actions. @internal */
+/** What withEnvironmentAgent hands the actions (not exported from the package). */
 export interface EnvironmentAgent {
   environment: GitlabEnvironment;
   /** The environment's objects as last read (possibly from cache). */
@@ -113,8 +113,8 @@ export interface EnvironmentAgent {
 
 /**
  * An environment located for live updates (see GitlabEnvironmentsService.locateLive).
- *
- * @internal
+ * Not exported from the package; no release tag, so the type declarations
+ * keep it for the modules that import it.
  */
 export interface LiveTarget {
   entityRef: string;

@@ -4,6 +4,9 @@
  * update per chunk re-rendering every line) as the baseline. The bench's
  * server streams lines that carry the time they were sent.
  */
+// The bench bundles this page with esbuild's classic JSX transform, which
+// needs React in scope.
+// eslint-disable-next-line no-restricted-syntax
 import * as React from 'react';
 import { useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
