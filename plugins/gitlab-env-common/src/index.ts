@@ -13,3 +13,4 @@ export * from './overview';
 export * from './ciAccess';
 export * from './events';
 export * from './environments';
+export * from './gitops';
