@@ -115,13 +115,59 @@ describe('gitlab-env backend against the GitLab simulator', () => {
         'Kustomization',
       ]),
     );
+    // managedFields survive only as drift evidence: the hand edit of checkout-config.
     expect(
-      body.resources.every(r => r.apiVersion && !r.metadata?.managedFields),
-    ).toBe(true);
-    const missing = body.graph.nodes.find(
-      n => n.missing && n.name === 'checkout-worker',
-    );
+      body.resources
+        .filter(r => r.metadata?.managedFields)
+        .map(r => [r.metadata?.name, r.metadata?.managedFields]),
+    ).toEqual([
+      [
+        'checkout-config',
+        [expect.objectContaining({ manager: 'kubectl-edit' })],
+      ],
+    ]);
+    expect(body.resources.every(r => r.apiVersion)).toBe(true);
+    // Inventory entries at cluster scope and in other namespaces are read;
+    // only the Deployment deleted by hand is Missing.
+    expect(body.graph.nodes.filter(n => n.missing).map(n => n.id)).toEqual([
+      'apps/Deployment/checkout/checkout-worker',
+    ]);
+    const missing = body.graph.nodes.find(n => n.missing);
     expect(missing?.health?.status).toBe('Missing');
+    const managed = body.graph.edges
+      .filter(
+        e =>
+          e.type === 'manages' &&
+          e.source ===
+            'kustomize.toolkit.fluxcd.io/Kustomization/flux-system/checkout-api',
+      )
+      .map(e => e.target);
+    expect(managed).toEqual(
+      expect.arrayContaining([
+        '/Namespace//checkout',
+        'rbac.authorization.k8s.io/ClusterRole//checkout-api-reader',
+        '/ConfigMap/flux-system/checkout-api-alerts',
+      ]),
+    );
+    // The source chain and dependsOn are read and drawn.
+    expect(body.graph.edges).toEqual(
+      expect.arrayContaining([
+        {
+          source:
+            'kustomize.toolkit.fluxcd.io/Kustomization/flux-system/checkout-api',
+          target:
+            'source.toolkit.fluxcd.io/GitRepository/flux-system/checkout-api',
+          type: 'sources',
+        },
+        {
+          source:
+            'kustomize.toolkit.fluxcd.io/Kustomization/flux-system/checkout-api',
+          target:
+            'kustomize.toolkit.fluxcd.io/Kustomization/flux-system/platform-infra',
+          type: 'dependsOn',
+        },
+      ]),
+    );
     expect(body.health.status).not.toBe('Healthy');
     expect(body.graph.edges.length).toBeGreaterThan(0);
   });

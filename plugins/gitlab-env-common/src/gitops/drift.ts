@@ -3,6 +3,7 @@ import { isRecord, str } from '../health/conditions';
 import { annotationsOf } from '../graph/relations/fields';
 import { diffDesiredLive, FieldChange } from './fieldDiff';
 import {
+  FieldManagerEntry,
   fieldManagers,
   formatFieldPath,
   valueAtFieldPath,
@@ -58,13 +59,39 @@ function isBookkeeping(path: readonly string[]): boolean {
   );
 }
 
+/** The fields of a managedFields entry that would be drift: written by neither Flux nor Kubernetes. */
+function foreignPaths(entry: FieldManagerEntry): string[][] {
+  if (entry.subresource) return [];
+  if (FLUX_FIELD_MANAGERS.has(entry.manager)) return [];
+  if (SYSTEM_FIELD_MANAGERS.has(entry.manager)) return [];
+  return entry.paths.filter(path => !isBookkeeping(path));
+}
+
+/**
+ * The managedFields entries that are evidence of drift — the rest is
+ * bookkeeping a reader can drop (see driftEvidence).
+ *
+ * @public
+ */
+export function foreignFieldManagers(object: KubernetesObject): unknown[] {
+  const entries = object.metadata?.managedFields;
+  if (!Array.isArray(entries)) return [];
+  const managers = fieldManagers(object);
+  return entries.filter(entry =>
+    managers.some(
+      m =>
+        isRecord(entry) &&
+        m.manager === entry.manager &&
+        m.subresource === str(entry.subresource) &&
+        foreignPaths(m).length > 0,
+    ),
+  );
+}
+
 /** Fields a manager other than Flux or Kubernetes wrote into the object itself. */
 function fromManagedFields(object: KubernetesObject, report: DriftReport) {
   for (const entry of fieldManagers(object)) {
-    if (entry.subresource) continue;
-    if (FLUX_FIELD_MANAGERS.has(entry.manager)) continue;
-    if (SYSTEM_FIELD_MANAGERS.has(entry.manager)) continue;
-    const paths = entry.paths.filter(path => !isBookkeeping(path));
+    const paths = foreignPaths(entry);
     if (paths.length === 0) continue;
     report.signals.push({
       signal: 'managedFields',
@@ -84,23 +111,33 @@ function fromManagedFields(object: KubernetesObject, report: DriftReport) {
   }
 }
 
-/** What `kubectl apply` (client-side) last applied, against the live object. */
-function fromLastApplied(object: KubernetesObject, report: DriftReport) {
+/**
+ * The fields that differ between `kubectl.kubernetes.io/last-applied-configuration`
+ * (what `kubectl apply`, client-side, last applied) and the live object.
+ *
+ * @public
+ */
+export function lastAppliedChanges(object: KubernetesObject): FieldChange[] {
   const annotation = annotationsOf(object)[LAST_APPLIED];
   if (
     typeof annotation !== 'string' ||
     annotation.length > MAX_LAST_APPLIED_BYTES
   )
-    return;
+    return [];
   let applied: unknown;
   try {
     applied = JSON.parse(annotation);
   } catch {
-    return;
+    return [];
   }
-  if (!isRecord(applied)) return;
+  if (!isRecord(applied)) return [];
   const { status: _ignored, ...desired } = applied;
-  const changes = diffDesiredLive(desired, object).filter(
+  return diffDesiredLive(desired, object);
+}
+
+/** What `kubectl apply` (client-side) last applied, against the live object. */
+function fromLastApplied(object: KubernetesObject, report: DriftReport) {
+  const changes = lastAppliedChanges(object).filter(
     change => !report.changes.some(known => known.path === change.path),
   );
   if (changes.length === 0) return;

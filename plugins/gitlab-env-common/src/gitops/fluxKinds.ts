@@ -73,3 +73,57 @@ export function fluxReference(
     name,
   };
 }
+
+/**
+ * The objects of a Flux applier's `spec.dependsOn`: same group and kind
+ * unless the entry names them (ResourceSet), namespace defaulting to the
+ * dependent's (https://fluxcd.io/flux/components/kustomize/kustomizations/#dependencies).
+ *
+ * @public
+ */
+export function fluxDependencyOf(
+  entry: unknown,
+  dependent: KubernetesObject,
+): ResourceKey | undefined {
+  const { group, kind, namespace } = keyOf(dependent);
+  return fluxReference(entry, group, kind, namespace);
+}
+
+/** Every dependency of a Flux applier, malformed entries skipped. @public */
+export function fluxDependenciesOf(object: KubernetesObject): ResourceKey[] {
+  const dependsOn = isRecord(object.spec) ? object.spec.dependsOn : undefined;
+  if (!Array.isArray(dependsOn)) return [];
+  return dependsOn
+    .map(entry => fluxDependencyOf(entry, object))
+    .filter((key): key is ResourceKey => key !== undefined);
+}
+
+/**
+ * Labels by which Flux's appliers mark what they applied: kustomize-controller
+ * (`kustomize.toolkit.fluxcd.io/name|namespace`), helm-controller
+ * (`helm.toolkit.fluxcd.io/name|namespace`) and the Flux Operator's
+ * ResourceSet (`resourceset.fluxcd.controlplane.io/name|namespace`).
+ */
+const OWNER_LABELS: ReadonlyArray<[string, string]> = [
+  ['kustomize.toolkit.fluxcd.io', 'Kustomization'],
+  ['helm.toolkit.fluxcd.io', 'HelmRelease'],
+  ['resourceset.fluxcd.controlplane.io', 'ResourceSet'],
+];
+
+/** The Flux applier an object's labels name, even when that applier was not read. @public */
+export function fluxOwnerByLabels(
+  object: KubernetesObject,
+): { kind: string; namespace: string; name: string } | undefined {
+  const labels = object.metadata?.labels;
+  if (!isRecord(labels)) return undefined;
+  for (const [prefix, kind] of OWNER_LABELS) {
+    const name = str(labels[`${prefix}/name`]);
+    if (name)
+      return {
+        kind,
+        name,
+        namespace: str(labels[`${prefix}/namespace`]) ?? '',
+      };
+  }
+  return undefined;
+}

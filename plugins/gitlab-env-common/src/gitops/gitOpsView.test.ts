@@ -277,6 +277,26 @@ describe('buildGitOpsView: a Flux environment, whole', () => {
     ]);
   });
 
+  it("recognises a ResourceSet's objects by its labels when the ResourceSet itself was not read", () => {
+    const { view: v } = view([
+      ks(),
+      {
+        apiVersion: 'v1',
+        kind: 'ServiceAccount',
+        metadata: {
+          name: 'ci',
+          namespace: 'shop',
+          labels: {
+            'resourceset.fluxcd.controlplane.io/name': 'tenants',
+            'resourceset.fluxcd.controlplane.io/namespace': 'flux-system',
+          },
+        },
+      },
+    ]);
+    expect(v.resourceSetManagedIds).toEqual(['/ServiceAccount/shop/ci']);
+    expect(v.unmanagedIds).toEqual([]);
+  });
+
   it('groups objects by the cli-utils owning-inventory annotation', () => {
     const { view: v } = view([
       {

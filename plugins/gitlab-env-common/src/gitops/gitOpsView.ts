@@ -2,7 +2,12 @@ import { KubernetesObject, ResourceGraph, ResourceKey } from '../types';
 import { objectsByNodeId } from '../graph/objectsByNodeId';
 import { resourceId } from '../graph/resourceId';
 import { DriftReport, driftOf, fluxDriftEvents } from './drift';
-import { FLUX_OPERATOR_GROUP, isFluxApplier, isFluxObject } from './fluxKinds';
+import {
+  FLUX_OPERATOR_GROUP,
+  fluxOwnerByLabels,
+  isFluxApplier,
+  isFluxObject,
+} from './fluxKinds';
 import {
   appliedRevisionOf,
   fluxSourceOf,
@@ -117,11 +122,22 @@ export function buildGitOpsView(
     const report = driftOf(object, target, driftEvents);
     if (report.drifted) drift[target.id] = report;
   }
+  // Objects whose labels name a Flux applier are Flux's even when that
+  // applier lives where the environment's read does not reach.
+  const labelledByFlux = new Set<string>();
+  for (const [id, object] of byId) {
+    const owner = fluxOwnerByLabels(object);
+    if (!owner) continue;
+    labelledByFlux.add(id);
+    if (owner.kind === 'ResourceSet') resourceSetManagedIds.add(id);
+  }
   return {
     fluxObjects,
     drift,
-    unmanagedIds: unmanagedNodes(graph, new Set(namespaces)).map(n => n.id),
-    resourceSetManagedIds: [...resourceSetManagedIds],
+    unmanagedIds: unmanagedNodes(graph, new Set(namespaces))
+      .map(n => n.id)
+      .filter(id => !labelledByFlux.has(id)),
+    resourceSetManagedIds: [...resourceSetManagedIds].sort(),
     inventories: inventoryGroups(graph),
   };
 }

@@ -4,7 +4,13 @@ export { fluxSyncState } from './syncState';
 export type { FluxSyncState, FluxSyncStatus } from './syncState';
 export { fluxHistory } from './history';
 export type { FluxHistoryEntry, FluxHistoryOutcome } from './history';
-export { driftOf, fluxDriftEvents, FLUX_FIELD_MANAGERS } from './drift';
+export {
+  driftOf,
+  fluxDriftEvents,
+  FLUX_FIELD_MANAGERS,
+  foreignFieldManagers,
+  lastAppliedChanges,
+} from './drift';
 export type { DriftReport, DriftSignal, FluxDriftEventEntry } from './drift';
 export { diffDesiredLive } from './fieldDiff';
 export type { FieldChange } from './fieldDiff';
@@ -16,7 +22,14 @@ export {
   revisionsDiffer,
   sourceRevisionOf,
 } from './fluxSource';
-export { isFluxApplier, isFluxObject, isFluxSource } from './fluxKinds';
+export {
+  fluxDependenciesOf,
+  fluxDependencyOf,
+  fluxOwnerByLabels,
+  isFluxApplier,
+  isFluxObject,
+  isFluxSource,
+} from './fluxKinds';
 export { unmanagedNodes } from './unmanaged';
 export { inventoryGroups } from './inventoryGroups';
 export type { InventoryGroup } from './inventoryGroups';

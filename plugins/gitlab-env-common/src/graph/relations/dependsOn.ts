@@ -1,5 +1,5 @@
 import { specOf } from '../../health/conditions';
-import { fluxReference, keyOf } from '../../gitops/fluxKinds';
+import { fluxDependencyOf } from '../../gitops/fluxKinds';
 import { Relation, RelationContext } from './types';
 
 /**
@@ -14,8 +14,7 @@ function dependencies(context: RelationContext) {
 }
 
 function dependency(entry: unknown, context: RelationContext) {
-  const { group, kind, namespace } = keyOf(context.object);
-  const key = fluxReference(entry, group, kind, namespace);
+  const key = fluxDependencyOf(entry, context.object);
   if (key) context.add(context.index, context.exact(key), 'dependsOn');
 }
 
