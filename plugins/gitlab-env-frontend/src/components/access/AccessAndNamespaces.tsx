@@ -16,7 +16,7 @@ import {
   GitlabEnvErrorPanel,
 } from '../errors/GitlabEnvErrorPanel';
 import { AccessMatrix } from './AccessMatrix';
-import { StaleNamespacesTable } from './StaleNamespacesTable';
+import { StaleNamespacesResult } from './StaleNamespacesResult';
 import { TryItBox } from './TryItBox';
 
 function Section({
@@ -114,29 +114,7 @@ export function AccessAndNamespaces({
         />
       </Section>
       <Section title="Namespaces left behind">
-        {stale.loading && !stale.value ? (
-          <Skeleton variant="rounded" height={80} />
-        ) : null}
-        {stale.error ? (
-          <GitlabEnvErrorPanel error={stale.error} onRetry={stale.retry} />
-        ) : null}
-        {stale.value?.errors.map(e => (
-          <GitlabEnvErrorAlert
-            key={`${e.agent}|${e.error.code}`}
-            error={e.error}
-            onRetry={stale.retry}
-          />
-        ))}
-        {stale.value ? (
-          <StaleNamespacesTable
-            namespaces={stale.value.namespaces}
-            now={Date.now()}
-            onDelete={async (entity, agentId, name) => {
-              await api.deleteStaleNamespace(entity, agentId, name);
-              stale.retry();
-            }}
-          />
-        ) : null}
+        <StaleNamespacesResult stale={stale} />
       </Section>
     </Box>
   );

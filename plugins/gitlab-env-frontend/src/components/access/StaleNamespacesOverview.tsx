@@ -4,15 +4,10 @@ import { useApi } from '@backstage/core-plugin-api';
 import { gitlabEnvStaleNamespacesReadPermission } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import Button from '@mui/material/Button';
 import Box from '@mui/material/Box';
-import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import useAsyncRetry from 'react-use/lib/useAsyncRetry';
 import { gitlabEnvApiRef } from '../../api';
-import {
-  GitlabEnvErrorAlert,
-  GitlabEnvErrorPanel,
-} from '../errors/GitlabEnvErrorPanel';
-import { StaleNamespacesTable } from './StaleNamespacesTable';
+import { StaleNamespacesResult } from './StaleNamespacesResult';
 import { useAuthorized } from '../../hooks/useAuthorized';
 
 /**
@@ -54,30 +49,7 @@ function StaleNamespacesList() {
         environments that are stopped or deleted, across all agents, biggest
         first.
       </Typography>
-      {stale.loading && !stale.value ? (
-        <Skeleton variant="rounded" height={80} />
-      ) : null}
-      {stale.error ? (
-        <GitlabEnvErrorPanel error={stale.error} onRetry={stale.retry} />
-      ) : null}
-      {stale.value?.errors.map(e => (
-        <GitlabEnvErrorAlert
-          key={`${e.entityRef}|${e.agent}|${e.error.code}`}
-          error={e.error}
-          onRetry={stale.retry}
-        />
-      ))}
-      {stale.value ? (
-        <StaleNamespacesTable
-          namespaces={stale.value.namespaces}
-          now={Date.now()}
-          showEntity
-          onDelete={async (entity, agentId, name) => {
-            await api.deleteStaleNamespace(entity, agentId, name);
-            stale.retry();
-          }}
-        />
-      ) : null}
+      <StaleNamespacesResult stale={stale} showEntity />
     </Box>
   );
 }
