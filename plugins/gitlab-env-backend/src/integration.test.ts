@@ -172,6 +172,29 @@ describe('gitlab-env backend against the GitLab simulator', () => {
     expect(body.graph.edges.length).toBeGreaterThan(0);
   });
 
+  it('maps an environment GitLab gives no namespace through the GitLabDeployment objects of its agent, and says so', async () => {
+    const res = await get(
+      '/entity/default/component/search-indexer/environments/staging/resources',
+    );
+    expect(res.status).toBe(200);
+    const body = res.body as EnvironmentResourcesResponse;
+    expect(body.scope.namespace).toBe('search-staging');
+    expect(body.environment.namespaceSource).toEqual({
+      source: 'gitlabDeployment',
+      name: 'search-indexer-staging',
+      kubectl:
+        'kubectl get gitlabdeployments.gitlab.com search-indexer-staging -o yaml',
+    });
+    expect(body.resources.length).toBeGreaterThan(0);
+    const list = await get(
+      '/entity/default/component/checkout-api/environments',
+    );
+    const production = (
+      list.body as EntityEnvironmentsResponse
+    ).environments.find(e => e.name === 'production');
+    expect(production?.namespaceSource).toEqual({ source: 'gitlab' });
+  });
+
   it('narrows reads with the entity label selector', async () => {
     const res = await get(
       '/entity/default/component/notifications/environments/development/resources',
@@ -190,7 +213,7 @@ describe('gitlab-env backend against the GitLab simulator', () => {
     ['notifications', 'production', 403, 'AGENT_NOT_SHARED'],
     ['notifications', 'sandbox', 409, 'NO_AGENT'],
     ['notifications', 'staging', 409, 'AGENT_NOT_VISIBLE'],
-    ['search-indexer', 'staging', 409, 'NO_NAMESPACE'],
+    ['search-indexer', 'perf', 409, 'NO_NAMESPACE'],
     ['search-indexer', 'development', 503, 'AGENT_NOT_CONNECTED'],
     ['search-indexer', 'lab', 503, 'AGENT_NEVER_CONNECTED'],
     ['storefront', 'nope', 404, 'ENVIRONMENT_NOT_FOUND'],

@@ -41,9 +41,13 @@ import { EntityScope, isInScope, readEntityScope } from './entityScope';
 import { GitlabClient, ProjectEnvironments } from './gitlabClient';
 import { KasClient } from './kasClient';
 import { readAcrossCluster } from './clusterWideSource';
-import { kasObjectSource, ObjectSource } from './objectSource';
+import { kasObjectSource, listKind, ObjectSource } from './objectSource';
 import { ReadBounds } from './readBounds';
 import { readEnvironmentObjects } from './resourceReader';
+import {
+  GITLAB_DEPLOYMENT_KIND,
+  mapNamespaces,
+} from '../gitops/gitlabDeployments';
 
 /** Options of the GitlabEnvironmentsService constructor. @public */
 export interface GitlabEnvironmentsServiceOptions {
@@ -246,9 +250,10 @@ export class GitlabEnvironmentsService {
           // Handled below, once the check is in; not an unhandled rejection meanwhile.
           listing.catch(() => undefined);
           await usable;
-          return listing.catch(error =>
+          const data = await listing.catch(error =>
             this.explainGitlabFailure(instance, error),
           );
+          return this.withNamespaceSources(instance, data, loadSignal);
         },
         { signal },
       )
@@ -260,6 +265,38 @@ export class GitlabEnvironmentsService {
         );
         throw error;
       });
+  }
+
+  /**
+   * Each environment's namespace source; an environment GitLab gives an
+   * agent but no namespace gets one from the agent's GitLabDeployment
+   * objects when they name it. A failed list leaves it without one.
+   */
+  private async withNamespaceSources(
+    instance: GitlabInstanceConfig,
+    data: ProjectEnvironments,
+    signal: AbortSignal,
+  ): Promise<ProjectEnvironments> {
+    const environments = await mapNamespaces(
+      data.environments,
+      data.project.fullPath,
+      async agentId => {
+        const agent = data.environments.find(e => e.agent?.id === agentId)
+          ?.agent!;
+        try {
+          const facts = await this.usableInstance(instance);
+          const kas = this.kasClient(instance, facts, agent, signal);
+          const { bounds } = this.readBounds(signal);
+          return await listKind(kas, GITLAB_DEPLOYMENT_KIND, { bounds });
+        } catch (error) {
+          this.logger.debug(
+            `No GitLabDeployment objects through agent ${agent.name}: ${error}`,
+          );
+          return undefined;
+        }
+      },
+    );
+    return { ...data, environments };
   }
 
   /** `GET /diagnostics`: every instance checked afresh, with what reads met. */

@@ -48,6 +48,19 @@ export interface GitlabProjectRef {
   webUrl: string;
 }
 
+/**
+ * Where an environment's namespace came from: GitLab's environment settings,
+ * a `GitLabDeployment` object in the cluster (named), the entity's label
+ * selector, or a Flux inventory. @public
+ */
+export interface NamespaceMapping {
+  source: 'gitlab' | 'gitlabDeployment' | 'label' | 'inventory';
+  /** The object that says so, e.g. the GitLabDeployment's name. */
+  name?: string;
+  /** The kubectl command that shows it. */
+  kubectl?: string;
+}
+
 /** A GitLab environment as the plugin shows it. @public */
 export interface GitlabEnvironment {
   id: string;
@@ -61,6 +74,8 @@ export interface GitlabEnvironment {
   webUrl?: string;
   autoStopAt?: string;
   namespace?: string;
+  /** Where `namespace` came from, when it is set. */
+  namespaceSource?: NamespaceMapping;
   fluxResourcePath?: string;
   agent?: GitlabAgentRef;
   lastDeployment?: GitlabDeploymentRef;
