@@ -1,7 +1,8 @@
 import * as React from 'react';
 import { useMemo, useState } from 'react';
-import { CodeSnippet, CopyTextButton } from '@backstage/core-components';
+import { CodeSnippet } from '@backstage/core-components';
 import {
+  GitOpsView,
   KubernetesObject,
   ResourceEventSummary,
   ResourceGraph,
@@ -26,6 +27,9 @@ import { KindIcon } from '../graph/KindIcon';
 import { describeResource } from '../../view/describeResource';
 import { kubectlCommands } from '../../view/kubectl';
 import { formatAge } from '../../view/format';
+import { FluxDrawerSection } from '../gitops';
+import { CommandList } from '../gitops/CommandList';
+import { COMPACT_TABLE_SX } from '../tableStyle';
 
 export interface ResourceDrawerProps {
   node?: ResourceNode;
@@ -36,6 +40,8 @@ export interface ResourceDrawerProps {
   objects: ReadonlyMap<string, KubernetesObject>;
   /** Every object read, Events included. */
   resources: readonly KubernetesObject[];
+  /** Flux sync, history and drift, when the environment has them. */
+  gitops?: GitOpsView;
   onSelect: (resourceId: string) => void;
   onClose: () => void;
   now: number;
@@ -66,6 +72,7 @@ function DrawerBody({
   tree,
   objects,
   resources,
+  gitops,
   onSelect,
   onClose,
   now,
@@ -117,6 +124,16 @@ function DrawerBody({
         <Tab label="YAML" disabled={!object} />
       </Tabs>
       <Box sx={{ p: 2, overflow: 'auto', flexGrow: 1 }}>
+        {tab === 0 && gitops ? (
+          <Box sx={{ mb: 2.5 }}>
+            <FluxDrawerSection
+              node={node}
+              gitops={gitops}
+              onSelect={onSelect}
+              now={now}
+            />
+          </Box>
+        ) : null}
         {tab === 0 ? (
           <Summary
             node={node}
@@ -220,21 +237,7 @@ function Summary({
 
       {conditions.length > 0 ? (
         <Section title="Conditions">
-          <Box
-            component="table"
-            sx={{
-              width: '100%',
-              borderCollapse: 'collapse',
-              typography: 'body2',
-              '& th, & td': {
-                textAlign: 'left',
-                p: 0.5,
-                borderBottom: 1,
-                borderColor: 'divider',
-                verticalAlign: 'top',
-              },
-            }}
-          >
+          <Box component="table" sx={COMPACT_TABLE_SX}>
             <thead>
               <tr>
                 <th>Type</th>
@@ -258,27 +261,10 @@ function Summary({
       ) : null}
 
       <Section title="kubectl">
-        {[commands.get, commands.describe, commands.events].map(command => (
-          <Box
-            key={command}
-            sx={{
-              display: 'flex',
-              alignItems: 'center',
-              gap: 1,
-              fontFamily: 'monospace',
-              fontSize: 13,
-              bgcolor: 'action.hover',
-              borderRadius: 1,
-              px: 1,
-              mb: 0.5,
-            }}
-          >
-            <Box component="code" sx={{ flexGrow: 1, overflowX: 'auto' }}>
-              {command}
-            </Box>
-            <CopyTextButton text={command} />
-          </Box>
-        ))}
+        <CommandList
+          commands={[commands.get, commands.describe, commands.events]}
+          label="kubectl commands"
+        />
       </Section>
 
       <KeyValues title="Labels" values={object?.metadata?.labels} />

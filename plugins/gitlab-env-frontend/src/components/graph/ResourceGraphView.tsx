@@ -57,6 +57,8 @@ export interface ResourceGraphViewProps {
   selectedId?: string;
   onSelect: (resourceId: string) => void;
   onExpandGroup: (ownerId: string) => void;
+  /** Nodes whose live state drifted from what Flux applied: badged. */
+  driftedIds?: ReadonlySet<string>;
   now: number;
 }
 
@@ -71,15 +73,16 @@ export function ResourceGraphView({
   selectedId,
   onSelect,
   onExpandGroup,
+  driftedIds,
   now,
 }: ResourceGraphViewProps) {
   const theme = useTheme();
   const large = view.nodes.length > LARGE_GRAPH;
   const { nodes, edges, height } = useMemo(
-    () => toFlow(view, now),
+    () => toFlow(view, now, driftedIds),
     // Ages in status lines move with the data's refresh, not with every render.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [view],
+    [view, driftedIds],
   );
   const byId = useMemo(
     () => new Map(view.nodes.map(node => [node.id, node])),
@@ -236,7 +239,11 @@ function useWheelActivation() {
   return { active, hint, handlers };
 }
 
-function toFlow(view: GraphView, now: number) {
+function toFlow(
+  view: GraphView,
+  now: number,
+  driftedIds?: ReadonlySet<string>,
+) {
   const layout = layoutResourceGraph(view, {
     nodeWidth: NODE_WIDTH,
     nodeHeight: NODE_HEIGHT,
@@ -250,7 +257,7 @@ function toFlow(view: GraphView, now: number) {
       width: NODE_WIDTH,
       height: NODE_HEIGHT,
       handles: HANDLES,
-      data: nodeData(viewNode, now),
+      data: nodeData(viewNode, now, driftedIds),
       ariaLabel: nodeLabel(viewNode),
     };
   });
@@ -279,6 +286,7 @@ function toFlow(view: GraphView, now: number) {
 function nodeData(
   node: ViewNode,
   now: number,
+  driftedIds?: ReadonlySet<string>,
 ): ResourceNodeData | PodGroupNodeData {
   if (node.type === 'podGroup') {
     return {
@@ -295,6 +303,7 @@ function nodeData(
     healthOrigin: node.resource.health?.origin,
     statusLine: describeResource(node.object, now).join(' · '),
     missing: Boolean(node.resource.missing),
+    drifted: Boolean(driftedIds?.has(node.id)),
     context: node.context,
   };
 }

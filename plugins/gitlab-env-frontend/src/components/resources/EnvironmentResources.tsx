@@ -1,6 +1,7 @@
 import * as React from 'react';
 import { useCallback, useMemo, useState } from 'react';
 import {
+  buildGitOpsView,
   EnvironmentResourcesResponse,
   GitlabEnvironment,
   objectsByNodeId,
@@ -32,6 +33,7 @@ import { ResourceDrawer } from '../drawer/ResourceDrawer';
 import { ResourceTable } from './ResourceTable';
 import { ResourceFiltersBar, ResourceViewMode } from './ResourceFiltersBar';
 import { formatAge } from '../../view/format';
+import { GitOpsPanel, MappingSource } from '../gitops';
 
 /** One environment opened: its resources as a graph or a list, and the drawer. */
 export function EnvironmentResources({
@@ -74,6 +76,9 @@ export function EnvironmentResources({
             {' · read '}
             {formatAge(polled.value.fetchedAt, now) ?? '?'} ago
           </Typography>
+        ) : null}
+        {polled?.value ? (
+          <MappingSource mapping={polled.value.environment.namespaceSource} />
         ) : null}
         <Tooltip title="Close">
           <IconButton
@@ -144,6 +149,15 @@ function ResourceExplorer({
   // engine, shared by the graph, the list and the drawer.
   const objects = useMemo(() => objectsByNodeId(resources), [resources]);
   const tree = useMemo(() => resourceTree(graph), [graph]);
+  const namespace = data.scope.namespace;
+  const gitops = useMemo(
+    () => buildGitOpsView(resources, graph, namespace ? [namespace] : []),
+    [resources, graph, namespace],
+  );
+  const driftedIds = useMemo(
+    () => new Set(Object.keys(gitops.drift)),
+    [gitops],
+  );
 
   const view = useMemo(
     () => buildGraphView(graph, objects, { filters, expandedGroups }, tree),
@@ -169,6 +183,12 @@ function ResourceExplorer({
 
   return (
     <>
+      <GitOpsPanel
+        gitops={gitops}
+        graphNodes={graph.nodes}
+        namespace={namespace}
+        onSelect={setSelectedId}
+      />
       <ResourceFiltersBar
         filters={filters}
         onChange={setFilters}
@@ -195,6 +215,7 @@ function ResourceExplorer({
           selectedId={selectedId}
           onSelect={setSelectedId}
           onExpandGroup={expandGroup}
+          driftedIds={driftedIds}
           now={now}
         />
       ) : null}
@@ -212,6 +233,7 @@ function ResourceExplorer({
         tree={tree}
         objects={objects}
         resources={resources}
+        gitops={gitops}
         onSelect={setSelectedId}
         onClose={() => setSelectedId(undefined)}
         now={now}
