@@ -172,6 +172,45 @@ describe('gitlab-env backend against the GitLab simulator', () => {
     expect(body.graph.edges.length).toBeGreaterThan(0);
   });
 
+  it("compares the repository's manifests at the applied commit with the live objects", async () => {
+    const res = await get(
+      '/entity/default/component/checkout-api/environments/production/resources',
+    );
+    const { desired } = res.body as EnvironmentResourcesResponse;
+    expect(desired?.source).toEqual({
+      project: 'acme/shop/checkout-api',
+      ref: '5d6e7f8000000000000000000000000000000000',
+      path: 'deploy/production',
+    });
+    expect(desired?.notRendered).toEqual([]);
+    expect(
+      desired?.objects.map(o => [o.id, o.state, o.changes.map(c => c.path)]),
+    ).toEqual([
+      ['/ConfigMap/checkout/checkout-config', 'differs', ['data.CURRENCY']],
+      ['/Service/checkout/checkout-api', 'same', []],
+      [
+        'rbac.authorization.k8s.io/ClusterRole//checkout-api-reader',
+        'same',
+        [],
+      ],
+    ]);
+    expect(desired?.objects[0].changes[0]).toMatchObject({
+      change: 'changed',
+      desired: 'USD',
+      live: 'EUR',
+    });
+  });
+
+  it('says plainly why a HelmRelease has no repository comparison', async () => {
+    const res = await get(
+      '/entity/default/component/storefront/environments/staging/resources',
+    );
+    const { desired } = res.body as EnvironmentResourcesResponse;
+    expect(desired?.unavailable).toMatch(
+      /HelmRelease.*Helm values and templates are not compared/,
+    );
+  });
+
   it('maps an environment GitLab gives no namespace through the GitLabDeployment objects of its agent, and says so', async () => {
     const res = await get(
       '/entity/default/component/search-indexer/environments/staging/resources',

@@ -123,4 +123,24 @@ describe('default scenario: GitOps', () => {
     expect(response.status).toBe(200);
     expect(await response.text()).toContain('CURRENCY: USD');
   });
+
+  it('serves them at the commit a deployment records, and 404 Commit Not Found at any other', async () => {
+    const at = (ref: string) =>
+      fetch(
+        `${sim().apiUrl}/projects/${encodeURIComponent(
+          'acme/shop/checkout-api',
+        )}/repository/files/${encodeURIComponent(
+          'deploy/production/config.yaml',
+        )}?ref=${ref}`,
+        { headers: { 'PRIVATE-TOKEN': DEMO_TOKEN } },
+      );
+    // The commit of production's deployment (the Kustomization's lastAppliedRevision), full and abbreviated.
+    expect((await at('5d6e7f80')).status).toBe(200);
+    expect((await at('5d6e7f8000000000000000000000000000000000')).status).toBe(
+      200,
+    );
+    const other = await at('0123456789abcdef0123456789abcdef01234567');
+    expect(other.status).toBe(404);
+    expect(await other.json()).toEqual({ message: '404 Commit Not Found' });
+  });
 });

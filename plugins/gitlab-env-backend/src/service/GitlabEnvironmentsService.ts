@@ -5,6 +5,7 @@ import {
   buildResourceGraph,
   DiagnosticsResponse,
   EntityEnvironmentsResponse,
+  DesiredStateComparison,
   EnvironmentResourcesResponse,
   GitlabAgentRef,
   GitlabEnvError,
@@ -44,6 +45,8 @@ import { readAcrossCluster } from './clusterWideSource';
 import { kasObjectSource, listKind, ObjectSource } from './objectSource';
 import { ReadBounds } from './readBounds';
 import { readEnvironmentObjects } from './resourceReader';
+import { GitlabRestClient } from '../ciAccess/gitlabRest';
+import { compareWithRepository } from '../gitops/desiredFromRepository';
 import {
   GITLAB_DEPLOYMENT_KIND,
   mapNamespaces,
@@ -78,6 +81,8 @@ type Limit = <T>(fn: () => Promise<T>) => Promise<T>;
 
 /** Discovery changes when CRDs are installed, which is rare: keep it longer. */
 const DISCOVERY_TTL_MS = 5 * 60_000;
+/** Repository files are read at a commit: they do not change. */
+const REPOSITORY_FILE_TTL_MS = 30 * 60_000;
 const ALL_STATES = ['available', 'stopping', 'stopped'] as const;
 
 interface EnvironmentRead {
@@ -397,6 +402,7 @@ export class GitlabEnvironmentsService {
       signal,
     );
     const read = await this.readEnvironment(scope, data, environment, signal);
+    const desired = await this.desiredState(scope, environment, read);
     return {
       entityRef: stringifyEntityRef(entity),
       environment: { ...environment, health: read.health },
@@ -405,7 +411,43 @@ export class GitlabEnvironmentsService {
         labelSelector: scope.labelSelector,
       },
       ...read,
+      ...(desired && { desired }),
     };
+  }
+
+  /**
+   * Desired vs live from the repository, for Flux Kustomizations (see
+   * compareWithRepository). Files are read at a commit, so they are cached
+   * for long; a failed read is said, never thrown.
+   */
+  private async desiredState(
+    scope: EntityScope,
+    environment: GitlabEnvironment,
+    read: EnvironmentRead,
+  ): Promise<DesiredStateComparison | undefined> {
+    const { instance } = scope;
+    const rest = new GitlabRestClient(
+      instance,
+      this.config.requestTimeoutMs,
+      this.instanceLimit(instance.host),
+    );
+    return compareWithRepository({
+      objects: read.resources,
+      fluxResourcePath: environment.fluxResourcePath,
+      host: instance.host,
+      readFile: (project, path, ref) =>
+        this.cache.getOrLoad(
+          `repofile|${instance.host}|${project}|${ref}|${path}`,
+          () => rest.file(project, path, ref),
+          { ttlMs: REPOSITORY_FILE_TTL_MS },
+        ),
+    }).catch(error => ({
+      unavailable: `The repository could not be read: ${
+        asGitlabEnvError(error).message
+      }`,
+      notRendered: [],
+      objects: [],
+    }));
   }
 
   /** The rolled-up health only; shares the cached read with getEnvironmentResources. */

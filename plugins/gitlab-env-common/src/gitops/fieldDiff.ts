@@ -21,6 +21,36 @@ function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
+/**
+ * One desired value against the live one: records field by field, lists
+ * of the same length item by item (the API server defaults fields inside
+ * items too, e.g. a port's protocol), anything else whole.
+ */
+function compare(
+  want: unknown,
+  value: unknown,
+  at: string,
+  depth: number,
+  into: FieldChange[],
+): void {
+  if (depth >= MAX_DEPTH) {
+    if (!same(want, value))
+      into.push({ path: at, change: 'changed', desired: want, live: value });
+  } else if (isRecord(want) && isRecord(value)) {
+    walk(want, value, at, depth + 1, into);
+  } else if (
+    Array.isArray(want) &&
+    Array.isArray(value) &&
+    want.length === value.length
+  ) {
+    want.forEach((item, index) =>
+      compare(item, value[index], `${at}[${index}]`, depth + 1, into),
+    );
+  } else if (!same(want, value)) {
+    into.push({ path: at, change: 'changed', desired: want, live: value });
+  }
+}
+
 function walk(
   desired: Record<string, unknown>,
   live: unknown,
@@ -35,10 +65,7 @@ function walk(
     const has = isRecord(live) && key in live;
     const value = has ? (live as Record<string, unknown>)[key] : undefined;
     if (!has) into.push({ path: at, change: 'removed', desired: want });
-    else if (isRecord(want) && isRecord(value) && depth < MAX_DEPTH)
-      walk(want, value, at, depth + 1, into);
-    else if (!same(want, value))
-      into.push({ path: at, change: 'changed', desired: want, live: value });
+    else compare(want, value, at, depth, into);
   }
 }
 
@@ -46,7 +73,8 @@ function walk(
  * The fields of `desired` the live object lacks or holds otherwise. Fields
  * only the live object has are not reported: the API server adds defaults
  * to every object, so they say nothing about drift (managedFields tell who
- * added a field). Lists compare whole. Bounded in depth and in changes.
+ * added a field). Lists of one length compare item by item, others whole.
+ * Bounded in depth and in changes.
  *
  * @public
  */

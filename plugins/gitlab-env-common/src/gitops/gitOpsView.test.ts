@@ -1,6 +1,8 @@
 import { buildResourceGraph } from '../graph';
 import { KubernetesObject } from '../types';
 import { buildGitOpsView } from './gitOpsView';
+import { diffDesiredLive } from './fieldDiff';
+import { planKustomization } from './desiredState';
 
 const ks = (overrides: Record<string, any> = {}): KubernetesObject => ({
   apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
@@ -638,5 +640,57 @@ describe('buildGitOpsView: sync state and history', () => {
         from: 'events',
       },
     ]);
+  });
+});
+
+describe('diffDesiredLive and planKustomization (desired vs live)', () => {
+  it('ignores fields the API server defaults, inside list items too', () => {
+    expect(
+      diffDesiredLive(
+        { spec: { ports: [{ port: 443, targetPort: 'https' }] } },
+        {
+          spec: {
+            ports: [{ port: 443, targetPort: 'https', protocol: 'TCP' }],
+            clusterIP: '10.0.0.1',
+          },
+        },
+      ),
+    ).toEqual([]);
+    expect(
+      diffDesiredLive(
+        { spec: { ports: [{ port: 443 }] } },
+        { spec: { ports: [{ port: 8443 }] } },
+      ),
+    ).toEqual([
+      {
+        path: 'spec.ports[0].port',
+        change: 'changed',
+        desired: 443,
+        live: 8443,
+      },
+    ]);
+  });
+
+  it('renders only plain resources, naming what needs kustomize', () => {
+    expect(
+      planKustomization(
+        {
+          resources: ['config.yaml', '../base', 'https://example.com/x.yaml'],
+          configMapGenerator: [{}],
+        },
+        'deploy/production',
+      ),
+    ).toEqual({
+      files: ['deploy/production/config.yaml'],
+      notRendered: [
+        'configMapGenerator (needs kustomize build)',
+        'resource ../base (a directory, remote base or non-YAML file)',
+        'resource https://example.com/x.yaml (a directory, remote base or non-YAML file)',
+      ],
+    });
+    expect(
+      planKustomization({ resources: ['../../../../etc/passwd.yaml'] }, 'a')
+        .files,
+    ).toEqual([]);
   });
 });

@@ -33,3 +33,5 @@ export {
 export { unmanagedNodes } from './unmanaged';
 export { inventoryGroups } from './inventoryGroups';
 export type { InventoryGroup } from './inventoryGroups';
+export { diffManifests, planKustomization } from './desiredState';
+export type { DesiredObjectDiff, KustomizationPlan } from './desiredState';

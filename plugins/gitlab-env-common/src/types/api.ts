@@ -1,3 +1,4 @@
+import type { DesiredObjectDiff } from '../gitops/desiredState';
 import { GitlabEnvError } from './errors';
 import { ResourceGraph } from './graph';
 import { HealthSummary } from './health';
@@ -102,6 +103,22 @@ export interface EntityEnvironmentsResponse {
   errors?: GitlabEnvError[];
 }
 
+/**
+ * The repository's manifests against the live objects, for a Flux
+ * Kustomization whose GitRepository is a project of the same GitLab
+ * instance: read through the repository files API at the applied revision.
+ * @public
+ */
+export interface DesiredStateComparison {
+  /** Where the manifests were read; absent when they could not be. */
+  source?: { project: string; ref: string; path: string };
+  /** Why there is no comparison, in plain words (a HelmRelease, another host, no access…). */
+  unavailable?: string;
+  /** What the backend could not render without kustomize or Helm. */
+  notRendered: string[];
+  objects: DesiredObjectDiff[];
+}
+
 /** `GET /entity/:namespace/:kind/:name/environments/:slug/resources` @public */
 export interface EnvironmentResourcesResponse {
   entityRef: string;
@@ -116,6 +133,8 @@ export interface EnvironmentResourcesResponse {
   errors: GitlabEnvError[];
   /** ISO time the data was read from the cluster (it may come from cache). */
   fetchedAt: string;
+  /** Desired vs live from the repository, for Flux environments. */
+  desired?: DesiredStateComparison;
 }
 
 /** The body of every error response of the backend's routes. @public */

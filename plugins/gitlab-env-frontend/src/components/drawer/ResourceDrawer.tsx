@@ -2,6 +2,7 @@ import * as React from 'react';
 import { useMemo, useState } from 'react';
 import { CodeSnippet } from '@backstage/core-components';
 import {
+  DesiredStateComparison,
   GitOpsView,
   KubernetesObject,
   ResourceEventSummary,
@@ -42,6 +43,8 @@ export interface ResourceDrawerProps {
   resources: readonly KubernetesObject[];
   /** Flux sync, history and drift, when the environment has them. */
   gitops?: GitOpsView;
+  /** Desired vs live from the repository, when the backend could read it. */
+  desired?: DesiredStateComparison;
   onSelect: (resourceId: string) => void;
   onClose: () => void;
   now: number;
@@ -73,6 +76,7 @@ function DrawerBody({
   objects,
   resources,
   gitops,
+  desired,
   onSelect,
   onClose,
   now,
@@ -129,6 +133,7 @@ function DrawerBody({
             <FluxDrawerSection
               node={node}
               gitops={gitops}
+              desired={desired?.objects.find(o => o.id === node.id)}
               onSelect={onSelect}
               now={now}
             />

@@ -1,5 +1,6 @@
 import * as React from 'react';
 import {
+  DesiredObjectDiff,
   DriftReport,
   FieldChange,
   FluxHistoryEntry,
@@ -200,6 +201,48 @@ const SIGNAL_NAMES: Record<DriftReport['signals'][number]['signal'], string> = {
   fluxEvent: 'Flux drift detection',
 };
 
+/** Fields that differ, one a row: path, kind of change, applied, live, and who wrote the live value. */
+function FieldChangeTable({
+  changes,
+  label,
+}: {
+  changes: FieldChange[];
+  label: string;
+}) {
+  if (changes.length === 0) return null;
+  return (
+    <Box
+      component="table"
+      aria-label={label}
+      sx={{
+        ...COMPACT_TABLE_SX,
+        '& td': { fontFamily: 'monospace', wordBreak: 'break-all' },
+      }}
+    >
+      <thead>
+        <tr>
+          <th>Field</th>
+          <th>Change</th>
+          <th>Applied</th>
+          <th>Live</th>
+          <th>By</th>
+        </tr>
+      </thead>
+      <tbody>
+        {changes.map(change => (
+          <tr key={`${change.path}-${change.by ?? ''}`}>
+            <td>{change.path}</td>
+            <td>{changeLabel(change)}</td>
+            <td>{show(change.desired)}</td>
+            <td>{show(change.live)}</td>
+            <td>{change.by ?? ''}</td>
+          </tr>
+        ))}
+      </tbody>
+    </Box>
+  );
+}
+
 /** The drift of one object: each signal, and the fields that differ. */
 export function DriftDiff({ drift }: { drift: DriftReport }) {
   return (
@@ -212,37 +255,7 @@ export function DriftDiff({ drift }: { drift: DriftReport }) {
           </Typography>
         ))}
       </Box>
-      {drift.changes.length > 0 ? (
-        <Box
-          component="table"
-          aria-label="Drifted fields"
-          sx={{
-            ...COMPACT_TABLE_SX,
-            '& td': { fontFamily: 'monospace', wordBreak: 'break-all' },
-          }}
-        >
-          <thead>
-            <tr>
-              <th>Field</th>
-              <th>Change</th>
-              <th>Applied</th>
-              <th>Live</th>
-              <th>By</th>
-            </tr>
-          </thead>
-          <tbody>
-            {drift.changes.map(change => (
-              <tr key={`${change.path}-${change.by ?? ''}`}>
-                <td>{change.path}</td>
-                <td>{changeLabel(change)}</td>
-                <td>{show(change.desired)}</td>
-                <td>{show(change.live)}</td>
-                <td>{change.by ?? ''}</td>
-              </tr>
-            ))}
-          </tbody>
-        </Box>
-      ) : null}
+      <FieldChangeTable changes={drift.changes} label="Drifted fields" />
     </Box>
   );
 }
@@ -255,11 +268,14 @@ export function DriftDiff({ drift }: { drift: DriftReport }) {
 export function FluxDrawerSection({
   node,
   gitops,
+  desired,
   onSelect,
   now,
 }: {
   node: ResourceNode;
   gitops: GitOpsView;
+  /** The repository's manifest of this object against the live one. */
+  desired?: DesiredObjectDiff;
   onSelect: (id: string) => void;
   now: number;
 }) {
@@ -267,7 +283,8 @@ export function FluxDrawerSection({
   const drift = gitops.drift[node.id];
   const unmanaged = gitops.unmanagedIds.includes(node.id);
   const fromResourceSet = gitops.resourceSetManagedIds.includes(node.id);
-  if (!flux && !drift && !unmanaged && !fromResourceSet) return null;
+  if (!flux && !drift && !unmanaged && !fromResourceSet && !desired)
+    return null;
   const commands = [
     ...(flux ? fluxCommands(node) : []),
     ...(drift ? driftCommands(node) : []),
@@ -300,6 +317,26 @@ export function FluxDrawerSection({
       {flux ? <SyncState flux={flux} onSelect={onSelect} now={now} /> : null}
       {flux ? <History history={flux.history} now={now} /> : null}
       {drift ? <DriftDiff drift={drift} /> : null}
+      {desired ? (
+        <Box component="section" aria-label="Desired vs live">
+          <Title>Desired (repository) vs live</Title>
+          <Typography variant="body2" sx={{ mb: 1 }}>
+            {desired.state === 'same'
+              ? `The live object matches ${desired.file}.`
+              : null}
+            {desired.state === 'missing'
+              ? `${desired.file} has it; the cluster does not.`
+              : null}
+            {desired.state === 'differs'
+              ? `The live object differs from ${desired.file}:`
+              : null}
+          </Typography>
+          <FieldChangeTable
+            changes={desired.changes}
+            label="Fields that differ from the repository"
+          />
+        </Box>
+      ) : null}
       {commands.length > 0 ? (
         <Box component="section">
           <Title>GitOps with kubectl and flux</Title>

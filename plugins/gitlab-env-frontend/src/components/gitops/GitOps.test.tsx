@@ -95,6 +95,18 @@ describe('GitOps in the environment tab', () => {
         'kubectl get configmap config -n shop --show-managed-fields -o yaml',
       ),
     ).toBeInTheDocument();
+    const repository = within(drawer).getByRole('table', {
+      name: 'Fields that differ from the repository',
+    });
+    expect(
+      within(repository).getByText('data.CURRENCY').closest('tr'),
+    ).toHaveTextContent('data.CURRENCYchanged"USD""EUR"');
+    expect(screen.getByTestId('desired-summary')).toHaveTextContent(
+      'Repository acme/shop at 5d6e7f80, deploy/production: 1 manifests, 1 differ from the cluster',
+    );
+    expect(screen.getByTestId('desired-summary')).toHaveTextContent(
+      'Not compared (needs kustomize or Helm): configMapGenerator (needs kustomize build)',
+    );
   });
 
   it("opens the Kustomization's sync state, source revision and history", async () => {

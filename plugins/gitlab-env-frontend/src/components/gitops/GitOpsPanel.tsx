@@ -1,5 +1,6 @@
 import * as React from 'react';
 import {
+  DesiredStateComparison,
   GitOpsView,
   NamespaceMapping,
   ResourceNode,
@@ -74,6 +75,34 @@ function NodeLinks({
   );
 }
 
+/** The repository comparison in one line, or why there is none. */
+function DesiredSummary({ desired }: { desired: DesiredStateComparison }) {
+  const differs = desired.objects.filter(o => o.state !== 'same').length;
+  return (
+    <Box data-testid="desired-summary">
+      {desired.source ? (
+        <Typography variant="body2">
+          Repository <code>{desired.source.project}</code> at{' '}
+          <code>{desired.source.ref.slice(0, 8)}</code>,{' '}
+          <code>{desired.source.path}</code>: {desired.objects.length}{' '}
+          manifests, {differs} differ from the cluster
+        </Typography>
+      ) : null}
+      {desired.unavailable ? (
+        <Typography variant="body2" color="text.secondary">
+          No desired vs live from the repository: {desired.unavailable}
+        </Typography>
+      ) : null}
+      {desired.notRendered.length > 0 ? (
+        <Typography variant="body2" color="text.secondary">
+          Not compared (needs kustomize or Helm):{' '}
+          {desired.notRendered.join('; ')}
+        </Typography>
+      ) : null}
+    </Box>
+  );
+}
+
 /**
  * The environment's GitOps at a glance, above its resources: each Flux
  * object's sync state and whether its source is ahead, the objects that
@@ -82,11 +111,13 @@ function NodeLinks({
  */
 export function GitOpsPanel({
   gitops,
+  desired,
   graphNodes,
   namespace,
   onSelect,
 }: {
   gitops: GitOpsView;
+  desired?: DesiredStateComparison;
   graphNodes: readonly ResourceNode[];
   namespace?: string;
   onSelect: (id: string) => void;
@@ -162,6 +193,7 @@ export function GitOpsPanel({
           </Box>
         );
       })}
+      {desired ? <DesiredSummary desired={desired} /> : null}
       {drifted.length > 0 ? (
         <Box>
           <Typography

@@ -185,6 +185,7 @@ function ResourceExplorer({
     <>
       <GitOpsPanel
         gitops={gitops}
+        desired={data.desired}
         graphNodes={graph.nodes}
         namespace={namespace}
         onSelect={setSelectedId}
@@ -234,6 +235,7 @@ function ResourceExplorer({
         objects={objects}
         resources={resources}
         gitops={gitops}
+        desired={data.desired}
         onSelect={setSelectedId}
         onClose={() => setSelectedId(undefined)}
         now={now}
