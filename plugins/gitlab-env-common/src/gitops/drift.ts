@@ -20,7 +20,7 @@ export interface DriftReport {
   changes: FieldChange[];
 }
 
-/** The field managers of Flux's appliers and CLI (`flux-client-side-apply`). */
+/** The field managers of Flux's appliers and CLI (`flux-client-side-apply`). @public */
 export const FLUX_FIELD_MANAGERS: ReadonlySet<string> = new Set([
   'kustomize-controller',
   'helm-controller',

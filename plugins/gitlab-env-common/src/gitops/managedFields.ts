@@ -31,7 +31,7 @@ function segment(key: string): string | undefined {
   return undefined;
 }
 
-/** A path as people read it: `spec.template.spec.containers[{"name":"web"}].image`. */
+/** A path as people read it: `spec.template.spec.containers[{"name":"web"}].image`. @public */
 export function formatFieldPath(path: readonly string[]): string {
   let text = '';
   for (const part of path) {
