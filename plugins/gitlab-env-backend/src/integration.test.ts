@@ -1,5 +1,6 @@
 import { startTestBackend } from '@backstage/backend-test-utils';
 import {
+  buildGitOpsView,
   EntityEnvironmentsResponse,
   EnvironmentResourcesResponse,
   GitlabEnvErrorResponse,
@@ -209,6 +210,26 @@ describe('gitlab-env backend against the GitLab simulator', () => {
     expect(desired?.unavailable).toMatch(
       /HelmRelease.*Helm values and templates are not compared/,
     );
+    // helm-controller's drift warning, an Event in flux-system, is read with it.
+    const body = res.body as EnvironmentResourcesResponse;
+    const drift = body.resources.find(
+      r => r.kind === 'Event' && (r as any).reason === 'DriftDetected',
+    );
+    expect((drift as any)?.message).toContain(
+      'Deployment/storefront-staging/storefront-web changed',
+    );
+    const gitops = buildGitOpsView(body.resources, body.graph, [
+      'storefront-staging',
+    ]);
+    expect(
+      gitops.drift['apps/Deployment/storefront-staging/storefront-web']
+        ?.signals,
+    ).toEqual([
+      expect.objectContaining({
+        signal: 'fluxEvent',
+        detail: 'changed (0 additions, 1 changes, 0 removals)',
+      }),
+    ]);
   });
 
   it('maps an environment GitLab gives no namespace through the GitLabDeployment objects of its agent, and says so', async () => {

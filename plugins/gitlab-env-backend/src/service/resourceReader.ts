@@ -209,5 +209,33 @@ async function readFluxRelated(
   const second = (await Promise.all(chartSources.map(read))).filter(
     (o): o is KubernetesObject => !!o,
   );
-  return [...first, ...second];
+  const events = await fluxEvents(source, kinds, flux, namespace, errors);
+  return [...first, ...second, ...events];
+}
+
+/**
+ * The Events about the Flux object when it lives in another namespace
+ * (flux-system): its history and helm-controller's drift warnings. One list
+ * of that namespace's Events, kept only for the Flux object.
+ */
+async function fluxEvents(
+  source: ObjectSource,
+  kinds: ListableKind[],
+  flux: KubernetesObject,
+  namespace: string,
+  errors: GitlabEnvError[],
+): Promise<KubernetesObject[]> {
+  const fluxNamespace = flux.metadata?.namespace;
+  const eventKind = kinds.find(k => k.group === '' && k.kind === 'Event');
+  if (!eventKind || !fluxNamespace || fluxNamespace === namespace) return [];
+  const events = await source.list(eventKind, fluxNamespace).catch(error => {
+    errors.push(kindError(error, eventKind.label));
+    return [];
+  });
+  return events.filter(event => {
+    const involved = (event as { involvedObject?: any }).involvedObject;
+    return (
+      involved?.kind === flux.kind && involved?.name === flux.metadata?.name
+    );
+  });
 }
