@@ -253,6 +253,8 @@ describe('gitlab-env backend against the GitLab simulator', () => {
       list.body as EntityEnvironmentsResponse
     ).environments.find(e => e.name === 'production');
     expect(production?.namespaceSource).toEqual({ source: 'gitlab' });
+    // The card's drift count: checkout-config, edited with kubectl.
+    expect(production?.driftedCount).toBe(1);
   });
 
   it('narrows reads with the entity label selector', async () => {

@@ -47,6 +47,7 @@ import { ReadBounds } from './readBounds';
 import { readEnvironmentObjects } from './resourceReader';
 import { GitlabRestClient } from '../ciAccess/gitlabRest';
 import { compareWithRepository } from '../gitops/desiredFromRepository';
+import { driftedCount } from '../gitops/driftedCount';
 import {
   GITLAB_DEPLOYMENT_KIND,
   mapNamespaces,
@@ -367,8 +368,13 @@ export class GitlabEnvironmentsService {
                 environment,
                 signal,
               );
+              const drifted = driftedCount(read.resources, read.graph);
               return withReadErrors(
-                { ...environment, health: read.health },
+                {
+                  ...environment,
+                  health: read.health,
+                  ...(drifted > 0 && { driftedCount: drifted }),
+                },
                 read.errors,
               );
             } catch (error) {

@@ -85,6 +85,8 @@ export interface GitlabEnvironment {
    * computed it for the list; the UI then needs no resource read per card.
    */
   health?: HealthSummary;
+  /** How many objects Flux manages drifted, when the backend computed health. */
+  driftedCount?: number;
   /**
    * Errors and warnings of this environment: settings GitLab holds that the
    * backend refused, and, with health, what the health read could not get.

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { setupServer } from 'msw/node';
 import { HttpResponse, http } from 'msw';
 import { registerMswTestHooks } from '@backstage/test-utils';
+import { summarizeHealth } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { ENVIRONMENTS } from '../../__testUtils__/fixtures';
 import { fluxResources } from '../../__testUtils__/fluxFixtures';
 import { ENTITY_URL, renderTab } from '../../__testUtils__/renderTab';
@@ -15,6 +16,8 @@ registerMswTestHooks(server);
 
 const production = {
   ...ENVIRONMENTS[2],
+  health: summarizeHealth([{ status: 'Degraded' }]),
+  driftedCount: 1,
   namespace: 'shop',
   namespaceSource: { source: 'gitlabDeployment' as const, name: 'shop-prod' },
 };
@@ -46,6 +49,7 @@ describe('GitOps in the environment tab', () => {
     const panel = await screen.findByRole('region', {
       name: 'Resources of production',
     });
+    expect(screen.getByTestId('drifted-count')).toHaveTextContent('1 drifted');
     expect(within(panel).getByTestId('namespace-source')).toHaveTextContent(
       'namespace from the GitLabDeployment shop-prod',
     );
