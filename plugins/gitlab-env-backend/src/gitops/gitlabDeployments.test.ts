@@ -1,4 +1,8 @@
-import { namespaceFromGitlabDeployments } from './gitlabDeployments';
+import {
+  mapNamespaces,
+  namespaceFromGitlabDeployments,
+  namespaceFromInventory,
+} from './gitlabDeployments';
 
 const deployment = (name: string, spec: Record<string, unknown>) => ({
   apiVersion: 'gitlab.com/v1alpha1',
@@ -65,6 +69,62 @@ describe('namespaceFromGitlabDeployments (examples/gitlab-deployment/crd.yaml)',
     expect(namespaceFromGitlabDeployments(objects, 'acme/app', 'dev')).toEqual({
       name: 'b',
       namespace: 'second',
+    });
+  });
+});
+
+describe('namespace from a Flux inventory', () => {
+  const flux = (spec: object, ids: string[]) => ({
+    apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
+    kind: 'Kustomization',
+    metadata: { name: 'app', namespace: 'flux-system' },
+    spec,
+    status: { inventory: { entries: ids.map(id => ({ id, v: 'v1' })) } },
+  });
+
+  it('takes targetNamespace, else where most namespaced entries live', () => {
+    expect(namespaceFromInventory(flux({ targetNamespace: 'shop' }, []))).toBe(
+      'shop',
+    );
+    expect(
+      namespaceFromInventory(
+        flux({}, [
+          '_shop__Namespace',
+          'shop_a__ConfigMap',
+          'shop_b__Service',
+          'other_c__Service',
+        ]),
+      ),
+    ).toBe('shop');
+    expect(
+      namespaceFromInventory(
+        flux({ targetNamespace: '../x' }, ['_x__Namespace']),
+      ),
+    ).toBeUndefined();
+  });
+
+  it('maps an environment with a Flux object and no namespace, naming the Kustomization', async () => {
+    const environments = await mapNamespaces(
+      [
+        {
+          id: '1',
+          name: 'staging',
+          slug: 'staging',
+          tier: 'staging',
+          state: 'available',
+          agent: { id: '3', name: 'nonprod' },
+          fluxResourcePath:
+            'kustomize.toolkit.fluxcd.io/v1/namespaces/flux-system/kustomizations/app',
+        },
+      ],
+      'acme/app',
+      async () => [],
+      async () => flux({}, ['shop_a__ConfigMap']),
+    );
+    expect(environments[0].namespace).toBe('shop');
+    expect(environments[0].namespaceSource).toMatchObject({
+      source: 'inventory',
+      name: 'Kustomization/flux-system/app',
     });
   });
 });

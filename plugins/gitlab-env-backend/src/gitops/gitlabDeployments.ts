@@ -1,6 +1,7 @@
 import {
   GitlabEnvironment,
   KubernetesObject,
+  parseFluxInventoryId,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { isDns1123Label } from '../validation';
 import { ListableKind } from '../service/discovery';
@@ -61,7 +62,8 @@ export function namespaceFromGitlabDeployments(
 /**
  * The environments with their namespace's source: GitLab's when GitLab has
  * one; else the GitLabDeployment objects of the environment's agent
- * (`deploymentsOf` lists them; undefined when it could not).
+ * (`deploymentsOf` lists them; undefined when it could not); else, for an
+ * environment with a Flux object, the namespace its inventory applies to.
  */
 export async function mapNamespaces(
   environments: GitlabEnvironment[],
@@ -69,6 +71,9 @@ export async function mapNamespaces(
   deploymentsOf: (
     agentId: string,
   ) => Promise<readonly KubernetesObject[] | undefined>,
+  fluxObjectOf: (
+    environment: GitlabEnvironment,
+  ) => Promise<KubernetesObject | undefined> = async () => undefined,
 ): Promise<GitlabEnvironment[]> {
   const lists = new Map<
     string,
@@ -92,7 +97,7 @@ export async function mapNamespaces(
           projectPath,
           environment.name,
         );
-      if (!mapping) return environment;
+      if (!mapping) return withInventoryNamespace(environment, fluxObjectOf);
       return {
         ...environment,
         namespace: mapping.namespace,
@@ -104,4 +109,53 @@ export async function mapNamespaces(
       };
     }),
   );
+}
+
+/**
+ * The namespace a Flux object deploys to: `spec.targetNamespace`, else the
+ * namespace most of its inventory's namespaced entries live in (first by
+ * name on a tie); undefined when neither gives a valid name.
+ */
+export function namespaceFromInventory(
+  flux: KubernetesObject,
+): string | undefined {
+  const target = flux.spec?.targetNamespace;
+  if (isDns1123Label(target)) return target;
+  const entries: unknown = flux.status?.inventory?.entries;
+  if (!Array.isArray(entries)) return undefined;
+  const counts = new Map<string, number>();
+  for (const entry of entries) {
+    const key = parseFluxInventoryId((entry as { id?: unknown })?.id as string);
+    if (key?.namespace && isDns1123Label(key.namespace))
+      counts.set(key.namespace, (counts.get(key.namespace) ?? 0) + 1);
+  }
+  return [...counts]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([namespace]) => namespace)[0];
+}
+
+async function withInventoryNamespace(
+  environment: GitlabEnvironment,
+  fluxObjectOf: (
+    environment: GitlabEnvironment,
+  ) => Promise<KubernetesObject | undefined>,
+): Promise<GitlabEnvironment> {
+  if (!environment.fluxResourcePath) return environment;
+  const flux = await fluxObjectOf(environment);
+  const namespace = flux && namespaceFromInventory(flux);
+  if (!namespace) return environment;
+  const name = `${flux.kind}/${flux.metadata?.namespace}/${flux.metadata?.name}`;
+  return {
+    ...environment,
+    namespace,
+    namespaceSource: {
+      source: 'inventory',
+      name,
+      kubectl: `kubectl get ${String(flux.kind).toLowerCase()}.${
+        String(flux.apiVersion).split('/')[0]
+      } ${flux.metadata?.name} -n ${
+        flux.metadata?.namespace
+      } -o jsonpath='{.status.inventory.entries[*].id}'`,
+    },
+  };
 }

@@ -26,7 +26,7 @@ import {
   GitlabEnvFailure,
   isDefinitiveFailure,
 } from '../errors';
-import { invalidSetting } from '../validation';
+import { checkFluxResourcePath, invalidSetting } from '../validation';
 import { MINIMUM_GITLAB_VERSION } from '../instance/gitlabVersion';
 import {
   InstanceFacts,
@@ -42,7 +42,12 @@ import { EntityScope, isInScope, readEntityScope } from './entityScope';
 import { GitlabClient, ProjectEnvironments } from './gitlabClient';
 import { KasClient } from './kasClient';
 import { readAcrossCluster } from './clusterWideSource';
-import { kasObjectSource, listKind, ObjectSource } from './objectSource';
+import {
+  getObject,
+  kasObjectSource,
+  listKind,
+  ObjectSource,
+} from './objectSource';
 import { ReadBounds } from './readBounds';
 import { readEnvironmentObjects } from './resourceReader';
 import { GitlabRestClient } from '../ciAccess/gitlabRest';
@@ -297,6 +302,32 @@ export class GitlabEnvironmentsService {
         } catch (error) {
           this.logger.debug(
             `No GitLabDeployment objects through agent ${agent.name}: ${error}`,
+          );
+          return undefined;
+        }
+      },
+      async environment => {
+        try {
+          const path = checkFluxResourcePath(
+            environment.fluxResourcePath!,
+            'The environment',
+          );
+          const facts = await this.usableInstance(instance);
+          const kas = this.kasClient(
+            instance,
+            facts,
+            environment.agent!,
+            signal,
+          );
+          const { bounds } = this.readBounds(signal);
+          return await getObject(
+            kas,
+            { ...path, label: `${path.group}/${path.kind}` },
+            bounds,
+          );
+        } catch (error) {
+          this.logger.debug(
+            `No Flux object for environment ${environment.name}: ${error}`,
           );
           return undefined;
         }

@@ -51,11 +51,12 @@ export interface GitlabProjectRef {
 
 /**
  * Where an environment's namespace came from: GitLab's environment settings,
- * a `GitLabDeployment` object in the cluster (named), the entity's label
- * selector, or a Flux inventory. @public
+ * a `GitLabDeployment` object in the cluster, or the Flux object's
+ * inventory (its `targetNamespace`, else where most entries live); `name`
+ * names the object. @public
  */
 export interface NamespaceMapping {
-  source: 'gitlab' | 'gitlabDeployment' | 'label' | 'inventory';
+  source: 'gitlab' | 'gitlabDeployment' | 'inventory';
   /** The object that says so, e.g. the GitLabDeployment's name. */
   name?: string;
   /** The kubectl command that shows it. */

@@ -16,8 +16,7 @@ import { SyncChip } from './SyncChip';
 const MAPPING_TEXT: Record<NamespaceMapping['source'], string> = {
   gitlab: "from the environment's settings in GitLab",
   gitlabDeployment: 'from the GitLabDeployment',
-  label: "from the entity's label selector",
-  inventory: 'from a Flux inventory',
+  inventory: 'from the inventory of',
 };
 
 /** Where the environment's namespace came from, in words. */
