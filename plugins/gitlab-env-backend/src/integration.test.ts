@@ -244,6 +244,7 @@ describe('gitlab-env backend against the GitLab simulator', () => {
       name: 'search-indexer-staging',
       kubectl:
         'kubectl get gitlabdeployments.gitlab.com search-indexer-staging -o yaml',
+      status: 'Ready=True: namespace search-staging exists',
     });
     expect(body.resources.length).toBeGreaterThan(0);
     const list = await get(

@@ -23,6 +23,16 @@ const strings = (value: unknown): string[] =>
     ? value.filter((v): v is string => typeof v === 'string')
     : [];
 
+/** The Ready condition of a GitLabDeployment's status, as one line. */
+function readyText(deployment: KubernetesObject): string | undefined {
+  const conditions: unknown = deployment.status?.conditions;
+  if (!Array.isArray(conditions)) return undefined;
+  const ready = conditions.find(c => isRecord(c) && c.type === 'Ready');
+  if (!isRecord(ready) || typeof ready.status !== 'string') return undefined;
+  const message = typeof ready.message === 'string' ? `: ${ready.message}` : '';
+  return `Ready=${ready.status}${message}`.slice(0, 300);
+}
+
 /** Whether a GitLabDeployment serves a project: named, or under a group it names. */
 function serves(spec: Record<string, unknown>, projectPath: string): boolean {
   return (
@@ -42,7 +52,7 @@ export function namespaceFromGitlabDeployments(
   deployments: readonly KubernetesObject[],
   projectPath: string,
   environmentName: string,
-): { namespace: string; name: string } | undefined {
+): { namespace: string; name: string; status?: string } | undefined {
   const matches = deployments
     .filter(
       d =>
@@ -53,6 +63,7 @@ export function namespaceFromGitlabDeployments(
     .map(d => ({
       name: String(d.metadata?.name ?? ''),
       namespace: d.spec.namespace ?? d.metadata?.name,
+      status: readyText(d),
     }))
     .filter(m => isDns1123Label(m.namespace))
     .sort((a, b) => a.name.localeCompare(b.name));
@@ -105,6 +116,7 @@ export async function mapNamespaces(
           source: 'gitlabDeployment' as const,
           name: mapping.name,
           kubectl: `kubectl get gitlabdeployments.gitlab.com ${mapping.name} -o yaml`,
+          ...(mapping.status && { status: mapping.status }),
         },
       };
     }),

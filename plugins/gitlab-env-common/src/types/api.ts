@@ -61,6 +61,8 @@ export interface NamespaceMapping {
   name?: string;
   /** The kubectl command that shows it. */
   kubectl?: string;
+  /** What the object's status says (its Ready condition), when it has one. */
+  status?: string;
 }
 
 /** A GitLab environment as the plugin shows it. @public */

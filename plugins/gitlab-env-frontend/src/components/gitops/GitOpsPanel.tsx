@@ -32,9 +32,10 @@ export function MappingSource({ mapping }: { mapping?: NamespaceMapping }) {
       {mapping.name ? (
         <>
           {' '}
-          <code>{mapping.name}</code>
+          <code title={mapping.kubectl}>{mapping.name}</code>
         </>
       ) : null}
+      {mapping.status ? ` (${mapping.status})` : null}
     </Typography>
   );
 }
