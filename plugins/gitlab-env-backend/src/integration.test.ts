@@ -218,6 +218,15 @@ describe('gitlab-env backend against the GitLab simulator', () => {
     expect((drift as any)?.message).toContain(
       'Deployment/storefront-staging/storefront-web changed',
     );
+    // The source chain: HelmRelease → HelmChart → HelmRepository.
+    expect(
+      body.graph.edges
+        .filter(e => e.type === 'sources')
+        .map(e => `${e.source} -> ${e.target}`),
+    ).toEqual([
+      'helm.toolkit.fluxcd.io/HelmRelease/flux-system/storefront-staging -> source.toolkit.fluxcd.io/HelmChart/flux-system/flux-system-storefront-staging',
+      'source.toolkit.fluxcd.io/HelmChart/flux-system/flux-system-storefront-staging -> source.toolkit.fluxcd.io/HelmRepository/flux-system/acme-charts',
+    ]);
     const gitops = buildGitOpsView(body.resources, body.graph, [
       'storefront-staging',
     ]);

@@ -100,7 +100,7 @@ function SyncState({
               >
                 {source.key.kind}/{source.key.namespace}/{source.key.name}
               </Link>
-              {source.found ? null : ' (not read)'}
+              {source.found ? null : ' (not found: missing, or not readable)'}
             </dd>
             {source.revision ? (
               <>
