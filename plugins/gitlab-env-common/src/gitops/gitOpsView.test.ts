@@ -279,6 +279,17 @@ describe('buildGitOpsView: a Flux environment, whole', () => {
     ]);
   });
 
+  it('calls nothing unmanaged in an environment no GitOps tool manages', () => {
+    const { view: v } = view([
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'by-ci', namespace: 'shop' },
+      },
+    ]);
+    expect(v.unmanagedIds).toEqual([]);
+  });
+
   it("recognises a ResourceSet's objects by its labels when the ResourceSet itself was not read", () => {
     const { view: v } = view([
       ks(),

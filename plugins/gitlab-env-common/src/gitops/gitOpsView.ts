@@ -131,13 +131,24 @@ export function buildGitOpsView(
     labelledByFlux.add(id);
     if (owner.kind === 'ResourceSet') resourceSetManagedIds.add(id);
   }
+  const inventories = inventoryGroups(graph);
+  // "Unmanaged" means something only where GitOps manages the rest: an
+  // environment deployed by CI alone has no inventory to be outside of.
+  const gitOpsManaged =
+    inventories.length > 0 ||
+    fluxObjects.some(f => {
+      const node = nodes.get(f.nodeId);
+      return node !== undefined && isFluxApplier(node.group, node.kind);
+    });
   return {
     fluxObjects,
     drift,
-    unmanagedIds: unmanagedNodes(graph, new Set(namespaces))
-      .map(n => n.id)
-      .filter(id => !labelledByFlux.has(id)),
+    unmanagedIds: gitOpsManaged
+      ? unmanagedNodes(graph, new Set(namespaces))
+          .map(n => n.id)
+          .filter(id => !labelledByFlux.has(id))
+      : [],
     resourceSetManagedIds: [...resourceSetManagedIds].sort(),
-    inventories: inventoryGroups(graph),
+    inventories,
   };
 }
