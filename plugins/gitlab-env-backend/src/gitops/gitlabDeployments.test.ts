@@ -128,3 +128,28 @@ describe('namespace from a Flux inventory', () => {
     });
   });
 });
+
+describe('mapNamespaces and refused settings', () => {
+  it('reads nothing for an environment whose namespace GitLab gave was refused', async () => {
+    const deploymentsOf = jest.fn(async () => []);
+    const [environment] = await mapNamespaces(
+      [
+        {
+          id: '1',
+          name: 'staging',
+          slug: 'staging',
+          tier: 'staging',
+          state: 'available',
+          agent: { id: '3', name: 'nonprod' },
+          errors: [
+            { code: 'INVALID_ENVIRONMENT_SETTING', message: 'refused ..' },
+          ],
+        },
+      ],
+      'acme/app',
+      deploymentsOf,
+    );
+    expect(deploymentsOf).not.toHaveBeenCalled();
+    expect(environment.namespace).toBeUndefined();
+  });
+});

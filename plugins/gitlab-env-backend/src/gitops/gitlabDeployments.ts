@@ -98,7 +98,12 @@ export async function mapNamespaces(
           namespaceSource: { source: 'gitlab' as const },
         };
       const agent = environment.agent;
-      if (!agent) return environment;
+      // A value GitLab holds that was refused stays refused: nothing is
+      // read for that environment, and no other source stands in for it.
+      const refused = environment.errors?.some(
+        e => e.code === 'INVALID_ENVIRONMENT_SETTING',
+      );
+      if (!agent || refused) return environment;
       if (!lists.has(agent.id)) lists.set(agent.id, deploymentsOf(agent.id));
       const deployments = await lists.get(agent.id)!;
       const mapping =
