@@ -254,6 +254,7 @@ describe('gitlab-env backend against the GitLab simulator', () => {
       kubectl:
         'kubectl get gitlabdeployments.gitlab.com search-indexer-staging -o yaml',
       status: 'Ready=True: namespace search-staging exists',
+      serves: ['acme/platform/search-indexer'],
     });
     expect(body.resources.length).toBeGreaterThan(0);
     const list = await get(

@@ -28,6 +28,7 @@ describe('namespaceFromGitlabDeployments (examples/gitlab-deployment/crd.yaml)',
     ).toEqual({
       name: 'app-staging',
       namespace: 'app-staging',
+      serves: ['acme/app'],
     });
   });
 
@@ -69,6 +70,7 @@ describe('namespaceFromGitlabDeployments (examples/gitlab-deployment/crd.yaml)',
     expect(namespaceFromGitlabDeployments(objects, 'acme/app', 'dev')).toEqual({
       name: 'b',
       namespace: 'second',
+      serves: ['acme/app'],
     });
   });
 });

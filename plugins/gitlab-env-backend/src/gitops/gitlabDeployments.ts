@@ -52,7 +52,9 @@ export function namespaceFromGitlabDeployments(
   deployments: readonly KubernetesObject[],
   projectPath: string,
   environmentName: string,
-): { namespace: string; name: string; status?: string } | undefined {
+):
+  | { namespace: string; name: string; status?: string; serves: string[] }
+  | undefined {
   const matches = deployments
     .filter(
       d =>
@@ -63,7 +65,11 @@ export function namespaceFromGitlabDeployments(
     .map(d => ({
       name: String(d.metadata?.name ?? ''),
       namespace: d.spec.namespace ?? d.metadata?.name,
-      status: readyText(d),
+      ...(readyText(d) && { status: readyText(d) }),
+      serves: [
+        ...strings(d.spec.projects),
+        ...strings(d.spec.groups).map(group => `${group}/*`),
+      ].slice(0, 100),
     }))
     .filter(m => isDns1123Label(m.namespace))
     .sort((a, b) => a.name.localeCompare(b.name));
@@ -122,6 +128,7 @@ export async function mapNamespaces(
           name: mapping.name,
           kubectl: `kubectl get gitlabdeployments.gitlab.com ${mapping.name} -o yaml`,
           ...(mapping.status && { status: mapping.status }),
+          serves: mapping.serves,
         },
       };
     }),

@@ -63,6 +63,11 @@ export interface NamespaceMapping {
   kubectl?: string;
   /** What the object's status says (its Ready condition), when it has one. */
   status?: string;
+  /**
+   * Every project the same GitLabDeployment serves (groups as `<group>/*`):
+   * one namespace serving several projects shows here.
+   */
+  serves?: string[];
 }
 
 /** A GitLab environment as the plugin shows it. @public */

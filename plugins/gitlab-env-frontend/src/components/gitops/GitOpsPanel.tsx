@@ -36,6 +36,9 @@ export function MappingSource({ mapping }: { mapping?: NamespaceMapping }) {
         </>
       ) : null}
       {mapping.status ? ` (${mapping.status})` : null}
+      {mapping.serves && mapping.serves.length > 1
+        ? `; it serves ${mapping.serves.join(', ')}`
+        : null}
     </Typography>
   );
 }
