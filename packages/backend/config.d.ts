@@ -7,5 +7,10 @@ export interface Config {
     port?: number;
     /** Interface to bind; loopback by default. */
     host?: string;
+    /**
+     * Serve the simulator's knobs and drivers at `/-/simulator/…` (crash a
+     * pod, drop watches), for the browser tests; off by default.
+     */
+    adminApi?: boolean;
   };
 }

@@ -105,6 +105,53 @@ export interface Config {
           | 'Unknown';
       }>;
     };
+    /** Actions on an environment's objects, and pod logs. */
+    actions?: {
+      /**
+       * How long the cluster's answers on what the agent may do
+       * (SelfSubjectAccessReview) are kept, per agent, in seconds (default 30).
+       */
+      accessReviewCacheSeconds?: number;
+      logs?: {
+        /**
+         * The tail asked of the cluster when the browser asks none or more
+         * (default 5000); the response then says it was capped.
+         */
+        maxTailLines?: number;
+        /** At most this many bytes per log read that does not follow (the API server's limitBytes; default 10485760). */
+        maxBytes?: number;
+        /** A followed log ends after this many seconds (default 3600). */
+        maxFollowSeconds?: number;
+      };
+    };
+    /**
+     * Live environments (`GET /api/gitlab-env/live`): shared Kubernetes
+     * watches through KAS, streamed to every open page.
+     */
+    live?: {
+      /**
+       * Watches held open per agent (default 20). Each holds one of agentk's
+       * tunnels for its whole life; kinds beyond the cap are listed again
+       * every pollIntervalSeconds and the page says so.
+       */
+      maxWatchesPerAgent?: number;
+      /** How long an environment's watches outlive its last viewer, in seconds (default 30). */
+      graceSeconds?: number;
+      /** How often polled kinds and the Flux object are listed again, in seconds (default 15). */
+      pollIntervalSeconds?: number;
+      /** One watch request's timeoutSeconds; it is opened again from its last resourceVersion (default 290). */
+      watchTimeoutSeconds?: number;
+      /** Changes are sent at most this often per environment, in milliseconds (default 100). */
+      batchMs?: number;
+      /** First reconnect delay after a dropped watch, doubling with jitter (default 500 ms). */
+      reconnectInitialMs?: number;
+      /** Longest reconnect delay (default 30000 ms). */
+      reconnectMaxMs?: number;
+      /** A heartbeat goes out after this long without a message, in seconds (default 15). */
+      heartbeatSeconds?: number;
+      /** Environments one stream (one browser tab) may follow (default 50). */
+      maxEnvironmentsPerStream?: number;
+    };
     /** The portal-wide deployment overview. */
     overview?: {
       /**

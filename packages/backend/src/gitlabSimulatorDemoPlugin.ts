@@ -30,6 +30,8 @@ export const gitlabSimulatorDemoPlugin = createBackendPlugin({
         const simulator = await startGitlabSimulator({
           port,
           host,
+          adminApi:
+            config.getOptionalBoolean('gitlabSimulator.adminApi') ?? false,
           logger: {
             info: msg => logger.info(msg),
             warn: msg => logger.warn(msg),

@@ -29,6 +29,8 @@ export interface SimulatedCluster {
     perSecond: number,
     options?: { namespaces?: string[] },
   ): () => void;
+  /** Watch requests open right now, for tests and benchmarks that count upstream connections. */
+  openWatches(): number;
 }
 
 export function simulatedCluster(
@@ -55,5 +57,6 @@ export function simulatedCluster(
     },
     startChurn: (perSecond, options) =>
       startChurn(api.store, perSecond, options),
+    openWatches: () => api.watches.size,
   };
 }

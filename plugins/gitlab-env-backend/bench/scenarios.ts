@@ -74,13 +74,29 @@ export function overviewScenario(entities: number) {
   });
 }
 
+/** One project whose environments all deploy through one agent. */
+export function liveScenario(
+  environments: number,
+  objectsPerEnvironment: number,
+) {
+  return generateScenario({
+    projects: 1,
+    environmentsPerProject: environments,
+    objectsPerEnvironment,
+    seed: 9,
+  });
+}
+
 export type BenchScenario =
+  | { name: 'live'; environments: number; objectsPerEnvironment: number }
   | { name: 'entity-page'; customKinds: number }
   | { name: 'overview'; entities: number }
   | { name: 'fault-suite' };
 
 export function buildScenario(spec: BenchScenario) {
   if (spec.name === 'fault-suite') return faultSuiteScenario();
+  if (spec.name === 'live')
+    return liveScenario(spec.environments, spec.objectsPerEnvironment);
   return spec.name === 'entity-page'
     ? entityPageScenario(spec.customKinds)
     : overviewScenario(spec.entities);

@@ -21,9 +21,34 @@ async function main() {
     tickMs: 0,
     kasTunnels,
   });
+  let stopChurn: (() => void) | undefined;
   process.on(
     'message',
-    async (message: { type: string; faults?: Partial<FaultKnobs> }) => {
+    async (message: {
+      type: string;
+      faults?: Partial<FaultKnobs>;
+      agent?: string;
+      perSecond?: number;
+      namespaces?: string[];
+    }) => {
+      if (message.type === 'churn') {
+        stopChurn?.();
+        stopChurn = simulator
+          .cluster(message.agent!)
+          .startChurn(message.perSecond!, { namespaces: message.namespaces });
+        process.send!({ type: 'churn' });
+      }
+      if (message.type === 'stop-churn') {
+        stopChurn?.();
+        stopChurn = undefined;
+        process.send!({ type: 'stop-churn' });
+      }
+      if (message.type === 'open-watches') {
+        process.send!({
+          type: 'open-watches',
+          count: simulator.cluster(message.agent!).openWatches(),
+        });
+      }
       if (message.type === 'stats') {
         process.send!({ type: 'stats', stats: simulator.stats() });
       }

@@ -13,6 +13,15 @@ export interface SimulatorProcess {
   setFaults(faults: Partial<FaultKnobs>): Promise<void>;
   /** The simulator's counters, e.g. the peak of agentk tunnels in use. */
   stats(): Promise<SimulatorStats>;
+  /** Makes `perSecond` pod changes per second behind the agent (see SimulatedCluster.startChurn). */
+  startChurn(
+    agent: string,
+    perSecond: number,
+    namespaces?: string[],
+  ): Promise<void>;
+  stopChurn(): Promise<void>;
+  /** Watch requests the agent's cluster serves right now. */
+  openWatches(agent: string): Promise<number>;
   /** Zeroes the counters and takes agentk's pools back to their idle tunnels. */
   reset(): Promise<void>;
   close(): Promise<void>;
@@ -41,7 +50,7 @@ export function startSimulatorProcess(
     );
     child.once('message', (message: { type: string; url: string }) => {
       child.removeAllListeners('exit');
-      const ask = <T>(type: string) =>
+      const ask = <T>(type: string, detail: object = {}) =>
         new Promise<T>(done => {
           const onMessage = (reply: { type: string }) => {
             if (reply.type !== type) return;
@@ -49,7 +58,7 @@ export function startSimulatorProcess(
             done(reply as T);
           };
           child.on('message', onMessage);
-          child.send({ type });
+          child.send({ type, ...detail });
         });
       resolve({
         url: message.url,
@@ -63,6 +72,14 @@ export function startSimulatorProcess(
         reset: async () => {
           await ask('reset');
         },
+        startChurn: async (agent, perSecond, namespaces) => {
+          await ask('churn', { agent, perSecond, namespaces });
+        },
+        stopChurn: async () => {
+          await ask('stop-churn');
+        },
+        openWatches: async agent =>
+          (await ask<{ count: number }>('open-watches', { agent })).count,
         close: () =>
           new Promise(done => {
             child.once('exit', () => done());

@@ -1,5 +1,7 @@
 import { createExtensionPoint } from '@backstage/backend-plugin-api';
 import { HealthRule } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import type { GitlabEnvLocator } from './locating';
+import type { GitlabEnvClusterSource } from './planning';
 
 /**
  * Lets backend modules add health rules for kinds the built-in rules do not
@@ -30,4 +32,52 @@ export interface GitlabEnvHealthRulesExtensionPoint {
 export const gitlabEnvHealthRulesExtensionPoint =
   createExtensionPoint<GitlabEnvHealthRulesExtensionPoint>({
     id: 'gitlab-env.health-rules',
+  });
+
+/**
+ * Lets a backend module change how catalog entities map to GitLab projects
+ * and environments (by default: the entity's annotations, then GitLab).
+ *
+ * @public
+ */
+export interface GitlabEnvLocatorExtensionPoint {
+  /**
+   * Replaces the locator. The factory gets the default one, to wrap (e.g.
+   * fall back to it) or ignore. Setting it twice stops the backend at
+   * start.
+   */
+  setLocator(
+    factory: (defaultLocator: GitlabEnvLocator) => GitlabEnvLocator,
+  ): void;
+}
+
+/**
+ * The extension point of GitlabEnvLocatorExtensionPoint.
+ *
+ * @public
+ */
+export const gitlabEnvLocatorExtensionPoint =
+  createExtensionPoint<GitlabEnvLocatorExtensionPoint>({
+    id: 'gitlab-env.locator',
+  });
+
+/**
+ * Lets a backend module serve the Kubernetes objects of some agents'
+ * clusters itself instead of KAS (another cluster source).
+ *
+ * @public
+ */
+export interface GitlabEnvObjectSourceExtensionPoint {
+  /** Adds a source; sources are asked in the order modules add them, before KAS. */
+  addClusterSource(source: GitlabEnvClusterSource): void;
+}
+
+/**
+ * The extension point of GitlabEnvObjectSourceExtensionPoint.
+ *
+ * @public
+ */
+export const gitlabEnvObjectSourceExtensionPoint =
+  createExtensionPoint<GitlabEnvObjectSourceExtensionPoint>({
+    id: 'gitlab-env.object-source',
   });

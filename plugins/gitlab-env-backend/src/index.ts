@@ -7,6 +7,26 @@
 export { gitlabEnvPlugin as default } from './plugin';
 export * from './service';
 export { readGitlabEnvConfig } from './config';
-export { gitlabEnvHealthRulesExtensionPoint } from './extensions';
-export type { GitlabEnvHealthRulesExtensionPoint } from './extensions';
-export type { GitlabEnvConfig, GitlabInstanceConfig } from './config';
+export {
+  gitlabEnvHealthRulesExtensionPoint,
+  gitlabEnvLocatorExtensionPoint,
+  gitlabEnvObjectSourceExtensionPoint,
+} from './extensions';
+export type {
+  GitlabEnvHealthRulesExtensionPoint,
+  GitlabEnvLocatorExtensionPoint,
+  GitlabEnvObjectSourceExtensionPoint,
+} from './extensions';
+export type { GitlabEnvLocator, LocatedEntity } from './locating';
+export type {
+  GitlabEnvClusterSource,
+  GitlabEnvClusterTarget,
+  RefreshTarget,
+} from './planning';
+export type { ListableKind } from './service/discovery';
+export type { ObjectRef } from './service/objectSource';
+export type {
+  GitlabEnvConfig,
+  GitlabInstanceConfig,
+  LiveSettings,
+} from './config';

@@ -8,12 +8,24 @@ import {
   gitlabEnvPermissions,
   HealthRuleRegistration,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import {
+  createActionsRouter,
+  listsAfterWrite,
+  readActionsConfig,
+} from './actions';
 import { CiAccessService, createCiAccessRouter } from './ciAccess';
 import { readGitlabEnvConfig, readHealthRules } from './config';
 import { createDiagnosticsRouter } from './diagnostics';
-import { gitlabEnvHealthRulesExtensionPoint } from './extensions';
+import {
+  gitlabEnvHealthRulesExtensionPoint,
+  gitlabEnvLocatorExtensionPoint,
+  gitlabEnvObjectSourceExtensionPoint,
+} from './extensions';
+import { GitlabEnvLocator } from './locating';
+import { GitlabEnvClusterSource, LivePlanner } from './planning';
+import { SharedTransport } from './transport';
 import { createOverviewRouter } from './overview';
-import { createRouter } from './routes';
+import { createLiveRouter, createRouter } from './routes';
 import { GitlabEnvironmentsService } from './service';
 import { sharedStoreOf } from './service/sharedCache';
 
@@ -31,6 +43,24 @@ export const gitlabEnvPlugin = createBackendPlugin({
         moduleRules.push({ group, kind, rule, source: 'a backend module' });
       },
     });
+    let locator:
+      | ((defaultLocator: GitlabEnvLocator) => GitlabEnvLocator)
+      | undefined;
+    env.registerExtensionPoint(gitlabEnvLocatorExtensionPoint, {
+      setLocator(factory) {
+        if (locator)
+          throw new Error(
+            'Two backend modules set the gitlab-env locator; keep one.',
+          );
+        locator = factory;
+      },
+    });
+    const clusterSources: GitlabEnvClusterSource[] = [];
+    env.registerExtensionPoint(gitlabEnvObjectSourceExtensionPoint, {
+      addClusterSource(source) {
+        clusterSources.push(source);
+      },
+    });
     env.registerInit({
       deps: {
         httpRouter: coreServices.httpRouter,
@@ -41,6 +71,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
         permissionsRegistry: coreServices.permissionsRegistry,
         auditor: coreServices.auditor,
         cache: coreServices.cache,
+        lifecycle: coreServices.lifecycle,
         catalog: catalogServiceRef,
       },
       async init({
@@ -52,6 +83,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
         permissionsRegistry,
         auditor,
         cache,
+        lifecycle,
         catalog,
       }) {
         const gitlabEnvConfig = readGitlabEnvConfig(config);
@@ -63,15 +95,34 @@ export const gitlabEnvPlugin = createBackendPlugin({
           logger.info(
             `Adopters' health rules for ${healthRules.keys().join(', ')}`,
           );
+        // One transport: every service draws on the same concurrency budgets.
+        const transport = new SharedTransport(gitlabEnvConfig);
         const ciAccess = new CiAccessService(
           gitlabEnvConfig,
           gitlabEnvConfig.ciAccess,
           logger,
+          transport,
         );
         const service = new GitlabEnvironmentsService(gitlabEnvConfig, logger, {
           healthRules,
           sharedStore: sharedStoreOf(config, cache),
+          transport,
+          locator,
+          clusterSources,
         });
+        const planner = new LivePlanner(
+          gitlabEnvConfig.live,
+          {
+            maxObjects: gitlabEnvConfig.limits.maxObjectsPerEnvironment,
+            maxPagesPerList: gitlabEnvConfig.limits.maxPagesPerList,
+          },
+          {
+            enabled: gitlabEnvConfig.overview.clusterWideReads,
+            minNamespaces: gitlabEnvConfig.overview.clusterWideMinNamespaces,
+          },
+          logger,
+        );
+        lifecycle.addShutdownHook(() => planner.close());
         permissionsRegistry.addPermissions(gitlabEnvPermissions);
         httpRouter.use(
           createOverviewRouter({
@@ -81,6 +132,18 @@ export const gitlabEnvPlugin = createBackendPlugin({
             httpAuth,
             auditor,
             deadlineMs: gitlabEnvConfig.overview.deadlineMs,
+          }),
+        );
+        httpRouter.use(
+          createLiveRouter({
+            service,
+            planner,
+            settings: gitlabEnvConfig.live,
+            catalog,
+            permissions,
+            httpAuth,
+            auditor,
+            logger,
           }),
         );
         httpRouter.use(
@@ -100,6 +163,20 @@ export const gitlabEnvPlugin = createBackendPlugin({
             httpAuth,
             auditor,
             logger,
+          }),
+        );
+        httpRouter.use(
+          createActionsRouter({
+            service,
+            catalog,
+            permissions,
+            httpAuth,
+            auditor,
+            logger,
+            config: readActionsConfig(config),
+            // Viewers of the live stream see a write's effect at once.
+            onWritten: written =>
+              listsAfterWrite(written).forEach(lists => planner.refresh(lists)),
           }),
         );
         httpRouter.use(

@@ -2,172 +2,31 @@
 // The live engine's time per applied watch event on a 10,000-object
 // environment, next to a full rebuild (graph + health + roll-up) of the same
 // objects measured in the same run. Timings are printed, never asserted.
-import {
-  KubernetesObject,
-  LiveResourceGraph,
-  WatchEvent,
-  buildResourceGraph,
-  summarizeGraphHealth,
-} from '../src';
-import { generateEnvironment } from './generateEnvironment';
+import { measureLiveEngine } from './liveEngineMeasure';
 
-const SIZE = 10_000;
-const EVENTS = 3_000;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
-}
-
-const crashing = (pod: KubernetesObject): KubernetesObject => ({
-  ...pod,
-  status: {
-    phase: 'Running',
-    containerStatuses: [
-      {
-        name: 'app',
-        restartCount: 10,
-        state: { waiting: { reason: 'CrashLoopBackOff' } },
-      },
-    ],
-  },
-});
-
-/**
- * What a cluster sends while it runs: pods crash and recover, pods are
- * replaced (deleted, then a new one added), Deployments and ReplicaSets
- * change status as they scale, ConfigMaps are edited, Services the Flux
- * inventory lists are deleted and created again.
- */
-function eventStream(objects: KubernetesObject[], count: number): WatchEvent[] {
-  const pods = objects.filter(o => o.kind === 'Pod');
-  const workloads = objects.filter(
-    o => o.kind === 'Deployment' || o.kind === 'ReplicaSet',
-  );
-  const configMaps = objects.filter(o => o.kind === 'ConfigMap');
-  const services = objects.filter(o => o.kind === 'Service');
-  const events: WatchEvent[] = [];
-  for (let i = 0; events.length < count; i++) {
-    const pod = pods[(i * 7) % pods.length];
-    switch (i % 6) {
-      case 0:
-        events.push({ type: 'MODIFIED', object: crashing(pod) });
-        events.push({ type: 'MODIFIED', object: pod });
-        break;
-      case 1: {
-        const name = `${pod.metadata!.name}-r${i}`;
-        const replacement = {
-          ...pod,
-          metadata: { ...pod.metadata, name, uid: `uid-${name}` },
-        };
-        events.push({ type: 'ADDED', object: replacement });
-        events.push({ type: 'DELETED', object: replacement });
-        break;
-      }
-      case 2: {
-        const workload = workloads[(i * 3) % workloads.length];
-        events.push({
-          type: 'MODIFIED',
-          object: {
-            ...workload,
-            status: { ...workload.status, availableReplicas: 2 },
-          },
-        });
-        events.push({ type: 'MODIFIED', object: workload });
-        break;
-      }
-      case 3: {
-        const configMap = configMaps[i % configMaps.length];
-        events.push({
-          type: 'MODIFIED',
-          object: { ...configMap, data: { revision: String(i) } },
-        });
-        break;
-      }
-      case 4: {
-        // Listed in the Flux inventory: a Missing entry comes and goes.
-        const service = services[i % services.length];
-        events.push({ type: 'DELETED', object: service });
-        events.push({ type: 'ADDED', object: service });
-        break;
-      }
-      default:
-        events.push({ type: 'DELETED', object: pod });
-        events.push({ type: 'ADDED', object: pod });
-    }
-  }
-  return events.slice(0, count);
-}
-
-const objects = generateEnvironment(SIZE);
-const rebuild = () => summarizeGraphHealth(buildResourceGraph(objects));
-for (let i = 0; i < 8; i++) rebuild();
-const rebuilds: number[] = [];
-for (let i = 0; i < 15; i++) {
-  const started = performance.now();
-  rebuild();
-  rebuilds.push(performance.now() - started);
-}
-
-const live = new LiveResourceGraph(objects);
-const events = eventStream(objects, EVENTS);
-// Warm-up on the same stream, which leaves the objects as they were.
-for (const event of events) live.apply(event);
-const perEvent: number[] = [];
-const started = performance.now();
-for (const event of events) {
-  const before = performance.now();
-  live.apply(event);
-  perEvent.push(performance.now() - before);
-}
-const mean = (performance.now() - started) / events.length;
-const rebuildMs = median(rebuilds);
-
+const f = measureLiveEngine(10_000, 3_000);
 console.log(
-  `objects=${objects.length} events=${events.length} (pod crash/recover, pod replaced, workload status, ConfigMap edit, Service re-created)`,
+  `objects=${f.objects} events=${f.events} (pod crash/recover, pod replaced, workload status, ConfigMap edit, Service re-created)`,
 );
 console.log(
-  `full rebuild (graph + health + roll-up): median ${rebuildMs.toFixed(
+  `full rebuild (graph + health + roll-up): median ${f.rebuildMs.toFixed(
     2,
   )} ms (15 runs)`,
 );
 console.log(
-  `live engine per event: mean ${mean.toFixed(3)} ms, p50 ${median(
-    perEvent,
-  ).toFixed(3)} ms, p99 ${percentile(perEvent, 0.99).toFixed(
+  `live engine per event: mean ${f.meanMs.toFixed(3)} ms, p50 ${f.p50Ms.toFixed(
     3,
-  )} ms (goal < 1 ms)`,
+  )} ms, p99 ${f.p99Ms.toFixed(3)} ms (goal < 1 ms)`,
 );
-// The worst event we know: the Flux Kustomization that lists every
-// top-level object changes its status (each reconcile), so its entries are
-// compared with the last ones.
-const kustomization = objects.find(o => o.kind === 'Kustomization')!;
-const reconciles: number[] = [];
-for (let i = 0; i < 25; i++) {
-  const before = performance.now();
-  live.apply({
-    type: 'MODIFIED',
-    object: {
-      ...kustomization,
-      status: { ...kustomization.status, lastHandledReconcileAt: String(i) },
-    },
-  });
-  reconciles.push(performance.now() - before);
-}
 console.log(
   `Kustomization status update (${
-    kustomization.status.inventory.entries.length
-  } inventory entries): median ${median(reconciles.slice(5)).toFixed(
+    f.kustomizationEntries
+  } inventory entries): median ${f.kustomizationMs.toFixed(
     2,
-  )} ms, rebuild / update = ${(rebuildMs / median(reconciles.slice(5))).toFixed(
-    0,
-  )}x`,
+  )} ms, rebuild / update = ${(f.rebuildMs / f.kustomizationMs).toFixed(0)}x`,
 );
 console.log(
-  `ratio rebuild / event = ${(rebuildMs / mean).toFixed(0)}x (goal >= 50x)`,
+  `ratio rebuild / event = ${(f.rebuildMs / f.meanMs).toFixed(
+    0,
+  )}x (goal >= 50x)`,
 );

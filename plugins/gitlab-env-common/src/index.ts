@@ -14,3 +14,4 @@ export * from './ciAccess';
 export * from './events';
 export * from './environments';
 export * from './gitops';
+export * from './actions';

@@ -49,10 +49,90 @@ export const gitlabEnvDiagnosticsReadPermission = createPermission({
   attributes: { action: 'read' },
 });
 
+/**
+ * Read the logs of the pods of an entity's environments (streamed through
+ * the backend). A resource permission on the catalog entity; audited.
+ *
+ * @public
+ */
+export const gitlabEnvLogsReadPermission = createPermission({
+  name: 'gitlab-env.logs.read',
+  attributes: { action: 'read' },
+  resourceType: 'catalog-entity',
+});
+
+/**
+ * Delete a Pod of an entity's environments. A resource permission on the
+ * catalog entity; audited.
+ *
+ * @public
+ */
+export const gitlabEnvPodDeletePermission = createPermission({
+  name: 'gitlab-env.pods.delete',
+  attributes: { action: 'delete' },
+  resourceType: 'catalog-entity',
+});
+
+/**
+ * Rollout-restart a Deployment, StatefulSet or DaemonSet of an entity's
+ * environments. A resource permission on the catalog entity; audited.
+ *
+ * @public
+ */
+export const gitlabEnvWorkloadRestartPermission = createPermission({
+  name: 'gitlab-env.workloads.restart',
+  attributes: { action: 'update' },
+  resourceType: 'catalog-entity',
+});
+
+/**
+ * Scale a Deployment, StatefulSet or ReplicaSet of an entity's
+ * environments. A resource permission on the catalog entity; audited.
+ *
+ * @public
+ */
+export const gitlabEnvWorkloadScalePermission = createPermission({
+  name: 'gitlab-env.workloads.scale',
+  attributes: { action: 'update' },
+  resourceType: 'catalog-entity',
+});
+
+/**
+ * Request a Flux reconcile of a Kustomization, HelmRelease or source of an
+ * entity's environments. A resource permission on the catalog entity;
+ * audited.
+ *
+ * @public
+ */
+export const gitlabEnvFluxReconcilePermission = createPermission({
+  name: 'gitlab-env.flux.reconcile',
+  attributes: { action: 'update' },
+  resourceType: 'catalog-entity',
+});
+
+/**
+ * Suspend or resume a Flux Kustomization, HelmRelease or source of an
+ * entity's environments. A resource permission on the catalog entity;
+ * audited.
+ *
+ * @public
+ */
+export const gitlabEnvFluxSuspendPermission = createPermission({
+  name: 'gitlab-env.flux.suspend',
+  attributes: { action: 'update' },
+  resourceType: 'catalog-entity',
+});
+
 /** @public */
 export const gitlabEnvPermissions = [
   gitlabEnvResourcesReadPermission,
   gitlabEnvDiagnosticsReadPermission,
   gitlabEnvNamespaceDeletePermission,
   gitlabEnvStaleNamespacesReadPermission,
+  gitlabEnvLogsReadPermission,
+  gitlabEnvPodDeletePermission,
+  gitlabEnvWorkloadRestartPermission,
+  gitlabEnvWorkloadScalePermission,
+  gitlabEnvFluxReconcilePermission,
+  gitlabEnvFluxSuspendPermission,
 ];

@@ -15,12 +15,17 @@ import {
   convertLegacyRouteRefs,
 } from '@backstage/core-compat-api';
 import CloudQueueIcon from '@mui/icons-material/CloudQueue';
-import { gitlabEnvApiFactory } from './plugin';
+import { gitlabEnvApiFactory, gitlabEnvLiveApiFactory } from './plugin';
 import { isGitlabEnvAvailable } from './isGitlabEnvAvailable';
 import { overviewRouteRef, rootRouteRef } from './routes';
 
 const gitlabEnvApi = ApiBlueprint.make({
   params: defineParams => defineParams(gitlabEnvApiFactory),
+});
+
+const gitlabEnvLiveApi = ApiBlueprint.make({
+  name: 'live',
+  params: defineParams => defineParams(gitlabEnvLiveApiFactory),
 });
 
 const entityEnvironmentsContent = EntityContentBlueprint.make({
@@ -64,5 +69,10 @@ export default createFrontendPlugin({
     root: rootRouteRef,
     overview: overviewRouteRef,
   }),
-  extensions: [gitlabEnvApi, entityEnvironmentsContent, overviewPage],
+  extensions: [
+    gitlabEnvApi,
+    gitlabEnvLiveApi,
+    entityEnvironmentsContent,
+    overviewPage,
+  ],
 });

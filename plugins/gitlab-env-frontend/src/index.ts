@@ -8,6 +8,7 @@
 export {
   gitlabEnvPlugin,
   gitlabEnvApiFactory,
+  gitlabEnvLiveApiFactory,
   EntityGitlabEnvContent,
   GitlabEnvOverviewPage,
 } from './plugin';

@@ -5,7 +5,12 @@ import {
   discoveryApiRef,
   fetchApiRef,
 } from '@backstage/core-plugin-api';
-import { GitlabEnvClient, gitlabEnvApiRef } from './api';
+import {
+  GitlabEnvClient,
+  GitlabEnvLiveClient,
+  gitlabEnvApiRef,
+  gitlabEnvLiveApiRef,
+} from './api';
 import type { EntityGitlabEnvContentProps } from './components/EntityGitlabEnvContent';
 import { overviewRouteRef, rootRouteRef } from './routes';
 
@@ -17,10 +22,22 @@ export const gitlabEnvApiFactory = createApiFactory({
     new GitlabEnvClient({ discoveryApi, fetchApi }),
 });
 
+/** One live stream per browser tab: the API instance is the tab's. @public */
+export const gitlabEnvLiveApiFactory = createApiFactory({
+  api: gitlabEnvLiveApiRef,
+  deps: {
+    discoveryApi: discoveryApiRef,
+    fetchApi: fetchApiRef,
+    gitlabEnvApi: gitlabEnvApiRef,
+  },
+  factory: ({ discoveryApi, fetchApi, gitlabEnvApi }) =>
+    new GitlabEnvLiveClient({ discoveryApi, fetchApi, gitlabEnvApi }),
+});
+
 /** The plugin for Backstage's classic frontend system. @public */
 export const gitlabEnvPlugin = createPlugin({
   id: 'gitlab-env',
-  apis: [gitlabEnvApiFactory],
+  apis: [gitlabEnvApiFactory, gitlabEnvLiveApiFactory],
   routes: { root: rootRouteRef, overview: overviewRouteRef },
 });
 

@@ -1,7 +1,8 @@
 import { mockServices } from '@backstage/backend-test-utils';
 import { Entity } from '@backstage/catalog-model';
 import { GitlabEnvError } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import { GitlabEnvConfig } from '../config';
+import { ConfigReader } from '@backstage/config';
+import { GitlabEnvConfig, readGitlabEnvConfig } from '../config';
 import { GitlabEnvFailure } from '../errors';
 import { GitlabEnvironmentsService } from '../service';
 import { GITLAB_URL, TOKEN } from './fakeGitlab';
@@ -37,6 +38,11 @@ export function testConfig(
       clusterWideMinNamespaces: 3,
       deadlineMs: 30_000,
     },
+    live: readGitlabEnvConfig(
+      new ConfigReader({
+        gitlabEnv: { instances: [{ host: 'h', baseUrl: GITLAB_URL }] },
+      }),
+    ).live,
     ...overrides,
   };
 }

@@ -17,10 +17,9 @@ import {
   StaleNamespacesResponse,
   StaleReason,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import pLimit from 'p-limit';
 import { GitlabEnvConfig, GitlabInstanceConfig } from '../config';
 import { asGitlabEnvError, failure, isDefinitiveFailure } from '../errors';
-import { InstanceProbe } from '../instance/InstanceProbe';
+import { GitlabEnvTransport, Limit, SharedTransport } from '../transport';
 import { CoalescingCache } from '../service/cache';
 import {
   EntityScope,
@@ -49,8 +48,6 @@ import {
   isProjectPath,
   isTemplateName,
 } from './paths';
-
-type Limit = <T>(fn: () => Promise<T>) => Promise<T>;
 
 export interface CiAccessOptions {
   namespaceOverflow: NamespaceOverflow;
@@ -110,12 +107,15 @@ function uniqueAgents(environments: GitlabEnvironment[]): GitlabAgentRef[] {
  */
 export class CiAccessService {
   private readonly cache: CoalescingCache;
-  private readonly limits = new Map<string, Limit>();
 
   constructor(
     private readonly config: GitlabEnvConfig,
     private readonly options: CiAccessOptions,
     private readonly logger: LoggerService,
+    /** The plugin's transport: its budgets are shared with the resource reads and watches. */
+    private readonly transport: GitlabEnvTransport = new SharedTransport(
+      config,
+    ),
   ) {
     const ttlMs = config.cacheTtlSeconds * 1000;
     this.cache = new CoalescingCache({
@@ -129,12 +129,7 @@ export class CiAccessService {
   }
 
   private limit(host: string): Limit {
-    let limit = this.limits.get(host);
-    if (!limit) {
-      limit = pLimit(this.config.concurrency.perInstance);
-      this.limits.set(host, limit);
-    }
-    return limit;
+    return this.transport.instanceLimit(host);
   }
 
   private rest(instance: GitlabInstanceConfig) {
@@ -145,23 +140,13 @@ export class CiAccessService {
     );
   }
 
-  private readonly probes = new Map<string, InstanceProbe>();
-
   /** KAS's URL as the instance check finds it (GitLab's metadata, or derived before 17.6). */
   private async kasProxyUrlOf(
     instance: GitlabInstanceConfig,
   ): Promise<string | undefined> {
     if (instance.kasProxyUrl) return instance.kasProxyUrl;
-    let probe = this.probes.get(instance.host);
-    if (!probe) {
-      probe = new InstanceProbe(
-        instance,
-        this.config.requestTimeoutMs,
-        this.limit(instance.host),
-      );
-      this.probes.set(instance.host, probe);
-    }
-    return (await probe.facts()).kasUrl?.replace(/\/+$/, '');
+    const facts = await this.transport.probe(instance).facts();
+    return facts.kasUrl?.replace(/\/+$/, '');
   }
 
   private async entityContext(entity: Entity): Promise<EntityContext> {
@@ -419,11 +404,7 @@ export class CiAccessService {
         `KAS is not enabled on ${ctx.scope.instance.host}.`,
       );
     }
-    return new KasClient(
-      { kasProxyUrl, token: ctx.scope.instance.token, agent },
-      this.config.requestTimeoutMs,
-      this.limit(ctx.scope.instance.host),
-    );
+    return this.transport.kasAt(kasProxyUrl, ctx.scope.instance, agent);
   }
 
   /** The names each environment's deployments use with this agent (rule, managed resources, environment setting). */
@@ -662,7 +643,10 @@ export class CiAccessService {
       );
     }
     const kasProxyUrl = ctx.kasProxyUrl!;
-    const response = await this.limit(ctx.scope.instance.host)(() =>
+    const response = await this.transport.agentLimit(
+      ctx.scope.instance.host,
+      agent.id,
+    )(() =>
       requestUpstream({
         url: `${kasProxyUrl}/api/v1/namespaces/${encodeURIComponent(name)}`,
         method: 'DELETE',

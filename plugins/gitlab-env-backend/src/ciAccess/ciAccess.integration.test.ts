@@ -15,6 +15,7 @@ import {
   startBackendOnSimulator,
   TEST_KAS_TUNNELS,
 } from '../__testUtils__/backendOnSimulator';
+import { AuditRecord, recordAuditEvents } from '../__testUtils__/auditRecords';
 
 function component(name: string, slug: string): Entity {
   return {
@@ -62,7 +63,7 @@ describe('CI access and namespaces against the simulator', () => {
   let simulator: RunningSimulator;
   let server: any;
   const auditor = mockServices.auditor.mock();
-  const events: Array<{ options: any; outcome?: string; meta?: any }> = [];
+  const events: AuditRecord[] = [];
   const permissions = mockServices.permissions.mock();
   let denyDelete = false;
 
@@ -71,22 +72,7 @@ describe('CI access and namespaces against the simulator', () => {
       port: 0,
       kasTunnels: TEST_KAS_TUNNELS,
     });
-    auditor.createEvent.mockImplementation(async (options: any) => {
-      const record: { options: any; outcome?: string; meta?: any } = {
-        options,
-      };
-      events.push(record);
-      return {
-        success: async (o?: any) => {
-          record.outcome = 'success';
-          record.meta = o?.meta;
-        },
-        fail: async (o: any) => {
-          record.outcome = 'failure';
-          record.meta = { ...o?.meta, error: o?.error?.message };
-        },
-      };
-    });
+    recordAuditEvents(auditor, events);
     permissions.authorize.mockImplementation(
       async requests =>
         requests.map(r => ({

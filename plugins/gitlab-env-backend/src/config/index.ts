@@ -2,5 +2,6 @@ export { readGitlabEnvConfig } from './readGitlabEnvConfig';
 export type {
   GitlabEnvConfig,
   GitlabInstanceConfig,
+  LiveSettings,
 } from './readGitlabEnvConfig';
 export { readHealthRules } from './readHealthRules';

@@ -41,6 +41,32 @@ describe('readGitlabEnvConfig', () => {
         clusterWideMinNamespaces: 3,
         deadlineMs: 30000,
       },
+      live: {
+        maxWatchesPerAgent: 20,
+        graceMs: 30000,
+        pollIntervalMs: 15000,
+        watchTimeoutSeconds: 290,
+        batchMs: 100,
+        backoff: { initialMs: 500, maxMs: 30000 },
+        heartbeatMs: 15000,
+        maxEnvironmentsPerStream: 50,
+      },
+    });
+  });
+
+  it('reads the live settings in their units', () => {
+    const config = readGitlabEnvConfig(
+      new ConfigReader({
+        gitlabEnv: {
+          instances: [{ host: 'a', baseUrl: 'https://a' }],
+          live: { maxWatchesPerAgent: 4, graceSeconds: 2, heartbeatSeconds: 5 },
+        },
+      }),
+    );
+    expect(config.live).toMatchObject({
+      maxWatchesPerAgent: 4,
+      graceMs: 2000,
+      heartbeatMs: 5000,
     });
   });
 

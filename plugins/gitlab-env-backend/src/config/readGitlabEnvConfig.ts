@@ -10,6 +10,26 @@ export interface GitlabInstanceConfig {
   token?: string;
 }
 
+/** `gitlabEnv.live`: shared watches and the live stream. @public */
+export interface LiveSettings {
+  /** Watches held open per agent (each holds one of agentk's tunnels); further kinds are polled. */
+  maxWatchesPerAgent: number;
+  /** How long an environment's watches outlive its last viewer. */
+  graceMs: number;
+  /** How often polled kinds (and the Flux object) are listed again. */
+  pollIntervalMs: number;
+  /** How long one watch request lasts before it is opened again from its last version. */
+  watchTimeoutSeconds: number;
+  /** Changes are sent at most this often per environment. */
+  batchMs: number;
+  /** Reconnect back-off after a dropped watch: jittered, doubling from initialMs to maxMs. */
+  backoff: { initialMs: number; maxMs: number };
+  /** A heartbeat goes out after this long without a message. */
+  heartbeatMs: number;
+  /** Environments one stream may follow. */
+  maxEnvironmentsPerStream: number;
+}
+
 /** The plugin's `gitlabEnv` configuration, validated, with defaults applied. @public */
 export interface GitlabEnvConfig {
   instances: GitlabInstanceConfig[];
@@ -39,6 +59,7 @@ export interface GitlabEnvConfig {
     /** Expanded namespace names over 63 characters: refuse (default) or truncate with a digest. */
     namespaceOverflow: 'refuse' | 'truncate';
   };
+  live: LiveSettings;
   overview: {
     /** Read this many namespaces of one agent or more with lists across the cluster. */
     clusterWideMinNamespaces: number;
@@ -75,6 +96,20 @@ const DEFAULTS = {
   perAgent: 32,
   clusterWideMinNamespaces: 3,
   overviewDeadlineMs: 30_000,
+  live: {
+    // agentk opens tunnels 10 at a time and keeps few idle; every watch
+    // holds one for its whole life, and reads need the rest.
+    maxWatchesPerAgent: 20,
+    graceSeconds: 30,
+    pollIntervalSeconds: 15,
+    // Below KAS's and proxies' idle limits; the API server ends it then.
+    watchTimeoutSeconds: 290,
+    batchMs: 100,
+    reconnectInitialMs: 500,
+    reconnectMaxMs: 30_000,
+    heartbeatSeconds: 15,
+    maxEnvironmentsPerStream: 50,
+  },
 };
 
 function trimSlash(url: string): string {
@@ -164,6 +199,9 @@ export function readGitlabEnvConfig(root: Config): GitlabEnvConfig {
   const concurrency = config?.getOptionalConfig('concurrency');
   const overview = config?.getOptionalConfig('overview');
   const limits = config?.getOptionalConfig('limits');
+  const live = config?.getOptionalConfig('live');
+  const liveNumber = (key: string, fallback: number) =>
+    readPositive(live, key, 'gitlabEnv.live', fallback);
   const namespaceOverflow =
     config?.getOptionalString('ciAccess.namespaceOverflow') ?? 'refuse';
   if (namespaceOverflow !== 'refuse' && namespaceOverflow !== 'truncate') {
@@ -239,6 +277,33 @@ export function readGitlabEnvConfig(root: Config): GitlabEnvConfig {
         'perAgent',
         'gitlabEnv.concurrency',
         DEFAULTS.perAgent,
+      ),
+    },
+    live: {
+      maxWatchesPerAgent: liveNumber(
+        'maxWatchesPerAgent',
+        DEFAULTS.live.maxWatchesPerAgent,
+      ),
+      graceMs: liveNumber('graceSeconds', DEFAULTS.live.graceSeconds) * 1000,
+      pollIntervalMs:
+        liveNumber('pollIntervalSeconds', DEFAULTS.live.pollIntervalSeconds) *
+        1000,
+      watchTimeoutSeconds: Math.round(
+        liveNumber('watchTimeoutSeconds', DEFAULTS.live.watchTimeoutSeconds),
+      ),
+      batchMs: liveNumber('batchMs', DEFAULTS.live.batchMs),
+      backoff: {
+        initialMs: liveNumber(
+          'reconnectInitialMs',
+          DEFAULTS.live.reconnectInitialMs,
+        ),
+        maxMs: liveNumber('reconnectMaxMs', DEFAULTS.live.reconnectMaxMs),
+      },
+      heartbeatMs:
+        liveNumber('heartbeatSeconds', DEFAULTS.live.heartbeatSeconds) * 1000,
+      maxEnvironmentsPerStream: liveNumber(
+        'maxEnvironmentsPerStream',
+        DEFAULTS.live.maxEnvironmentsPerStream,
       ),
     },
     overview: {

@@ -69,6 +69,13 @@ const STATUS_BY_CODE: Record<GitlabEnvErrorCode, number> = {
   NAMESPACE_NOT_STALE: 409,
   NAMESPACE_DELETE_FAILED: 502,
   INVALID_BRANCH: 400,
+  ACTION_FORBIDDEN: 403,
+  OBJECT_NOT_FOUND: 404,
+  OBJECT_CONFLICT: 409,
+  ACTION_INVALID: 422,
+  ACTION_NOT_APPLICABLE: 400,
+  OUTSIDE_ENVIRONMENT: 403,
+  LOGS_UNAVAILABLE: 404,
 };
 
 export function httpStatusOf(code: GitlabEnvErrorCode): number {
@@ -101,6 +108,7 @@ export function toBackstageError(detail: GitlabEnvError): Error {
       ? 'GatewayTimeoutError'
       : 'BadGatewayError';
   if (status === 409) error.name = 'ConflictError';
+  if (status === 422) error.name = 'InputError';
   return error;
 }
 

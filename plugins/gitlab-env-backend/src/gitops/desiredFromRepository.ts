@@ -1,7 +1,7 @@
 import {
   DesiredStateComparison,
   diffManifests,
-  fluxSourceOf,
+  fluxSourceKeyOf,
   KubernetesObject,
   objectsByNodeId,
   parseFluxResourcePath,
@@ -117,7 +117,7 @@ export async function compareWithRepository(options: {
     return unavailable(
       'A HelmRelease is rendered by helm-controller from the chart and its values in the cluster; the repository holds no plain manifests to compare, so Helm values and templates are not compared here (use the drift signals).',
     );
-  const sourceKey = fluxSourceOf(root);
+  const sourceKey = fluxSourceKeyOf(root);
   const source = sourceKey && byId.get(resourceId(sourceKey));
   if (!sourceKey || !source)
     return unavailable("The Kustomization's source was not read.");

@@ -2,7 +2,7 @@ import {
   KubernetesObject,
   ResourceKey,
   fluxDependenciesOf,
-  fluxSourceOf,
+  fluxSourceKeyOf,
   parseFluxInventoryId,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { isDns1123Label, isPathSegmentName } from '../validation';
@@ -53,7 +53,7 @@ export function fluxRelatedRefs(
   kinds: readonly ListableKind[],
   namespace: string,
 ): { refs: ObjectRef[]; unreadable: number } {
-  const source = fluxSourceOf(flux);
+  const source = fluxSourceKeyOf(flux);
   const keys = [
     ...inventoryKeys(flux).filter(key => key.namespace !== namespace),
     ...(source ? [source] : []),

@@ -1,9 +1,13 @@
 import {
+  GitlabAgentRef,
   GitlabEnvironment,
   KubernetesObject,
   parseFluxInventoryId,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import { isDns1123Label } from '../validation';
+import { checkFluxResourcePath, isDns1123Label } from '../validation';
+import { KasClient } from '../service/kasClient';
+import { getObject, listKind } from '../service/objectSource';
+import { ReadBounds } from '../service/readBounds';
 import { ListableKind } from '../service/discovery';
 import { isRecord } from '../service/json';
 
@@ -182,4 +186,54 @@ async function withInventoryNamespace(
       } -o jsonpath='{.status.inventory.entries[*].id}'`,
     },
   };
+}
+
+/**
+ * The project's environments with their namespace sources, reading through
+ * each agent that has an environment without a namespace: its
+ * GitLabDeployment objects, and the environment's Flux object. A failed
+ * read leaves the environment as GitLab gave it (logged by the caller).
+ */
+export function namespaceSourcesThroughAgents(options: {
+  environments: GitlabEnvironment[];
+  projectPath: string;
+  kas: (agent: GitlabAgentRef) => Promise<KasClient>;
+  bounds: () => ReadBounds;
+  onFailure: (what: string, error: unknown) => void;
+}): Promise<GitlabEnvironment[]> {
+  const { environments, kas, bounds, onFailure } = options;
+  return mapNamespaces(
+    environments,
+    options.projectPath,
+    async agentId => {
+      const agent = environments.find(e => e.agent?.id === agentId)?.agent!;
+      try {
+        return await listKind(await kas(agent), GITLAB_DEPLOYMENT_KIND, {
+          bounds: bounds(),
+        });
+      } catch (error) {
+        onFailure(
+          `GitLabDeployment objects through agent ${agent.name}`,
+          error,
+        );
+        return undefined;
+      }
+    },
+    async environment => {
+      try {
+        const path = checkFluxResourcePath(
+          environment.fluxResourcePath!,
+          'The environment',
+        );
+        return await getObject(
+          await kas(environment.agent!),
+          { ...path, label: `${path.group}/${path.kind}` },
+          bounds(),
+        );
+      } catch (error) {
+        onFailure(`the Flux object of environment ${environment.name}`, error);
+        return undefined;
+      }
+    },
+  );
 }

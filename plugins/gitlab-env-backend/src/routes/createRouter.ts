@@ -31,7 +31,7 @@ const entityRefValidator = makeValidator();
  * the catalog or GitLab could never hold is the caller's mistake
  * (INVALID_REQUEST), not an upstream failure.
  */
-function routeParams(req: express.Request) {
+export function routeParams(req: express.Request) {
   const { namespace, kind, name, slug } = req.params;
   const bad = (what: string, value: string, rule: string) =>
     failure(
@@ -55,7 +55,7 @@ function routeParams(req: express.Request) {
 }
 
 /** Aborted when the client goes away before the answer is written: its reads then stop. */
-function clientSignal(res: express.Response): AbortSignal {
+export function clientSignal(res: express.Response): AbortSignal {
   const controller = new AbortController();
   res.on('close', () => {
     if (!res.writableFinished) controller.abort();

@@ -1,2 +1,3 @@
 export { createRouter } from './createRouter';
 export type { RouterOptions } from './createRouter';
+export { createLiveRouter } from './createLiveRouter';

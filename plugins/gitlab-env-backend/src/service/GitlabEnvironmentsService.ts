@@ -2,61 +2,55 @@ import { setMaxListeners } from 'events';
 import { CacheService, LoggerService } from '@backstage/backend-plugin-api';
 import { Entity, stringifyEntityRef } from '@backstage/catalog-model';
 import {
-  buildResourceGraph,
+  DesiredStateComparison,
   DiagnosticsResponse,
   EntityEnvironmentsResponse,
-  DesiredStateComparison,
   EnvironmentResourcesResponse,
-  GitlabAgentRef,
-  GitlabEnvError,
   GitlabEnvironment,
+  GitlabEnvError,
   HealthRuleSet,
   HealthSummary,
   KubernetesObject,
-  parseFluxResourcePath,
-  ResourceGraph,
-  summarizeGraphHealth,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import pLimit from 'p-limit';
-import { GitlabEnvConfig, GitlabInstanceConfig } from '../config';
-import { DiagnosticsRecorder } from '../diagnostics/DiagnosticsRecorder';
+import { GitlabEnvConfig } from '../config';
 import {
   asGitlabEnvError,
   failure,
   GitlabEnvFailure,
   isDefinitiveFailure,
 } from '../errors';
-import { checkFluxResourcePath, invalidSetting } from '../validation';
 import { MINIMUM_GITLAB_VERSION } from '../instance/gitlabVersion';
+import { InstanceFacts, InstanceProbe } from '../instance/InstanceProbe';
 import {
-  InstanceFacts,
-  InstanceProbe,
-  tokenFailure,
-} from '../instance/InstanceProbe';
-import { markExpectedRefusals } from './expectedRefusals';
-import { missingKubernetesSetting } from './kubernetesSettings';
+  isPartialRead,
+  Judging,
+  withReadErrors,
+} from '../assembling/assembleRead';
+import {
+  AnnotationLocator,
+  GitlabEnvLocator,
+  instanceOf,
+  LocatedEntity,
+} from '../locating/EnvironmentLocator';
+import {
+  ClusterAccess,
+  GitlabEnvClusterSource,
+} from '../planning/clusterSources';
+import { EnvironmentContext, ReadPlanner } from '../planning/ReadPlanner';
+import {
+  GitlabEnvTransport,
+  SharedTransport,
+} from '../transport/SharedTransport';
 import { CoalescingCache } from './cache';
+import type { ListableKind } from './discovery';
+import type { KasClient } from './kasClient';
 import { SharedReadCache } from './sharedCache';
-import { discoverListableKinds, ListableKind } from './discovery';
-import { EntityScope, isInScope, readEntityScope } from './entityScope';
-import { GitlabClient, ProjectEnvironments } from './gitlabClient';
-import { KasClient } from './kasClient';
-import { readAcrossCluster } from './clusterWideSource';
-import {
-  getObject,
-  kasObjectSource,
-  listKind,
-  ObjectSource,
-} from './objectSource';
-import { ReadBounds } from './readBounds';
-import { readEnvironmentObjects } from './resourceReader';
 import { GitlabRestClient } from '../ciAccess/gitlabRest';
 import { compareWithRepository } from '../gitops/desiredFromRepository';
 import { driftedCount } from '../gitops/driftedCount';
-import {
-  GITLAB_DEPLOYMENT_KIND,
-  mapNamespaces,
-} from '../gitops/gitlabDeployments';
+
+/** Repository files are read at a commit: they do not change. */
+const REPOSITORY_FILE_TTL_MS = 30 * 60_000;
 
 /** Options of the GitlabEnvironmentsService constructor. @public */
 export interface GitlabEnvironmentsServiceOptions {
@@ -68,6 +62,18 @@ export interface GitlabEnvironmentsServiceOptions {
    * lives in this process only.
    */
   sharedStore?: CacheService;
+  /**
+   * The plugin's transport, shared with its other services; one of its own by default.
+   * @internal
+   */
+  transport?: GitlabEnvTransport;
+  /**
+   * Maps entities to projects and environments, given the default
+   * (annotations) to wrap or replace; the default when left out.
+   */
+  locator?: (defaultLocator: GitlabEnvLocator) => GitlabEnvLocator;
+  /** Backend modules' cluster sources, tried before KAS. */
+  clusterSources?: GitlabEnvClusterSource[];
 }
 
 /** What every service call may carry: the caller's signal (its deadline, its client leaving). @public */
@@ -83,45 +89,78 @@ export interface ListEnvironmentsOptions extends CallOptions {
   withHealth?: boolean;
 }
 
-type Limit = <T>(fn: () => Promise<T>) => Promise<T>;
+/** Failures about the object an action names, not about the agent. */
+const OBJECT_LEVEL_CODES = new Set<GitlabEnvError['code']>([
+  'ACTION_FORBIDDEN',
+  'OBJECT_NOT_FOUND',
+  'OBJECT_CONFLICT',
+  'ACTION_INVALID',
+  'ACTION_NOT_APPLICABLE',
+  'OUTSIDE_ENVIRONMENT',
+  'LOGS_UNAVAILABLE',
+  'INVALID_REQUEST',
+  'INVALID_ENVIRONMENT_SETTING',
+]);
 
-/** Discovery changes when CRDs are installed, which is rare: keep it longer. */
-const DISCOVERY_TTL_MS = 5 * 60_000;
-/** Repository files are read at a commit: they do not change. */
-const REPOSITORY_FILE_TTL_MS = 30 * 60_000;
-const ALL_STATES = ['available', 'stopping', 'stopped'] as const;
-
-interface EnvironmentRead {
+/** What withEnvironmentAgent hands the actions. @internal */
+export interface EnvironmentAgent {
+  environment: GitlabEnvironment;
+  /** The environment's objects as last read (possibly from cache). */
   resources: KubernetesObject[];
-  graph: ResourceGraph;
-  health: HealthSummary;
-  errors: GitlabEnvError[];
-  fetchedAt: string;
+  /** The environment's objects read again now, past the cache (for one newer than the cached read). */
+  freshResources: () => Promise<KubernetesObject[]>;
+  kas: KasClient;
+  /** Identifies the agent (and the token's identity in its cluster), for caches. */
+  agentKey: string;
+  /** The GitLab instance's host (gitlabEnv.instances[].host). */
+  instanceHost: string;
+  /** Drops the environment's cached read (here and in a shared store): a write changed it. */
+  forgetRead: () => void;
+}
+
+/**
+ * An environment located for live updates (see GitlabEnvironmentsService.locateLive).
+ *
+ * @internal
+ */
+export interface LiveTarget {
+  entityRef: string;
+  environment: GitlabEnvironment;
+  labelSelector?: string;
+  /** What the environment's read depends on: environments with one key share one live state. */
+  readKey: string;
+  /** `host|agentId`: watches are shared and capped per agent. */
+  agentKey: string;
+  host: string;
+  kinds: ListableKind[];
+  /** How the cluster is reached: KAS (watched) or a backend module's source (polled). */
+  access: ClusterAccess;
+  judging: Judging;
 }
 
 /**
  * From a catalog entity to its GitLab environments and what runs in them.
- * Independent of HTTP, so other routes can reuse it: the overview lists each
- * entity's environments, calls `readAhead` for all of them, then reads each
- * one's health. The cache and coalescing here make repeated and concurrent
- * calls for the same project or namespace cost one round of upstream reads
- * per TTL.
+ * Independent of HTTP, so other routes can reuse it. It composes the
+ * backend's four concerns: the locator (entity → project, environments,
+ * agent, namespace), the transport (GitLab and KAS clients, concurrency
+ * budgets), the read planner (shared, cached reads and read-ahead across
+ * a cluster) and the assembler (graph and health, in the planner's reads).
+ * The overview lists each entity's environments, calls `readAhead` for all
+ * of them, then reads each one's health.
  *
  * @public
  */
 export class GitlabEnvironmentsService {
   private readonly cache: SharedReadCache;
-  private readonly instanceLimits = new Map<string, Limit>();
-  private readonly agentLimits = new Map<string, Limit>();
-  private readonly probes = new Map<string, InstanceProbe>();
-  /** Agents KAS answered for lately: their requests need no tunnel-search allowance. */
-  private readonly answeringAgents = new Set<string>();
-  private readonly diagnostics = new DiagnosticsRecorder();
+  private readonly transport: GitlabEnvTransport;
+  private readonly locator: GitlabEnvLocator;
+  private readonly reads: ReadPlanner;
+  private readonly judging: Judging;
 
   constructor(
     private readonly config: GitlabEnvConfig,
     private readonly logger: LoggerService,
-    private readonly options: GitlabEnvironmentsServiceOptions = {},
+    options: GitlabEnvironmentsServiceOptions = {},
   ) {
     const ttlMs = config.cacheTtlSeconds * 1000;
     const transientMs = config.transientCacheSeconds * 1000;
@@ -139,6 +178,25 @@ export class GitlabEnvironmentsService {
       options.sharedStore,
       { defaultTtlMs: ttlMs, valueTtlMs, logger },
     );
+    this.transport = options.transport ?? new SharedTransport(config);
+    const annotations = new AnnotationLocator(
+      config,
+      this.transport,
+      this.cache,
+    );
+    this.locator = options.locator?.(annotations) ?? annotations;
+    this.judging = {
+      healthRules: options.healthRules,
+      expectedForbiddenKinds: config.expectedForbiddenKinds,
+    };
+    this.reads = new ReadPlanner(
+      config,
+      this.transport,
+      this.cache,
+      options.clusterSources ?? [],
+      this.judging,
+      logger,
+    );
   }
 
   /**
@@ -153,194 +211,22 @@ export class GitlabEnvironmentsService {
     return combined;
   }
 
-  private upstreamOptions(signal: AbortSignal) {
-    return { signal, maxBytes: this.config.limits.maxResponseBytes };
-  }
-
-  private readBounds(signal: AbortSignal, namespaces = 1) {
-    const warnings: Array<{ warning: GitlabEnvError; namespace?: string }> = [];
-    const bounds = new ReadBounds(
-      this.config.limits.maxPagesPerList,
-      this.config.limits.maxObjectsPerEnvironment * namespaces,
-      (warning, namespace) => warnings.push({ warning, namespace }),
-      signal,
-    );
-    return { bounds, warnings };
-  }
-
-  private instanceLimit(host: string): Limit {
-    let limit = this.instanceLimits.get(host);
-    if (!limit) {
-      limit = pLimit(this.config.concurrency.perInstance);
-      this.instanceLimits.set(host, limit);
-    }
-    return limit;
-  }
-
-  private agentLimit(host: string, agentId: string): Limit {
-    const key = `${host}|${agentId}`;
-    let limit = this.agentLimits.get(key);
-    if (!limit) {
-      const instance = this.instanceLimit(host);
-      const agent = pLimit(this.config.concurrency.perAgent);
-      limit = fn => agent(() => instance(fn));
-      this.agentLimits.set(key, limit);
-    }
-    return limit;
-  }
-
-  private probe(instance: GitlabInstanceConfig): InstanceProbe {
-    let probe = this.probes.get(instance.host);
-    if (!probe) {
-      probe = new InstanceProbe(
-        instance,
-        this.config.requestTimeoutMs,
-        this.instanceLimit(instance.host),
-      );
-      this.probes.set(instance.host, probe);
-    }
-    return probe;
-  }
-
-  /**
-   * The instance's facts, failing with the token's or the version's problem
-   * when there is one: every read needs a usable token and GitLab 16.4+.
-   */
-  private async usableInstance(
-    instance: GitlabInstanceConfig,
-  ): Promise<InstanceFacts> {
-    const facts = await this.probe(instance).facts();
-    const problem =
-      tokenFailure(instance.host, facts, 'read_api') ??
-      InstanceProbe.unsupported(instance.host, facts.version);
-    if (problem) throw problem;
-    return facts;
-  }
-
-  /**
-   * After GitLab refused the token or a query, check the instance again: a
-   * token that expired or an upgrade since the last check explains it better
-   * than the refusal itself.
-   */
-  private async explainGitlabFailure(
-    instance: GitlabInstanceConfig,
-    error: unknown,
-  ): Promise<never> {
-    const code = error instanceof GitlabEnvFailure && error.detail.code;
-    if (code === 'GITLAB_UNAUTHORIZED' || code === 'UPSTREAM_MALFORMED') {
-      const probe = this.probe(instance);
-      probe.invalidate();
-      const facts = await probe.facts().catch(() => undefined);
-      const better = facts && tokenFailure(instance.host, facts, 'read_api');
-      if (better) throw better;
-    }
-    throw error;
-  }
-
-  private projectEnvironments(
-    scope: EntityScope,
-    signal?: AbortSignal,
-  ): Promise<ProjectEnvironments> {
-    const { instance, project } = scope;
-    const key = `env|${instance.host}|${JSON.stringify(project)}`;
-    return this.cache
-      .getOrLoad(
-        key,
-        async loadSignal => {
-          // The listing does not wait for the instance check: every field it
-          // asks for exists from the 16.4 floor on, so before the first check
-          // it asks for all of them; a failed check still decides the answer.
-          const usable = this.usableInstance(instance);
-          const listing = new GitlabClient(
-            instance,
-            this.config.requestTimeoutMs,
-            this.instanceLimit(instance.host),
-            this.probe(instance).knownVersion(),
-            this.upstreamOptions(loadSignal),
-          ).listEnvironments(project, [...ALL_STATES]);
-          // Handled below, once the check is in; not an unhandled rejection meanwhile.
-          listing.catch(() => undefined);
-          await usable;
-          const data = await listing.catch(error =>
-            this.explainGitlabFailure(instance, error),
-          );
-          return this.withNamespaceSources(instance, data, loadSignal);
-        },
-        { signal },
-      )
-      .catch(error => {
-        this.diagnostics.failure(
-          instance.host,
-          asGitlabEnvError(error),
-          'fullPath' in project ? project.fullPath : `project ${project.id}`,
-        );
-        throw error;
-      });
-  }
-
-  /**
-   * Each environment's namespace source; an environment GitLab gives an
-   * agent but no namespace gets one from the agent's GitLabDeployment
-   * objects when they name it. A failed list leaves it without one.
-   */
-  private async withNamespaceSources(
-    instance: GitlabInstanceConfig,
-    data: ProjectEnvironments,
-    signal: AbortSignal,
-  ): Promise<ProjectEnvironments> {
-    const environments = await mapNamespaces(
-      data.environments,
-      data.project.fullPath,
-      async agentId => {
-        const agent = data.environments.find(e => e.agent?.id === agentId)
-          ?.agent!;
-        try {
-          const facts = await this.usableInstance(instance);
-          const kas = this.kasClient(instance, facts, agent, signal);
-          const { bounds } = this.readBounds(signal);
-          return await listKind(kas, GITLAB_DEPLOYMENT_KIND, { bounds });
-        } catch (error) {
-          this.logger.debug(
-            `No GitLabDeployment objects through agent ${agent.name}: ${error}`,
-          );
-          return undefined;
-        }
-      },
-      async environment => {
-        try {
-          const path = checkFluxResourcePath(
-            environment.fluxResourcePath!,
-            'The environment',
-          );
-          const facts = await this.usableInstance(instance);
-          const kas = this.kasClient(
-            instance,
-            facts,
-            environment.agent!,
-            signal,
-          );
-          const { bounds } = this.readBounds(signal);
-          return await getObject(
-            kas,
-            { ...path, label: `${path.group}/${path.kind}` },
-            bounds,
-          );
-        } catch (error) {
-          this.logger.debug(
-            `No Flux object for environment ${environment.name}: ${error}`,
-          );
-          return undefined;
-        }
-      },
-    );
-    return { ...data, environments };
+  private context(
+    located: LocatedEntity,
+    environment: GitlabEnvironment,
+  ): EnvironmentContext {
+    return {
+      instance: instanceOf(this.config, located.host),
+      located,
+      environment,
+    };
   }
 
   /** `GET /diagnostics`: every instance checked afresh, with what reads met. */
   async diagnose(): Promise<DiagnosticsResponse> {
     const instances = await Promise.all(
       this.config.instances.map(async instance => {
-        const probe = this.probe(instance);
+        const probe = this.transport.probe(instance);
         probe.invalidate();
         const facts = await probe.facts().catch(
           (error): InstanceFacts => ({
@@ -367,8 +253,8 @@ export class GitlabEnvironmentsService {
           token: facts.token,
           checkedAt: facts.checkedAt,
           checkError: facts.checkError,
-          agents: this.diagnostics.agents(instance.host),
-          recentFailures: this.diagnostics.failures(instance.host),
+          agents: this.transport.diagnostics.agents(instance.host),
+          recentFailures: this.transport.diagnostics.failures(instance.host),
         };
       }),
     );
@@ -379,13 +265,10 @@ export class GitlabEnvironmentsService {
     entity: Entity,
     options: ListEnvironmentsOptions = {},
   ): Promise<EntityEnvironmentsResponse> {
-    const scope = readEntityScope(entity, this.config.instances);
     const signal = this.requestSignal(options.signal);
-    const data = await this.projectEnvironments(scope, signal);
-    const environments = data.environments.filter(
-      e =>
-        isInScope(scope, e) &&
-        (options.includeStopped || e.state !== 'stopped'),
+    const located = await this.locator.locate(entity, { signal });
+    const environments = located.environments.filter(
+      e => options.includeStopped || e.state !== 'stopped',
     );
     const withHealth = options.withHealth
       ? await Promise.all(
@@ -393,10 +276,8 @@ export class GitlabEnvironmentsService {
             if (!environment.agent || !environment.namespace)
               return environment;
             try {
-              const read = await this.readEnvironment(
-                scope,
-                data,
-                environment,
+              const read = await this.reads.readEnvironment(
+                this.context(located, environment),
                 signal,
               );
               const drifted = driftedCount(read.resources, read.graph);
@@ -420,10 +301,10 @@ export class GitlabEnvironmentsService {
       : environments;
     return {
       entityRef: stringifyEntityRef(entity),
-      project: data.project,
-      labelSelector: scope.labelSelector,
+      project: located.project,
+      labelSelector: located.labelSelector,
       environments: withHealth,
-      ...(data.warnings.length > 0 ? { errors: data.warnings } : {}),
+      ...(located.warnings.length > 0 ? { errors: located.warnings } : {}),
     };
   }
 
@@ -433,19 +314,15 @@ export class GitlabEnvironmentsService {
     options: CallOptions = {},
   ): Promise<EnvironmentResourcesResponse> {
     const signal = this.requestSignal(options.signal);
-    const { scope, data, environment } = await this.findEnvironment(
-      entity,
-      slug,
-      signal,
-    );
-    const read = await this.readEnvironment(scope, data, environment, signal);
-    const desired = await this.desiredState(scope, environment, read);
+    const ctx = await this.findEnvironment(entity, slug, signal);
+    const read = await this.reads.readEnvironment(ctx, signal);
+    const desired = await this.desiredState(ctx, read.resources);
     return {
       entityRef: stringifyEntityRef(entity),
-      environment: { ...environment, health: read.health },
+      environment: { ...ctx.environment, health: read.health },
       scope: {
-        namespace: environment.namespace,
-        labelSelector: scope.labelSelector,
+        namespace: ctx.environment.namespace,
+        labelSelector: ctx.located.labelSelector,
       },
       ...read,
       ...(desired && { desired }),
@@ -458,19 +335,18 @@ export class GitlabEnvironmentsService {
    * for long; a failed read is said, never thrown.
    */
   private async desiredState(
-    scope: EntityScope,
-    environment: GitlabEnvironment,
-    read: EnvironmentRead,
+    ctx: EnvironmentContext,
+    resources: KubernetesObject[],
   ): Promise<DesiredStateComparison | undefined> {
-    const { instance } = scope;
+    const { instance } = ctx;
     const rest = new GitlabRestClient(
       instance,
       this.config.requestTimeoutMs,
-      this.instanceLimit(instance.host),
+      this.transport.instanceLimit(instance.host),
     );
     return compareWithRepository({
-      objects: read.resources,
-      fluxResourcePath: environment.fluxResourcePath,
+      objects: resources,
+      fluxResourcePath: ctx.environment.fluxResourcePath,
       host: instance.host,
       readFile: (project, path, ref) =>
         this.cache.getOrLoad(
@@ -494,474 +370,139 @@ export class GitlabEnvironmentsService {
     options: CallOptions = {},
   ): Promise<HealthSummary> {
     const signal = this.requestSignal(options.signal);
-    const { scope, data, environment } = await this.findEnvironment(
-      entity,
-      slug,
-      signal,
-    );
-    return (await this.readEnvironment(scope, data, environment, signal))
-      .health;
+    const ctx = await this.findEnvironment(entity, slug, signal);
+    return (await this.reads.readEnvironment(ctx, signal)).health;
   }
 
   private async findEnvironment(
     entity: Entity,
     slug: string,
     signal?: AbortSignal,
-  ) {
-    const scope = readEntityScope(entity, this.config.instances);
-    const data = await this.projectEnvironments(scope, signal);
-    const environment = data.environments.find(
-      e => e.slug === slug && isInScope(scope, e),
-    );
+  ): Promise<EnvironmentContext> {
+    const located = await this.locator.locate(entity, { signal });
+    const environment = located.environments.find(e => e.slug === slug);
     if (!environment) {
       throw failure(
         'ENVIRONMENT_NOT_FOUND',
-        `The project ${data.project.fullPath} has no environment '${slug}' shown for this entity.`,
+        `The project ${located.project.fullPath} has no environment '${slug}' shown for this entity.`,
         {
           hint: "The environment may have been deleted, or the entity's gitlab-env annotations filter it out.",
         },
       );
     }
-    return { scope, data, environment };
-  }
-
-  private kasProxyUrl(
-    instance: GitlabInstanceConfig,
-    facts: InstanceFacts,
-  ): string {
-    const url = facts.kasUrl;
-    if (!url) {
-      throw failure(
-        'KAS_UNAVAILABLE',
-        facts.kasEnabled
-          ? `GitLab (${instance.host}) did not say where its agent server (KAS) is.`
-          : `The GitLab instance ${instance.host} has the agent server (KAS) disabled.`,
-        {
-          hint: 'Enable KAS on the instance, or set gitlabEnv.instances[].kasProxyUrl.',
-        },
-      );
-    }
-    return url.replace(/\/+$/, '');
-  }
-
-  /** The cache key of an environment's read: what the upstream answer depends on. */
-  private readKey(scope: EntityScope, environment: GitlabEnvironment): string {
-    return `read|${scope.instance.host}|${environment.agent?.id}|${
-      environment.namespace
-    }|${scope.labelSelector ?? ''}|${environment.fluxResourcePath ?? ''}`;
-  }
-
-  private kasClient(
-    instance: GitlabInstanceConfig,
-    facts: InstanceFacts,
-    agent: GitlabAgentRef,
-    signal: AbortSignal,
-  ): KasClient {
-    // KAS alone decides whether the token's user may use the agent:
-    // user_access authorizes users, not the project whose environment this
-    // is, so Project.userAccessAuthorizedAgents cannot tell in advance.
-    const key = `${instance.host}|${agent.id}`;
-    const answered = this.answeringAgents.has(key);
-    return new KasClient(
-      {
-        kasProxyUrl: this.kasProxyUrl(instance, facts),
-        token: instance.token!,
-        agent,
-      },
-      // Until the agent answered, a request may wait in KAS's tunnel search.
-      answered
-        ? this.config.requestTimeoutMs
-        : Math.max(
-            this.config.requestTimeoutMs,
-            this.config.kasFirstRequestTimeoutMs,
-          ),
-      this.agentLimit(instance.host, agent.id),
-      this.upstreamOptions(signal),
-      {
-        onAnswer: () => this.answeringAgents.add(key),
-        onTimeout: () => this.answeringAgents.delete(key),
-      },
-    );
+    return this.context(located, environment);
   }
 
   /**
-   * KAS answers one 401 for many causes. Before calling it "not shared", rule
-   * out what the instance check and GitLab's view of the agent can tell:
-   * the token (expired, revoked, no k8s_proxy: agent_helpers.rb
-   * validate_and_save_access_token!) and an agent that never connected, for
-   * which GitLab holds no authorization yet (refresh_service.rb).
+   * For the actions: the entity's environment, the objects its read holds
+   * (what an action may name) and a KAS client for its agent, for `act` to
+   * write or stream through. KAS refusals are explained as for reads.
+   * `streaming`: the client lives as long as the caller's signal, without
+   * the request deadline (a followed log).
+   *
+   * @internal
    */
-  private async explainKasRefusal(
-    scope: EntityScope,
-    data: ProjectEnvironments,
-    environment: GitlabEnvironment,
-    error: unknown,
-  ): Promise<never> {
-    if (
-      !(error instanceof GitlabEnvFailure) ||
-      error.detail.code !== 'AGENT_NOT_SHARED'
-    ) {
-      throw error;
-    }
-    const { instance } = scope;
-    const probe = this.probe(instance);
-    probe.invalidate();
-    const facts = await probe.facts().catch(() => undefined);
-    const tokenProblem = facts && tokenFailure(instance.host, facts);
-    if (tokenProblem) throw tokenProblem;
-    const activity = await new GitlabClient(
-      instance,
-      this.config.requestTimeoutMs,
-      this.instanceLimit(instance.host),
-      facts?.version,
-    )
-      .agentActivity(data.project.fullPath, environment.name)
-      .catch(() => undefined);
-    if (activity && activity.connections === 0 && !activity.tokenLastUsedAt) {
-      const agent = environment.agent!;
-      throw failure(
-        'AGENT_NEVER_CONNECTED',
-        `The agent ${agent.name} has never connected to GitLab: no agentk has used its token, so GitLab holds none of its user_access authorizations yet.`,
-        {
-          hint: `Install agentk in the cluster with the agent's token (see the agent's page in GitLab${
-            agent.webUrl ? `: ${agent.webUrl}` : ''
-          }); user_access takes effect once it has connected.`,
-        },
-      );
-    }
-    throw error;
-  }
-
-  /** Runs an agent's read, names the cause of a KAS refusal and records the outcome. */
-  private async throughAgent<T>(
-    scope: EntityScope,
-    data: ProjectEnvironments,
-    environment: GitlabEnvironment,
-    read: (facts: InstanceFacts) => Promise<T>,
+  async withEnvironmentAgent<T>(
+    entity: Entity,
+    slug: string,
+    act: (agent: EnvironmentAgent) => Promise<T>,
+    options: CallOptions & { streaming?: boolean } = {},
   ): Promise<T> {
-    const agent = environment.agent!;
-    const { host } = scope.instance;
-    try {
-      const facts = await this.usableInstance(scope.instance);
-      const kasScope = tokenFailure(host, facts, 'k8s_proxy');
-      if (kasScope) throw kasScope;
-      const result = await read(facts).catch(error =>
-        this.explainKasRefusal(scope, data, environment, error),
-      );
-      this.diagnostics.agentResult(host, agent, 'ok');
-      return result;
-    } catch (error) {
-      const detail = asGitlabEnvError(error);
-      this.diagnostics.agentResult(host, agent, detail.code);
-      this.diagnostics.failure(
-        host,
-        detail,
-        `${data.project.fullPath}: ${environment.name} (agent ${agent.name})`,
-      );
-      throw error;
-    }
-  }
-
-  /** Discovery is shared by every read of an agent, so it runs on its own cache entry's signal. */
-  private listableKinds(
-    instance: GitlabInstanceConfig,
-    facts: InstanceFacts,
-    agent: GitlabAgentRef,
-    signal: AbortSignal,
-  ): Promise<ListableKind[]> {
-    return this.cache.getOrLoad<ListableKind[]>(
-      `discovery|${instance.host}|${agent.id}`,
-      loadSignal =>
-        discoverListableKinds(
-          this.kasClient(instance, facts, agent, loadSignal),
-        ),
-      { ttlMs: DISCOVERY_TTL_MS, signal },
-    );
-  }
-
-  private readEnvironment(
-    scope: EntityScope,
-    data: ProjectEnvironments,
-    environment: GitlabEnvironment,
-    signal?: AbortSignal,
-  ): Promise<EnvironmentRead> {
-    const missing = missingKubernetesSetting(environment);
-    if (missing) {
-      // A value GitLab gave that failed validation was dropped: name it, not
-      // the gap it left.
-      const refused = invalidSetting(environment);
-      const reason = refused ? new GitlabEnvFailure(refused) : missing;
-      this.diagnostics.failure(
-        scope.instance.host,
-        reason.detail,
-        `${data.project.fullPath}: ${environment.name}`,
-      );
-      return Promise.reject(reason);
-    }
-    const agent = environment.agent!;
-    return this.cache.getOrLoad(
-      this.readKey(scope, environment),
-      loadSignal =>
-        this.throughAgent(scope, data, environment, async facts => {
-          const kas = this.kasClient(scope.instance, facts, agent, loadSignal);
-          const { bounds, warnings } = this.readBounds(loadSignal);
-          const kinds = await this.listableKinds(
-            scope.instance,
-            facts,
-            agent,
-            loadSignal,
+    const signal = this.requestSignal(options.signal);
+    const ctx = await this.findEnvironment(entity, slug, signal);
+    const read = await this.reads.readEnvironment(ctx, signal);
+    const agent = ctx.environment.agent!;
+    const kasSignal =
+      options.streaming && options.signal ? options.signal : signal;
+    // The agent's diagnostics record how the agent answered; a refusal of
+    // the object (forbidden, gone, outside the environment) is not that.
+    const outcome = await this.reads.throughAgent(ctx, async access => {
+      try {
+        if (access.via !== 'kas')
+          throw failure(
+            'ACTION_NOT_APPLICABLE',
+            `The cluster of agent ${agent.name} is read through a backend module, which takes no actions.`,
           );
-          return this.assembleRead(
-            kasObjectSource(kas, bounds, scope.labelSelector),
-            kinds,
-            environment,
-            scope.labelSelector,
-            {
-              bounds,
-              warnings: () => warnings.map(w => w.warning),
-            },
-          );
-        }),
-      { signal },
-    );
-  }
-
-  private assembleRead(
-    source: ObjectSource,
-    kinds: ListableKind[],
-    environment: GitlabEnvironment,
-    labelSelector: string | undefined,
-    read: { bounds: ReadBounds; warnings: () => GitlabEnvError[] },
-  ): Promise<EnvironmentRead> {
-    return assembleRead(source, kinds, environment, labelSelector, read, {
-      healthRules: this.options.healthRules,
-      expectedForbiddenKinds: this.config.expectedForbiddenKinds,
+        return {
+          value: await act({
+            environment: ctx.environment,
+            resources: read.resources,
+            freshResources: async () =>
+              (
+                await this.reads.loadEnvironment(ctx, signal)
+              ).resources,
+            kas: access.kas(kasSignal),
+            agentKey: `${ctx.instance.host}|${agent.id}`,
+            instanceHost: ctx.instance.host,
+            forgetRead: () => this.reads.forget(ctx),
+          }),
+        };
+      } catch (error) {
+        if (
+          error instanceof GitlabEnvFailure &&
+          OBJECT_LEVEL_CODES.has(error.detail.code)
+        )
+          return { refused: error };
+        throw error;
+      }
     });
+    if ('refused' in outcome) throw outcome.refused;
+    return outcome.value;
   }
 
   /**
-   * Starts reading ahead, for the overview, the environments not cached yet:
-   * those of one agent (and label selector) spread over several namespaces
-   * are read with one cluster-wide list per kind (see readAcrossCluster);
-   * the rest are left to their own reads. Each read is registered in the
-   * cache under the key the entity tab reads, so a later or concurrent
-   * getEnvironmentResources joins it and both show the same data. Resolves
-   * once the reads are registered, not when they finish; never rejects.
+   * What following an environment live needs: where it is (agent,
+   * namespace, selector), its agent's listable kinds and how its cluster is
+   * reached. Fails as a read would (settings, token, version, KAS refusal).
+   *
+   * @internal
+   */
+  async locateLive(
+    entity: Entity,
+    slug: string,
+    options: CallOptions = {},
+  ): Promise<LiveTarget> {
+    const signal = this.requestSignal(options.signal);
+    const ctx = await this.findEnvironment(entity, slug, signal);
+    this.reads.refuseUnreadable(ctx);
+    const { kinds, access } = await this.reads.throughAgent(
+      ctx,
+      async reached => ({
+        access: reached,
+        kinds: await this.reads.listableKinds(ctx, reached, signal),
+      }),
+    );
+    return {
+      entityRef: stringifyEntityRef(entity),
+      environment: ctx.environment,
+      labelSelector: ctx.located.labelSelector,
+      readKey: this.reads.readKey(ctx),
+      agentKey: `${ctx.instance.host}|${ctx.environment.agent!.id}`,
+      host: ctx.instance.host,
+      kinds,
+      access,
+      judging: this.judging,
+    };
+  }
+
+  /**
+   * Starts reading ahead, for the overview, the environments not cached
+   * yet (see ReadPlanner.readAhead). Resolves once the reads are
+   * registered, not when they finish; never rejects.
    */
   async readAhead(
     targets: Array<{ entity: Entity; environment: GitlabEnvironment }>,
   ): Promise<void> {
-    const groups = new Map<
-      string,
-      Array<{
-        scope: EntityScope;
-        data: ProjectEnvironments;
-        environment: GitlabEnvironment;
-      }>
-    >();
+    const contexts: EnvironmentContext[] = [];
     for (const { entity, environment } of targets) {
       if (!environment.agent || !environment.namespace) continue;
-      let scope: EntityScope;
-      let data: ProjectEnvironments;
       try {
-        scope = readEntityScope(entity, this.config.instances);
-        data = await this.projectEnvironments(scope);
+        const located = await this.locator.locate(entity);
+        contexts.push(this.context(located, environment));
       } catch {
         continue;
       }
-      if (this.cache.has(this.readKey(scope, environment))) continue;
-      const key = `${scope.instance.host}|${environment.agent.id}|${
-        scope.labelSelector ?? ''
-      }`;
-      const group = groups.get(key) ?? [];
-      group.push({ scope, data, environment });
-      groups.set(key, group);
     }
-    for (const group of groups.values()) this.readAheadAcrossCluster(group);
+    this.reads.readAhead(contexts);
   }
-
-  private readAheadAcrossCluster(
-    group: Array<{
-      scope: EntityScope;
-      data: ProjectEnvironments;
-      environment: GitlabEnvironment;
-    }>,
-  ): void {
-    const namespaces = new Set(group.map(g => g.environment.namespace!));
-    const { clusterWideReads, clusterWideMinNamespaces } = this.config.overview;
-    // Fewer namespaces cost fewer bytes read one by one than the whole
-    // cluster's objects of each kind.
-    if (!clusterWideReads || namespaces.size < clusterWideMinNamespaces) return;
-    const { scope, data, environment } = group[0];
-    const agent = environment.agent!;
-    // Started by the first environment whose read is not cached meanwhile.
-    let started:
-      | Promise<{
-          kinds: ListableKind[];
-          source: ObjectSource;
-          bounds: ReadBounds;
-          warnings: Array<{ warning: GitlabEnvError; namespace?: string }>;
-        }>
-      | undefined;
-    // The shared read runs on its own deadline: the environments' cache
-    // entries each end theirs, but it serves them all.
-    const readOnce = async (facts: InstanceFacts) => {
-      const signal = AbortSignal.timeout(this.config.requestDeadlineMs);
-      setMaxListeners(0, signal);
-      const kas = this.kasClient(scope.instance, facts, agent, signal);
-      const kinds = await this.listableKinds(
-        scope.instance,
-        facts,
-        agent,
-        signal,
-      );
-      const extraObjects = group.flatMap(({ environment: e }) => {
-        const path =
-          e.fluxResourcePath && parseFluxResourcePath(e.fluxResourcePath);
-        return path ? [{ ...path, label: `${path.group}/${path.kind}` }] : [];
-      });
-      const { bounds, warnings } = this.readBounds(signal, namespaces.size);
-      return {
-        kinds,
-        bounds,
-        warnings,
-        source: await readAcrossCluster(kas, kinds, {
-          namespaces,
-          labelSelector: scope.labelSelector,
-          extraObjects,
-          bounds,
-        }),
-      };
-    };
-    const readShared = () =>
-      (started ??= this.throughAgent(scope, data, environment, readOnce));
-    for (const { scope: s, environment: e } of group) {
-      this.cache
-        .getOrLoad(this.readKey(s, e), async () => {
-          const read = await readShared();
-          return this.assembleRead(
-            read.source,
-            read.kinds,
-            e,
-            s.labelSelector,
-            {
-              bounds: read.bounds,
-              warnings: () =>
-                read.warnings
-                  .filter(
-                    w =>
-                      w.namespace === undefined || w.namespace === e.namespace,
-                  )
-                  .map(w => w.warning),
-            },
-          );
-        })
-        .catch(error =>
-          this.logger.debug(
-            `Reading environment ${e.name} ahead failed: ${error}`,
-          ),
-        );
-    }
-  }
-}
-
-/**
- * An environment's objects from a source, with the engine's graph and
- * health, and NO_RESOURCES when nothing was found and nothing failed.
- * Whatever made the data incomplete (a kind that failed, objects left out,
- * a limit) is an entry of `errors`, and marks the health as partial.
- */
-async function assembleRead(
-  source: ObjectSource,
-  kinds: ListableKind[],
-  environment: GitlabEnvironment,
-  labelSelector: string | undefined,
-  read: { bounds: ReadBounds; warnings: () => GitlabEnvError[] },
-  judging: {
-    healthRules: HealthRuleSet | undefined;
-    expectedForbiddenKinds: string[];
-  },
-): Promise<EnvironmentRead> {
-  const namespace = environment.namespace!;
-  const listed = await readEnvironmentObjects(source, kinds, {
-    namespace,
-    fluxResourcePath: environment.fluxResourcePath,
-  });
-  const { objects } = listed;
-  // Refusals the agents make on purpose are information, not gaps.
-  const errors = markExpectedRefusals(
-    [...listed.errors, ...(environment.errors ?? []), ...read.warnings()],
-    judging.expectedForbiddenKinds,
-    environment.fluxResourcePath,
-  );
-  const kept = objects.slice(0, read.bounds.maxObjects);
-  if (read.bounds.exceeded || kept.length < objects.length) {
-    errors.push({
-      code: 'LIMIT_REACHED',
-      message: `This environment has more than ${read.bounds.maxObjects} objects; showing the first ${kept.length}. Narrow it with the gitlab-env/label-selector annotation.`,
-      hint: 'Set gitlab-env/label-selector on the entity so it reads only its own objects, or raise gitlabEnv.limits.maxObjectsPerEnvironment.',
-    });
-  }
-  if (kept.length === 0 && errors.length === 0) {
-    errors.push({
-      code: 'NO_RESOURCES',
-      message: `Nothing was found in the namespace ${namespace}${
-        labelSelector ? ` with the label selector ${labelSelector}` : ''
-      }.`,
-      hint: labelSelector
-        ? 'The deployed objects may lack the labels the gitlab-env/label-selector annotation asks for.'
-        : 'Nothing may have been deployed yet, or it went to another namespace.',
-    });
-  }
-  const graph = buildResourceGraph(kept, {
-    health: { rules: judging.healthRules },
-  });
-  return {
-    resources: kept,
-    graph,
-    health: markPartial(summarizeGraphHealth(graph), errors),
-    errors,
-    fetchedAt: new Date().toISOString(),
-  };
-}
-
-/** Errors that leave the data complete: the read found all there is. */
-const COMPLETE_READ_CODES = new Set(['NO_RESOURCES']);
-
-function incompleteness(errors: GitlabEnvError[]): GitlabEnvError[] {
-  return errors.filter(e => !e.expected && !COMPLETE_READ_CODES.has(e.code));
-}
-
-/** A summary from incomplete data says so: never a plain Healthy. */
-function markPartial(
-  health: HealthSummary,
-  errors: GitlabEnvError[],
-): HealthSummary {
-  const gaps = incompleteness(errors);
-  if (gaps.length === 0) return health;
-  const reasons = [...new Set(gaps.map(e => e.message))];
-  return {
-    ...health,
-    partial: {
-      reasons: reasons
-        .slice(0, 5)
-        .concat(reasons.length > 5 ? [`and ${reasons.length - 5} more`] : []),
-    },
-  };
-}
-
-function isPartialRead(value: unknown): boolean {
-  const errors = (value as Partial<EnvironmentRead> | undefined)?.errors;
-  return Array.isArray(errors) && incompleteness(errors).length > 0;
-}
-
-/** An environment with what its read could not get, next to its own settings' errors. */
-function withReadErrors(
-  environment: GitlabEnvironment,
-  errors: GitlabEnvError[],
-): GitlabEnvironment {
-  const own = environment.errors ?? [];
-  const added = errors.filter(e => !own.includes(e));
-  const all = [...own, ...added];
-  return all.length > 0 ? { ...environment, errors: all } : environment;
 }

@@ -25,6 +25,26 @@ describe('CoalescingCache', () => {
     expect(load).toHaveBeenCalledTimes(2);
   });
 
+  it('forgets a key on request: the next reader loads again, those already waiting keep their load', async () => {
+    const cache = new CoalescingCache({ ttlMs: 1000, now: clock });
+    let round = 0;
+    const load = jest.fn(async () => `value ${++round}`);
+    expect(await cache.getOrLoad('k', load)).toBe('value 1');
+    cache.forget('k');
+    expect(cache.has('k')).toBe(false);
+    expect(await cache.getOrLoad('k', load)).toBe('value 2');
+    let finish: (v: string) => void = () => {};
+    const slow = cache.getOrLoad(
+      'slow',
+      () => new Promise<string>(resolve => (finish = resolve)),
+    );
+    cache.forget('slow');
+    await new Promise(resolve => setImmediate(resolve));
+    finish('old');
+    expect(await slow).toBe('old');
+    expect(await cache.getOrLoad('slow', async () => 'new')).toBe('new');
+  });
+
   it('counts a load in flight as present', () => {
     const cache = new CoalescingCache({ ttlMs: 1000, now: clock });
     cache.getOrLoad('k', () => new Promise(() => {}));

@@ -71,6 +71,14 @@ export class CoalescingCache {
     return !!entry && entry.expiresAt > this.now();
   }
 
+  /**
+   * Drops what a key holds, so the next reader loads again: a write changed
+   * what it describes. A load under way keeps serving those who joined it.
+   */
+  forget(key: string) {
+    this.entries.delete(key);
+  }
+
   getOrLoad<T>(
     key: string,
     load: (signal: AbortSignal) => Promise<T>,

@@ -8,7 +8,11 @@ import {
   isKindName,
 } from '../validation';
 
-/** A listable kind at its preferred version. */
+/**
+ * A listable kind at its preferred version; cluster-scoped ones are flagged.
+ *
+ * @public
+ */
 export interface ListableKind {
   group: string;
   version: string;

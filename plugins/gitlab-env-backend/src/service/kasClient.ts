@@ -197,6 +197,29 @@ export class KasClient {
     resource?: string,
     accept = 'application/json',
   ): Promise<ReadableStream<Uint8Array>> {
+    const opened = await this.openStream(path, accept);
+    if ('stream' in opened) return opened.stream;
+    this.interpret(opened.refused, resource);
+    throw failure(
+      'UPSTREAM_MALFORMED',
+      `KAS answered ${resource ?? 'a stream'} with HTTP ${
+        opened.refused.status
+      } and no body.`,
+      { resource, upstreamStatus: opened.refused.status },
+    );
+  }
+
+  /**
+   * stream, except that the API server's refusal (403, 404, 400, ...) is
+   * returned for the caller to interpret (a log read means something else
+   * by a 400 than a list); KAS-level failures still throw.
+   */
+  async openStream(
+    path: string,
+    accept = 'application/json',
+  ): Promise<
+    { stream: ReadableStream<Uint8Array> } | { refused: UpstreamResponse }
+  > {
     assertPlannedPath(path);
     const { signal, maxBytes } = this.options;
     const opened = await openUpstreamStream(
@@ -211,15 +234,9 @@ export class KasClient {
       throw error;
     });
     if (opened.status !== 502) this.events.onAnswer?.();
-    if (opened.stream) return opened.stream;
-    this.interpret(opened, resource);
-    throw failure(
-      'UPSTREAM_MALFORMED',
-      `KAS answered ${resource ?? 'a stream'} with HTTP ${
-        opened.status
-      } and no body.`,
-      { resource, upstreamStatus: opened.status },
-    );
+    if (opened.stream) return { stream: opened.stream };
+    this.interpretTransport(opened);
+    return { refused: opened };
   }
 
   /**
@@ -229,12 +246,20 @@ export class KasClient {
    * watch with UPSTREAM_MALFORMED; one past the size bound with
    * LIMIT_REACHED.
    */
-  async *watch(path: string, resource?: string): AsyncGenerator<unknown> {
+  async *watch(
+    path: string,
+    resource?: string,
+    /** Told once the API server accepted the watch, before any event. */
+    onOpen?: () => void,
+  ): AsyncGenerator<unknown> {
     const stream = await this.stream(path, resource);
+    onOpen?.();
     const reader = stream.getReader();
     // Ends a pending read at once, whether or not the transport notices.
     const stop = () => reader.cancel().catch(() => undefined);
     this.options.signal?.addEventListener('abort', stop, { once: true });
+    // Ended while the answer's headers were on their way: no event will tell.
+    if (this.options.signal?.aborted) stop();
     const decoder = new TextDecoder('utf-8', { fatal: true });
     let pending = '';
     try {

@@ -10,7 +10,7 @@ import { KasClient } from './kasClient';
 import { describeItem, inspectObject, PlannedKind } from './objects';
 import { ReadBounds } from './readBounds';
 
-/** One object's address: enough to GET it and to name it in errors. */
+/** One object's address: enough to GET it and to name it in errors. @public */
 export interface ObjectRef {
   group: string;
   version: string;
@@ -74,9 +74,11 @@ export async function listKind(
     labelSelector?: string;
     keep?: (namespace: string, name: string) => boolean;
     bounds: ReadBounds;
+    /** Told the list's resourceVersion (a watch resumes from it). */
+    onResourceVersion?: (resourceVersion: string) => void;
   },
 ): Promise<KubernetesObject[]> {
-  const { namespace, labelSelector, keep, bounds } = options;
+  const { namespace, labelSelector, keep, bounds, onResourceVersion } = options;
   const objects: KubernetesObject[] = [];
   const collection = collectionPath(
     kind,
@@ -116,6 +118,13 @@ export async function listKind(
       if (!bounds.take()) return objects;
       objects.push(object);
     }
+    const listedVersion = list.metadata?.resourceVersion;
+    // Opaque to clients (API conventions), but it goes back into a query.
+    if (
+      typeof listedVersion === 'string' &&
+      /^[\w.-]{1,64}$/.test(listedVersion)
+    )
+      onResourceVersion?.(listedVersion);
     const next = list.metadata?.continue;
     if (typeof next !== 'string' || next === '') return objects;
     if (followed.has(next)) {
@@ -145,7 +154,7 @@ export async function listKind(
 }
 
 /** The item as an object, or a warning naming it and why it is left out. */
-function inspectOrWarn(
+export function inspectOrWarn(
   item: unknown,
   planned: PlannedKind,
   label: string,

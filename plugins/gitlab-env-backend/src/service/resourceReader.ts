@@ -1,5 +1,5 @@
 import {
-  fluxSourceOf,
+  fluxSourceKeyOf,
   GitlabEnvError,
   KubernetesObject,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
@@ -203,7 +203,7 @@ async function readFluxRelated(
   ).filter((o): o is KubernetesObject => !!o);
   const chartSources = first
     .filter(o => o.kind === 'HelmChart')
-    .map(chart => fluxSourceOf(chart))
+    .map(chart => fluxSourceKeyOf(chart))
     .map(key => key && refOf(key, kinds))
     .filter((ref): ref is ObjectRef => !!ref);
   const second = (await Promise.all(chartSources.map(read))).filter(

@@ -69,6 +69,13 @@ export class SharedReadCache {
     return this.local.has(key);
   }
 
+  /** Drops a key here and in the store (not awaited: a store that is down is logged). */
+  forget(key: string) {
+    this.local.forget(key);
+    const store = this.store;
+    if (store) void this.fromStore(() => store.delete(`${KEY_VERSION}|${key}`));
+  }
+
   getOrLoad<T>(
     key: string,
     load: (signal: AbortSignal) => Promise<T>,

@@ -14,7 +14,7 @@ import { FLUX_SOURCE_GROUP, fluxReference, keyOf } from './fluxKinds';
  *
  * @public
  */
-export function fluxSourceOf(
+export function fluxSourceKeyOf(
   object: KubernetesObject,
 ): ResourceKey | undefined {
   const { group, kind, namespace, name } = keyOf(object);

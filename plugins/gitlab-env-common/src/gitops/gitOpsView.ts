@@ -10,7 +10,7 @@ import {
 } from './fluxKinds';
 import {
   appliedRevisionOf,
-  fluxSourceOf,
+  fluxSourceKeyOf,
   revisionsDiffer,
   sourceRevisionOf,
 } from './fluxSource';
@@ -60,7 +60,7 @@ function sourceLink(
   object: KubernetesObject,
   byId: ReadonlyMap<string, KubernetesObject>,
 ): FluxSourceLink | undefined {
-  const key = fluxSourceOf(object);
+  const key = fluxSourceKeyOf(object);
   if (!key) return undefined;
   const nodeId = resourceId(key);
   const source = byId.get(nodeId);

@@ -18,7 +18,7 @@ export { fieldManagers, formatFieldPath, ownerOfField } from './managedFields';
 export type { FieldManagerEntry } from './managedFields';
 export {
   appliedRevisionOf,
-  fluxSourceOf,
+  fluxSourceKeyOf,
   revisionsDiffer,
   sourceRevisionOf,
 } from './fluxSource';

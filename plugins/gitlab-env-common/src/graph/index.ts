@@ -14,3 +14,5 @@ export { LiveResourceGraph } from './live/LiveResourceGraph';
 export { objectsByNodeId } from './objectsByNodeId';
 export { resourceTree, treePath } from './resourceTree';
 export type { ResourceTree, TreePlace } from './resourceTree';
+export { applyResourceGraphPatch } from './live/applyResourceGraphPatch';
+export type { PatchableResources } from './live/applyResourceGraphPatch';

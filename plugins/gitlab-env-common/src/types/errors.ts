@@ -86,6 +86,27 @@ export const GITLAB_ENV_ERROR_CODES = [
   'NAMESPACE_DELETE_FAILED',
   /** A branch given to evaluate CI access rules for is not a valid branch name. */
   'INVALID_BRANCH',
+  /**
+   * The cluster refused an action or a log read (403 from the API server):
+   * the agent's RBAC, or the impersonated user's, does not allow it.
+   */
+  'ACTION_FORBIDDEN',
+  /** The object an action names no longer exists in the cluster (404). */
+  'OBJECT_NOT_FOUND',
+  /** The object changed or is in a state the action cannot apply to (409). */
+  'OBJECT_CONFLICT',
+  /** The API server rejected the change as invalid (400/422). */
+  'ACTION_INVALID',
+  /** The action does not apply to the object's kind (e.g. scaling a DaemonSet). */
+  'ACTION_NOT_APPLICABLE',
+  /**
+   * An action or log read named an object that is not among the
+   * environment's objects (another namespace, another environment); the
+   * backend refused it without asking the cluster.
+   */
+  'OUTSIDE_ENVIRONMENT',
+  /** The container has no logs to show (not started yet, or no previous instance). */
+  'LOGS_UNAVAILABLE',
 ] as const;
 
 /** @public */

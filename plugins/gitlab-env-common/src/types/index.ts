@@ -5,3 +5,4 @@ export * from './errors';
 export * from './api';
 export * from './diagnostics';
 export * from './live';
+export * from './actions';

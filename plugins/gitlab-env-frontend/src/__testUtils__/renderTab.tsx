@@ -5,7 +5,13 @@ import { Entity } from '@backstage/catalog-model';
 import { discoveryApiRef, fetchApiRef } from '@backstage/core-plugin-api';
 import { EntityProvider } from '@backstage/plugin-catalog-react';
 import { TestApiProvider, renderInTestApp } from '@backstage/test-utils';
-import { GitlabEnvClient, gitlabEnvApiRef } from '../api';
+import {
+  GitlabEnvClient,
+  GitlabEnvLiveClient,
+  GitlabEnvLiveClientOptions,
+  gitlabEnvApiRef,
+  gitlabEnvLiveApiRef,
+} from '../api';
 import { EntityGitlabEnvContent } from '../components/EntityGitlabEnvContent';
 
 export const BASE_URL = 'http://backstage.test/api/gitlab-env';
@@ -22,21 +28,42 @@ export const storefront: Entity = {
 };
 
 /**
- * Renders the tab over a real `GitlabEnvClient`, so the HTTP calls go
- * through msw like they go through the network in the portal.
+ * Renders the tab over a real `GitlabEnvClient` and `GitlabEnvLiveClient`,
+ * so the HTTP calls go through msw like they go through the network in the
+ * portal. A test that does not serve the live route sees the polling
+ * fallback.
  */
 export function renderTab({
   route = '/',
   refreshIntervalMs = 60_000,
-}: { route?: string; refreshIntervalMs?: number } = {}) {
-  const client = new GitlabEnvClient({
-    discoveryApi: { getBaseUrl: async () => BASE_URL },
-    fetchApi: { fetch: (input, init) => fetch(input, init) },
+  live = {},
+}: {
+  route?: string;
+  refreshIntervalMs?: number;
+  live?: GitlabEnvLiveClientOptions;
+} = {}) {
+  const discoveryApi = { getBaseUrl: async () => BASE_URL };
+  const fetchApi = {
+    fetch: (input: RequestInfo | URL, init?: RequestInit) => fetch(input, init),
+  };
+  const client = new GitlabEnvClient({ discoveryApi, fetchApi });
+  const liveClient = new GitlabEnvLiveClient({
+    discoveryApi,
+    fetchApi,
+    gitlabEnvApi: client,
+    options: {
+      pollIntervalMs: refreshIntervalMs,
+      settleMs: 5,
+      initialBackoffMs: 20,
+      maxBackoffMs: 40,
+      ...live,
+    },
   });
   return renderInTestApp(
     <TestApiProvider
       apis={[
         [gitlabEnvApiRef, client],
+        [gitlabEnvLiveApiRef, liveClient],
         [discoveryApiRef, { getBaseUrl: async () => BASE_URL }],
         [fetchApiRef, { fetch }],
       ]}

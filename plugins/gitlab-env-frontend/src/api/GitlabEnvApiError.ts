@@ -1,4 +1,5 @@
 import { ResponseError } from '@backstage/errors';
+import { GitlabEnvLiveError } from './live/GitlabEnvLiveError';
 import {
   GITLAB_ENV_ERROR_CODES,
   GitlabEnvError,
@@ -81,4 +82,18 @@ function readGitlabEnvError(body: unknown): GitlabEnvError | undefined {
     upstreamStatus:
       typeof upstreamStatus === 'number' ? upstreamStatus : undefined,
   };
+}
+
+/**
+ * The backend's typed error behind a failure, whether a read answered it
+ * (`GitlabEnvApiError`) or the live stream sent it (`GitlabEnvLiveError`).
+ *
+ * @public
+ */
+export function gitlabEnvErrorDetail(
+  error: unknown,
+): GitlabEnvError | undefined {
+  if (error instanceof GitlabEnvApiError) return error.detail;
+  if (error instanceof GitlabEnvLiveError) return error.detail;
+  return undefined;
 }

@@ -1,4 +1,18 @@
 export { gitlabEnvApiRef } from './GitlabEnvApi';
 export type { GitlabEnvApi } from './GitlabEnvApi';
 export { GitlabEnvClient } from './GitlabEnvClient';
-export { GitlabEnvApiError, isGitlabEnvApiError } from './GitlabEnvApiError';
+export {
+  GitlabEnvApiError,
+  gitlabEnvErrorDetail,
+  isGitlabEnvApiError,
+} from './GitlabEnvApiError';
+export { GitlabEnvLiveError } from './live/GitlabEnvLiveError';
+export { GitlabEnvLiveClient } from './live/GitlabEnvLiveClient';
+export type { GitlabEnvLiveClientOptions } from './live/GitlabEnvLiveClient';
+export { gitlabEnvLiveApiRef } from './live/GitlabEnvLiveApi';
+export type {
+  GitlabEnvLiveApi,
+  LiveConnection,
+  LiveEnvironmentState,
+  LiveFollowOptions,
+} from './live/GitlabEnvLiveApi';

@@ -5,3 +5,4 @@ export type {
   NodePosition,
   ResourceGraphLayout,
 } from './layoutResourceGraph';
+export { relayoutKeepingPlaces } from './relayoutKeepingPlaces';

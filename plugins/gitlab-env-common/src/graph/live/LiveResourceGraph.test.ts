@@ -5,15 +5,18 @@ import {
   KubernetesObject,
   ResourceEdge,
   ResourceGraph,
-  ResourceGraphPatch,
-  ResourceNode,
   WatchEvent,
 } from '../../types';
 import { computeHealth, createHealthRuleSet } from '../../health';
 import { buildResourceGraph } from '../buildResourceGraph';
 import { summarizeGraphHealth } from '../summarizeGraphHealth';
 import { resourceKeyOf, resourceId } from '../resourceId';
+import { objectsByNodeId } from '../objectsByNodeId';
 import { LiveResourceGraph } from './LiveResourceGraph';
+import {
+  PatchableResources,
+  applyResourceGraphPatch,
+} from './applyResourceGraphPatch';
 
 const ns = 'shop';
 const meta = (name: string, extra: object = {}) => ({
@@ -245,26 +248,28 @@ function compare(a: string, b: string) {
   return a > b ? 1 : 0;
 }
 
-/** Applies a patch to a canonical graph, as a page receiving it would. */
-function patched(
-  before: ReturnType<typeof canonical>,
-  patch: ResourceGraphPatch,
-) {
-  const nodes = new Map<string, ResourceNode>(
-    before.nodes.map(node => [node.id, node]),
-  );
-  for (const id of patch.nodesRemoved) nodes.delete(id);
-  for (const node of [...patch.nodesAdded, ...patch.nodesChanged])
-    nodes.set(node.id, node);
-  const edges = new Set(before.edges);
-  for (const edge of patch.edgesRemoved) edges.delete(edgeName(edge));
-  for (const edge of patch.edgesAdded) edges.add(edgeName(edge));
-  const sorted = [...nodes.values()].sort((a, b) => compare(a.id, b.id));
+/**
+ * What a page holds after applying the patches: the graph in the engine's
+ * order, edges and objects by id (an object deleted and added again within
+ * one batch is only reported upserted).
+ */
+function held(state: PatchableResources) {
   return {
-    nodes: sorted,
-    edges: [...edges].sort(),
-    roots: sorted.filter(node => !node.parentId).map(node => node.id),
-    health: patch.health ?? before.health,
+    resources: [...objectsByNodeId(state.resources)].sort(([a], [b]) =>
+      compare(a, b),
+    ),
+    nodes: state.graph.nodes,
+    roots: state.graph.roots,
+    edges: state.graph.edges.map(edgeName).sort(),
+    health: state.health,
+  };
+}
+
+function liveState(live: LiveResourceGraph): PatchableResources {
+  return {
+    resources: live.objects(),
+    graph: live.graph(),
+    health: live.health(),
   };
 }
 
@@ -352,15 +357,16 @@ describe('LiveResourceGraph', () => {
           // Unique ids at the start: the build keeps duplicates by resourceVersion, a watch by arrival.
           const start = model(initial, []);
           const live = new LiveResourceGraph(start);
-          let view = canonical(live.graph(), live.health());
+          let page = liveState(live);
           const applied: WatchEvent[] = [];
           for (const batch of batches) {
             const patch = live.apply(batch);
             applied.push(...batch);
-            const now = canonical(live.graph(), live.health());
-            expect(now).toEqual(rebuilt(model(start, applied)));
-            expect(patched(view, patch)).toEqual(now);
-            view = now;
+            expect(canonical(live.graph(), live.health())).toEqual(
+              rebuilt(model(start, applied)),
+            );
+            page = applyResourceGraphPatch(page, patch);
+            expect(held(page)).toEqual(held(liveState(live)));
           }
           expect(live.objects()).toEqual(model(start, applied));
         },

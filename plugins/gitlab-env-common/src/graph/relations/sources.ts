@@ -1,9 +1,9 @@
-import { fluxSourceOf } from '../../gitops/fluxSource';
+import { fluxSourceKeyOf } from '../../gitops/fluxSource';
 import { Relation, RelationContext } from './types';
 
 /** A Flux applier or HelmChart → the source whose artifact it reads. */
 function fluxSource(context: RelationContext) {
-  const key = fluxSourceOf(context.object);
+  const key = fluxSourceKeyOf(context.object);
   if (key) context.add(context.index, context.exact(key), 'sources');
 }
 

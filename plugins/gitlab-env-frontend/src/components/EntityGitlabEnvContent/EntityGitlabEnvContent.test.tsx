@@ -8,11 +8,21 @@ import {
   GitlabEnvErrorCode,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { ENVIRONMENTS, shopResources } from '../../__testUtils__/fixtures';
-import { ENTITY_URL, renderTab } from '../../__testUtils__/renderTab';
+import { BASE_URL, ENTITY_URL, renderTab } from '../../__testUtils__/renderTab';
 import { ERROR_CATALOG } from '../errors/errorCatalog';
 
 const server = setupServer();
 registerMswTestHooks(server);
+// The first renders of MUI and React Flow are slow on a loaded machine.
+jest.setTimeout(20_000);
+// These tests read the resources route: the backend answers the live route
+// as one without live updates does, and the tab polls (the live path is
+// tested in EntityGitlabEnvContent.live.test.tsx).
+beforeEach(() =>
+  server.use(
+    http.get(`${BASE_URL}/live`, () => new HttpResponse(null, { status: 404 })),
+  ),
+);
 
 const environmentsResponse = (environments = ENVIRONMENTS) => ({
   entityRef: 'component:default/storefront',

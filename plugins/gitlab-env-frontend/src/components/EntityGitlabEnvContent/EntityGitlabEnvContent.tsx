@@ -1,7 +1,10 @@
 import * as React from 'react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { getCompoundEntityRef } from '@backstage/catalog-model';
+import {
+  getCompoundEntityRef,
+  stringifyEntityRef,
+} from '@backstage/catalog-model';
 import { useApi } from '@backstage/core-plugin-api';
 import { useEntity } from '@backstage/plugin-catalog-react';
 import {
@@ -14,16 +17,30 @@ import Box from '@mui/material/Box';
 import Skeleton from '@mui/material/Skeleton';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
-import { gitlabEnvApiRef } from '../../api';
-import { usePolledMap } from '../../hooks/usePolledMap';
+import { gitlabEnvApiRef, gitlabEnvLiveApiRef } from '../../api';
+import { Polled, usePolledMap } from '../../hooks/usePolledMap';
+import {
+  liveKey,
+  polledOf,
+  useLiveEnvironments,
+} from '../../hooks/useLiveEnvironments';
 import { AccessAndNamespaces } from '../access';
 import { GitlabEnvErrorPanel } from '../errors/GitlabEnvErrorPanel';
 import { EnvironmentGrid } from '../environments/EnvironmentGrid';
 import { EnvironmentResources } from '../resources/EnvironmentResources';
+import { LiveIndicator } from '../live/LiveIndicator';
 import { RefreshBar } from './RefreshBar';
 
-/** How often the tab rereads GitLab and the clusters while it is open. */
+/**
+ * How often the tab rereads GitLab and, where live updates do not get
+ * through, the clusters while it is open.
+ */
 export const REFRESH_INTERVAL_MS = 15_000;
+/**
+ * How often GitLab's environment list is reread while the resources are
+ * live: deployments and new environments come from GitLab, not the stream.
+ */
+export const LIST_INTERVAL_WHILE_LIVE_MS = 60_000;
 const ENVIRONMENTS_KEY = 'environments';
 
 /**
@@ -84,42 +101,55 @@ function EnvironmentsView({
   const [paused, setPaused] = useState(false);
   const [searchParams, setSearchParams] = useSearchParams();
   const selectedSlug = searchParams.get('env') ?? undefined;
-  const polling = { intervalMs: refreshIntervalMs, paused };
 
+  // The list's interval follows the live state, known once it is followed.
+  const [live, setLive] = useState(false);
   const list = usePolledMap<EntityEnvironmentsResponse>(
     [ENVIRONMENTS_KEY],
     (_key, signal) => api.getEnvironments(entityRef, { signal }),
-    polling,
+    {
+      intervalMs: live ? LIST_INTERVAL_WHILE_LIVE_MS : refreshIntervalMs,
+      paused,
+    },
   );
   const environments = list.entries.get(ENVIRONMENTS_KEY);
   const envs = environments?.value?.environments;
 
-  // Resources load for the opened environment, and for the badge of each
-  // running one when the backend did not already summarise its health.
-  // Stopped environments have nothing deployed.
-  const resourceKeys = useMemo(
+  // Every running environment is followed, so each card's badge stays
+  // current, and the opened one even when stopped (stopped environments
+  // have nothing deployed). Where the tab polls instead, only the opened
+  // one and those whose health the list did not summarise are read.
+  const entityRefString = stringifyEntityRef(entityRef);
+  const liveKeys = useMemo(
     () =>
       (envs ?? [])
-        .filter(
-          env =>
-            env.slug === selectedSlug ||
-            (env.state !== 'stopped' && !env.health),
-        )
-        .map(env => env.slug),
-    [envs, selectedSlug],
+        .filter(env => env.slug === selectedSlug || env.state !== 'stopped')
+        .map(env => ({
+          entityRef: entityRefString,
+          slug: env.slug,
+          poll: env.slug === selectedSlug || !env.health,
+        })),
+    [envs, selectedSlug, entityRefString],
   );
-  const resources = usePolledMap<EnvironmentResourcesResponse>(
-    resourceKeys,
-    (slug, signal) => api.getEnvironmentResources(entityRef, slug, { signal }),
-    polling,
-  );
+  const liveStates = useLiveEnvironments(liveKeys, paused);
+  const resources = useMemo(() => {
+    const entries = new Map<string, Polled<EnvironmentResourcesResponse>>();
+    for (const key of liveKeys) {
+      const polled = polledOf(liveStates.get(liveKey(key)));
+      if (polled) entries.set(key.slug, polled);
+    }
+    return entries;
+  }, [liveKeys, liveStates]);
+  const connection = [...liveStates.values()][0]?.connection;
+  const streaming = connection?.mode === 'live';
+  useEffect(() => setLive(streaming), [streaming]);
 
   const { refresh: refreshList } = list;
-  const { refresh: refreshResources } = resources;
+  const liveApi = useApi(gitlabEnvLiveApiRef);
   const refreshAll = useCallback(() => {
     refreshList();
-    refreshResources();
-  }, [refreshList, refreshResources]);
+    liveApi.retry();
+  }, [refreshList, liveApi]);
 
   const open = useCallback(
     (slug: string) => {
@@ -146,8 +176,13 @@ function EnvironmentsView({
 
   const now = Math.max(
     environments?.updatedAt ?? 0,
-    ...[...resources.entries.values()].map(entry => entry.updatedAt ?? 0),
+    ...[...resources.values()].map(entry => entry.updatedAt ?? 0),
   );
+  const selectedLive = selected
+    ? liveStates.get(
+        liveKey({ entityRef: entityRefString, slug: selected.slug }),
+      )
+    : undefined;
 
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
@@ -159,6 +194,16 @@ function EnvironmentsView({
         onRefresh={refreshAll}
         intervalMs={refreshIntervalMs}
         project={environments?.value?.project}
+        live={streaming}
+        indicator={
+          liveKeys.length > 0 ? (
+            <LiveIndicator
+              connection={connection}
+              paused={paused}
+              pollIntervalMs={refreshIntervalMs}
+            />
+          ) : null
+        }
       />
       {!environments || environments.loading ? <EnvironmentsSkeleton /> : null}
       {environments?.error && !envs ? (
@@ -185,7 +230,7 @@ function EnvironmentsView({
       {envs && envs.length > 0 ? (
         <EnvironmentGrid
           environments={envs}
-          resources={resources.entries}
+          resources={resources}
           selectedSlug={selectedSlug}
           onOpen={open}
           now={now || Date.now()}
@@ -196,8 +241,11 @@ function EnvironmentsView({
           <EnvironmentResources
             key={selected.slug}
             environment={selected}
-            polled={resources.entries.get(selected.slug)}
-            onRetry={refreshResources}
+            polled={resources.get(selected.slug)}
+            live={selectedLive}
+            paused={paused}
+            pollIntervalMs={refreshIntervalMs}
+            onRetry={refreshAll}
             onClose={close}
             now={now || Date.now()}
           />

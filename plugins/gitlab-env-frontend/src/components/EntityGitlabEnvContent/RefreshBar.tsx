@@ -9,7 +9,10 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import RefreshIcon from '@mui/icons-material/Refresh';
 
-/** Where the data comes from, how fresh it is, and the auto-refresh switch. */
+/**
+ * Where the data comes from, how it is kept current (the live indicator),
+ * and the switch that pauses updates.
+ */
 export function RefreshBar({
   updatedAt,
   refreshing,
@@ -18,6 +21,8 @@ export function RefreshBar({
   onRefresh,
   intervalMs,
   project,
+  live,
+  indicator,
 }: {
   updatedAt?: number;
   refreshing: boolean;
@@ -26,6 +31,9 @@ export function RefreshBar({
   onRefresh: () => void;
   intervalMs: number;
   project?: GitlabProjectRef;
+  /** True while the resources stream live: the switch pauses the stream. */
+  live?: boolean;
+  indicator?: React.ReactNode;
 }) {
   return (
     <Box
@@ -37,6 +45,7 @@ export function RefreshBar({
         </Typography>
       ) : null}
       <Box sx={{ flexGrow: 1 }} />
+      {indicator}
       <Typography variant="caption" color="text.secondary" aria-live="polite">
         {refreshStatus(refreshing, updatedAt)}
       </Typography>
@@ -48,7 +57,11 @@ export function RefreshBar({
             onChange={e => onPausedChange(!e.target.checked)}
           />
         }
-        label={`Auto-refresh (${Math.round(intervalMs / 1000)} s)`}
+        label={
+          live
+            ? 'Live updates'
+            : `Auto-refresh (${Math.round(intervalMs / 1000)} s)`
+        }
       />
       <Tooltip title="Refresh now">
         <IconButton aria-label="Refresh now" onClick={onRefresh} size="small">
@@ -62,5 +75,5 @@ export function RefreshBar({
 function refreshStatus(refreshing: boolean, updatedAt?: number): string {
   if (refreshing) return 'Refreshing…';
   if (!updatedAt) return '';
-  return `Updated ${new Date(updatedAt).toLocaleTimeString()}`;
+  return `Environments read ${new Date(updatedAt).toLocaleTimeString()}`;
 }

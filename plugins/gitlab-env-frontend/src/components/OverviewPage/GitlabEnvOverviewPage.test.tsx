@@ -18,12 +18,31 @@ import {
   OverviewRow,
   OverviewStreamLine,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import { GitlabEnvClient, gitlabEnvApiRef } from '../../api';
+import {
+  GitlabEnvClient,
+  GitlabEnvLiveClient,
+  gitlabEnvApiRef,
+  gitlabEnvLiveApiRef,
+} from '../../api';
+import {
+  EngineEnvironment,
+  TestLiveStream,
+  crashLooping,
+  liveShopResources,
+  openLiveStream,
+} from '../../__testUtils__/liveStream';
 import { GitlabEnvOverviewPage } from './GitlabEnvOverviewPage';
 
 const BASE_URL = 'http://backstage.test/api/gitlab-env';
 const server = setupServer();
 registerMswTestHooks(server);
+// By default the backend answers the live route as one without live
+// updates does: rows keep the health the overview read.
+beforeEach(() =>
+  server.use(
+    http.get(`${BASE_URL}/live`, () => new HttpResponse(null, { status: 404 })),
+  ),
+);
 
 function row(
   entity: string,
@@ -121,14 +140,22 @@ function streamOf(rowsByEntity: OverviewRow[][]): OverviewStreamLine[] {
 type Decision = 'ALLOW' | 'DENY';
 
 function renderPage(route = '/deployments', diagnostics: Decision = 'DENY') {
-  const client = new GitlabEnvClient({
-    discoveryApi: { getBaseUrl: async () => BASE_URL },
-    fetchApi: { fetch: (input, init) => fetch(input, init) },
+  const discoveryApi = { getBaseUrl: async () => BASE_URL };
+  const fetchApi = {
+    fetch: (input: RequestInfo | URL, init?: RequestInit) => fetch(input, init),
+  };
+  const client = new GitlabEnvClient({ discoveryApi, fetchApi });
+  const live = new GitlabEnvLiveClient({
+    discoveryApi,
+    fetchApi,
+    gitlabEnvApi: client,
+    options: { settleMs: 5 },
   });
   return renderInTestApp(
     <TestApiProvider
       apis={[
         [gitlabEnvApiRef, client],
+        [gitlabEnvLiveApiRef, live],
         [
           permissionApiRef,
           {
@@ -489,5 +516,48 @@ describe('GitlabEnvOverviewPage', () => {
     expect(screen.getAllByText('The agent has never connected')).toHaveLength(
       2,
     );
+  });
+
+  it('updates the rows on screen from the live stream: a crash loop turns a Healthy row Degraded', async () => {
+    const healthy = row('storefront', 'staging', 'Healthy');
+    const streams: TestLiveStream[] = [];
+    server.use(
+      http.get(`${BASE_URL}/overview`, () => ndjson(streamOf([[healthy]]))),
+      http.get(`${BASE_URL}/live`, ({ request }) => {
+        const stream = openLiveStream(request);
+        streams.push(stream);
+        return stream.response;
+      }),
+    );
+    await renderPage();
+    const cells = await screen.findByTestId('overview-row');
+    expect(
+      within(cells).getByRole('status', { name: /^Health: Healthy/ }),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(streams).toHaveLength(1));
+    expect(
+      new URL(streams[0].request.url).searchParams.getAll('environment'),
+    ).toEqual(['component:default/storefront/staging']);
+
+    const env = new EngineEnvironment(
+      { ...liveShopResources(), environment: healthy.environment! },
+      'staging',
+    );
+    streams[0].send(env.snapshot());
+    streams[0].send(
+      env.patch({
+        type: 'MODIFIED',
+        object: crashLooping(env.object('Pod', 'web-5d8f-b')),
+      }),
+    );
+    expect(
+      await within(cells).findByRole('status', { name: /^Health: Degraded/ }),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByRole('status', { name: 'Updates: Live' }),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByRole('button', { name: '1 Degraded' }),
+    ).toBeInTheDocument();
   });
 });

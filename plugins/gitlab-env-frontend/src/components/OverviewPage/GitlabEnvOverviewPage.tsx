@@ -30,6 +30,8 @@ import { OverviewHealthCounts } from './OverviewHealthCounts';
 import { OverviewTable } from './OverviewTable';
 import { useOverviewFilters } from './useOverviewFilters';
 import { useOverviewStream } from './useOverviewStream';
+import { useLiveOverviewRows } from './useLiveOverviewRows';
+import { LiveIndicator } from '../live/LiveIndicator';
 
 /**
  * First the entities whose environments are listed, then the environments
@@ -120,18 +122,20 @@ export function GitlabEnvOverviewPage() {
 function EnvironmentsOverview() {
   const stream = useOverviewStream();
   const [filters, setFilters] = useOverviewFilters();
+  const live = useLiveOverviewRows(stream.rows, filters);
+  const rows = live.rows;
   const visible = React.useMemo(
-    () => filterOverviewRows(stream.rows, filters),
-    [stream.rows, filters],
+    () => filterOverviewRows(rows, filters),
+    [rows, filters],
   );
   const groups = React.useMemo(() => groupOverviewRows(visible), [visible]);
   // The counts ignore the health filter, so they still show what it hides.
   const counts = React.useMemo(
     () =>
       countOverviewRows(
-        filterOverviewRows(stream.rows, { ...filters, health: undefined }),
+        filterOverviewRows(rows, { ...filters, health: undefined }),
       ),
-    [stream.rows, filters],
+    [rows, filters],
   );
   const toggleHealth = (status: HealthStatus) => {
     const selected = filters.health ?? [];
@@ -161,7 +165,7 @@ function EnvironmentsOverview() {
             onToggle={toggleHealth}
           />
           <OverviewFiltersBar
-            rows={stream.rows}
+            rows={rows}
             filters={filters}
             onChange={setFilters}
           />
@@ -169,12 +173,17 @@ function EnvironmentsOverview() {
             <LoadingProgress
               entitiesLoaded={stream.entitiesLoaded}
               entitiesTotal={stream.entitiesTotal}
-              rows={stream.rows}
+              rows={rows}
             />
           )}
-          <Typography variant="body2" color="text.secondary">
-            Showing {visible.length} of {stream.rows.length} environments
-          </Typography>
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 2 }}>
+            <Typography variant="body2" color="text.secondary">
+              Showing {visible.length} of {rows.length} environments
+            </Typography>
+            {live.followed > 0 ? (
+              <LiveIndicator connection={live.connection} paused={false} />
+            ) : null}
+          </Box>
           {groups.length > 0 && <OverviewTable groups={groups} />}
           {groups.length === 0 && !stream.done && (
             <Box aria-hidden>

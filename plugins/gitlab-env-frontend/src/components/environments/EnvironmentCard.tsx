@@ -23,7 +23,7 @@ import { Polled } from '../../hooks/usePolledMap';
 import { HealthBadge } from '../health/HealthBadge';
 import { formatAge, shortSha } from '../../view/format';
 
-import { isGitlabEnvApiError } from '../../api';
+import { gitlabEnvErrorDetail } from '../../api';
 import { ERROR_CATALOG } from '../errors/errorCatalog';
 
 const TIER_COLORS: Record<string, 'error' | 'warning' | 'info' | 'default'> = {
@@ -188,10 +188,8 @@ function EnvironmentHealth({
     return <Skeleton variant="rounded" width="70%" height={24} />;
   }
   const error = resources.error;
-  const title =
-    isGitlabEnvApiError(error) && error.code
-      ? ERROR_CATALOG[error.code].title
-      : 'Health unavailable';
+  const code = gitlabEnvErrorDetail(error)?.code;
+  const title = code ? ERROR_CATALOG[code].title : 'Health unavailable';
   return (
     <Typography variant="body2" color="text.secondary" title={error?.message}>
       {title}

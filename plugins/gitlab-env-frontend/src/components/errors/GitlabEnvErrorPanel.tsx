@@ -6,7 +6,7 @@ import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
-import { isGitlabEnvApiError } from '../../api';
+import { gitlabEnvErrorDetail } from '../../api';
 import { ERROR_CATALOG } from './errorCatalog';
 
 /**
@@ -21,10 +21,11 @@ export function GitlabEnvErrorPanel({
   error: Error;
   onRetry?: () => void;
 }) {
-  if (!isGitlabEnvApiError(error) || !error.detail) {
+  const detail = gitlabEnvErrorDetail(error);
+  if (!detail) {
     return <ErrorPanel error={error} title="Could not load environments" />;
   }
-  return <GitlabEnvErrorAlert error={error.detail} onRetry={onRetry} />;
+  return <GitlabEnvErrorAlert error={detail} onRetry={onRetry} />;
 }
 
 export function GitlabEnvErrorAlert({

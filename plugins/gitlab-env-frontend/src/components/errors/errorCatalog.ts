@@ -214,4 +214,45 @@ export const ERROR_CATALOG: Record<GitlabEnvErrorCode, ErrorAdvice> = {
     advice: 'Enter a branch name such as main or feature/x.',
     severity: 'warning',
   },
+  ACTION_FORBIDDEN: {
+    title: 'The cluster refused this',
+    advice:
+      'The agent’s RBAC (or your impersonated user’s) does not allow it: ask the cluster’s administrators to grant the verb named in the message, or run the kubectl command shown with credentials that have it.',
+    severity: 'error',
+  },
+  OBJECT_NOT_FOUND: {
+    title: 'The object no longer exists',
+    advice:
+      'It was deleted or replaced since the page loaded; refresh the page.',
+    severity: 'warning',
+  },
+  OBJECT_CONFLICT: {
+    title: 'The object changed',
+    advice:
+      'Someone or a controller changed it at the same time, or it is in a state that does not allow this; refresh the page and try again.',
+    severity: 'warning',
+  },
+  ACTION_INVALID: {
+    title: 'The cluster rejected the change as invalid',
+    advice:
+      'Read the message from the API server, fix the value and try again.',
+    severity: 'error',
+  },
+  ACTION_NOT_APPLICABLE: {
+    title: 'This action does not apply to this kind',
+    advice: 'Choose an action the object’s menu offers.',
+    severity: 'warning',
+  },
+  OUTSIDE_ENVIRONMENT: {
+    title: 'The object is not part of this environment',
+    advice:
+      'The plugin acts only on the objects it lists for the environment; refresh the page to see the current ones.',
+    severity: 'error',
+  },
+  LOGS_UNAVAILABLE: {
+    title: 'No logs to show',
+    advice:
+      'The container has not started yet or has no previous instance; choose another container or turn off “previous”.',
+    severity: 'info',
+  },
 };

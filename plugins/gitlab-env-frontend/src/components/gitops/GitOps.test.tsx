@@ -6,7 +6,7 @@ import { registerMswTestHooks } from '@backstage/test-utils';
 import { summarizeHealth } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { ENVIRONMENTS } from '../../__testUtils__/fixtures';
 import { fluxResources } from '../../__testUtils__/fluxFixtures';
-import { ENTITY_URL, renderTab } from '../../__testUtils__/renderTab';
+import { BASE_URL, ENTITY_URL, renderTab } from '../../__testUtils__/renderTab';
 
 // Each test renders the whole tab; the CI machine is slow.
 jest.setTimeout(30_000);
@@ -24,6 +24,9 @@ const production = {
 
 function serveFlux() {
   server.use(
+    // The backend answers the live route as one without live updates does:
+    // the tab reads the resources route.
+    http.get(`${BASE_URL}/live`, () => new HttpResponse(null, { status: 404 })),
     http.get(`${ENTITY_URL}/environments`, () =>
       HttpResponse.json({
         entityRef: 'component:default/storefront',
@@ -49,11 +52,13 @@ describe('GitOps in the environment tab', () => {
     const panel = await screen.findByRole('region', {
       name: 'Resources of production',
     });
-    expect(screen.getByTestId('drifted-count')).toHaveTextContent('1 drifted');
-    expect(within(panel).getByTestId('namespace-source')).toHaveTextContent(
-      'namespace from the GitLabDeployment shop-prod',
+    expect(await screen.findByTestId('drifted-count')).toHaveTextContent(
+      '1 drifted',
     );
-    const gitops = within(panel).getByRole('region', { name: 'GitOps' });
+    expect(
+      await within(panel).findByTestId('namespace-source'),
+    ).toHaveTextContent('namespace from the GitLabDeployment shop-prod');
+    const gitops = await within(panel).findByRole('region', { name: 'GitOps' });
     expect(within(gitops).getByText('Sync: Ready')).toBeInTheDocument();
     expect(within(gitops).getByTestId('drift-count')).toHaveTextContent(
       '1 drifted object',
@@ -79,7 +84,7 @@ describe('GitOps in the environment tab', () => {
       name: 'Resources of production',
     });
     await userEvent.click(
-      within(panel).getByRole('button', { name: 'ConfigMap/config' }),
+      await within(panel).findByRole('button', { name: 'ConfigMap/config' }),
     );
     const drawer = await screen.findByRole('dialog', {
       name: 'ConfigMap config',
@@ -120,10 +125,9 @@ describe('GitOps in the environment tab', () => {
       name: 'Resources of production',
     });
     await userEvent.click(
-      within(within(panel).getByRole('region', { name: 'GitOps' })).getByRole(
-        'button',
-        { name: 'Kustomization/shop' },
-      ),
+      within(
+        await within(panel).findByRole('region', { name: 'GitOps' }),
+      ).getByRole('button', { name: 'Kustomization/shop' }),
     );
     const drawer = await screen.findByRole('dialog', {
       name: 'Kustomization shop',

@@ -18,7 +18,7 @@ import Typography from '@mui/material/Typography';
 import { useTheme } from '@mui/material/styles';
 import { RESOURCE_EDGE_TYPES } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { GraphView, ViewNode } from '../../view/buildGraphView';
-import { layoutResourceGraph } from '../../layout';
+import { ResourceGraphLayout, relayoutKeepingPlaces } from '../../layout';
 import { describeResource } from '../../view/describeResource';
 import { healthColor } from '../health/healthStyle';
 import { ResourceNodeCard, ResourceNodeData } from './ResourceNodeCard';
@@ -60,6 +60,12 @@ export interface ResourceGraphViewProps {
   /** Nodes whose live state drifted from what Flux applied: badged. */
   driftedIds?: ReadonlySet<string>;
   now: number;
+  /**
+   * While this stays the same, a new view (a live change) keeps the nodes
+   * it did not touch in place; a new key (the user changed the filters or
+   * grouping) lays the view out from scratch.
+   */
+  layoutKey?: string;
 }
 
 /**
@@ -75,14 +81,27 @@ export function ResourceGraphView({
   onExpandGroup,
   driftedIds,
   now,
+  layoutKey = '',
 }: ResourceGraphViewProps) {
   const theme = useTheme();
   const large = view.nodes.length > LARGE_GRAPH;
+  const laidOut = useRef<{ key: string; layout?: ResourceGraphLayout }>({
+    key: layoutKey,
+  });
   const { nodes, edges, height } = useMemo(
-    () => toFlow(view, now, driftedIds),
+    () => {
+      const previous =
+        laidOut.current.key === layoutKey ? laidOut.current.layout : undefined;
+      const layout = relayoutKeepingPlaces(view, previous, {
+        nodeWidth: NODE_WIDTH,
+        nodeHeight: NODE_HEIGHT,
+      });
+      laidOut.current = { key: layoutKey, layout };
+      return toFlow(view, layout, now, driftedIds);
+    },
     // Ages in status lines move with the data's refresh, not with every render.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [view, driftedIds],
+    [view, layoutKey, driftedIds],
   );
   const byId = useMemo(
     () => new Map(view.nodes.map(node => [node.id, node])),
@@ -241,13 +260,10 @@ function useWheelActivation() {
 
 function toFlow(
   view: GraphView,
+  layout: ResourceGraphLayout,
   now: number,
   driftedIds?: ReadonlySet<string>,
 ) {
-  const layout = layoutResourceGraph(view, {
-    nodeWidth: NODE_WIDTH,
-    nodeHeight: NODE_HEIGHT,
-  });
   const nodes: Node[] = view.nodes.map(viewNode => {
     const position = layout.positions.get(viewNode.id) ?? { x: 0, y: 0 };
     return {

@@ -24,9 +24,12 @@ import {
   resourceMatcher,
 } from '../../view/buildGraphView';
 import {
+  GitlabEnvErrorAlert,
   GitlabEnvErrorPanel,
   PartialErrors,
 } from '../errors/GitlabEnvErrorPanel';
+import { LiveEnvironmentState } from '../../api';
+import { LiveIndicator } from '../live/LiveIndicator';
 import { HealthBadge } from '../health/HealthBadge';
 import { ResourceGraphView } from '../graph/ResourceGraphView';
 import { ResourceDrawer } from '../drawer/ResourceDrawer';
@@ -39,12 +42,20 @@ import { GitOpsPanel, MappingSource } from '../gitops';
 export function EnvironmentResources({
   environment,
   polled,
+  live,
+  paused = false,
+  pollIntervalMs,
   onRetry,
   onClose,
   now,
 }: {
   environment: GitlabEnvironment;
   polled?: Polled<EnvironmentResourcesResponse>;
+  /** How the data is kept current, when it comes from the live stream. */
+  live?: LiveEnvironmentState;
+  paused?: boolean;
+  /** How often the tab polls when streaming does not get through. */
+  pollIntervalMs?: number;
   onRetry: () => void;
   onClose: () => void;
   now: number;
@@ -73,12 +84,26 @@ export function EnvironmentResources({
                 · selector <code>{polled.value.scope.labelSelector}</code>
               </>
             ) : null}
-            {' · read '}
-            {formatAge(polled.value.fetchedAt, now) ?? '?'} ago
+            {live ? null : (
+              <>
+                {' · read '}
+                {formatAge(polled.value.fetchedAt, now) ?? '?'} ago
+              </>
+            )}
           </Typography>
         ) : null}
         {polled?.value ? (
           <MappingSource mapping={polled.value.environment.namespaceSource} />
+        ) : null}
+        {live ? (
+          <LiveIndicator
+            connection={live.connection}
+            paused={paused}
+            upstream={live.upstream}
+            kinds={live.kinds}
+            dataAt={live.dataAt}
+            pollIntervalMs={pollIntervalMs}
+          />
         ) : null}
         <Tooltip title="Close">
           <IconButton
@@ -90,6 +115,9 @@ export function EnvironmentResources({
           </IconButton>
         </Tooltip>
       </Box>
+      {live?.error && polled?.value ? (
+        <GitlabEnvErrorAlert error={live.error} />
+      ) : null}
       <ResourcesBody polled={polled} onRetry={onRetry} now={now} />
     </Paper>
   );
@@ -175,6 +203,11 @@ function ResourceExplorer({
     () => graph.nodes.find(node => node.id === selectedId),
     [graph, selectedId],
   );
+  // Live changes keep node places; a change of what the user shows re-lays.
+  const layoutKey = useMemo(
+    () => JSON.stringify([filters, [...expandedGroups].sort()]),
+    [filters, expandedGroups],
+  );
   const expandGroup = useCallback(
     (ownerId: string) =>
       setExpandedGroups(previous => new Set(previous).add(ownerId)),
@@ -218,6 +251,7 @@ function ResourceExplorer({
           onExpandGroup={expandGroup}
           driftedIds={driftedIds}
           now={now}
+          layoutKey={layoutKey}
         />
       ) : null}
       {mode === 'list' && view.matchCount > 0 ? (

@@ -1,0 +1,192 @@
+// Live environments, in Chromium against the demo portal: a change in the
+// cluster reaches the open page through the backend's /live stream without
+// a reload. The test writes to the simulator the way a user of the cluster
+// would: scaling through the Kubernetes API (via KAS), and crashing a pod
+// through the simulator's admin API (e2e/app-config.e2e.yaml enables it).
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, test } from 'node:test';
+import { openPortal } from '../lib/portal.mjs';
+
+const TIMEOUT = 30_000;
+const SIMULATOR = 'http://localhost:7108';
+const KAS = `${SIMULATOR}/-/kubernetes-agent/k8s-proxy`;
+// The demo scenario: notifications' development environment runs on the
+// nonprod agent (id 3) in namespace notifications-dev.
+const AGENT = { id: 3, name: 'nonprod' };
+const NAMESPACE = 'notifications-dev';
+const DEPLOYMENT = 'notifications-api';
+const TOKEN = 'glpat-demo-backstage-bot';
+
+let portal;
+beforeEach(async () => {
+  portal = await openPortal();
+});
+afterEach(async () => {
+  await portal?.close();
+});
+
+async function kas(path, init = {}) {
+  const response = await fetch(`${KAS}${path}`, {
+    ...init,
+    headers: {
+      authorization: `Bearer pat:${AGENT.id}:${TOKEN}`,
+      'content-type': 'application/json',
+      ...init.headers,
+    },
+  });
+  const body = await response.json();
+  assert.ok(
+    response.ok,
+    `${path}: HTTP ${response.status} ${JSON.stringify(body)}`,
+  );
+  return body;
+}
+
+async function scale(replicas) {
+  const path = `/apis/apps/v1/namespaces/${NAMESPACE}/deployments/${DEPLOYMENT}/scale`;
+  const current = await kas(path);
+  await kas(path, {
+    method: 'PUT',
+    body: JSON.stringify({ ...current, spec: { replicas } }),
+  });
+}
+
+async function podsOf(deployment) {
+  const list = await kas(`/api/v1/namespaces/${NAMESPACE}/pods`);
+  return list.items
+    .map(pod => pod.metadata.name)
+    .filter(name => name.startsWith(`${deployment}-`));
+}
+
+test('scaling a deployment and crash-looping a pod show on the open page without a reload', async () => {
+  const page = await portal.page();
+  await portal.goto(
+    page,
+    '/catalog/default/component/notifications/gitlab-env?env=development',
+  );
+  const panel = page.getByRole('region', { name: 'Resources of development' });
+  const graph = panel.getByTestId('resource-graph');
+  await graph
+    .locator('.react-flow__node')
+    .first()
+    .waitFor({ timeout: TIMEOUT });
+  await panel
+    .getByRole('status', { name: 'Updates: Live' })
+    .waitFor({ timeout: TIMEOUT });
+  // A reload would lose this.
+  await page.evaluate(() => {
+    window.__sameDocument = true;
+  });
+
+  const apiPods = graph.locator(
+    `.react-flow__node[aria-label^="Pod ${DEPLOYMENT}-"]`,
+  );
+  const before = await apiPods.count();
+  const badge = panel.getByRole('status', { name: /^Health: / }).first();
+  const badgeBefore = await badge.getAttribute('aria-label');
+  console.log(`before: ${before} ${DEPLOYMENT} pods, ${badgeBefore}`);
+  assert.ok(before >= 1, 'the deployment has a pod on the page');
+  assert.doesNotMatch(badgeBefore, /^Health: Degraded/);
+  const firstPod = apiPods.first();
+  const firstPodId = await firstPod.getAttribute('data-id');
+  const placeBefore = await firstPod.evaluate(node => node.style.transform);
+
+  await scale(before + 2);
+  await page.waitForFunction(
+    ([selector, count]) => document.querySelectorAll(selector).length === count,
+    [`.react-flow__node[aria-label^="Pod ${DEPLOYMENT}-"]`, before + 2],
+    { timeout: TIMEOUT },
+  );
+  const placeAfter = await graph
+    .locator(`.react-flow__node[data-id="${firstPodId}"]`)
+    .evaluate(node => node.style.transform);
+  assert.equal(
+    placeAfter,
+    placeBefore,
+    'the pod that was there kept its place',
+  );
+  await portal.screenshot(page, 'live-scaled');
+
+  const [victim] = await podsOf(DEPLOYMENT);
+  const crash = await fetch(
+    `${SIMULATOR}/-/simulator/clusters/${AGENT.name}/crash`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ namespace: NAMESPACE, pod: victim, loop: true }),
+    },
+  );
+  assert.equal(crash.status, 200, await crash.text());
+  await graph
+    .locator(`.react-flow__node[aria-label="Pod ${victim}, Degraded"]`)
+    .waitFor({ timeout: TIMEOUT });
+  await panel
+    .getByRole('status', { name: /^Health: Degraded/ })
+    .first()
+    .waitFor({ timeout: TIMEOUT });
+  await page
+    .getByRole('region', { name: 'development', exact: true })
+    .getByRole('status', { name: /^Health: Degraded/ })
+    .waitFor({ timeout: TIMEOUT });
+  await portal.screenshot(page, 'live-degraded');
+
+  assert.equal(await page.evaluate(() => window.__sameDocument), true);
+  assert.deepEqual(page.errors.filter(isAppError), []);
+  // Put the scenario back for the tests that follow: the crashed pod is
+  // replaced by a healthy one, and the replicas go back.
+  await kas(`/api/v1/namespaces/${NAMESPACE}/pods/${victim}`, {
+    method: 'DELETE',
+  });
+  await scale(before);
+});
+
+test('the overview row of an environment turns Degraded when one of its pods crash-loops', async () => {
+  const page = await portal.page();
+  await portal.goto(page, '/gitlab-env?q=notifications');
+  await page
+    .getByText(/^Showing \d+ of \d+ environments$/)
+    .waitFor({ timeout: TIMEOUT });
+  await page
+    .getByRole('progressbar', { name: 'Loading environments' })
+    .waitFor({ state: 'detached', timeout: TIMEOUT });
+  await page
+    .getByRole('status', { name: 'Updates: Live' })
+    .waitFor({ timeout: TIMEOUT });
+  const row = page
+    .getByTestId('overview-row')
+    .filter({ hasText: 'acme/platform/notifications' })
+    .filter({ has: page.getByRole('cell', { name: /^development/ }) });
+  await row.first().waitFor({ timeout: TIMEOUT });
+  assert.equal(await row.count(), 1);
+  const badge = row.getByRole('status', { name: /^Health: / }).first();
+  assert.doesNotMatch(
+    await badge.getAttribute('aria-label'),
+    /^Health: Degraded/,
+  );
+
+  const [victim] = await podsOf(DEPLOYMENT);
+  const crash = await fetch(
+    `${SIMULATOR}/-/simulator/clusters/${AGENT.name}/crash`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ namespace: NAMESPACE, pod: victim, loop: true }),
+    },
+  );
+  assert.equal(crash.status, 200, await crash.text());
+  await row
+    .getByRole('status', { name: /^Health: Degraded/ })
+    .waitFor({ timeout: TIMEOUT });
+  await portal.screenshot(page, 'live-overview-degraded');
+  assert.deepEqual(page.errors.filter(isAppError), []);
+  await kas(`/api/v1/namespaces/${NAMESPACE}/pods/${victim}`, {
+    method: 'DELETE',
+  });
+});
+
+function isAppError(text) {
+  if (/Failed to load resource: the server responded/.test(text)) return false;
+  return !/Warning:|findDOMNode|defaultProps|React Router Future Flag/.test(
+    text,
+  );
+}

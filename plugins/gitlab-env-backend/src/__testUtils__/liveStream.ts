@@ -1,0 +1,117 @@
+import { LiveMessage } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+
+/** One server-sent event as the browser would parse it. */
+export interface ReceivedEvent {
+  id?: string;
+  event: string;
+  message: LiveMessage;
+  receivedAt: number;
+}
+
+/**
+ * Reads `GET /live` over a real socket with fetch, as the frontend's
+ * streaming fetchApi does, and parses the server-sent events.
+ */
+export async function openLiveStream(
+  baseUrl: string,
+  environments: string[],
+  headers: Record<string, string> = {},
+) {
+  const controller = new AbortController();
+  const query = environments
+    .map(e => `environment=${encodeURIComponent(e)}`)
+    .join('&');
+  const response = await fetch(`${baseUrl}/api/gitlab-env/live?${query}`, {
+    headers,
+    signal: controller.signal,
+  });
+  const events: ReceivedEvent[] = [];
+  const waiters = new Set<() => void>();
+  let ended = false;
+  const reading = (async () => {
+    if (!response.body || response.status !== 200) return;
+    const decoder = new TextDecoder();
+    let pending = '';
+    try {
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        pending += decoder.decode(chunk, { stream: true });
+        let end = pending.indexOf('\n\n');
+        while (end !== -1) {
+          const block = pending.slice(0, end);
+          pending = pending.slice(end + 2);
+          const fields = Object.fromEntries(
+            block
+              .split('\n')
+              .filter(line => !line.startsWith(':'))
+              .map(line => {
+                const at = line.indexOf(': ');
+                return [line.slice(0, at), line.slice(at + 2)];
+              }),
+          );
+          // A block of comments only is no event, as browsers parse it.
+          if (fields.data !== undefined)
+            events.push({
+              id: fields.id,
+              event: fields.event,
+              message: JSON.parse(fields.data),
+              receivedAt: Date.now(),
+            });
+          waiters.forEach(w => w());
+          end = pending.indexOf('\n\n');
+        }
+      }
+    } catch {
+      // aborted by close()
+    } finally {
+      ended = true;
+      waiters.forEach(w => w());
+    }
+  })();
+
+  return {
+    response,
+    events,
+    get ended() {
+      return ended;
+    },
+    /** The first event (from `from` on) that matches, waiting up to `timeoutMs`. */
+    next(
+      match: (e: ReceivedEvent) => boolean,
+      options: { from?: number; timeoutMs?: number } = {},
+    ): Promise<ReceivedEvent> {
+      const { from = 0, timeoutMs = 10_000 } = options;
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const found = events.slice(from).find(match);
+          if (found) {
+            done();
+            resolve(found);
+          } else if (ended) {
+            done();
+            reject(new Error('the stream ended'));
+          }
+        };
+        const timer = setTimeout(() => {
+          done();
+          reject(
+            new Error(
+              `no matching event in ${timeoutMs} ms; got ${events
+                .map(e => e.event)
+                .join(', ')}`,
+            ),
+          );
+        }, timeoutMs);
+        function done() {
+          clearTimeout(timer);
+          waiters.delete(check);
+        }
+        waiters.add(check);
+        check();
+      });
+    },
+    async close() {
+      controller.abort();
+      await reading;
+    },
+  };
+}

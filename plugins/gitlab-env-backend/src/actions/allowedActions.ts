@@ -1,0 +1,101 @@
+import {
+  ActionDecision,
+  ActionsAllowedResponse,
+  ActionTarget,
+  capabilitiesForKind,
+  EnvironmentCapability,
+  permissionForCapability,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { EnvironmentAgent } from '../service/GitlabEnvironmentsService';
+import { AccessReviewer, attributesFor } from './accessReview';
+import { findObject, outsideEnvironment } from './targets';
+
+export interface AllowedContext {
+  /** Names of the permissions the signed-in user holds on the entity. */
+  granted: Set<string>;
+  entityRef: string;
+  reviewer: AccessReviewer;
+}
+
+/**
+ * What may be done with each target: refused outright outside the
+ * environment, then the permission framework's decision, then the
+ * cluster's (a SelfSubjectAccessReview, cached).
+ */
+export async function decideAllowed(
+  targets: ActionTarget[],
+  agent: EnvironmentAgent,
+  context: AllowedContext,
+): Promise<ActionsAllowedResponse> {
+  const { environment, resources, kas, agentKey } = agent;
+  const namespaces = new Set(resources.map(o => o.metadata?.namespace));
+  // One fresh read when the cached one lacks a target of the environment's
+  // namespaces (pods a restart just made).
+  const stale = targets.some(
+    t =>
+      !findObject(t, resources) &&
+      (t.namespace === environment.namespace || namespaces.has(t.namespace)),
+  );
+  const known = stale ? await agent.freshResources() : resources;
+
+  const decide = async (
+    capability: EnvironmentCapability,
+    target: ActionTarget,
+  ): Promise<ActionDecision> => {
+    if (!findObject(target, known))
+      return {
+        allowed: false,
+        reason: outsideEnvironment(target, environment.name).message,
+      };
+    const permission = permissionForCapability(capability);
+    if (!context.granted.has(permission.name))
+      return {
+        allowed: false,
+        reason: `You do not have the permission ${permission.name} for ${context.entityRef}.`,
+      };
+    return context.reviewer.review(
+      kas,
+      agentKey,
+      environment.agent!,
+      attributesFor(capability, target)!,
+    );
+  };
+
+  return {
+    targets: await Promise.all(
+      targets.map(async target => {
+        const capabilities = capabilitiesForKind(
+          target.apiVersion,
+          target.kind,
+        );
+        const decisions = await Promise.all(
+          capabilities.map(c => decide(c, target)),
+        );
+        return {
+          target,
+          decisions: Object.fromEntries(
+            capabilities.map((c, i) => [c, decisions[i]]),
+          ),
+        };
+      }),
+    ),
+  };
+}
+
+/** Every capability of every target refused, for one reason. */
+export function noneAllowed(
+  targets: ActionTarget[],
+  reason: string,
+): ActionsAllowedResponse {
+  return {
+    targets: targets.map(target => ({
+      target,
+      decisions: Object.fromEntries(
+        capabilitiesForKind(target.apiVersion, target.kind).map(c => [
+          c,
+          { allowed: false, reason },
+        ]),
+      ),
+    })),
+  };
+}

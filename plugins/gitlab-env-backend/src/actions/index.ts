@@ -1,0 +1,9 @@
+export { createActionsRouter } from './createActionsRouter';
+export type {
+  ActionsRouterOptions,
+  ActionWritten,
+} from './createActionsRouter';
+export { readActionsConfig } from './actionsConfig';
+export type { ActionsConfig } from './actionsConfig';
+export { listsAfterWrite } from './refreshAfterWrite';
+export type { ListAgain } from './refreshAfterWrite';

@@ -1,0 +1,356 @@
+import {
+  actionAppliesTo,
+  ActionAutoscaler,
+  ActionTarget,
+  EnvironmentAction,
+  EnvironmentActionRequest,
+  EnvironmentActionResponse,
+  fluxSourceOf,
+  GitlabAgentRef,
+  groupOfApiVersion,
+  kubectlCommandFor,
+  KubernetesObject,
+  reconcilesWithSource,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { failure, GitlabEnvFailure } from '../errors';
+import { KasClient, KasWrite } from '../service/kasClient';
+import { normalizeObject } from '../service/objects';
+import { acceptedBody } from './clusterAnswer';
+import { describeTarget, pathOf, readTarget } from './targets';
+
+/** What an action needs besides its request. */
+export interface ActionContext {
+  kas: KasClient;
+  agent: GitlabAgentRef;
+  /** The target as the environment's read holds it (checked by objectInEnvironment). */
+  object: KubernetesObject;
+  /** Every object of the environment: where a scale looks for an HPA. */
+  resources: KubernetesObject[];
+  now: () => Date;
+}
+
+/** The response, the API server's status for the audit record, and what the write changed. */
+export interface ActionResult {
+  response: EnvironmentActionResponse;
+  upstreamStatus: number;
+  /** The objects written (a reconcile with its source writes two). */
+  written: ActionTarget[];
+}
+
+export const MAX_REPLICAS = 10_000;
+
+const MERGE_PATCH = 'application/merge-patch+json';
+/** What `kubectl rollout restart` sends (kubectl polymorphichelpers/objectrestarter.go). */
+const STRATEGIC_MERGE_PATCH = 'application/strategic-merge-patch+json';
+const RESTARTED_AT = 'kubectl.kubernetes.io/restartedAt';
+const REQUESTED_AT = 'reconcile.fluxcd.io/requestedAt';
+
+/** kubectl formats restartedAt with Go's time.RFC3339: seconds, no fraction. */
+function rfc3339(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+async function write(
+  context: ActionContext,
+  target: ActionTarget,
+  what: string,
+  request: Omit<KasWrite, 'path'> & { subresource?: string },
+) {
+  const { subresource, ...rest } = request;
+  const response = await context.kas.send({
+    ...rest,
+    path: pathOf(target, subresource),
+  });
+  return {
+    body: acceptedBody(response, what, context.agent),
+    status: response.status,
+  };
+}
+
+function asObject(body: Record<string, unknown>, target: ActionTarget) {
+  return normalizeObject(body, {
+    apiVersion: target.apiVersion,
+    kind: target.kind,
+  });
+}
+
+/** The HorizontalPodAutoscaler of the environment whose scaleTargetRef is the target. */
+export function autoscalerOf(
+  target: ActionTarget,
+  resources: KubernetesObject[],
+): ActionAutoscaler | undefined {
+  const hpa = resources.find(o => {
+    const ref = o.spec?.scaleTargetRef;
+    return (
+      o.kind === 'HorizontalPodAutoscaler' &&
+      groupOfApiVersion(o.apiVersion) === 'autoscaling' &&
+      o.metadata?.namespace === target.namespace &&
+      ref?.kind === target.kind &&
+      ref?.name === target.name &&
+      groupOfApiVersion(ref?.apiVersion) ===
+        groupOfApiVersion(target.apiVersion)
+    );
+  });
+  if (!hpa?.metadata?.name) return undefined;
+  const number = (v: unknown) => (typeof v === 'number' ? v : undefined);
+  return {
+    name: hpa.metadata.name,
+    minReplicas: number(hpa.spec.minReplicas) ?? 1,
+    maxReplicas: number(hpa.spec.maxReplicas),
+  };
+}
+
+function readReplicas(value: unknown): number {
+  if (
+    typeof value !== 'number' ||
+    !Number.isInteger(value) ||
+    value < 0 ||
+    value > MAX_REPLICAS
+  )
+    throw failure(
+      'INVALID_REQUEST',
+      `Scaling needs replicas, a whole number from 0 to ${MAX_REPLICAS}.`,
+      { hint: 'Enter the number of replicas wanted.' },
+    );
+  return value;
+}
+
+async function deletePod(
+  context: ActionContext,
+  target: ActionTarget,
+): Promise<ActionResult> {
+  const { body, status } = await write(
+    context,
+    target,
+    `delete ${describeTarget(target)}`,
+    { method: 'DELETE' },
+  );
+  return {
+    upstreamStatus: status,
+    written: [target],
+    response: {
+      outcome: 'changed',
+      message: `Pod ${target.namespace}/${target.name} is being deleted; a controller that owns it creates a replacement.`,
+      kubectl: kubectlCommandFor('pod.delete', target),
+      object: body.kind === 'Pod' ? asObject(body, target) : undefined,
+    },
+  };
+}
+
+async function restartWorkload(
+  context: ActionContext,
+  target: ActionTarget,
+): Promise<ActionResult> {
+  // kubectl refuses too: a paused Deployment would not roll out the change.
+  if (target.kind === 'Deployment' && context.object.spec?.paused === true)
+    throw failure(
+      'OBJECT_CONFLICT',
+      `Deployment ${target.namespace}/${target.name} is paused: a restart would not roll out.`,
+      {
+        hint: `Resume it first: kubectl rollout resume deployment/${target.name} -n ${target.namespace}`,
+      },
+    );
+  const { body, status } = await write(
+    context,
+    target,
+    `restart ${describeTarget(target)}`,
+    {
+      method: 'PATCH',
+      contentType: STRATEGIC_MERGE_PATCH,
+      body: {
+        spec: {
+          template: {
+            metadata: {
+              annotations: { [RESTARTED_AT]: rfc3339(context.now()) },
+            },
+          },
+        },
+      },
+    },
+  );
+  return {
+    upstreamStatus: status,
+    written: [target],
+    response: {
+      outcome: 'changed',
+      message: `${target.kind} ${target.namespace}/${target.name} is rolling out new pods.`,
+      kubectl: kubectlCommandFor('workload.restart', target),
+      object: asObject(body, target),
+    },
+  };
+}
+
+async function scaleWorkload(
+  context: ActionContext,
+  target: ActionTarget,
+  replicasAsked: unknown,
+): Promise<ActionResult> {
+  const replicas = readReplicas(replicasAsked);
+  const previous = context.object.spec?.replicas;
+  const previousReplicas = typeof previous === 'number' ? previous : undefined;
+  const { status } = await write(
+    context,
+    target,
+    `scale ${describeTarget(target)}`,
+    {
+      method: 'PATCH',
+      subresource: 'scale',
+      contentType: MERGE_PATCH,
+      body: { spec: { replicas } },
+    },
+  );
+  const autoscaler = autoscalerOf(target, context.resources);
+  const warnings = autoscaler
+    ? [
+        `The HorizontalPodAutoscaler ${
+          autoscaler.name
+        } owns the replica count (${autoscaler.minReplicas} to ${
+          autoscaler.maxReplicas ?? '?'
+        }): it sets its own value back at its next sync.`,
+      ]
+    : undefined;
+  return {
+    upstreamStatus: status,
+    written: [target],
+    response: {
+      outcome: previousReplicas === replicas ? 'unchanged' : 'changed',
+      message: `${target.kind} ${target.namespace}/${
+        target.name
+      } is scaled to ${replicas} replicas${
+        previousReplicas !== undefined ? ` (from ${previousReplicas})` : ''
+      }.`,
+      kubectl: kubectlCommandFor('workload.scale', target, { replicas }),
+      previousReplicas,
+      ...(autoscaler ? { autoscaler, warnings } : {}),
+    },
+  };
+}
+
+/** The Flux source to reconcile first, checked: its names come from the cluster. */
+function sourceToReconcile(target: ActionTarget, object: KubernetesObject) {
+  if (!reconcilesWithSource(target.apiVersion, target.kind))
+    throw failure(
+      'ACTION_NOT_APPLICABLE',
+      `${target.kind} has no source to reconcile with it.`,
+      { hint: 'Reconcile without its source.' },
+    );
+  const source = fluxSourceOf(object);
+  if (!source)
+    throw failure(
+      'ACTION_NOT_APPLICABLE',
+      `${describeTarget(target)} names no source Flux can reconcile.`,
+      { hint: 'Reconcile without its source.' },
+    );
+  try {
+    return readTarget(source);
+  } catch (error) {
+    if (!(error instanceof GitlabEnvFailure)) throw error;
+    throw failure(
+      'INVALID_ENVIRONMENT_SETTING',
+      `The source reference of ${describeTarget(target)} is not valid: ${
+        error.message
+      }`,
+    );
+  }
+}
+
+async function reconcileFlux(
+  context: ActionContext,
+  target: ActionTarget,
+  withSource: boolean,
+): Promise<ActionResult> {
+  const source = withSource
+    ? sourceToReconcile(target, context.object)
+    : undefined;
+  const requestedAt = context.now().toISOString();
+  const annotate = (what: ActionTarget) =>
+    write(context, what, `request a reconcile of ${describeTarget(what)}`, {
+      method: 'PATCH',
+      contentType: MERGE_PATCH,
+      body: { metadata: { annotations: { [REQUESTED_AT]: requestedAt } } },
+    });
+  // The source first, as `flux reconcile --with-source` does: the object
+  // then reconciles against the newest artifact.
+  if (source) await annotate(source);
+  const { body, status } = await annotate(target);
+  return {
+    upstreamStatus: status,
+    written: source ? [source, target] : [target],
+    response: {
+      outcome: 'changed',
+      message: `Flux was asked to reconcile ${target.kind} ${
+        target.namespace
+      }/${target.name}${
+        source ? ` after its ${source.kind} ${source.name}` : ''
+      }.`,
+      kubectl: kubectlCommandFor('flux.reconcile', target, { source }),
+      object: asObject(body, target),
+    },
+  };
+}
+
+async function setFluxSuspend(
+  context: ActionContext,
+  target: ActionTarget,
+  action: 'flux.suspend' | 'flux.resume',
+): Promise<ActionResult> {
+  const suspend = action === 'flux.suspend';
+  const wasSuspended = context.object.spec?.suspend === true;
+  const { body, status } = await write(
+    context,
+    target,
+    `${suspend ? 'suspend' : 'resume'} ${describeTarget(target)}`,
+    {
+      method: 'PATCH',
+      contentType: MERGE_PATCH,
+      body: { spec: { suspend } },
+    },
+  );
+  return {
+    upstreamStatus: status,
+    written: [target],
+    response: {
+      outcome: wasSuspended === suspend ? 'unchanged' : 'changed',
+      message: suspend
+        ? `Flux stops reconciling ${target.kind} ${target.namespace}/${target.name} until it is resumed.`
+        : `Flux reconciles ${target.kind} ${target.namespace}/${target.name} again.`,
+      kubectl: kubectlCommandFor(action, target),
+      object: asObject(body, target),
+    },
+  };
+}
+
+/**
+ * Runs one action against the cluster through KAS, never retried. The
+ * target was checked to be one of the environment's objects.
+ */
+export function performAction(
+  request: Pick<EnvironmentActionRequest, 'replicas' | 'withSource'> & {
+    action: EnvironmentAction;
+    target: ActionTarget;
+  },
+  context: ActionContext,
+): Promise<ActionResult> {
+  const { action, target } = request;
+  if (!actionAppliesTo(action, target))
+    throw failure(
+      'ACTION_NOT_APPLICABLE',
+      `${action} does not apply to ${describeTarget(target)}.`,
+      { hint: 'Choose an action the object’s menu offers.' },
+    );
+  switch (action) {
+    case 'pod.delete':
+      return deletePod(context, target);
+    case 'workload.restart':
+      return restartWorkload(context, target);
+    case 'workload.scale':
+      return scaleWorkload(context, target, request.replicas);
+    case 'flux.reconcile':
+      return reconcileFlux(context, target, request.withSource === true);
+    case 'flux.suspend':
+    case 'flux.resume':
+      return setFluxSuspend(context, target, action);
+    default:
+      throw failure('INVALID_REQUEST', `Unknown action ${String(action)}.`);
+  }
+}

@@ -1,0 +1,45 @@
+import { groupOfApiVersion } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { ActionWritten } from './createActionsRouter';
+
+/** What to list again after a write, in the shape of the live stream's refresh. */
+export interface ListAgain {
+  agent: { host: string; id: string };
+  namespace: string;
+  /** The kind changed (`group` '' for core); every kind of the namespace when left out. */
+  resource?: { group: string; kind: string };
+}
+
+/**
+ * The lists a write makes stale. A restart or a scale changes the
+ * workload's ReplicaSets and Pods too, so its whole namespace is listed
+ * again; a pod delete or a Flux write changes only the kinds written. An
+ * object outside the environment's namespace (the Flux object, its
+ * source) is also named under the environment's namespace: that is where
+ * the live stream keys the environments that hold it.
+ */
+export function listsAfterWrite(written: ActionWritten): ListAgain[] {
+  const whole =
+    written.action === 'workload.restart' ||
+    written.action === 'workload.scale';
+  const seen = new Set<string>();
+  const lists: ListAgain[] = [];
+  const add = (namespace: string, resource?: ListAgain['resource']) => {
+    const key = `${namespace}|${resource?.group}|${resource?.kind}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    lists.push({
+      agent: written.agent,
+      namespace,
+      ...(resource ? { resource } : {}),
+    });
+  };
+  for (const target of written.written) {
+    const resource = whole
+      ? undefined
+      : { group: groupOfApiVersion(target.apiVersion), kind: target.kind };
+    add(target.namespace, resource);
+    const home = written.environmentNamespace;
+    if (home && home !== target.namespace) add(home, resource);
+  }
+  return lists;
+}

@@ -1,0 +1,161 @@
+import {
+  ActionTarget,
+  groupOfApiVersion,
+  KubernetesObject,
+  versionOfApiVersion,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { failure } from '../errors';
+import { EnvironmentAgent } from '../service/GitlabEnvironmentsService';
+import {
+  isApiGroup,
+  isDns1123Label,
+  isKindName,
+  isPathSegmentName,
+  objectPath,
+  quote,
+  ResourceAddress,
+} from '../validation';
+
+/**
+ * The plural of every kind an action or a log read applies to (see the
+ * common package's actionsForKind). A target of any other kind never gets
+ * an address, so no path is built for it.
+ */
+const PLURALS: Record<string, string> = {
+  '/Pod': 'pods',
+  'apps/Deployment': 'deployments',
+  'apps/StatefulSet': 'statefulsets',
+  'apps/DaemonSet': 'daemonsets',
+  'apps/ReplicaSet': 'replicasets',
+  'kustomize.toolkit.fluxcd.io/Kustomization': 'kustomizations',
+  'helm.toolkit.fluxcd.io/HelmRelease': 'helmreleases',
+  'source.toolkit.fluxcd.io/GitRepository': 'gitrepositories',
+  'source.toolkit.fluxcd.io/OCIRepository': 'ocirepositories',
+  'source.toolkit.fluxcd.io/HelmRepository': 'helmrepositories',
+  'source.toolkit.fluxcd.io/HelmChart': 'helmcharts',
+  'source.toolkit.fluxcd.io/Bucket': 'buckets',
+};
+
+function invalid(message: string) {
+  return failure('INVALID_REQUEST', message, {
+    hint: 'Pick the object from the environment’s page again.',
+  });
+}
+
+/**
+ * The request's target, each field checked against its Kubernetes grammar:
+ * the body comes from the browser.
+ */
+export function readTarget(value: unknown): ActionTarget {
+  if (typeof value !== 'object' || value === null)
+    throw invalid('The request names no target object.');
+  const { apiVersion, kind, namespace, name } = value as Record<
+    string,
+    unknown
+  >;
+  const group = groupOfApiVersion(apiVersion);
+  const version = versionOfApiVersion(apiVersion);
+  if (
+    typeof apiVersion !== 'string' ||
+    !isApiGroup(group) ||
+    !isDns1123Label(version)
+  )
+    throw invalid(`The target's apiVersion ${quote(apiVersion)} is not valid.`);
+  if (!isKindName(kind))
+    throw invalid(`The target's kind ${quote(kind)} is not valid.`);
+  if (!isDns1123Label(namespace))
+    throw invalid(`The target's namespace ${quote(namespace)} is not valid.`);
+  if (!isPathSegmentName(name))
+    throw invalid(`The target's name ${quote(name)} is not valid.`);
+  return { apiVersion, kind, namespace, name };
+}
+
+/** `apps/Deployment prod/web`, for messages and the audit log. */
+export function describeTarget(target: ActionTarget): string {
+  const group = groupOfApiVersion(target.apiVersion);
+  return `${group ? `${group}/` : ''}${target.kind} ${target.namespace}/${
+    target.name
+  }`;
+}
+
+export function addressOf(target: ActionTarget): ResourceAddress | undefined {
+  const group = groupOfApiVersion(target.apiVersion);
+  const plural = PLURALS[`${group}/${target.kind}`];
+  return plural
+    ? { group, version: versionOfApiVersion(target.apiVersion), plural }
+    : undefined;
+}
+
+/** The object's API path; the target was checked by readTarget (or comes from a checked object). */
+export function pathOf(target: ActionTarget, subresource?: string): string {
+  const address = addressOf(target);
+  if (!address)
+    throw failure(
+      'ACTION_NOT_APPLICABLE',
+      `No action applies to ${describeTarget(target)}.`,
+    );
+  const path = objectPath(
+    address,
+    target.namespace,
+    target.name,
+    `the target ${describeTarget(target)}`,
+  );
+  return subresource ? `${path}/${subresource}` : path;
+}
+
+function sameObject(object: KubernetesObject, target: ActionTarget): boolean {
+  return (
+    object.kind === target.kind &&
+    groupOfApiVersion(object.apiVersion) ===
+      groupOfApiVersion(target.apiVersion) &&
+    object.metadata?.namespace === target.namespace &&
+    object.metadata?.name === target.name
+  );
+}
+
+/** The object of `resources` the target names (API group, kind, namespace, name; any served version). */
+export function findObject(
+  target: ActionTarget,
+  resources: KubernetesObject[],
+): KubernetesObject | undefined {
+  return resources.find(o => sameObject(o, target));
+}
+
+export function outsideEnvironment(
+  target: ActionTarget,
+  environmentName: string,
+) {
+  return failure(
+    'OUTSIDE_ENVIRONMENT',
+    `${describeTarget(
+      target,
+    )} is not one of the objects of environment ${environmentName}: the backend acts only on those.`,
+    {
+      hint: 'Refresh the page: the object may be gone, or belong to another environment.',
+    },
+  );
+}
+
+/**
+ * The environment's object the target names, or OUTSIDE_ENVIRONMENT:
+ * nothing reaches the cluster for an object the environment's read does
+ * not hold. An object newer than the cached read (a pod a restart just
+ * made) is looked for in a fresh read.
+ */
+export async function environmentObject(
+  target: ActionTarget,
+  agent: Pick<EnvironmentAgent, 'environment' | 'resources' | 'freshResources'>,
+): Promise<KubernetesObject> {
+  const cached = findObject(target, agent.resources);
+  if (cached) return cached;
+  // Another namespace is refused without asking the cluster anything.
+  const namespaces = new Set(agent.resources.map(o => o.metadata?.namespace));
+  if (
+    target.namespace !== agent.environment.namespace &&
+    !namespaces.has(target.namespace)
+  )
+    throw outsideEnvironment(target, agent.environment.name);
+  const object = findObject(target, await agent.freshResources());
+  if (!object) throw outsideEnvironment(target, agent.environment.name);
+  return object;
+}

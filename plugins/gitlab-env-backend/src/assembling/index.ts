@@ -1,0 +1,3 @@
+export { assembleRead, environmentErrors, markPartial } from './assembleRead';
+export type { EnvironmentRead, Judging } from './assembleRead';
+export { LiveEnvironment } from './LiveEnvironment';

@@ -1,0 +1,2 @@
+export { AnnotationLocator, instanceOf } from './EnvironmentLocator';
+export type { GitlabEnvLocator, LocatedEntity } from './EnvironmentLocator';

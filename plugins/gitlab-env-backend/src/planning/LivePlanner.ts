@@ -1,0 +1,471 @@
+import { LoggerService } from '@backstage/backend-plugin-api';
+import { LiveKindState } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { LiveSettings } from '../config';
+import { LiveTarget } from '../service/GitlabEnvironmentsService';
+import type { ListableKind } from '../service/discovery';
+import { collectionPath } from '../validation';
+import { listKind } from '../service/objectSource';
+import { InformerLease, LiveEnvironment } from '../assembling/LiveEnvironment';
+import { adopterObjectSource } from './clusterSources';
+import { InformerOptions, SharedInformer } from './informer';
+
+/** What a write names: the objects it changed (see LivePlanner.refresh). @public */
+export interface RefreshTarget {
+  agent: { host: string; id: string };
+  namespace: string;
+  /** The kind changed (`group` '' for core); all kinds when left out. */
+  resource?: { group: string; kind: string };
+}
+
+/**
+ * Kinds whose changes people watch for first: they get the agent's
+ * watches before the rest, which are polled once the cap is reached.
+ */
+const PRIORITY = [
+  '/Pod',
+  'apps/Deployment',
+  'apps/ReplicaSet',
+  'apps/StatefulSet',
+  'apps/DaemonSet',
+  'batch/Job',
+  'batch/CronJob',
+  '/Service',
+  'networking.k8s.io/Ingress',
+  'autoscaling/HorizontalPodAutoscaler',
+  '/PersistentVolumeClaim',
+  'kustomize.toolkit.fluxcd.io/Kustomization',
+  'helm.toolkit.fluxcd.io/HelmRelease',
+  '/ConfigMap',
+];
+
+function priorityOf(kind: ListableKind): number {
+  const at = PRIORITY.indexOf(`${kind.group}/${kind.kind}`);
+  return at === -1 ? PRIORITY.length : at;
+}
+
+/** How an informer lists and watches a kind: through KAS, or a backend module's source (no watch). */
+function sourceOf(
+  target: LiveTarget,
+  kind: ListableKind,
+  namespace: string | undefined,
+): Pick<InformerOptions, 'list' | 'watch'> {
+  const { access, labelSelector } = target;
+  if (access.via === 'module') {
+    return {
+      list: ({ bounds, keep }) =>
+        adopterObjectSource(
+          access.source,
+          access.target,
+          bounds,
+          labelSelector,
+        ).listAll(kind, namespace, keep),
+    };
+  }
+  return {
+    list: ({ signal, bounds, keep, onResourceVersion }) =>
+      listKind(access.kas(signal), kind, {
+        namespace,
+        labelSelector,
+        keep: keep && (ns => keep(ns)),
+        bounds,
+        onResourceVersion,
+      }),
+    watch: ({ query, signal, onOpen }) =>
+      access
+        .kas(signal)
+        .watch(
+          `${collectionPath(
+            kind,
+            namespace,
+            `The cluster's discovery (${kind.label})`,
+          )}?${query}`,
+          kind.label,
+          onOpen,
+        ),
+  };
+}
+
+interface HeldInformer {
+  informer: SharedInformer;
+  /** Its lessees' ways to move to another informer of the kind. */
+  movers: Set<() => void>;
+  agentKey: string;
+  refs: number;
+  /** For a watch across the cluster: its lessees' namespaces, counted. */
+  namespaces?: Map<string, number>;
+  timer?: NodeJS.Timeout;
+  state: LiveKindState;
+}
+
+interface HeldEnvironment {
+  started: Promise<LiveEnvironment>;
+  environment: LiveEnvironment;
+  refs: number;
+  timer?: NodeJS.Timeout;
+}
+
+/**
+ * Plans the live reads: one informer per (agent, label selector, scope,
+ * kind), reference-counted across every environment and viewer, and one
+ * LiveEnvironment per environment read, shared by its viewers (entity tab
+ * and overview alike). Several environments of one agent share a watch
+ * across the cluster, filtered by namespace, from
+ * `clusterWide.minNamespaces` on; where RBAC refuses it, that kind goes
+ * back to one watch per namespace. Each agent gets at most
+ * `maxWatchesPerAgent` watches; further kinds are polled and say so.
+ */
+export class LivePlanner {
+  private readonly informers = new Map<string, HeldInformer>();
+  private readonly environments = new Map<string, HeldEnvironment>();
+  /** `agent|selector|kind` whose list across the cluster RBAC refused. */
+  private readonly clusterForbidden = new Set<string>();
+  /**
+   * Sequence numbers start from the process's start time, so a number
+   * from another replica or an earlier process never passes for one of
+   * this process's (see LiveEnvironment.since).
+   */
+  private seq = Date.now() * 1000;
+  private readonly upstream = { lists: 0, watches: 0 };
+
+  constructor(
+    private readonly settings: LiveSettings,
+    private readonly limits: { maxObjects: number; maxPagesPerList: number },
+    private readonly clusterWide: { enabled: boolean; minNamespaces: number },
+    private readonly logger: LoggerService,
+  ) {}
+
+  nextSeq = () => ++this.seq;
+
+  currentSeq(): number {
+    return this.seq;
+  }
+
+  /**
+   * The live state of an environment, started (first lists done) or
+   * joined; `release` when the viewer leaves.
+   */
+  async follow(
+    target: LiveTarget,
+  ): Promise<{ environment: LiveEnvironment; release(): void }> {
+    let held = this.environments.get(target.readKey);
+    if (!held) {
+      const environment = new LiveEnvironment({
+        target,
+        acquire: (t, index) => this.acquire(t, index),
+        nextSeq: this.nextSeq,
+        batchMs: this.settings.batchMs,
+        pollIntervalMs: this.settings.pollIntervalMs,
+        maxObjects: this.limits.maxObjects,
+        maxPagesPerList: this.limits.maxPagesPerList,
+        kindOrder: kinds =>
+          kinds
+            .map((kind, index) => ({ index, priority: priorityOf(kind) }))
+            .sort((a, b) => a.priority - b.priority)
+            .map(k => k.index),
+        onClusterWideRefused: (t, kind) =>
+          this.clusterForbidden.add(this.forbiddenKey(t, kind)),
+      });
+      const created: HeldEnvironment = {
+        refs: 0,
+        environment,
+        started: environment.start().then(() => environment),
+      };
+      created.started.catch(() => {
+        environment.stop();
+        if (this.environments.get(target.readKey) === created)
+          this.environments.delete(target.readKey);
+      });
+      held = created;
+      this.environments.set(target.readKey, held);
+    }
+    const entry = held;
+    entry.refs += 1;
+    if (entry.timer) clearTimeout(entry.timer);
+    entry.timer = undefined;
+    let environment: LiveEnvironment;
+    try {
+      environment = await entry.started;
+    } catch (error) {
+      this.releaseEnvironment(target.readKey, entry);
+      throw error;
+    }
+    let released = false;
+    return {
+      environment,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.releaseEnvironment(target.readKey, entry);
+      },
+    };
+  }
+
+  private releaseEnvironment(key: string, held: HeldEnvironment) {
+    held.refs -= 1;
+    if (held.refs > 0) return;
+    held.timer = setTimeout(() => {
+      if (held.refs > 0 || this.environments.get(key) !== held) return;
+      this.environments.delete(key);
+      held.environment.stop();
+    }, this.settings.graceMs);
+    held.timer.unref?.();
+  }
+
+  private forbiddenKey(target: LiveTarget, kind: ListableKind) {
+    return `${target.agentKey}|${target.labelSelector ?? ''}|${kind.group}/${
+      kind.kind
+    }`;
+  }
+
+  /** Namespaces of the environments followed through the agent with this selector. */
+  private namespacesOfAgent(target: LiveTarget): Set<string> {
+    const namespaces = new Set<string>([target.environment.namespace!]);
+    for (const held of this.environments.values()) {
+      const t = held.environment?.target;
+      if (
+        t &&
+        t.agentKey === target.agentKey &&
+        t.labelSelector === target.labelSelector
+      )
+        namespaces.add(t.environment.namespace!);
+    }
+    return namespaces;
+  }
+
+  private watchesOf(agentKey: string, replaced?: ListableKind): number {
+    let count = 0;
+    for (const held of this.informers.values()) {
+      const { options } = held.informer;
+      if (held.agentKey !== agentKey || held.informer.mode !== 'watch')
+        continue;
+      if (
+        replaced &&
+        options.namespace !== undefined &&
+        options.kind.group === replaced.group &&
+        options.kind.plural === replaced.plural
+      )
+        continue;
+      count += 1;
+    }
+    return count;
+  }
+
+  /** Lends the informer of one kind for an environment's namespace. */
+  acquire(target: LiveTarget, kindIndex: number): InformerLease {
+    const kind = target.kinds[kindIndex];
+    const namespace = target.environment.namespace!;
+    // Every watch holds one of agentk's few tunnels: from the second
+    // namespace of an agent on, a kind is watched once across the cluster.
+    const acrossCluster =
+      this.clusterWide.enabled &&
+      target.access.via === 'kas' &&
+      !this.clusterForbidden.has(this.forbiddenKey(target, kind)) &&
+      (this.informers.has(this.informerKey(target, kind, undefined)) ||
+        this.namespacesOfAgent(target).size >= 2);
+    const scope = acrossCluster ? undefined : namespace;
+    const key = this.informerKey(target, kind, scope);
+    let held = this.informers.get(key);
+    const created = !held;
+    if (!held) held = this.createInformer(key, target, kind, scope);
+    const entry = held;
+    entry.refs += 1;
+    if (entry.timer) clearTimeout(entry.timer);
+    entry.timer = undefined;
+    let ready = entry.informer.synced;
+    if (entry.namespaces) {
+      const count = entry.namespaces.get(namespace) ?? 0;
+      entry.namespaces.set(namespace, count + 1);
+      // A namespace new to a watch across the cluster: list it in.
+      if (count === 0 && !created) ready = entry.informer.relist();
+    }
+    // The same kind watched namespace by namespace moves to the new watch.
+    if (created && scope === undefined)
+      this.moveToClusterWide(key, target, kind);
+    let released = false;
+    return {
+      informer: entry.informer,
+      state: entry.state,
+      ready,
+      onMove: move => {
+        entry.movers.add(move);
+        return () => entry.movers.delete(move);
+      },
+      release: () => {
+        if (released) return;
+        released = true;
+        this.releaseInformer(key, entry, namespace);
+      },
+    };
+  }
+
+  /** Asks the environments on per-namespace informers of the kind to take the one across the cluster. */
+  private moveToClusterWide(
+    clusterKey: string,
+    target: LiveTarget,
+    kind: ListableKind,
+  ) {
+    const prefix = `${target.agentKey}|${target.labelSelector ?? ''}|`;
+    const suffix = `|${kind.group}/${kind.version}/${kind.plural}`;
+    for (const [key, held] of this.informers) {
+      if (
+        key === clusterKey ||
+        !key.startsWith(prefix) ||
+        !key.endsWith(suffix)
+      )
+        continue;
+      held.movers.forEach(move => move());
+    }
+  }
+
+  private informerKey(
+    target: LiveTarget,
+    kind: ListableKind,
+    namespace: string | undefined,
+  ) {
+    return `${target.agentKey}|${target.labelSelector ?? ''}|${
+      namespace ?? '*'
+    }|${kind.group}/${kind.version}/${kind.plural}`;
+  }
+
+  private createInformer(
+    key: string,
+    target: LiveTarget,
+    kind: ListableKind,
+    namespace: string | undefined,
+  ): HeldInformer {
+    const { maxWatchesPerAgent } = this.settings;
+    const { access } = target;
+    // Per-namespace watches of the kind a new watch across the cluster
+    // replaces do not count: they end as their environments move.
+    const replaced = namespace === undefined ? kind : undefined;
+    const capped =
+      access.via === 'kas' &&
+      this.watchesOf(target.agentKey, replaced) >= maxWatchesPerAgent;
+    const namespaces = namespace === undefined ? new Map() : undefined;
+    const informer = new SharedInformer({
+      kind,
+      namespace,
+      labelSelector: target.labelSelector,
+      mode: capped || access.via !== 'kas' ? 'poll' : 'watch',
+      ...sourceOf(target, kind, namespace),
+      maxObjects: this.limits.maxObjects,
+      maxPagesPerList: this.limits.maxPagesPerList,
+      pollIntervalMs: this.settings.pollIntervalMs,
+      watchTimeoutSeconds: this.settings.watchTimeoutSeconds,
+      backoff: this.settings.backoff,
+      namespaces: namespaces && (() => new Set(namespaces.keys())),
+      onUpstream: what => {
+        if (what === 'list') this.upstream.lists += 1;
+        else this.upstream.watches += 1;
+      },
+    });
+    const every = `${kind.label} is listed again every ${Math.round(
+      this.settings.pollIntervalMs / 1000,
+    )} s.`;
+    let state: LiveKindState = { resource: kind.label, mode: 'watch' };
+    if (access.via !== 'kas')
+      state = {
+        resource: kind.label,
+        mode: 'poll',
+        reason: `A backend module serves this agent's cluster, without watches: ${every}`,
+      };
+    else if (capped)
+      state = {
+        resource: kind.label,
+        mode: 'poll',
+        reason: `The agent already holds ${maxWatchesPerAgent} watches (gitlabEnv.live.maxWatchesPerAgent): ${every}`,
+      };
+    const held: HeldInformer = {
+      informer,
+      movers: new Set(),
+      agentKey: target.agentKey,
+      refs: 0,
+      namespaces,
+      state,
+    };
+    this.informers.set(key, held);
+    informer.start();
+    this.logger.debug(
+      `Live: ${state.mode} ${kind.label} of ${target.agentKey} in ${
+        namespace ?? 'all namespaces'
+      }`,
+    );
+    return held;
+  }
+
+  private releaseInformer(key: string, held: HeldInformer, namespace: string) {
+    held.refs -= 1;
+    if (held.namespaces) {
+      const count = (held.namespaces.get(namespace) ?? 1) - 1;
+      if (count <= 0) held.namespaces.delete(namespace);
+      else held.namespaces.set(namespace, count);
+    }
+    if (held.refs > 0) return;
+    // The environments already waited their grace period.
+    if (this.informers.get(key) === held) this.informers.delete(key);
+    void held.informer.stop();
+  }
+
+  /**
+   * Lists again at once what a write changed, so every viewer sees its
+   * effect without waiting for the watch (or the next poll).
+   */
+  refresh(target: RefreshTarget): number {
+    const agentKey = `${target.agent.host}|${target.agent.id}`;
+    let count = 0;
+    for (const held of this.informers.values()) {
+      const { options } = held.informer;
+      if (held.agentKey !== agentKey) continue;
+      if (
+        options.namespace !== undefined
+          ? options.namespace !== target.namespace
+          : !held.namespaces?.has(target.namespace)
+      )
+        continue;
+      if (
+        target.resource &&
+        (options.kind.group !== target.resource.group ||
+          options.kind.kind !== target.resource.kind)
+      )
+        continue;
+      held.informer.relist();
+      count += 1;
+    }
+    for (const held of this.environments.values()) {
+      const t = held.environment?.target;
+      if (
+        t?.agentKey === agentKey &&
+        t.environment.namespace === target.namespace
+      )
+        held.environment!.refresh(() => false);
+    }
+    return count;
+  }
+
+  /** What the planner holds, for the benchmark and tests. */
+  stats() {
+    let watches = 0;
+    let polls = 0;
+    for (const held of this.informers.values()) {
+      if (held.informer.mode === 'watch') watches += 1;
+      else polls += 1;
+    }
+    return {
+      watches,
+      polls,
+      environments: this.environments.size,
+      upstreamLists: this.upstream.lists,
+      upstreamWatchRequests: this.upstream.watches,
+    };
+  }
+
+  async close() {
+    for (const held of this.environments.values()) {
+      if (held.timer) clearTimeout(held.timer);
+      held.environment?.stop();
+    }
+    this.environments.clear();
+    await Promise.all([...this.informers.values()].map(h => h.informer.stop()));
+    this.informers.clear();
+  }
+}

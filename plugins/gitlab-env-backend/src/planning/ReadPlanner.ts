@@ -1,0 +1,344 @@
+import { setMaxListeners } from 'events';
+import { LoggerService } from '@backstage/backend-plugin-api';
+import {
+  GitlabEnvError,
+  GitlabEnvironment,
+  parseFluxResourcePath,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { GitlabEnvConfig, GitlabInstanceConfig } from '../config';
+import { asGitlabEnvError, failure, GitlabEnvFailure } from '../errors';
+import { tokenFailure } from '../instance/InstanceProbe';
+import { invalidSetting } from '../validation';
+import {
+  assembleRead,
+  EnvironmentRead,
+  Judging,
+} from '../assembling/assembleRead';
+import { LocatedEntity } from '../locating/EnvironmentLocator';
+import { readAcrossCluster } from '../service/clusterWideSource';
+import { discoverListableKinds, ListableKind } from '../service/discovery';
+import { missingKubernetesSetting } from '../service/kubernetesSettings';
+import { ObjectSource } from '../service/objectSource';
+import { ReadBounds } from '../service/readBounds';
+import { SharedReadCache } from '../service/sharedCache';
+import { GitlabEnvTransport } from '../transport/SharedTransport';
+import {
+  ClusterAccess,
+  GitlabEnvClusterSource,
+  objectSourceOf,
+} from './clusterSources';
+
+/** Discovery changes when CRDs are installed, which is rare: keep it longer. */
+const DISCOVERY_TTL_MS = 5 * 60_000;
+
+/** One environment of a located entity, with the configured instance it is read through. */
+export interface EnvironmentContext {
+  instance: GitlabInstanceConfig;
+  located: LocatedEntity;
+  environment: GitlabEnvironment;
+}
+
+/**
+ * Plans the reads: which upstream reads serve which environments. Each
+ * environment's read is one cache entry (coalesced, shared by the entity
+ * tab and the overview, in the shared store when there is one); an
+ * agent's discovery is shared by all its reads; `readAhead` serves the
+ * overview's many environments of one agent with one list per kind across
+ * the cluster. KAS refusals are explained (token, agent never connected)
+ * and every outcome is recorded for diagnostics.
+ */
+export class ReadPlanner {
+  constructor(
+    private readonly config: GitlabEnvConfig,
+    private readonly transport: GitlabEnvTransport,
+    private readonly cache: SharedReadCache,
+    private readonly sources: readonly GitlabEnvClusterSource[],
+    private readonly judging: Judging,
+    private readonly logger: LoggerService,
+  ) {}
+
+  /** The cache key of an environment's read: what the upstream answer depends on. */
+  readKey({ instance, located, environment }: EnvironmentContext): string {
+    return `read|${instance.host}|${environment.agent?.id}|${
+      environment.namespace
+    }|${located.labelSelector ?? ''}|${environment.fluxResourcePath ?? ''}`;
+  }
+
+  private readBounds(signal: AbortSignal, namespaces = 1) {
+    const warnings: Array<{ warning: GitlabEnvError; namespace?: string }> = [];
+    const bounds = new ReadBounds(
+      this.config.limits.maxPagesPerList,
+      this.config.limits.maxObjectsPerEnvironment * namespaces,
+      (warning, namespace) => warnings.push({ warning, namespace }),
+      signal,
+    );
+    return { bounds, warnings };
+  }
+
+  private moduleSource(
+    instance: GitlabInstanceConfig,
+    environment: GitlabEnvironment,
+  ) {
+    const target = { host: instance.host, agent: environment.agent! };
+    const source = this.sources.find(s => s.serves(target));
+    return source && { source, target };
+  }
+
+  /** Fails with the reason an environment cannot be read, when its settings say so. */
+  refuseUnreadable(ctx: EnvironmentContext): void {
+    const missing = missingKubernetesSetting(ctx.environment);
+    if (!missing) return;
+    // A value GitLab gave that failed validation was dropped: name it, not
+    // the gap it left.
+    const refused = invalidSetting(ctx.environment);
+    const reason = refused ? new GitlabEnvFailure(refused) : missing;
+    this.transport.diagnostics.failure(
+      ctx.instance.host,
+      reason.detail,
+      `${ctx.located.project.fullPath}: ${ctx.environment.name}`,
+    );
+    throw reason;
+  }
+
+  /**
+   * KAS answers one 401 for many causes. Before calling it "not shared", rule
+   * out what the instance check and GitLab's view of the agent can tell:
+   * the token (expired, revoked, no k8s_proxy: agent_helpers.rb
+   * validate_and_save_access_token!) and an agent that never connected, for
+   * which GitLab holds no authorization yet (refresh_service.rb).
+   */
+  private async explainKasRefusal(
+    ctx: EnvironmentContext,
+    error: unknown,
+  ): Promise<never> {
+    if (
+      !(error instanceof GitlabEnvFailure) ||
+      error.detail.code !== 'AGENT_NOT_SHARED'
+    ) {
+      throw error;
+    }
+    const { instance, located, environment } = ctx;
+    const probe = this.transport.probe(instance);
+    probe.invalidate();
+    const facts = await probe.facts().catch(() => undefined);
+    const tokenProblem = facts && tokenFailure(instance.host, facts);
+    if (tokenProblem) throw tokenProblem;
+    const activity = await this.transport
+      .gitlab(instance, { version: facts?.version })
+      .agentActivity(located.project.fullPath, environment.name)
+      .catch(() => undefined);
+    if (activity && activity.connections === 0 && !activity.tokenLastUsedAt) {
+      const agent = environment.agent!;
+      throw failure(
+        'AGENT_NEVER_CONNECTED',
+        `The agent ${agent.name} has never connected to GitLab: no agentk has used its token, so GitLab holds none of its user_access authorizations yet.`,
+        {
+          hint: `Install agentk in the cluster with the agent's token (see the agent's page in GitLab${
+            agent.webUrl ? `: ${agent.webUrl}` : ''
+          }); user_access takes effect once it has connected.`,
+        },
+      );
+    }
+    throw error;
+  }
+
+  /**
+   * Runs an agent's read through its cluster access, names the cause of a
+   * KAS refusal and records the outcome.
+   */
+  async throughAgent<T>(
+    ctx: EnvironmentContext,
+    read: (access: ClusterAccess) => Promise<T>,
+  ): Promise<T> {
+    const { instance, located, environment } = ctx;
+    const agent = environment.agent!;
+    const { host } = instance;
+    try {
+      const module = this.moduleSource(instance, environment);
+      let result: T;
+      if (module) {
+        result = await read({ via: 'module', ...module });
+      } else {
+        const facts = await this.transport.usableInstance(instance);
+        const kasScope = tokenFailure(host, facts, 'k8s_proxy');
+        if (kasScope) throw kasScope;
+        result = await read({
+          via: 'kas',
+          kas: signal => this.transport.kas(instance, facts, agent, signal),
+        }).catch(error => this.explainKasRefusal(ctx, error));
+      }
+      this.transport.diagnostics.agentResult(host, agent, 'ok');
+      return result;
+    } catch (error) {
+      const detail = asGitlabEnvError(error);
+      this.transport.diagnostics.agentResult(host, agent, detail.code);
+      this.transport.diagnostics.failure(
+        host,
+        detail,
+        `${located.project.fullPath}: ${environment.name} (agent ${agent.name})`,
+      );
+      throw error;
+    }
+  }
+
+  /** Discovery is shared by every read of an agent, so it runs on its own cache entry's signal. */
+  listableKinds(
+    ctx: EnvironmentContext,
+    access: ClusterAccess,
+    signal?: AbortSignal,
+  ): Promise<ListableKind[]> {
+    const agent = ctx.environment.agent!;
+    return this.cache.getOrLoad<ListableKind[]>(
+      `discovery|${ctx.instance.host}|${agent.id}`,
+      loadSignal =>
+        access.via === 'kas'
+          ? discoverListableKinds(access.kas(loadSignal))
+          : access.source.kinds(access.target, { signal: loadSignal }),
+      { ttlMs: DISCOVERY_TTL_MS, signal },
+    );
+  }
+
+  /** An environment's objects, graph and health, from the cache or one round of reads. */
+  readEnvironment(
+    ctx: EnvironmentContext,
+    signal?: AbortSignal,
+  ): Promise<EnvironmentRead> {
+    try {
+      this.refuseUnreadable(ctx);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.cache.getOrLoad(
+      this.readKey(ctx),
+      loadSignal => this.loadEnvironment(ctx, loadSignal),
+      { signal },
+    );
+  }
+
+  /** One round of reads for an environment, past the cache: readEnvironment's loader. */
+  loadEnvironment(
+    ctx: EnvironmentContext,
+    loadSignal: AbortSignal,
+  ): Promise<EnvironmentRead> {
+    const labelSelector = ctx.located.labelSelector;
+    return this.throughAgent(ctx, async access => {
+      const { bounds, warnings } = this.readBounds(loadSignal);
+      const kinds = await this.listableKinds(ctx, access, loadSignal);
+      const source = objectSourceOf(access, bounds, labelSelector);
+      return assembleRead(
+        source,
+        kinds,
+        ctx.environment,
+        labelSelector,
+        { bounds, warnings: () => warnings.map(w => w.warning) },
+        this.judging,
+      );
+    });
+  }
+
+  /** Drops an environment's cached read (here and in the shared store): a write changed it. */
+  forget(ctx: EnvironmentContext): void {
+    this.cache.forget(this.readKey(ctx));
+  }
+
+  /**
+   * Starts reading ahead, for the overview, the environments not cached yet:
+   * those of one agent (and label selector) spread over several namespaces
+   * are read with one cluster-wide list per kind (see readAcrossCluster);
+   * the rest are left to their own reads. Each read is registered in the
+   * cache under the key the entity tab reads, so a later or concurrent
+   * read joins it and both show the same data. Returns once the reads are
+   * registered, not when they finish; never throws.
+   */
+  readAhead(contexts: EnvironmentContext[]): void {
+    const groups = new Map<string, EnvironmentContext[]>();
+    for (const ctx of contexts) {
+      const { environment, instance, located } = ctx;
+      if (!environment.agent || !environment.namespace) continue;
+      if (this.moduleSource(instance, environment)) continue;
+      if (this.cache.has(this.readKey(ctx))) continue;
+      const key = `${instance.host}|${environment.agent.id}|${
+        located.labelSelector ?? ''
+      }`;
+      const group = groups.get(key) ?? [];
+      group.push(ctx);
+      groups.set(key, group);
+    }
+    for (const group of groups.values()) this.readAheadAcrossCluster(group);
+  }
+
+  private readAheadAcrossCluster(group: EnvironmentContext[]): void {
+    const namespaces = new Set(group.map(g => g.environment.namespace!));
+    const { clusterWideReads, clusterWideMinNamespaces } = this.config.overview;
+    // Fewer namespaces cost fewer bytes read one by one than the whole
+    // cluster's objects of each kind.
+    if (!clusterWideReads || namespaces.size < clusterWideMinNamespaces) return;
+    const first = group[0];
+    const labelSelector = first.located.labelSelector;
+    // Started by the first environment whose read is not cached meanwhile.
+    let started:
+      | Promise<{
+          kinds: ListableKind[];
+          source: ObjectSource;
+          bounds: ReadBounds;
+          warnings: Array<{ warning: GitlabEnvError; namespace?: string }>;
+        }>
+      | undefined;
+    // The shared read runs on its own deadline: the environments' cache
+    // entries each end theirs, but it serves them all.
+    const readOnce = async (access: ClusterAccess) => {
+      if (access.via !== 'kas') throw new Error('read ahead through KAS only');
+      const signal = AbortSignal.timeout(this.config.requestDeadlineMs);
+      setMaxListeners(0, signal);
+      const kas = access.kas(signal);
+      const kinds = await this.listableKinds(first, access, signal);
+      const extraObjects = group.flatMap(({ environment: e }) => {
+        const path =
+          e.fluxResourcePath && parseFluxResourcePath(e.fluxResourcePath);
+        return path ? [{ ...path, label: `${path.group}/${path.kind}` }] : [];
+      });
+      const { bounds, warnings } = this.readBounds(signal, namespaces.size);
+      return {
+        kinds,
+        bounds,
+        warnings,
+        source: await readAcrossCluster(kas, kinds, {
+          namespaces,
+          labelSelector,
+          extraObjects,
+          bounds,
+        }),
+      };
+    };
+    const readShared = () => (started ??= this.throughAgent(first, readOnce));
+    for (const ctx of group) {
+      const e = ctx.environment;
+      this.cache
+        .getOrLoad(this.readKey(ctx), async () => {
+          const read = await readShared();
+          return assembleRead(
+            read.source,
+            read.kinds,
+            e,
+            ctx.located.labelSelector,
+            {
+              bounds: read.bounds,
+              warnings: () =>
+                read.warnings
+                  .filter(
+                    w =>
+                      w.namespace === undefined || w.namespace === e.namespace,
+                  )
+                  .map(w => w.warning),
+            },
+            this.judging,
+          );
+        })
+        .catch(error =>
+          this.logger.debug(
+            `Reading environment ${e.name} ahead failed: ${error}`,
+          ),
+        );
+    }
+  }
+}

@@ -1,0 +1,112 @@
+import { KubernetesObject } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { InformerEvent, SharedInformer } from './informer';
+
+const secrets = {
+  group: '',
+  version: 'v1',
+  plural: 'secrets',
+  kind: 'Secret',
+  label: 'Secret',
+  basePath: '/api/v1',
+};
+
+function secret(name: string, resourceVersion: string) {
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name, namespace: 'shop', uid: `uid-${name}`, resourceVersion },
+    data: { token: 'c2VjcmV0' },
+  };
+}
+
+/** A scripted API server: each watch request plays the next script. */
+function informerOn(scripts: unknown[][]) {
+  const queries: URLSearchParams[] = [];
+  let lists = 0;
+  const informer = new SharedInformer({
+    kind: secrets,
+    namespace: 'shop',
+    mode: 'watch',
+    list: async ({ onResourceVersion }) => {
+      lists += 1;
+      onResourceVersion('10');
+      return [secret('listed', '10') as unknown as KubernetesObject];
+    },
+    async *watch({ query, signal, onOpen }) {
+      queries.push(query);
+      onOpen();
+      for (const event of scripts.shift() ?? []) yield event;
+      // The server keeps the stream open until the informer ends it.
+      await new Promise(resolve =>
+        signal.addEventListener('abort', resolve, { once: true }),
+      );
+    },
+    maxObjects: 100,
+    maxPagesPerList: 10,
+    pollIntervalMs: 60_000,
+    watchTimeoutSeconds: 290,
+    backoff: { initialMs: 10, maxMs: 20 },
+  });
+  const events: InformerEvent[] = [];
+  informer.subscribe({ events: e => events.push(...e), state: () => {} });
+  return { informer, events, queries, lists: () => lists };
+}
+
+async function until(condition: () => boolean) {
+  for (let i = 0; i < 200 && !condition(); i++)
+    await new Promise(resolve => setTimeout(resolve, 5));
+  expect(condition()).toBe(true);
+}
+
+describe('SharedInformer', () => {
+  it('redacts Secrets in watch events, fail-closed, and leaves out malformed objects with a warning', async () => {
+    const { informer, events } = informerOn([
+      [
+        { type: 'ADDED', object: secret('watched', '11') },
+        // Claims another kind: still asked for as a Secret, still redacted.
+        {
+          type: 'ADDED',
+          object: { ...secret('disguised', '12'), kind: 'ConfigMap' },
+        },
+        { type: 'ADDED', object: { metadata: { name: 7 } } },
+      ],
+    ]);
+    informer.start();
+    await until(() => events.length === 3);
+    await informer.stop();
+    // The first is the list's (listKind validates lists, as reads do).
+    const watched = events.slice(1);
+    expect(watched.map(e => e.object.metadata?.name)).toEqual([
+      'watched',
+      'disguised',
+    ]);
+    expect(watched.map(e => e.object.data)).toEqual([
+      { token: '<redacted>' },
+      { token: '<redacted>' },
+    ]);
+    expect(watched.map(e => e.object.kind)).toEqual(['Secret', 'Secret']);
+    expect(informer.warnings.map(w => w.warning.code)).toEqual([
+      'UPSTREAM_MALFORMED',
+    ]);
+  });
+
+  it('watches from the list’s resourceVersion with bookmarks, follows bookmarks, and lists again on 410 Gone', async () => {
+    const { informer, queries, lists } = informerOn([
+      [
+        { type: 'BOOKMARK', object: { metadata: { resourceVersion: '15' } } },
+        {
+          type: 'ERROR',
+          object: { kind: 'Status', code: 410, reason: 'Expired' },
+        },
+      ],
+    ]);
+    informer.start();
+    await until(() => queries.length === 2);
+    await informer.stop();
+    expect(queries[0].get('resourceVersion')).toBe('10');
+    expect(queries[0].get('allowWatchBookmarks')).toBe('true');
+    expect(lists()).toBe(2);
+    // After the relist, the watch starts from the new list's version.
+    expect(queries[1].get('resourceVersion')).toBe('10');
+  });
+});

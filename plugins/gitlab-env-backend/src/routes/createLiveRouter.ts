@@ -1,0 +1,318 @@
+import {
+  AuditorService,
+  BackstageCredentials,
+  HttpAuthService,
+  LoggerService,
+  PermissionsService,
+} from '@backstage/backend-plugin-api';
+import { parseEntityRef, stringifyEntityRef } from '@backstage/catalog-model';
+import { CatalogService } from '@backstage/plugin-catalog-node';
+import { AuthorizeResult } from '@backstage/plugin-permission-common';
+import {
+  gitlabEnvResourcesReadPermission,
+  LiveEnvironmentKey,
+  LiveMessage,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import express from 'express';
+import Router from 'express-promise-router';
+import { asGitlabEnvError, failure } from '../errors';
+import { gitlabEnvErrorHandler } from './errorHandler';
+import { GitlabEnvironmentsService } from '../service';
+import { isEnvironmentSlug, quote } from '../validation';
+import { LiveSettings } from '../config';
+import { LivePlanner } from '../planning/LivePlanner';
+import {
+  LiveEnvironment,
+  LiveEnvironmentEvent,
+} from '../assembling/LiveEnvironment';
+
+export interface LiveRouterOptions {
+  service: Pick<GitlabEnvironmentsService, 'locateLive'>;
+  planner: LivePlanner;
+  settings: LiveSettings;
+  catalog: CatalogService;
+  permissions: PermissionsService;
+  httpAuth: HttpAuthService;
+  auditor: AuditorService;
+  logger: LoggerService;
+}
+
+/**
+ * Messages encoded once for every stream that sends them at the same
+ * moment (one patch to 100 viewers is one buffer, not 100 strings): by the
+ * environment event, or the snapshot, and the key they are sent under.
+ */
+const encodings = new WeakMap<object, Map<string, Buffer>>();
+
+function encodeOnce(
+  source: object,
+  key: LiveEnvironmentKey,
+  message: () => LiveMessage,
+  transient = false,
+): Buffer {
+  let byKey = encodings.get(source);
+  if (!byKey) {
+    byKey = new Map();
+    encodings.set(source, byKey);
+  }
+  const name = `${key.entityRef}/${key.slug}`;
+  let encoded = byKey.get(name);
+  if (!encoded) {
+    const built = message();
+    encoded = Buffer.from(
+      `event: ${built.type}\ndata: ${JSON.stringify(built)}\n\n`,
+    );
+    byKey.set(name, encoded);
+    // A patch is shared only by the fan-out of this moment: kept for
+    // resumes, it would otherwise hold its encoding as long as it is kept.
+    // A snapshot's lasts until the environment changes.
+    if (transient && byKey.size === 1)
+      setImmediate(() => encodings.delete(source));
+  }
+  return encoded;
+}
+
+/** `entityRef/slug` pairs of the query, checked; the last `/` splits each. */
+function requestedEnvironments(
+  req: express.Request,
+  max: number,
+): LiveEnvironmentKey[] {
+  const raw = req.query.environment;
+  const values = (Array.isArray(raw) ? raw : [raw]).filter(
+    (v): v is string => typeof v === 'string',
+  );
+  if (values.length === 0) {
+    throw failure(
+      'INVALID_REQUEST',
+      'The live stream needs at least one environment=<entityRef>/<slug>.',
+    );
+  }
+  if (values.length > max) {
+    throw failure(
+      'INVALID_REQUEST',
+      `The live stream follows at most ${max} environments (gitlabEnv.live.maxEnvironmentsPerStream); ${values.length} were asked for.`,
+      { hint: 'Open fewer environments in one tab.' },
+    );
+  }
+  const keys = new Map<string, LiveEnvironmentKey>();
+  for (const value of values) {
+    const at = value.lastIndexOf('/');
+    const slug = value.slice(at + 1);
+    let entityRef: string;
+    try {
+      if (at <= 0) throw new Error();
+      entityRef = stringifyEntityRef(parseEntityRef(value.slice(0, at)));
+    } catch {
+      throw failure(
+        'INVALID_REQUEST',
+        `The live stream's environment ${quote(
+          value.slice(0, 300),
+        )} is not <kind>:<namespace>/<name>/<slug>.`,
+      );
+    }
+    if (!isEnvironmentSlug(slug)) {
+      throw failure(
+        'INVALID_REQUEST',
+        `The live stream's environment slug ${quote(
+          value.slice(at + 1, at + 101),
+        )} is not a GitLab environment slug.`,
+      );
+    }
+    keys.set(`${entityRef}/${slug}`, { entityRef, slug });
+  }
+  return [...keys.values()];
+}
+
+function lastEventId(req: express.Request): number | undefined {
+  const header = req.header('last-event-id');
+  return header && /^\d{1,17}$/.test(header) ? Number(header) : undefined;
+}
+
+/**
+ * `GET /live?environment=<entityRef>/<slug>&…`: one server-sent event
+ * stream per browser tab (see LiveMessage). Each environment is
+ * authorized on its own (gitlabEnvResourcesReadPermission on its entity)
+ * and looked up with the caller's credentials; one the caller may not read
+ * gets an `error` message and nothing else. A reconnect that sends
+ * `Last-Event-ID` gets the missed patches when they are still kept, else a
+ * fresh snapshot. Event ids are sent once every environment of the stream
+ * has had its snapshot (or replay), so an id always means "everything up
+ * to here".
+ */
+export function createLiveRouter(options: LiveRouterOptions): express.Router {
+  const { service, planner, settings, catalog, permissions, httpAuth } =
+    options;
+  const router = Router();
+
+  async function allowed(
+    keys: LiveEnvironmentKey[],
+    credentials: BackstageCredentials,
+  ): Promise<Set<string>> {
+    const refs = [...new Set(keys.map(k => k.entityRef))];
+    const decisions = await permissions.authorize(
+      refs.map(resourceRef => ({
+        permission: gitlabEnvResourcesReadPermission,
+        resourceRef,
+      })),
+      { credentials },
+    );
+    return new Set(
+      refs.filter((_, i) => decisions[i].result === AuthorizeResult.ALLOW),
+    );
+  }
+
+  router.get('/live', async (req, res) => {
+    const keys = requestedEnvironments(req, settings.maxEnvironmentsPerStream);
+    const credentials = await httpAuth.credentials(req);
+    const resumeFrom = lastEventId(req);
+    const readable = await allowed(keys, credentials);
+    const audit = await options.auditor.createEvent({
+      eventId: 'environment-live-subscribe',
+      request: req,
+      meta: {
+        environments: keys.map(k => `${k.entityRef}/${k.slug}`),
+        denied: keys
+          .filter(k => !readable.has(k.entityRef))
+          .map(k => `${k.entityRef}/${k.slug}`),
+      },
+    });
+    await audit.success();
+
+    // Set one by one, before anything is written: Backstage's compression
+    // middleware looks for `no-transform` with getHeader, which does not
+    // see headers given to writeHead, and a compressed event stream holds
+    // events back.
+    res.status(200);
+    res.setHeader('content-type', 'text/event-stream; charset=utf-8');
+    res.setHeader('cache-control', 'no-cache, no-transform');
+    res.setHeader('connection', 'keep-alive');
+    // nginx and similar proxies would otherwise hold events back.
+    res.setHeader('x-accel-buffering', 'no');
+    res.flushHeaders();
+    // A first byte at once: locating the environments may take a while,
+    // and the page tells a proxy that buffers the stream by its silence.
+    res.write(': open\n\n');
+    const closed = new AbortController();
+    res.on('close', () => closed.abort());
+    let ready = false;
+    let lastWrite = Date.now();
+
+    const write = (message: LiveMessage | Buffer, seq?: number) => {
+      if (closed.signal.aborted) return;
+      if (ready && seq !== undefined) res.write(`id: ${seq}\n`);
+      res.write(
+        Buffer.isBuffer(message)
+          ? message
+          : `event: ${message.type}\ndata: ${JSON.stringify(message)}\n\n`,
+      );
+      lastWrite = Date.now();
+    };
+    const heartbeat = setInterval(() => {
+      if (Date.now() - lastWrite >= settings.heartbeatMs - 50)
+        write(
+          { type: 'heartbeat', at: new Date().toISOString() },
+          planner.currentSeq(),
+        );
+    }, Math.max(50, Math.min(settings.heartbeatMs, 5_000)));
+    const cleanups: Array<() => void> = [() => clearInterval(heartbeat)];
+    closed.signal.addEventListener('abort', () =>
+      cleanups.splice(0).forEach(c => c()),
+    );
+
+    const sendSnapshot = (
+      key: LiveEnvironmentKey,
+      environment: LiveEnvironment,
+    ) => {
+      const seq = planner.currentSeq();
+      const resources = environment.snapshot();
+      write(
+        encodeOnce(resources, key, () => ({
+          type: 'snapshot',
+          key,
+          resources: { ...resources, entityRef: key.entityRef },
+        })),
+        seq,
+      );
+      write({ type: 'status', key, ...environment.status() }, seq);
+    };
+    const forward =
+      (key: LiveEnvironmentKey, environment: LiveEnvironment) =>
+      (event: LiveEnvironmentEvent) => {
+        if (event.type === 'patch')
+          write(
+            encodeOnce(
+              event,
+              key,
+              () => ({
+                type: 'patch',
+                key,
+                patch: event.patch,
+                dataAt: event.dataAt,
+              }),
+              true,
+            ),
+            event.seq,
+          );
+        else if (event.type === 'reset') sendSnapshot(key, environment);
+        else write({ type: 'status', key, ...environment.status() }, event.seq);
+      };
+
+    const follow = async (key: LiveEnvironmentKey) => {
+      if (!readable.has(key.entityRef)) {
+        write({
+          type: 'error',
+          key,
+          error: asGitlabEnvError(
+            failure(
+              'NOT_ALLOWED',
+              `You are not allowed to see the environments of ${key.entityRef}.`,
+            ),
+          ),
+        });
+        return;
+      }
+      try {
+        const entity = await catalog.getEntityByRef(key.entityRef, {
+          credentials,
+        });
+        if (!entity) {
+          throw failure(
+            'ENTITY_NOT_FOUND',
+            `The catalog has no entity ${key.entityRef}, or you cannot see it.`,
+          );
+        }
+        const target = await service.locateLive(entity, key.slug, {
+          signal: closed.signal,
+        });
+        const { environment, release } = await planner.follow(target);
+        if (closed.signal.aborted) {
+          release();
+          return;
+        }
+        const replay =
+          resumeFrom !== undefined && resumeFrom <= planner.currentSeq()
+            ? environment.since(resumeFrom)
+            : undefined;
+        const send = forward(key, environment);
+        if (replay) replay.forEach(send);
+        else sendSnapshot(key, environment);
+        const unsubscribe = environment.subscribe(send);
+        cleanups.push(unsubscribe, release);
+      } catch (error) {
+        if (closed.signal.aborted) return;
+        write({ type: 'error', key, error: asGitlabEnvError(error) });
+      }
+    };
+
+    await Promise.all(keys.map(follow));
+    ready = true;
+    // From here every id means "all of this stream's environments up to here".
+    write(
+      { type: 'heartbeat', at: new Date().toISOString() },
+      planner.currentSeq(),
+    );
+  });
+
+  router.use(gitlabEnvErrorHandler(options.logger));
+  return router;
+}

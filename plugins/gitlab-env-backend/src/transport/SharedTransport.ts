@@ -1,0 +1,215 @@
+import { GitlabAgentRef } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import pLimit from 'p-limit';
+import { GitlabEnvConfig, GitlabInstanceConfig } from '../config';
+import { DiagnosticsRecorder } from '../diagnostics/DiagnosticsRecorder';
+import { failure, GitlabEnvFailure } from '../errors';
+import {
+  InstanceFacts,
+  InstanceProbe,
+  tokenFailure,
+} from '../instance/InstanceProbe';
+import { GitlabClient } from '../service/gitlabClient';
+import { KasClient } from '../service/kasClient';
+
+/** Runs a call within a concurrency budget. */
+export type Limit = <T>(fn: () => Promise<T>) => Promise<T>;
+
+/**
+ * How the backend reaches GitLab and KAS: clients on the configured token,
+ * the concurrency budgets every caller shares (per instance, and per agent
+ * within it, sized to agentk's tunnel pool), the instance check and what
+ * upstream failures were seen (diagnostics). One per plugin: the resource
+ * reads, the live watches and the CI access service draw on the same
+ * budgets.
+ */
+export interface GitlabEnvTransport {
+  readonly diagnostics: DiagnosticsRecorder;
+  /** The budget of every GitLab request to an instance (KAS included). */
+  instanceLimit(host: string): Limit;
+  /** The budget of KAS requests to one agent, within its instance's. */
+  agentLimit(host: string, agentId: string): Limit;
+  probe(instance: GitlabInstanceConfig): InstanceProbe;
+  /** The instance's facts; fails with the token's or the version's problem. */
+  usableInstance(instance: GitlabInstanceConfig): Promise<InstanceFacts>;
+  /** Rethrows a GitLab failure, explained better by the instance check when it can be. */
+  explainGitlabFailure(
+    instance: GitlabInstanceConfig,
+    error: unknown,
+  ): Promise<never>;
+  gitlab(
+    instance: GitlabInstanceConfig,
+    options?: { signal?: AbortSignal; version?: string },
+  ): GitlabClient;
+  /** A KAS client for an agent, at the URL the instance check found. */
+  kas(
+    instance: GitlabInstanceConfig,
+    facts: InstanceFacts,
+    agent: GitlabAgentRef,
+    signal?: AbortSignal,
+  ): KasClient;
+  /** A KAS client at a known URL (the CI access service finds its own). */
+  kasAt(
+    kasProxyUrl: string,
+    instance: GitlabInstanceConfig,
+    agent: GitlabAgentRef,
+    signal?: AbortSignal,
+  ): KasClient;
+}
+
+/** The plugin's transport: see GitlabEnvTransport. */
+export class SharedTransport implements GitlabEnvTransport {
+  readonly diagnostics = new DiagnosticsRecorder();
+  private readonly instanceLimits = new Map<string, Limit>();
+  private readonly agentLimits = new Map<string, Limit>();
+  private readonly probes = new Map<string, InstanceProbe>();
+  /** Agents KAS answered for lately: their requests need no tunnel-search allowance. */
+  private readonly answeringAgents = new Set<string>();
+
+  constructor(private readonly config: GitlabEnvConfig) {}
+
+  private upstreamOptions(signal?: AbortSignal) {
+    return { signal, maxBytes: this.config.limits.maxResponseBytes };
+  }
+
+  instanceLimit(host: string): Limit {
+    let limit = this.instanceLimits.get(host);
+    if (!limit) {
+      limit = pLimit(this.config.concurrency.perInstance);
+      this.instanceLimits.set(host, limit);
+    }
+    return limit;
+  }
+
+  agentLimit(host: string, agentId: string): Limit {
+    const key = `${host}|${agentId}`;
+    let limit = this.agentLimits.get(key);
+    if (!limit) {
+      const instance = this.instanceLimit(host);
+      const agent = pLimit(this.config.concurrency.perAgent);
+      limit = fn => agent(() => instance(fn));
+      this.agentLimits.set(key, limit);
+    }
+    return limit;
+  }
+
+  probe(instance: GitlabInstanceConfig): InstanceProbe {
+    let probe = this.probes.get(instance.host);
+    if (!probe) {
+      probe = new InstanceProbe(
+        instance,
+        this.config.requestTimeoutMs,
+        this.instanceLimit(instance.host),
+      );
+      this.probes.set(instance.host, probe);
+    }
+    return probe;
+  }
+
+  /**
+   * Every read needs a usable token and GitLab 16.4+: the facts, or the
+   * token's or the version's problem.
+   */
+  async usableInstance(instance: GitlabInstanceConfig): Promise<InstanceFacts> {
+    const facts = await this.probe(instance).facts();
+    const problem =
+      tokenFailure(instance.host, facts, 'read_api') ??
+      InstanceProbe.unsupported(instance.host, facts.version);
+    if (problem) throw problem;
+    return facts;
+  }
+
+  /**
+   * After GitLab refused the token or a query, check the instance again: a
+   * token that expired or an upgrade since the last check explains it better
+   * than the refusal itself.
+   */
+  async explainGitlabFailure(
+    instance: GitlabInstanceConfig,
+    error: unknown,
+  ): Promise<never> {
+    const code = error instanceof GitlabEnvFailure && error.detail.code;
+    if (code === 'GITLAB_UNAUTHORIZED' || code === 'UPSTREAM_MALFORMED') {
+      const probe = this.probe(instance);
+      probe.invalidate();
+      const facts = await probe.facts().catch(() => undefined);
+      const better = facts && tokenFailure(instance.host, facts, 'read_api');
+      if (better) throw better;
+    }
+    throw error;
+  }
+
+  gitlab(
+    instance: GitlabInstanceConfig,
+    options: { signal?: AbortSignal; version?: string } = {},
+  ): GitlabClient {
+    return new GitlabClient(
+      instance,
+      this.config.requestTimeoutMs,
+      this.instanceLimit(instance.host),
+      options.version ?? this.probe(instance).knownVersion(),
+      this.upstreamOptions(options.signal),
+    );
+  }
+
+  private kasProxyUrl(
+    instance: GitlabInstanceConfig,
+    facts: InstanceFacts,
+  ): string {
+    const url = facts.kasUrl;
+    if (!url) {
+      throw failure(
+        'KAS_UNAVAILABLE',
+        facts.kasEnabled
+          ? `GitLab (${instance.host}) did not say where its agent server (KAS) is.`
+          : `The GitLab instance ${instance.host} has the agent server (KAS) disabled.`,
+        {
+          hint: 'Enable KAS on the instance, or set gitlabEnv.instances[].kasProxyUrl.',
+        },
+      );
+    }
+    return url.replace(/\/+$/, '');
+  }
+
+  kas(
+    instance: GitlabInstanceConfig,
+    facts: InstanceFacts,
+    agent: GitlabAgentRef,
+    signal?: AbortSignal,
+  ): KasClient {
+    return this.kasAt(
+      this.kasProxyUrl(instance, facts),
+      instance,
+      agent,
+      signal,
+    );
+  }
+
+  kasAt(
+    kasProxyUrl: string,
+    instance: GitlabInstanceConfig,
+    agent: GitlabAgentRef,
+    signal?: AbortSignal,
+  ): KasClient {
+    // KAS alone decides whether the token's user may use the agent:
+    // user_access authorizes users, not the project whose environment this
+    // is, so Project.userAccessAuthorizedAgents cannot tell in advance.
+    const key = `${instance.host}|${agent.id}`;
+    const answered = this.answeringAgents.has(key);
+    return new KasClient(
+      { kasProxyUrl, token: instance.token!, agent },
+      // Until the agent answered, a request may wait in KAS's tunnel search.
+      answered
+        ? this.config.requestTimeoutMs
+        : Math.max(
+            this.config.requestTimeoutMs,
+            this.config.kasFirstRequestTimeoutMs,
+          ),
+      this.agentLimit(instance.host, agent.id),
+      this.upstreamOptions(signal),
+      {
+        onAnswer: () => this.answeringAgents.add(key),
+        onTimeout: () => this.answeringAgents.delete(key),
+      },
+    );
+  }
+}

@@ -1,0 +1,2 @@
+export { SharedTransport } from './SharedTransport';
+export type { GitlabEnvTransport, Limit } from './SharedTransport';

@@ -1,0 +1,230 @@
+import { HttpResponse } from 'msw';
+import {
+  EnvironmentResourcesResponse,
+  KubernetesObject,
+  LiveEnvironmentKey,
+  LiveMessage,
+  LiveResourceGraph,
+  WatchEvent,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { shopResources } from './fixtures';
+
+/** One response of the live route that a test writes events into. */
+export interface TestLiveStream {
+  response: HttpResponse<any>;
+  /** Sends a message as the backend does: event name = type, id = sequence. */
+  send(message: LiveMessage, id?: string): void;
+  /** Sends raw bytes (comments, partial lines). */
+  write(text: string): void;
+  close(): void;
+  /** The request that opened it. */
+  request: Request;
+}
+
+let sequence = 0;
+
+export function openLiveStream(request: Request): TestLiveStream {
+  const encoder = new TextEncoder();
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  let closed = false;
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      controller = c;
+    },
+    cancel() {
+      closed = true;
+    },
+  });
+  request.signal.addEventListener('abort', () => {
+    closed = true;
+  });
+  const write = (text: string) => {
+    if (!closed) controller.enqueue(encoder.encode(text));
+  };
+  return {
+    request,
+    response: new HttpResponse(body, {
+      headers: { 'content-type': 'text/event-stream' },
+    }),
+    write,
+    send(message, id = String(++sequence)) {
+      write(
+        `id: ${id}\nevent: ${message.type}\ndata: ${JSON.stringify(
+          message,
+        )}\n\n`,
+      );
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      controller.close();
+    },
+  };
+}
+
+/**
+ * An environment as the backend's engine holds it: snapshots and patches
+ * come from the real `LiveResourceGraph`, so the page is tested against
+ * what the engine sends.
+ */
+export class EngineEnvironment {
+  readonly engine: LiveResourceGraph;
+  readonly key: LiveEnvironmentKey;
+
+  constructor(
+    private readonly base: EnvironmentResourcesResponse,
+    slug = base.environment.slug,
+  ) {
+    this.engine = new LiveResourceGraph(base.resources);
+    this.key = { entityRef: base.entityRef, slug };
+  }
+
+  snapshot(fetchedAt = new Date().toISOString()): LiveMessage {
+    return {
+      type: 'snapshot',
+      key: this.key,
+      resources: this.resources(fetchedAt),
+    };
+  }
+
+  resources(
+    fetchedAt = new Date().toISOString(),
+  ): EnvironmentResourcesResponse {
+    return {
+      ...this.base,
+      resources: this.engine.objects(),
+      graph: this.engine.graph(),
+      health: this.engine.health(),
+      fetchedAt,
+    };
+  }
+
+  patch(
+    events: WatchEvent | WatchEvent[],
+    dataAt = new Date().toISOString(),
+  ): LiveMessage {
+    return {
+      type: 'patch',
+      key: this.key,
+      patch: this.engine.apply(events),
+      dataAt,
+    };
+  }
+
+  object(kind: string, name: string): KubernetesObject {
+    return this.engine
+      .objects()
+      .find(o => o.kind === kind && o.metadata?.name === name)!;
+  }
+}
+
+/** A copy of a Pod whose container crash-loops. */
+export function crashLooping(pod: KubernetesObject): KubernetesObject {
+  return {
+    ...pod,
+    metadata: { ...pod.metadata, resourceVersion: `${Date.now()}` },
+    status: {
+      phase: 'Running',
+      containerStatuses: [
+        {
+          name: 'app',
+          ready: false,
+          restartCount: 5,
+          state: { waiting: { reason: 'CrashLoopBackOff' } },
+        },
+      ],
+    },
+  };
+}
+
+/** A new healthy Pod of a ReplicaSet, as scaling up creates. */
+export function podOf(replicaSet: KubernetesObject, name: string) {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name,
+      namespace: replicaSet.metadata?.namespace,
+      uid: `uid-Pod-${name}`,
+      resourceVersion: '1',
+      labels: replicaSet.metadata?.labels,
+      ownerReferences: [
+        {
+          apiVersion: 'apps/v1',
+          kind: 'ReplicaSet',
+          name: replicaSet.metadata?.name,
+          uid: replicaSet.metadata?.uid,
+          controller: true,
+        },
+      ],
+    },
+    spec: { restartPolicy: 'Always', containers: [{ name: 'app' }] },
+    status: {
+      phase: 'Running',
+      conditions: [{ type: 'Ready', status: 'True' }],
+      containerStatuses: [{ name: 'app', ready: true, restartCount: 0 }],
+    },
+  } as KubernetesObject;
+}
+
+/**
+ * The shop's production as a cluster holds it (owner references, labels),
+ * for the engine to build: Deployment web, its ReplicaSet and two Pods,
+ * behind a Service.
+ */
+export function liveShopResources(): EnvironmentResourcesResponse {
+  const base = shopResources();
+  const meta = (kind: string, name: string, extra: object = {}) => ({
+    name,
+    namespace: 'shop',
+    uid: `uid-${kind}-${name}`,
+    resourceVersion: '1',
+    creationTimestamp: new Date(Date.now() - 3_600_000).toISOString(),
+    labels: { app: 'web' },
+    ...extra,
+  });
+  const deployment: KubernetesObject = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: meta('Deployment', 'web'),
+    spec: { replicas: 2, selector: { matchLabels: { app: 'web' } } },
+    status: {
+      replicas: 2,
+      readyReplicas: 2,
+      updatedReplicas: 2,
+      availableReplicas: 2,
+      observedGeneration: 1,
+    },
+  };
+  const replicaSet: KubernetesObject = {
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    metadata: meta('ReplicaSet', 'web-5d8f', {
+      ownerReferences: [
+        {
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          name: 'web',
+          uid: 'uid-Deployment-web',
+          controller: true,
+        },
+      ],
+    }),
+    spec: { replicas: 2 },
+    status: { replicas: 2, readyReplicas: 2, availableReplicas: 2 },
+  };
+  const service: KubernetesObject = {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: meta('Service', 'web'),
+    spec: { selector: { app: 'web' }, ports: [{ port: 80 }] },
+  };
+  const resources = [
+    deployment,
+    replicaSet,
+    podOf(replicaSet, 'web-5d8f-a'),
+    podOf(replicaSet, 'web-5d8f-b'),
+    service,
+  ];
+  return { ...base, resources };
+}

@@ -1,0 +1,70 @@
+import {
+  GITLAB_ENV_ERROR_CODES,
+  GitlabEnvError,
+  LiveMessage,
+  applyResourceGraphPatch,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { LiveConnection, LiveEnvironmentState } from './GitlabEnvLiveApi';
+
+/** A message about one environment (every type but the heartbeat). */
+export type LiveEnvironmentMessage = Exclude<
+  LiveMessage,
+  { type: 'heartbeat' }
+>;
+
+export function initialLiveState(
+  connection: LiveConnection,
+): LiveEnvironmentState {
+  return { connection, kinds: [] };
+}
+
+/**
+ * The state after a message of its environment. A snapshot replaces the
+ * data; a patch is applied to it with the engine's own function (the page
+ * never derives health), and one that arrives before any snapshot is
+ * dropped: the stream sends a snapshot whenever it cannot resume.
+ */
+export function applyLiveMessage(
+  state: LiveEnvironmentState,
+  message: LiveEnvironmentMessage,
+): LiveEnvironmentState {
+  switch (message.type) {
+    case 'snapshot':
+      return {
+        ...state,
+        resources: message.resources,
+        dataAt: message.resources.fetchedAt,
+        error: undefined,
+        pollError: undefined,
+      };
+    case 'patch':
+      if (!state.resources) return state;
+      return {
+        ...state,
+        resources: applyResourceGraphPatch(state.resources, message.patch),
+        dataAt: newest(state.dataAt, message.dataAt),
+      };
+    case 'status':
+      return { ...state, upstream: message.upstream, kinds: message.kinds };
+    case 'error':
+      return { ...state, error: knownError(message.error) };
+    default:
+      return state;
+  }
+}
+
+function newest(a: string | undefined, b: string): string {
+  if (!a) return b;
+  return Date.parse(b) > Date.parse(a) ? b : a;
+}
+
+/** An error whose code the page knows; any other is an upstream error (the stream is untrusted). */
+function knownError(error: GitlabEnvError): GitlabEnvError {
+  const message =
+    typeof error?.message === 'string'
+      ? error.message
+      : 'The environment cannot be followed.';
+  if ((GITLAB_ENV_ERROR_CODES as readonly string[]).includes(error?.code))
+    return { ...error, message };
+  return { code: 'UPSTREAM_ERROR', message };
+}

@@ -1,0 +1,262 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { setupServer } from 'msw/node';
+import { HttpResponse, http } from 'msw';
+import { registerMswTestHooks } from '@backstage/test-utils';
+import { ENVIRONMENTS } from '../../__testUtils__/fixtures';
+import { ERROR_CATALOG } from '../errors/errorCatalog';
+import { BASE_URL, ENTITY_URL, renderTab } from '../../__testUtils__/renderTab';
+import {
+  EngineEnvironment,
+  TestLiveStream,
+  crashLooping,
+  liveShopResources,
+  openLiveStream,
+  podOf,
+} from '../../__testUtils__/liveStream';
+
+const server = setupServer();
+registerMswTestHooks(server);
+
+// The first renders of MUI and React Flow are slow on a loaded machine.
+jest.setTimeout(30_000);
+
+const running = ENVIRONMENTS.filter(env => env.state !== 'stopped');
+
+/** Each running environment of the shop as the backend's engine holds it. */
+function engines() {
+  return new Map(
+    running.map(env => [
+      env.slug,
+      new EngineEnvironment({ ...liveShopResources(), environment: env }),
+    ]),
+  );
+}
+
+function serve(options: { resources?: boolean } = {}) {
+  const streams: TestLiveStream[] = [];
+  const envs = engines();
+  server.use(
+    http.get(`${ENTITY_URL}/environments`, () =>
+      HttpResponse.json({
+        entityRef: 'component:default/storefront',
+        project: {
+          instance: 'gitlab.example.com',
+          id: '12',
+          fullPath: 'acme/shop',
+          webUrl: 'https://gitlab.example.com/acme/shop',
+        },
+        environments: ENVIRONMENTS,
+      }),
+    ),
+    http.get(`${BASE_URL}/live`, ({ request }) => {
+      const stream = openLiveStream(request);
+      streams.push(stream);
+      return stream.response;
+    }),
+  );
+  if (options.resources) {
+    server.use(
+      http.get(`${ENTITY_URL}/environments/:slug/resources`, ({ params }) =>
+        HttpResponse.json(envs.get(String(params.slug))!.resources()),
+      ),
+    );
+  }
+  const snapshots = (stream: TestLiveStream, dataAt?: string) => {
+    for (const env of envs.values()) stream.send(env.snapshot(dataAt));
+  };
+  return { streams, envs, snapshots };
+}
+
+async function openProductionLive() {
+  const shop = serve();
+  await renderTab({ route: '/?env=production' });
+  await waitFor(() => expect(shop.streams).toHaveLength(1));
+  shop.snapshots(shop.streams[0]);
+  const panel = await screen.findByRole('region', {
+    name: 'Resources of production',
+  });
+  await within(panel).findByText('web-5d8f-a');
+  return { ...shop, panel, stream: shop.streams[0] };
+}
+
+/** Where React Flow draws a node: its transform. */
+function placeOf(panel: HTMLElement, id: string) {
+  return (
+    panel.querySelector<HTMLElement>(
+      `.react-flow__node[data-id="${CSS.escape(id)}"]`,
+    )?.style.transform ?? 'absent'
+  );
+}
+
+describe('EntityGitlabEnvContent, live', () => {
+  it('follows every running environment over one stream and says it is live, with the age of the data', async () => {
+    const shop = serve();
+    await renderTab({ route: '/?env=production' });
+    await waitFor(() => expect(shop.streams).toHaveLength(1));
+    expect(
+      new URL(shop.streams[0].request.url).searchParams.getAll('environment'),
+    ).toEqual(
+      running.map(env => `component:default/storefront/${env.slug}`).sort(),
+    );
+    shop.snapshots(
+      shop.streams[0],
+      new Date(Date.now() - 42_000).toISOString(),
+    );
+    const panel = await screen.findByRole('region', {
+      name: 'Resources of production',
+    });
+    expect(
+      await within(panel).findByRole('status', { name: 'Updates: Live' }),
+    ).toBeInTheDocument();
+    expect(within(panel).getByText(/data 4[2-4]s old/)).toBeInTheDocument();
+    expect(
+      screen.getByRole('checkbox', { name: 'Live updates' }),
+    ).toBeChecked();
+  });
+
+  it('applies patches in place: new pods appear, the others keep their places, and a crash loop turns the node and the badges Degraded', async () => {
+    const { panel, stream, envs } = await openProductionLive();
+    const prod = envs.get('production')!;
+    const podA = '/Pod/shop/web-5d8f-a';
+    const deployment = 'apps/Deployment/shop/web';
+    const before = [placeOf(panel, podA), placeOf(panel, deployment)];
+    expect(before).not.toContain('absent');
+
+    const rs = prod.object('ReplicaSet', 'web-5d8f');
+    stream.send(
+      prod.patch([
+        { type: 'ADDED', object: podOf(rs, 'web-5d8f-c') },
+        { type: 'ADDED', object: podOf(rs, 'web-5d8f-d') },
+      ]),
+    );
+    expect(await within(panel).findByText('web-5d8f-d')).toBeInTheDocument();
+    expect(within(panel).getByText('web-5d8f-c')).toBeInTheDocument();
+    expect([placeOf(panel, podA), placeOf(panel, deployment)]).toEqual(before);
+
+    stream.send(
+      prod.patch({
+        type: 'MODIFIED',
+        object: crashLooping(prod.object('Pod', 'web-5d8f-a')),
+      }),
+    );
+    await waitFor(() =>
+      expect(
+        panel.querySelector(`.react-flow__node[data-id="${CSS.escape(podA)}"]`),
+      ).toHaveAttribute('aria-label', 'Pod web-5d8f-a, Degraded'),
+    );
+    expect(
+      within(panel).getByRole('status', { name: /^Health: Degraded/ }),
+    ).toBeInTheDocument();
+    const card = screen.getByRole('region', { name: 'production' });
+    expect(
+      within(card).getByRole('status', { name: /^Health: Degraded/ }),
+    ).toBeInTheDocument();
+    // Nothing was read again: the patch did it.
+    expect(placeOf(panel, deployment)).toBe(before[1]);
+  });
+
+  it('says when it reconnects and why, and when the backend polls a kind because of the watch cap', async () => {
+    const { panel, stream, streams, envs } = await openProductionLive();
+    stream.send({
+      type: 'status',
+      key: envs.get('production')!.key,
+      upstream: 'live',
+      kinds: [
+        { resource: 'apps/Deployment', mode: 'watch' },
+        {
+          resource: 'Pod',
+          mode: 'poll',
+          reason:
+            'The agent already holds 4 watches (gitlabEnv.live.maxWatchesPerAgent): Pod is listed again every 15 s.',
+        },
+        {
+          resource: 'discovery.k8s.io/EndpointSlice',
+          mode: 'poll',
+          reason:
+            'The agent already holds 4 watches (gitlabEnv.live.maxWatchesPerAgent): discovery.k8s.io/EndpointSlice is listed again every 15 s.',
+        },
+      ],
+    });
+    expect(await within(panel).findByTestId('polled-kinds')).toHaveTextContent(
+      'Polled instead of watched: Pod, EndpointSlice (The agent already holds 4 watches (gitlabEnv.live.maxWatchesPerAgent))',
+    );
+
+    stream.close();
+    expect(
+      await within(panel).findByRole('status', {
+        name: 'Updates: Reconnecting…',
+      }),
+    ).toBeInTheDocument();
+    expect(
+      within(panel).getByText('The backend closed the stream.'),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(streams).toHaveLength(2));
+    expect(streams[1].request.headers.get('last-event-id')).not.toBeNull();
+    streams[1].send({ type: 'heartbeat', at: new Date().toISOString() });
+    expect(
+      await within(panel).findByRole('status', { name: 'Updates: Live' }),
+    ).toBeInTheDocument();
+    // The data held stayed on screen throughout.
+    expect(within(panel).getByText('web-5d8f-a')).toBeInTheDocument();
+  });
+
+  it('pauses: the stream closes, the data stays, and the indicator says so', async () => {
+    const { panel, stream } = await openProductionLive();
+    await userEvent.click(
+      screen.getByRole('checkbox', { name: 'Live updates' }),
+    );
+    expect(
+      await within(panel).findByRole('status', { name: 'Updates: Paused' }),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(stream.request.signal.aborted).toBe(true));
+    expect(within(panel).getByText('web-5d8f-a')).toBeInTheDocument();
+  });
+
+  it('falls back to polling the resources route when no event gets through, and says why', async () => {
+    serve({ resources: true });
+    await renderTab({
+      route: '/?env=production',
+      refreshIntervalMs: 5000,
+      live: { firstEventTimeoutMs: 200 },
+    });
+    const panel = await screen.findByRole('region', {
+      name: 'Resources of production',
+    });
+    expect(
+      await within(panel).findByRole('status', {
+        name: 'Updates: Polling every 5 s',
+      }),
+    ).toBeInTheDocument();
+    expect(
+      within(panel).getByText(/probably buffers event streams/),
+    ).toBeInTheDocument();
+    expect(await within(panel).findByText('web-5d8f-a')).toBeInTheDocument();
+    expect(
+      screen.getByRole('checkbox', { name: 'Auto-refresh (5 s)' }),
+    ).toBeChecked();
+  });
+
+  it('names on the card and in the panel why the stream cannot follow an environment', async () => {
+    const shop = serve();
+    await renderTab({ route: '/?env=staging' });
+    await waitFor(() => expect(shop.streams).toHaveLength(1));
+    for (const [slug, env] of shop.envs) {
+      if (slug === 'staging') {
+        shop.streams[0].send({
+          type: 'error',
+          key: env.key,
+          error: { code: 'NO_AGENT', message: 'No agent deployed to staging.' },
+        });
+      } else shop.streams[0].send(env.snapshot());
+    }
+    const card = await screen.findByRole('region', { name: 'staging' });
+    expect(
+      await within(card).findByText(ERROR_CATALOG.NO_AGENT.title),
+    ).toBeInTheDocument();
+    const panel = screen.getByRole('region', { name: 'Resources of staging' });
+    expect(
+      within(panel).getByText('No agent deployed to staging.'),
+    ).toBeInTheDocument();
+  });
+});
