@@ -42,7 +42,7 @@ import {
   SharedTransport,
 } from '../transport/SharedTransport';
 import { CoalescingCache } from './cache';
-import type { ListableKind } from './discovery';
+import { ListableKind, namespacedKinds } from './discovery';
 import type { KasClient } from './kasClient';
 import { SharedReadCache } from './sharedCache';
 import { GitlabRestClient } from '../ciAccess/gitlabRest';
@@ -132,7 +132,10 @@ export interface LiveTarget {
   /** `host|agentId`: watches are shared and capped per agent. */
   agentKey: string;
   host: string;
+  /** The kinds watched (or polled) in the namespace: namespaced ones only. */
   kinds: ListableKind[];
+  /** Every discovered kind, cluster-scoped ones included: what a Flux object names is read through these. */
+  allKinds?: ListableKind[];
   /** How the cluster is reached: KAS (watched) or a backend module's source (polled). */
   access: ClusterAccess;
   judging: Judging;
@@ -465,7 +468,7 @@ export class GitlabEnvironmentsService {
     const signal = this.requestSignal(options.signal);
     const ctx = await this.findEnvironment(entity, slug, signal);
     this.reads.refuseUnreadable(ctx);
-    const { kinds, access } = await this.reads.throughAgent(
+    const { kinds: allKinds, access } = await this.reads.throughAgent(
       ctx,
       async reached => ({
         access: reached,
@@ -479,7 +482,8 @@ export class GitlabEnvironmentsService {
       readKey: this.reads.readKey(ctx),
       agentKey: `${ctx.instance.host}|${ctx.environment.agent!.id}`,
       host: ctx.instance.host,
-      kinds,
+      kinds: namespacedKinds(allKinds),
+      allKinds,
       access,
       judging: this.judging,
     };
