@@ -13,4 +13,12 @@ export interface Config {
      */
     adminApi?: boolean;
   };
+  /**
+   * The demo portal's permission policy allows everything except these:
+   * per user entity ref, the permission names denied (e.g.
+   * gitlab-env.pods.delete).
+   */
+  demoPermissions?: {
+    deny?: Array<{ user: string; permissions: string[] }>;
+  };
 }

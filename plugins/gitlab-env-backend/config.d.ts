@@ -132,7 +132,8 @@ export interface Config {
       /**
        * Watches held open per agent (default 20). Each holds one of agentk's
        * tunnels for its whole life; kinds beyond the cap are listed again
-       * every pollIntervalSeconds and the page says so.
+       * every pollIntervalSeconds and the page says so, until a watch of the
+       * agent ends and frees a slot for them.
        */
       maxWatchesPerAgent?: number;
       /** How long an environment's watches outlive its last viewer, in seconds (default 30). */

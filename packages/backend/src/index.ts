@@ -6,6 +6,7 @@
  */
 import { createBackend } from '@backstage/backend-defaults';
 import { gitlabSimulatorDemoPlugin } from './gitlabSimulatorDemoPlugin';
+import { demoPermissionPolicyModule } from './demoPermissionPolicy';
 
 const backend = createBackend();
 
@@ -14,9 +15,8 @@ backend.add(import('@backstage/plugin-auth-backend'));
 backend.add(import('@backstage/plugin-auth-backend-module-guest-provider'));
 backend.add(import('@backstage/plugin-catalog-backend'));
 backend.add(import('@backstage/plugin-permission-backend'));
-backend.add(
-  import('@backstage/plugin-permission-backend-module-allow-all-policy'),
-);
+// Allows everything but what demoPermissions.deny lists (see its README entry).
+backend.add(demoPermissionPolicyModule);
 backend.add(gitlabSimulatorDemoPlugin);
 backend.add(import('@gitlab-env/backstage-plugin-gitlab-env-backend'));
 

@@ -209,6 +209,7 @@ async function run(
   stopDirect.abort();
   await watching;
   const rssWith = rss();
+  const { heapUsed, external } = process.memoryUsage();
 
   console.log(`\n${label}`);
   console.log(
@@ -244,7 +245,11 @@ async function run(
       rssWith,
     )} following them (viewers in another process), ${mb(
       rssBefore,
-    )} before it started (+${mb(rssWith - rssBefore)}); goal < 300 MB`,
+    )} before it started (+${mb(
+      rssWith - rssBefore,
+    )}); goal < 300 MB; of it JS heap in use ${mb(heapUsed)}, buffers ${mb(
+      external,
+    )}`,
   );
   await viewers.close();
   await backend.stop();

@@ -6,6 +6,7 @@ import {
   CHANGED_AT,
   DEMO_TOKEN,
   environmentSlug,
+  FaultKnobs,
   generateScenario,
   RunningSimulator,
   scenarioCatalogEntities,
@@ -425,7 +426,92 @@ describe('GET /live against the simulator', () => {
   });
 });
 
+/** A simulator whose one project has `environments` environments behind one agent. */
+async function startAgentSimulator(
+  environments: number,
+  objectsPerEnvironment: number,
+  seed: number,
+  faults: Partial<FaultKnobs> = {},
+) {
+  const scenario = generateScenario({
+    projects: 1,
+    environmentsPerProject: environments,
+    objectsPerEnvironment,
+    seed,
+  });
+  const simulator = await startGitlabSimulator({
+    port: 0,
+    scenario,
+    tickMs: 0,
+    kasTunnels: TEST_KAS_TUNNELS,
+    faults,
+  });
+  return { scenario, simulator };
+}
+
 describe('GET /live for many environments of one agent', () => {
+  it('watches a polled kind once another environment of the agent frees a watch slot', async () => {
+    const { scenario, simulator } = await startAgentSimulator(2, 10, 5);
+    const [entity] = scenarioCatalogEntities(scenario);
+    // Namespace by namespace, so the first environment's watches fill the cap.
+    const backend = await startBackendOnSimulator(simulator, {
+      entities: [entity],
+      gitlabEnv: {
+        overview: { clusterWideReads: false },
+        live: { graceSeconds: 0.3, maxWatchesPerAgent: 2 },
+      },
+    });
+    const { port } = backend.server.address() as AddressInfo;
+    const [first, second] = scenario.projects[0].environments.map(
+      e =>
+        `component:default/${entity.metadata.name}/${environmentSlug(e.name)}`,
+    );
+    const url = `http://127.0.0.1:${port}`;
+    const holder = await openLiveStream(url, [first]);
+    const waiter = await openLiveStream(url, [second]);
+    try {
+      const held = (await holder.next(is('status'))).message as Of<'status'>;
+      expect(held.kinds.filter(k => k.mode === 'watch')).toHaveLength(2);
+      const before = (await waiter.next(is('status'))).message as Of<'status'>;
+      expect(before.kinds.every(k => k.mode === 'poll')).toBe(true);
+      expect(before.kinds[0].reason).toMatch(/maxWatchesPerAgent/);
+
+      await holder.close();
+      const after = (
+        await waiter.next(
+          is('status', m => m.kinds.some(k => k.mode === 'watch')),
+        )
+      ).message as Of<'status'>;
+      expect(
+        after.kinds.filter(k => k.mode === 'watch').map(k => k.resource),
+      ).toEqual(['Pod', 'apps/Deployment']);
+      await waitFor(() => simulator.cluster(BENCH_AGENT).openWatches() === 2);
+
+      // The promoted watch delivers: a pod's change arrives as a patch.
+      const namespace =
+        scenario.projects[0].environments[1].kubernetesNamespace!;
+      const stopChurn = simulator
+        .cluster(BENCH_AGENT)
+        .startChurn(20, { namespaces: [namespace] });
+      try {
+        await waiter.next(
+          is('patch', m =>
+            m.patch.objectsUpserted.some(
+              o => o.metadata?.annotations?.[CHANGED_AT],
+            ),
+          ),
+        );
+      } finally {
+        stopChurn();
+      }
+    } finally {
+      await waiter.close();
+      await holder.close();
+      await backend.stop();
+      await simulator.close();
+    }
+  });
+
   it.each([
     ['watches each kind once across the cluster', false],
     [
@@ -435,18 +521,8 @@ describe('GET /live for many environments of one agent', () => {
   ])(
     '%s and delivers every namespace’s changes',
     async (_name, namespacedRbacOnly) => {
-      const scenario = generateScenario({
-        projects: 1,
-        environmentsPerProject: 4,
-        objectsPerEnvironment: 20,
-        seed: 3,
-      });
-      const simulator = await startGitlabSimulator({
-        port: 0,
-        scenario,
-        tickMs: 0,
-        kasTunnels: TEST_KAS_TUNNELS,
-        faults: { namespacedRbacOnly },
+      const { scenario, simulator } = await startAgentSimulator(4, 20, 3, {
+        namespacedRbacOnly,
       });
       const [entity] = scenarioCatalogEntities(scenario);
       const backend = await startBackendOnSimulator(simulator, {

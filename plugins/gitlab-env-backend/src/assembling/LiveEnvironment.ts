@@ -93,6 +93,7 @@ export class LiveEnvironment {
   private stateChanged = false;
   private snapshotMemo: EnvironmentResourcesResponse | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private lastFlushAt = 0;
   private extrasTimer: NodeJS.Timeout | undefined;
   private readonly extras = new Map<string, KubernetesObject>();
   private extraErrors: GitlabEnvError[] = [];
@@ -209,8 +210,16 @@ export class LiveEnvironment {
     this.schedule();
   }
 
+  /**
+   * At most one batch per `batchMs`, counted from the last one: a change
+   * after a quiet spell goes out on the next turn of the event loop (with
+   * whatever arrived in the same read), not a whole period later.
+   */
   private schedule() {
-    this.timer ??= setTimeout(() => this.flush(), this.deps.batchMs);
+    this.timer ??= setTimeout(
+      () => this.flush(),
+      Math.max(0, this.lastFlushAt + this.deps.batchMs - Date.now()),
+    );
   }
 
   /** An informer's state or errors changed: said with the next batch, so many kinds failing at once make one message. */
@@ -225,6 +234,8 @@ export class LiveEnvironment {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     let patch: ResourceGraphPatch | undefined;
+    if (this.pending.length > 0 || this.stateChanged)
+      this.lastFlushAt = Date.now();
     if (this.pending.length > 0) {
       const events = this.pending;
       this.pending = [];
@@ -356,7 +367,8 @@ export class LiveEnvironment {
           warnings.push(w.warning);
       limited ||= informer.limited;
     }
-    const size = this.graph.objects().length;
+    // Asked at every batch: counted, not listed.
+    const size = this.graph.objectCount();
     return environmentErrors({
       listed: [...listed, ...this.extraErrors],
       warnings,

@@ -284,7 +284,10 @@ export class LivePlanner {
     let released = false;
     return {
       informer: entry.informer,
-      state: entry.state,
+      // Read when asked: a polled kind may be promoted to a watch.
+      get state() {
+        return entry.state;
+      },
       ready,
       onMove: move => {
         entry.movers.add(move);
@@ -404,6 +407,38 @@ export class LivePlanner {
     // The environments already waited their grace period.
     if (this.informers.get(key) === held) this.informers.delete(key);
     void held.informer.stop();
+    if (held.informer.mode === 'watch') this.promotePolled(held.agentKey);
+  }
+
+  /**
+   * A watch of the agent ended: the kinds polled for want of a slot take
+   * the free slots, those people watch for first (PRIORITY) first.
+   */
+  private promotePolled(agentKey: string) {
+    const free = this.settings.maxWatchesPerAgent - this.watchesOf(agentKey);
+    if (free <= 0) return;
+    const polled = [...this.informers.values()]
+      .filter(
+        h =>
+          h.agentKey === agentKey &&
+          h.informer.mode === 'poll' &&
+          h.informer.options.watch !== undefined,
+      )
+      .sort(
+        (a, b) =>
+          priorityOf(a.informer.options.kind) -
+          priorityOf(b.informer.options.kind),
+      );
+    for (const held of polled.slice(0, free)) {
+      held.state = {
+        resource: held.informer.options.kind.label,
+        mode: 'watch',
+      };
+      held.informer.watchFromNow();
+      this.logger.debug(
+        `Live: watch ${held.informer.options.kind.label} of ${agentKey} (a watch slot freed up)`,
+      );
+    }
   }
 
   /**

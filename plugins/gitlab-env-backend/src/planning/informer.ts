@@ -128,6 +128,7 @@ export class SharedInformer {
   dataAt: string | undefined;
 
   constructor(readonly options: InformerOptions) {
+    this.currentMode = options.mode;
     this.planned = {
       apiVersion: apiVersionOf(options.kind.group, options.kind.version),
       kind: options.kind.kind,
@@ -137,8 +138,25 @@ export class SharedInformer {
     });
   }
 
-  get mode() {
-    return this.options.mode;
+  private currentMode: 'watch' | 'poll';
+
+  get mode(): 'watch' | 'poll' {
+    return this.currentMode;
+  }
+
+  /**
+   * A polled informer whose source can watch starts watching (a watch of
+   * its agent ended and freed a slot): it lists once more, then watches
+   * from that list's version. Subscribers hear it as a state change.
+   */
+  watchFromNow(): boolean {
+    if (this.currentMode === 'watch' || !this.options.watch) return false;
+    if (this.state === 'stopped') return false;
+    this.currentMode = 'watch';
+    this.relistRequested = true;
+    this.wake?.();
+    this.listeners.forEach(l => l.state());
+    return true;
   }
 
   start() {
@@ -213,7 +231,7 @@ export class SharedInformer {
           await this.list();
           attempt = 0;
         }
-        if (this.options.mode === 'poll' || !this.options.watch) {
+        if (this.currentMode === 'poll' || !this.options.watch) {
           await this.pause(this.options.pollIntervalMs);
           this.relistRequested = true;
           continue;
@@ -249,7 +267,7 @@ export class SharedInformer {
   private pause(ms: number): Promise<void> {
     const wake = new AbortController();
     this.wake = () => wake.abort();
-    if (this.relistRequested && this.options.mode === 'poll')
+    if (this.relistRequested && this.currentMode === 'poll')
       return Promise.resolve();
     return sleep(ms, AbortSignal.any([this.controller.signal, wake.signal]));
   }

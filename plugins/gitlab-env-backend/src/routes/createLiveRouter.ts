@@ -44,11 +44,20 @@ export interface LiveRouterOptions {
  */
 const encodings = new WeakMap<object, Map<string, Buffer>>();
 
+/**
+ * How long a snapshot's encoding is kept for viewers that join after the
+ * first (a page load opens many streams at once). Not longer: an
+ * environment that stays quiet would hold its whole state twice, once as
+ * objects and once encoded.
+ */
+const SNAPSHOT_ENCODING_KEEP_MS = 5_000;
+
 function encodeOnce(
   source: object,
   key: LiveEnvironmentKey,
   message: () => LiveMessage,
-  transient = false,
+  /** 0: shared by the fan-out of this moment only. */
+  keepMs: number,
 ): Buffer {
   let byKey = encodings.get(source);
   if (!byKey) {
@@ -63,11 +72,13 @@ function encodeOnce(
       `event: ${built.type}\ndata: ${JSON.stringify(built)}\n\n`,
     );
     byKey.set(name, encoded);
-    // A patch is shared only by the fan-out of this moment: kept for
-    // resumes, it would otherwise hold its encoding as long as it is kept.
-    // A snapshot's lasts until the environment changes.
-    if (transient && byKey.size === 1)
-      setImmediate(() => encodings.delete(source));
+    // A patch kept for resumes would otherwise hold its encoding as long
+    // as it is kept, a snapshot as long as its environment does not change.
+    if (byKey.size === 1) {
+      const forget = () => encodings.delete(source);
+      if (keepMs === 0) setImmediate(forget);
+      else setTimeout(forget, keepMs).unref();
+    }
   }
   return encoded;
 }
@@ -226,11 +237,16 @@ export function createLiveRouter(options: LiveRouterOptions): express.Router {
       const seq = planner.currentSeq();
       const resources = environment.snapshot();
       write(
-        encodeOnce(resources, key, () => ({
-          type: 'snapshot',
+        encodeOnce(
+          resources,
           key,
-          resources: { ...resources, entityRef: key.entityRef },
-        })),
+          () => ({
+            type: 'snapshot',
+            key,
+            resources: { ...resources, entityRef: key.entityRef },
+          }),
+          SNAPSHOT_ENCODING_KEEP_MS,
+        ),
         seq,
       );
       write({ type: 'status', key, ...environment.status() }, seq);
@@ -249,7 +265,7 @@ export function createLiveRouter(options: LiveRouterOptions): express.Router {
                 patch: event.patch,
                 dataAt: event.dataAt,
               }),
-              true,
+              0,
             ),
             event.seq,
           );

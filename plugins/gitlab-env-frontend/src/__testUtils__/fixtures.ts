@@ -219,3 +219,15 @@ export function shopResources(
     fetchedAt: NOW,
   };
 }
+
+/** The environments route's answer for the storefront entity. */
+export const environmentsResponse = (environments = ENVIRONMENTS) => ({
+  entityRef: 'component:default/storefront',
+  project: {
+    instance: 'gitlab.example.com',
+    id: '12',
+    fullPath: 'acme/shop',
+    webUrl: 'https://gitlab.example.com/acme/shop',
+  },
+  environments,
+});

@@ -5,6 +5,7 @@ import { Entity } from '@backstage/catalog-model';
 import { discoveryApiRef, fetchApiRef } from '@backstage/core-plugin-api';
 import { EntityProvider } from '@backstage/plugin-catalog-react';
 import { TestApiProvider, renderInTestApp } from '@backstage/test-utils';
+import { HttpResponse, http } from 'msw';
 import {
   GitlabEnvClient,
   GitlabEnvLiveClient,
@@ -16,6 +17,17 @@ import { EntityGitlabEnvContent } from '../components/EntityGitlabEnvContent';
 
 export const BASE_URL = 'http://backstage.test/api/gitlab-env';
 export const ENTITY_URL = `${BASE_URL}/entity/default/component/storefront`;
+
+/**
+ * The live route as a backend without live updates answers it: the page
+ * falls back to polling the resources route.
+ */
+export function noLiveUpdates() {
+  return http.get(
+    `${BASE_URL}/live`,
+    () => new HttpResponse(null, { status: 404 }),
+  );
+}
 
 export const storefront: Entity = {
   apiVersion: 'backstage.io/v1alpha1',

@@ -1,6 +1,11 @@
 import { createApiRef } from '@backstage/core-plugin-api';
 import { CompoundEntityRef } from '@backstage/catalog-model';
 import {
+  ActionsAllowedRequest,
+  ActionsAllowedResponse,
+  EnvironmentActionRequest,
+  EnvironmentActionResponse,
+  PodLogsQuery,
   DiagnosticsResponse,
   CiAccessMatrixResponse,
   DeleteNamespaceResponse,
@@ -61,6 +66,45 @@ export interface GitlabEnvApi {
     agentId: string,
     namespace: string,
   ): Promise<DeleteNamespaceResponse>;
+  /**
+   * Runs one action (delete a pod, restart, scale, Flux reconcile, suspend,
+   * resume) on an object of the environment. Never retried.
+   */
+  runAction(
+    entity: CompoundEntityRef,
+    environmentSlug: string,
+    request: EnvironmentActionRequest,
+  ): Promise<EnvironmentActionResponse>;
+  /** What the signed-in user may do with each object, and why not. */
+  getAllowedActions(
+    entity: CompoundEntityRef,
+    environmentSlug: string,
+    request: ActionsAllowedRequest,
+    options?: { signal?: AbortSignal },
+  ): Promise<ActionsAllowedResponse>;
+  /**
+   * Streams a container's log: `onText` gets each chunk as it arrives (never
+   * the whole log at once), until the log ends or the signal aborts.
+   */
+  streamPodLogs(
+    entity: CompoundEntityRef,
+    environmentSlug: string,
+    query: PodLogsQuery,
+    handlers: PodLogsHandlers,
+    options?: { signal?: AbortSignal },
+  ): Promise<void>;
+}
+
+/**
+ * What `streamPodLogs` reports while the log streams.
+ *
+ * @public
+ */
+export interface PodLogsHandlers {
+  /** Once the backend answered; `tailCap` is set when it capped the lines. */
+  onOpen?: (info: { tailCap?: number }) => void;
+  /** Each chunk of text as it arrives; chunks split lines anywhere. */
+  onText: (text: string) => void;
 }
 
 /** @public */

@@ -1,6 +1,12 @@
 import { CompoundEntityRef } from '@backstage/catalog-model';
 import { DiscoveryApi, FetchApi } from '@backstage/core-plugin-api';
 import {
+  ActionsAllowedRequest,
+  ActionsAllowedResponse,
+  EnvironmentActionRequest,
+  EnvironmentActionResponse,
+  LOG_TAIL_CAPPED_HEADER,
+  PodLogsQuery,
   CiAccessMatrixResponse,
   DeleteNamespaceResponse,
   DiagnosticsResponse,
@@ -9,7 +15,7 @@ import {
   EnvironmentResourcesResponse,
   OverviewStreamLine,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import { GitlabEnvApi } from './GitlabEnvApi';
+import { GitlabEnvApi, PodLogsHandlers } from './GitlabEnvApi';
 import { GitlabEnvApiError } from './GitlabEnvApiError';
 
 /**
@@ -45,9 +51,7 @@ export class GitlabEnvClient implements GitlabEnvApi {
     options?: { signal?: AbortSignal },
   ): Promise<EnvironmentResourcesResponse> {
     return this.send(
-      `${entityPath(entity)}/environments/${encodeURIComponent(
-        environmentSlug,
-      )}/resources`,
+      `${environmentPath(entity, environmentSlug)}/resources`,
       options?.signal,
     );
   }
@@ -118,15 +122,82 @@ export class GitlabEnvClient implements GitlabEnvApi {
     );
   }
 
+  runAction(
+    entity: CompoundEntityRef,
+    environmentSlug: string,
+    request: EnvironmentActionRequest,
+  ): Promise<EnvironmentActionResponse> {
+    return this.send(
+      `${environmentPath(entity, environmentSlug)}/actions`,
+      undefined,
+      'POST',
+      request,
+    );
+  }
+
+  getAllowedActions(
+    entity: CompoundEntityRef,
+    environmentSlug: string,
+    request: ActionsAllowedRequest,
+    options?: { signal?: AbortSignal },
+  ): Promise<ActionsAllowedResponse> {
+    return this.send(
+      `${environmentPath(entity, environmentSlug)}/actions/allowed`,
+      options?.signal,
+      'POST',
+      request,
+    );
+  }
+
+  async streamPodLogs(
+    entity: CompoundEntityRef,
+    environmentSlug: string,
+    query: PodLogsQuery,
+    handlers: PodLogsHandlers,
+    options?: { signal?: AbortSignal },
+  ): Promise<void> {
+    const baseUrl = await this.discoveryApi.getBaseUrl('gitlab-env');
+    const response = await this.fetchApi.fetch(
+      `${baseUrl}${environmentPath(entity, environmentSlug)}/logs?${logsSearch(
+        query,
+      )}`,
+      { signal: options?.signal, headers: { accept: 'text/plain' } },
+    );
+    if (!response.ok) {
+      throw await GitlabEnvApiError.fromResponse(response);
+    }
+    const capped = Number(response.headers.get(LOG_TAIL_CAPPED_HEADER));
+    handlers.onOpen?.({
+      tailCap: Number.isInteger(capped) && capped > 0 ? capped : undefined,
+    });
+    if (!response.body) {
+      handlers.onText(await response.text());
+      return;
+    }
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    for (;;) {
+      const { done, value } = await reader.read();
+      const text = decoder.decode(value, { stream: !done });
+      if (text) handlers.onText(text);
+      if (done) return;
+    }
+  }
+
   private async send<T>(
     path: string,
     signal?: AbortSignal,
-    method: 'GET' | 'DELETE' = 'GET',
+    method: 'GET' | 'DELETE' | 'POST' = 'GET',
+    body?: unknown,
   ): Promise<T> {
     const baseUrl = await this.discoveryApi.getBaseUrl('gitlab-env');
     const response = await this.fetchApi.fetch(`${baseUrl}${path}`, {
       signal,
       method,
+      ...(body !== undefined && {
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
     });
     if (!response.ok) {
       throw await GitlabEnvApiError.fromResponse(response);
@@ -144,6 +215,24 @@ function entityPath({ namespace, kind, name }: CompoundEntityRef): string {
   ]
     .map(encodeURIComponent)
     .join('/')}`;
+}
+
+function environmentPath(entity: CompoundEntityRef, slug: string): string {
+  return `${entityPath(entity)}/environments/${encodeURIComponent(slug)}`;
+}
+
+function logsSearch(query: PodLogsQuery): string {
+  const params = new URLSearchParams({ pod: query.pod });
+  if (query.namespace) params.set('namespace', query.namespace);
+  if (query.container) params.set('container', query.container);
+  if (query.tailLines !== undefined)
+    params.set('tailLines', String(query.tailLines));
+  if (query.sinceSeconds !== undefined)
+    params.set('sinceSeconds', String(query.sinceSeconds));
+  for (const flag of ['previous', 'timestamps', 'follow'] as const) {
+    if (query[flag]) params.set(flag, 'true');
+  }
+  return params.toString();
 }
 
 /** The non-empty lines of a streamed body, each as soon as it is complete. */

@@ -1,5 +1,5 @@
 export { gitlabEnvApiRef } from './GitlabEnvApi';
-export type { GitlabEnvApi } from './GitlabEnvApi';
+export type { GitlabEnvApi, PodLogsHandlers } from './GitlabEnvApi';
 export { GitlabEnvClient } from './GitlabEnvClient';
 export {
   GitlabEnvApiError,

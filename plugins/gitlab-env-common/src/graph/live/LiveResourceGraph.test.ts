@@ -369,6 +369,7 @@ describe('LiveResourceGraph', () => {
             expect(held(page)).toEqual(held(liveState(live)));
           }
           expect(live.objects()).toEqual(model(start, applied));
+          expect(live.objectCount()).toBe(live.objects().length);
         },
       ),
       { numRuns: 250 },

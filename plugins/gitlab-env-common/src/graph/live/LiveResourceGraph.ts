@@ -205,6 +205,11 @@ export class LiveResourceGraph implements LiveLookups {
     return live.map(number => this.slots[number]!.object!);
   }
 
+  /** How many objects the graph holds: `objects().length` without building the list. */
+  objectCount(): number {
+    return this.index.realById.size;
+  }
+
   /** Counts per status over every node, as `summarizeGraphHealth` gives them. */
   health(): HealthSummary {
     const counts = emptyHealthCounts();

@@ -7,33 +7,28 @@ import {
   GITLAB_ENV_ERROR_CODES,
   GitlabEnvErrorCode,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import { ENVIRONMENTS, shopResources } from '../../__testUtils__/fixtures';
-import { BASE_URL, ENTITY_URL, renderTab } from '../../__testUtils__/renderTab';
+import {
+  ENVIRONMENTS,
+  environmentsResponse,
+  shopResources,
+} from '../../__testUtils__/fixtures';
+import { allowedRoute } from '../../__testUtils__/actionFixtures';
+import {
+  ENTITY_URL,
+  noLiveUpdates,
+  renderTab,
+} from '../../__testUtils__/renderTab';
 import { ERROR_CATALOG } from '../errors/errorCatalog';
 
-const server = setupServer();
+// The drawer asks what the user may do with the object it shows.
+const server = setupServer(allowedRoute());
 registerMswTestHooks(server);
 // The first renders of MUI and React Flow are slow on a loaded machine.
 jest.setTimeout(20_000);
 // These tests read the resources route: the backend answers the live route
 // as one without live updates does, and the tab polls (the live path is
 // tested in EntityGitlabEnvContent.live.test.tsx).
-beforeEach(() =>
-  server.use(
-    http.get(`${BASE_URL}/live`, () => new HttpResponse(null, { status: 404 })),
-  ),
-);
-
-const environmentsResponse = (environments = ENVIRONMENTS) => ({
-  entityRef: 'component:default/storefront',
-  project: {
-    instance: 'gitlab.example.com',
-    id: '12',
-    fullPath: 'acme/shop',
-    webUrl: 'https://gitlab.example.com/acme/shop',
-  },
-  environments,
-});
+beforeEach(() => server.use(noLiveUpdates()));
 
 function errorBody(code: GitlabEnvErrorCode, hint?: string) {
   return {

@@ -240,6 +240,7 @@ function EnvironmentsView({
         {selected ? (
           <EnvironmentResources
             key={selected.slug}
+            entity={entityRef}
             environment={selected}
             polled={resources.get(selected.slug)}
             live={selectedLive}

@@ -12,6 +12,7 @@ import {
   resourceEvents,
   treePath,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Drawer from '@mui/material/Drawer';
@@ -31,6 +32,9 @@ import { formatAge } from '../../view/format';
 import { FluxDrawerSection } from '../gitops';
 import { CommandList } from '../gitops/CommandList';
 import { COMPACT_TABLE_SX } from '../tableStyle';
+import { NodeActionsBar } from '../actions/NodeActionsBar';
+import { useNodeActions } from '../actions/useNodeActions';
+import { ResourceLogs, hasLogs } from '../logs/ResourceLogs';
 
 export interface ResourceDrawerProps {
   node?: ResourceNode;
@@ -48,7 +52,11 @@ export interface ResourceDrawerProps {
   onSelect: (resourceId: string) => void;
   onClose: () => void;
   now: number;
+  /** The tab the drawer opens on (the graph menu's Logs opens on logs). */
+  initialTab?: DrawerTab;
 }
+
+export type DrawerTab = 'summary' | 'events' | 'yaml' | 'logs';
 
 /** Everything about one resource: summary, events, YAML and the kubectl to see it. */
 export function ResourceDrawer(props: ResourceDrawerProps) {
@@ -80,8 +88,13 @@ function DrawerBody({
   onSelect,
   onClose,
   now,
+  initialTab,
 }: ResourceDrawerProps & { node: ResourceNode }) {
-  const [tab, setTab] = useState(0);
+  const logs = hasLogs(node);
+  const [tab, setTab] = useState<DrawerTab>(
+    initialTab === 'logs' && !logs ? 'summary' : initialTab ?? 'summary',
+  );
+  const actions = useNodeActions(node, graph, objects);
   const object = objects.get(node.id);
   const events = useMemo(
     () => resourceEvents(node, resources),
@@ -118,17 +131,24 @@ function DrawerBody({
           <CloseIcon />
         </IconButton>
       </Box>
+      {actions.offered.length > 0 ? (
+        <Box sx={{ px: 2, pt: 1.5 }}>
+          <NodeActionsBar offered={actions.offered} onChoose={actions.choose} />
+        </Box>
+      ) : null}
+      {actions.elements}
       <Tabs
         value={tab}
         onChange={(_e, value) => setTab(value)}
         sx={{ px: 2, borderBottom: 1, borderColor: 'divider' }}
       >
-        <Tab label="Summary" />
-        <Tab label={`Events (${events.length})`} />
-        <Tab label="YAML" disabled={!object} />
+        <Tab label="Summary" value="summary" />
+        <Tab label={`Events (${events.length})`} value="events" />
+        <Tab label="YAML" value="yaml" disabled={!object} />
+        {logs ? <Tab label="Logs" value="logs" /> : null}
       </Tabs>
       <Box sx={{ p: 2, overflow: 'auto', flexGrow: 1 }}>
-        {tab === 0 && gitops ? (
+        {tab === 'summary' && gitops ? (
           <Box sx={{ mb: 2.5 }}>
             <FluxDrawerSection
               node={node}
@@ -139,7 +159,7 @@ function DrawerBody({
             />
           </Box>
         ) : null}
-        {tab === 0 ? (
+        {tab === 'summary' ? (
           <Summary
             node={node}
             object={object}
@@ -149,8 +169,18 @@ function DrawerBody({
             now={now}
           />
         ) : null}
-        {tab === 1 ? <EventList events={events} now={now} /> : null}
-        {tab === 2 && object ? (
+        {tab === 'events' ? <EventList events={events} now={now} /> : null}
+        {tab === 'logs' && logs && actions.logs?.allowed === false ? (
+          <Alert severity="info" variant="outlined">
+            You cannot read these logs: {actions.logs.reason}
+          </Alert>
+        ) : null}
+        {tab === 'logs' && logs && actions.logs?.allowed !== false ? (
+          <Box sx={{ height: 'calc(100vh - 220px)', minHeight: 360 }}>
+            <ResourceLogs node={node} graph={graph} objects={objects} />
+          </Box>
+        ) : null}
+        {tab === 'yaml' && object ? (
           <CodeSnippet
             text={yaml}
             language="yaml"

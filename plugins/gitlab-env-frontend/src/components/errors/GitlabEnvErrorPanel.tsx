@@ -17,13 +17,16 @@ import { ERROR_CATALOG } from './errorCatalog';
 export function GitlabEnvErrorPanel({
   error,
   onRetry,
+  title = 'Could not load environments',
 }: {
   error: Error;
   onRetry?: () => void;
+  /** What failed, for errors the backend did not describe. */
+  title?: string;
 }) {
   const detail = gitlabEnvErrorDetail(error);
   if (!detail) {
-    return <ErrorPanel error={error} title="Could not load environments" />;
+    return <ErrorPanel error={error} title={title} />;
   }
   return <GitlabEnvErrorAlert error={detail} onRetry={onRetry} />;
 }

@@ -59,6 +59,11 @@ export interface ResourceGraphViewProps {
   onExpandGroup: (ownerId: string) => void;
   /** Nodes whose live state drifted from what Flux applied: badged. */
   driftedIds?: ReadonlySet<string>;
+  /** A right click, or the context-menu key, on a resource node. */
+  onNodeMenu?: (
+    resourceId: string,
+    position: { top: number; left: number },
+  ) => void;
   now: number;
   /**
    * While this stays the same, a new view (a live change) keeps the nodes
@@ -80,6 +85,7 @@ export function ResourceGraphView({
   onSelect,
   onExpandGroup,
   driftedIds,
+  onNodeMenu,
   now,
   layoutKey = '',
 }: ResourceGraphViewProps) {
@@ -119,18 +125,39 @@ export function ResourceGraphView({
     (_event, node) => activate(node.id),
     [activate],
   );
-  // Nodes are focusable (Tab); Enter or Space opens them like a click.
+  const openMenu = useCallback(
+    (id: string, position: { top: number; left: number }) => {
+      if (byId.get(id)?.type === 'resource') onNodeMenu?.(id, position);
+    },
+    [byId, onNodeMenu],
+  );
+  const onNodeContextMenu: NodeMouseHandler = useCallback(
+    (event, node) => {
+      if (!onNodeMenu) return;
+      event.preventDefault();
+      openMenu(node.id, { top: event.clientY, left: event.clientX });
+    },
+    [onNodeMenu, openMenu],
+  );
+  // Nodes are focusable (Tab); Enter or Space opens them like a click, the
+  // context-menu key or Shift+F10 opens their menu.
   const onKeyDown = useCallback(
     (event: React.KeyboardEvent<HTMLElement>) => {
-      if (event.key !== 'Enter' && event.key !== ' ') return;
-      const id = (event.target as HTMLElement)
-        .closest('.react-flow__node')
-        ?.getAttribute('data-id');
+      const menu =
+        event.key === 'ContextMenu' || (event.key === 'F10' && event.shiftKey);
+      if (event.key !== 'Enter' && event.key !== ' ' && !menu) return;
+      const element = (event.target as HTMLElement).closest(
+        '.react-flow__node',
+      );
+      const id = element?.getAttribute('data-id');
       if (!id) return;
       event.preventDefault();
-      activate(id);
+      if (menu) {
+        const box = element!.getBoundingClientRect();
+        openMenu(id, { top: box.bottom, left: box.left });
+      } else activate(id);
     },
-    [activate],
+    [activate, openMenu],
   );
 
   const wheel = useWheelActivation();
@@ -163,6 +190,7 @@ export function ResourceGraphView({
           edges={edges}
           nodeTypes={NODE_TYPES}
           onNodeClick={onNodeClick}
+          onNodeContextMenu={onNodeContextMenu}
           colorMode={theme.palette.mode}
           // A whole large environment fitted is too small to read: open it
           // at a readable zoom at the top-left, like ArgoCD's tree, and let

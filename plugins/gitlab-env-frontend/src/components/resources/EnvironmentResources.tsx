@@ -1,4 +1,5 @@
 import * as React from 'react';
+import { CompoundEntityRef } from '@backstage/catalog-model';
 import { useCallback, useMemo, useState } from 'react';
 import {
   buildGitOpsView,
@@ -32,7 +33,9 @@ import { LiveEnvironmentState } from '../../api';
 import { LiveIndicator } from '../live/LiveIndicator';
 import { HealthBadge } from '../health/HealthBadge';
 import { ResourceGraphView } from '../graph/ResourceGraphView';
-import { ResourceDrawer } from '../drawer/ResourceDrawer';
+import { DrawerTab, ResourceDrawer } from '../drawer/ResourceDrawer';
+import { EnvironmentScopeProvider } from '../actions/EnvironmentScope';
+import { NodeContextMenu } from '../actions/NodeContextMenu';
 import { ResourceTable } from './ResourceTable';
 import { ResourceFiltersBar, ResourceViewMode } from './ResourceFiltersBar';
 import { formatAge } from '../../view/format';
@@ -40,6 +43,7 @@ import { GitOpsPanel, MappingSource } from '../gitops';
 
 /** One environment opened: its resources as a graph or a list, and the drawer. */
 export function EnvironmentResources({
+  entity,
   environment,
   polled,
   live,
@@ -49,6 +53,8 @@ export function EnvironmentResources({
   onClose,
   now,
 }: {
+  /** The entity whose environment this is: actions and logs act in its name. */
+  entity: CompoundEntityRef;
   environment: GitlabEnvironment;
   polled?: Polled<EnvironmentResourcesResponse>;
   /** How the data is kept current, when it comes from the live stream. */
@@ -118,7 +124,13 @@ export function EnvironmentResources({
       {live?.error && polled?.value ? (
         <GitlabEnvErrorAlert error={live.error} />
       ) : null}
-      <ResourcesBody polled={polled} onRetry={onRetry} now={now} />
+      <EnvironmentScopeProvider
+        entity={entity}
+        environmentSlug={environment.slug}
+        refresh={onRetry}
+      >
+        <ResourcesBody polled={polled} onRetry={onRetry} now={now} />
+      </EnvironmentScopeProvider>
     </Paper>
   );
 }
@@ -171,7 +183,16 @@ function ResourceExplorer({
     new Set(),
   );
   const [mode, setMode] = useState<ResourceViewMode>('graph');
-  const [selectedId, setSelectedId] = useState<string>();
+  const [drawer, setDrawer] = useState<{ id: string; tab?: DrawerTab }>();
+  const selectedId = drawer?.id;
+  const setSelectedId = useCallback(
+    (id: string | undefined) => setDrawer(id ? { id } : undefined),
+    [],
+  );
+  const [menu, setMenu] = useState<{
+    id: string;
+    position?: { top: number; left: number };
+  }>();
   const { graph, resources } = data;
   // Objects by node id, and the tree the graph is drawn as: both from the
   // engine, shared by the graph, the list and the drawer.
@@ -202,6 +223,15 @@ function ResourceExplorer({
   const selected = useMemo(
     () => graph.nodes.find(node => node.id === selectedId),
     [graph, selectedId],
+  );
+  const menuNode = useMemo(
+    () => graph.nodes.find(node => node.id === menu?.id),
+    [graph, menu?.id],
+  );
+  const openMenu = useCallback(
+    (id: string, position: { top: number; left: number }) =>
+      setMenu({ id, position }),
+    [],
   );
   // Live changes keep node places; a change of what the user shows re-lays.
   const layoutKey = useMemo(
@@ -250,6 +280,7 @@ function ResourceExplorer({
           onSelect={setSelectedId}
           onExpandGroup={expandGroup}
           driftedIds={driftedIds}
+          onNodeMenu={openMenu}
           now={now}
           layoutKey={layoutKey}
         />
@@ -262,7 +293,18 @@ function ResourceExplorer({
           now={now}
         />
       ) : null}
+      <NodeContextMenu
+        node={menuNode}
+        position={menu?.position}
+        graph={graph}
+        objects={objects}
+        onOpenDetails={id => setDrawer({ id })}
+        onOpenLogs={id => setDrawer({ id, tab: 'logs' })}
+        onClose={() => setMenu(previous => previous && { id: previous.id })}
+      />
       <ResourceDrawer
+        key={`${selectedId}:${drawer?.tab}`}
+        initialTab={drawer?.tab}
         node={selected}
         graph={graph}
         tree={tree}

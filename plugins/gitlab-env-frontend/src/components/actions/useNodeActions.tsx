@@ -1,0 +1,120 @@
+import * as React from 'react';
+import { useState } from 'react';
+import {
+  EnvironmentAction,
+  EnvironmentActionResponse,
+  KubernetesObject,
+  ResourceGraph,
+  ResourceNode,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import Alert from '@mui/material/Alert';
+import Snackbar from '@mui/material/Snackbar';
+import {
+  actionTargetOf,
+  autoscalerOf,
+  offeredActions,
+} from '../../view/actionTarget';
+import { ActionDialog } from './ActionDialog';
+import { useEnvironmentScope } from './EnvironmentScope';
+import { Decisions, useAllowedActions } from './useAllowedActions';
+
+export interface OfferedAction {
+  action: EnvironmentAction;
+  allowed: boolean;
+  /** Why not, when not allowed. */
+  reason?: string;
+}
+
+/**
+ * The actions one node offers with what the user may do, the confirmation
+ * dialog of the chosen one, and the result once it ran (the environment is
+ * read again right after a write). Shared by the drawer and the graph's menu.
+ */
+export function useNodeActions(
+  node: ResourceNode | undefined,
+  graph: ResourceGraph,
+  objects: ReadonlyMap<string, KubernetesObject>,
+) {
+  const scope = useEnvironmentScope();
+  const target = node && scope ? actionTargetOf(node) : undefined;
+  const object = node ? objects.get(node.id) : undefined;
+  const { decisions, loading, error } = useAllowedActions(target);
+  const [chosen, setChosen] = useState<EnvironmentAction>();
+  const [result, setResult] = useState<EnvironmentActionResponse>();
+
+  const offered: OfferedAction[] = target
+    ? offeredActions(target, object).map(action =>
+        decide(action, decisions, loading, error),
+      )
+    : [];
+  const done = (response: EnvironmentActionResponse) => {
+    setChosen(undefined);
+    setResult(response);
+    scope?.refresh();
+  };
+  const elements = (
+    <>
+      {chosen && target && node ? (
+        <ActionDialog
+          action={chosen}
+          target={target}
+          object={object}
+          autoscaler={
+            chosen === 'workload.scale'
+              ? autoscalerOf(node, graph, objects)
+              : undefined
+          }
+          onClose={() => setChosen(undefined)}
+          onDone={done}
+        />
+      ) : null}
+      <Snackbar
+        open={Boolean(result)}
+        autoHideDuration={8000}
+        onClose={() => setResult(undefined)}
+      >
+        <Alert
+          severity={result?.warnings?.length ? 'warning' : 'success'}
+          onClose={() => setResult(undefined)}
+        >
+          {result?.message}
+          {result?.warnings?.map(warning => (
+            <div key={warning}>{warning}</div>
+          ))}
+        </Alert>
+      </Snackbar>
+    </>
+  );
+  return {
+    offered,
+    loading,
+    /** Whether the user may read this Pod's logs, and why not; undefined for other kinds. */
+    logs: decisions?.['pod.logs'],
+    choose: setChosen,
+    elements,
+  };
+}
+
+function decide(
+  action: EnvironmentAction,
+  decisions: Decisions | undefined,
+  loading: boolean,
+  error: Error | undefined,
+): OfferedAction {
+  if (loading)
+    return { action, allowed: false, reason: 'Checking what you may do…' };
+  if (error) {
+    return {
+      action,
+      allowed: false,
+      reason: `Could not check what you may do: ${error.message}`,
+    };
+  }
+  const decision = decisions?.[action];
+  if (!decision) {
+    return { action, allowed: false, reason: 'The backend did not allow it.' };
+  }
+  return decision.allowed
+    ? { action, allowed: true }
+    : { action, allowed: false, reason: decision.reason ?? 'Not allowed.' };
+}
