@@ -74,7 +74,8 @@ describe('@kubernetes/client-node through the KAS proxy', () => {
       plural: 'kustomizations',
       name: 'checkout-api',
     });
-    expect(ks.status.inventory.entries.length).toBe(5);
+    // Five in the checkout namespace, a Namespace, a ClusterRole and a flux-system ConfigMap.
+    expect(ks.status.inventory.entries.length).toBe(8);
   });
 
   it('surfaces KAS and RBAC refusals as ApiExceptions with their codes', async () => {

@@ -1,5 +1,6 @@
 import { startTestBackend } from '@backstage/backend-test-utils';
 import {
+  buildGitOpsView,
   EntityEnvironmentsResponse,
   EnvironmentResourcesResponse,
   GitlabEnvErrorResponse,
@@ -115,15 +116,156 @@ describe('gitlab-env backend against the GitLab simulator', () => {
         'Kustomization',
       ]),
     );
+    // managedFields survive only as drift evidence: the hand edit of checkout-config.
     expect(
-      body.resources.every(r => r.apiVersion && !r.metadata?.managedFields),
-    ).toBe(true);
-    const missing = body.graph.nodes.find(
-      n => n.missing && n.name === 'checkout-worker',
-    );
+      body.resources
+        .filter(r => r.metadata?.managedFields)
+        .map(r => [r.metadata?.name, r.metadata?.managedFields]),
+    ).toEqual([
+      [
+        'checkout-config',
+        [expect.objectContaining({ manager: 'kubectl-edit' })],
+      ],
+    ]);
+    expect(body.resources.every(r => r.apiVersion)).toBe(true);
+    // Inventory entries at cluster scope and in other namespaces are read;
+    // only the Deployment deleted by hand is Missing.
+    expect(body.graph.nodes.filter(n => n.missing).map(n => n.id)).toEqual([
+      'apps/Deployment/checkout/checkout-worker',
+    ]);
+    const missing = body.graph.nodes.find(n => n.missing);
     expect(missing?.health?.status).toBe('Missing');
+    const managed = body.graph.edges
+      .filter(
+        e =>
+          e.type === 'manages' &&
+          e.source ===
+            'kustomize.toolkit.fluxcd.io/Kustomization/flux-system/checkout-api',
+      )
+      .map(e => e.target);
+    expect(managed).toEqual(
+      expect.arrayContaining([
+        '/Namespace//checkout',
+        'rbac.authorization.k8s.io/ClusterRole//checkout-api-reader',
+        '/ConfigMap/flux-system/checkout-api-alerts',
+      ]),
+    );
+    // The source chain and dependsOn are read and drawn.
+    expect(body.graph.edges).toEqual(
+      expect.arrayContaining([
+        {
+          source:
+            'kustomize.toolkit.fluxcd.io/Kustomization/flux-system/checkout-api',
+          target:
+            'source.toolkit.fluxcd.io/GitRepository/flux-system/checkout-api',
+          type: 'sources',
+        },
+        {
+          source:
+            'kustomize.toolkit.fluxcd.io/Kustomization/flux-system/checkout-api',
+          target:
+            'kustomize.toolkit.fluxcd.io/Kustomization/flux-system/platform-infra',
+          type: 'dependsOn',
+        },
+      ]),
+    );
     expect(body.health.status).not.toBe('Healthy');
     expect(body.graph.edges.length).toBeGreaterThan(0);
+  });
+
+  it("compares the repository's manifests at the applied commit with the live objects", async () => {
+    const res = await get(
+      '/entity/default/component/checkout-api/environments/production/resources',
+    );
+    const { desired } = res.body as EnvironmentResourcesResponse;
+    expect(desired?.source).toEqual({
+      project: 'acme/shop/checkout-api',
+      ref: '5d6e7f8000000000000000000000000000000000',
+      path: 'deploy/production',
+    });
+    expect(desired?.notRendered).toEqual([]);
+    expect(
+      desired?.objects.map(o => [o.id, o.state, o.changes.map(c => c.path)]),
+    ).toEqual([
+      ['/ConfigMap/checkout/checkout-config', 'differs', ['data.CURRENCY']],
+      ['/Service/checkout/checkout-api', 'same', []],
+      [
+        'rbac.authorization.k8s.io/ClusterRole//checkout-api-reader',
+        'same',
+        [],
+      ],
+    ]);
+    expect(desired?.objects[0].changes[0]).toMatchObject({
+      change: 'changed',
+      desired: 'USD',
+      live: 'EUR',
+    });
+  });
+
+  it('says plainly why a HelmRelease has no repository comparison', async () => {
+    const res = await get(
+      '/entity/default/component/storefront/environments/staging/resources',
+    );
+    const { desired } = res.body as EnvironmentResourcesResponse;
+    expect(desired?.unavailable).toMatch(
+      /HelmRelease.*Helm values and templates are not compared/,
+    );
+    // helm-controller's drift warning, an Event in flux-system, is read with it.
+    const body = res.body as EnvironmentResourcesResponse;
+    const drift = body.resources.find(
+      r => r.kind === 'Event' && (r as any).reason === 'DriftDetected',
+    );
+    expect((drift as any)?.message).toContain(
+      'Deployment/storefront-staging/storefront-web changed',
+    );
+    // The source chain: HelmRelease → HelmChart → HelmRepository.
+    expect(
+      body.graph.edges
+        .filter(e => e.type === 'sources')
+        .map(e => `${e.source} -> ${e.target}`),
+    ).toEqual([
+      'helm.toolkit.fluxcd.io/HelmRelease/flux-system/storefront-staging -> source.toolkit.fluxcd.io/HelmChart/flux-system/flux-system-storefront-staging',
+      'source.toolkit.fluxcd.io/HelmChart/flux-system/flux-system-storefront-staging -> source.toolkit.fluxcd.io/HelmRepository/flux-system/acme-charts',
+    ]);
+    const gitops = buildGitOpsView(body.resources, body.graph, [
+      'storefront-staging',
+    ]);
+    expect(
+      gitops.drift['apps/Deployment/storefront-staging/storefront-web']
+        ?.signals,
+    ).toEqual([
+      expect.objectContaining({
+        signal: 'fluxEvent',
+        detail: 'changed (0 additions, 1 changes, 0 removals)',
+      }),
+    ]);
+  });
+
+  it('maps an environment GitLab gives no namespace through the GitLabDeployment objects of its agent, and says so', async () => {
+    const res = await get(
+      '/entity/default/component/search-indexer/environments/staging/resources',
+    );
+    expect(res.status).toBe(200);
+    const body = res.body as EnvironmentResourcesResponse;
+    expect(body.scope.namespace).toBe('search-staging');
+    expect(body.environment.namespaceSource).toEqual({
+      source: 'gitlabDeployment',
+      name: 'search-indexer-staging',
+      kubectl:
+        'kubectl get gitlabdeployments.gitlab.com search-indexer-staging -o yaml',
+      status: 'Ready=True: namespace search-staging exists',
+      serves: ['acme/platform/search-indexer'],
+    });
+    expect(body.resources.length).toBeGreaterThan(0);
+    const list = await get(
+      '/entity/default/component/checkout-api/environments',
+    );
+    const production = (
+      list.body as EntityEnvironmentsResponse
+    ).environments.find(e => e.name === 'production');
+    expect(production?.namespaceSource).toEqual({ source: 'gitlab' });
+    // The card's drift count: checkout-config, edited with kubectl.
+    expect(production?.driftedCount).toBe(1);
   });
 
   it('narrows reads with the entity label selector', async () => {
@@ -144,7 +286,7 @@ describe('gitlab-env backend against the GitLab simulator', () => {
     ['notifications', 'production', 403, 'AGENT_NOT_SHARED'],
     ['notifications', 'sandbox', 409, 'NO_AGENT'],
     ['notifications', 'staging', 409, 'AGENT_NOT_VISIBLE'],
-    ['search-indexer', 'staging', 409, 'NO_NAMESPACE'],
+    ['search-indexer', 'perf', 409, 'NO_NAMESPACE'],
     ['search-indexer', 'development', 503, 'AGENT_NOT_CONNECTED'],
     ['search-indexer', 'lab', 503, 'AGENT_NEVER_CONNECTED'],
     ['storefront', 'nope', 404, 'ENVIRONMENT_NOT_FOUND'],

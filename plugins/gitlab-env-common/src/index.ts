@@ -13,4 +13,5 @@ export * from './overview';
 export * from './ciAccess';
 export * from './events';
 export * from './environments';
+export * from './gitops';
 export * from './actions';

@@ -198,6 +198,30 @@ export function eventsFor(
       }
       break;
     }
+    case 'HelmRelease': {
+      // helm-controller with spec.driftDetection.mode "warn" reports drift
+      // as an Event on the HelmRelease and corrects nothing; its message
+      // names each drifted object (helm-controller docs, Drift detection;
+      // the wording as its logs print it). The scenario lists the drifted
+      // objects in the simulator.gitlab-env/drift annotation.
+      const drifted =
+        object.metadata.annotations?.['simulator.gitlab-env/drift'];
+      if (object.spec?.driftDetection?.mode === 'warn' && drifted) {
+        const history = object.status?.history?.[0];
+        add({
+          type: 'Warning',
+          reason: 'DriftDetected',
+          message: `Cluster state of release ${
+            history?.namespace ?? object.metadata.namespace
+          }/${history?.name ?? object.metadata.name}.v${
+            history?.version ?? 1
+          } has drifted from the desired state:\n${drifted.trim()}`,
+          component: 'helm-controller',
+          last: ctx.now,
+        });
+      }
+      break;
+    }
     default:
   }
   return events;

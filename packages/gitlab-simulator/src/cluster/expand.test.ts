@@ -341,7 +341,8 @@ describe('the default scenario', () => {
         o =>
           o.kind === kind &&
           o.metadata.name === name &&
-          o.metadata.namespace === namespace,
+          // Cluster-scoped entries have an empty namespace field.
+          (o.metadata.namespace ?? '') === namespace,
       );
     });
     expect(missing.map((e: any) => e.id)).toEqual([

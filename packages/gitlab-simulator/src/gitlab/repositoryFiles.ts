@@ -37,12 +37,27 @@ function canReadCode(
   return directory.hasRole(caller?.user, project.fullPath, 'reporter');
 }
 
+/**
+ * The commits the project's deployments record, full or abbreviated (GitLab
+ * resolves a commit id of 7 or more hex digits as a ref). The simulator
+ * holds one snapshot of each repository, served for them and the default
+ * branch; every other ref answers 404 Commit Not Found.
+ */
+function deployedCommit(project: ScenarioProject, ref: string): boolean {
+  if (!/^[0-9a-f]{7,40}$/.test(ref)) return false;
+  return project.environments.some(environment =>
+    environment.deployments.some(({ sha }) => sha.startsWith(ref)),
+  );
+}
+
 function knownRef(project: ScenarioProject, ref: string): boolean {
-  return [
-    project.defaultBranch,
-    'HEAD',
-    `refs/heads/${project.defaultBranch}`,
-  ].includes(ref);
+  return (
+    [
+      project.defaultBranch,
+      'HEAD',
+      `refs/heads/${project.defaultBranch}`,
+    ].includes(ref) || deployedCommit(project, ref)
+  );
 }
 
 /** A stable fake commit id for the project's only commit. */

@@ -474,7 +474,8 @@ describe('Kubernetes API behind KAS', () => {
           .trim()
           .split('\n')
           .map(line => JSON.parse(line).type),
-      ).toEqual(['ADDED']);
+        // checkout-config and checkout-debug, then the stream ends.
+      ).toEqual(['ADDED', 'ADDED']);
     });
   });
 

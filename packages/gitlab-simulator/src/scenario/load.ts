@@ -20,6 +20,7 @@ import {
  *   crds/*.yaml                            CustomResourceDefinitions installed in every cluster
  *   clusters/<agent>/<namespace>/*.yaml    manifests applied to the agent's cluster
  *   clusters/<agent>/_cluster/*.yaml       cluster-scoped manifests
+ *   repositories/<project path>/**         files of the project's default branch (what Flux applies)
  */
 
 const CLUSTER_SCOPED_DIR = '_cluster';
@@ -45,6 +46,24 @@ function readManifests(file: string): KubeObject[] {
       return doc.toJS() as KubeObject | null;
     })
     .filter((o): o is KubeObject => !!o && typeof o === 'object' && !!o.kind);
+}
+
+/** Every file below `dir`, by its path relative to `dir`; bounded in depth. */
+function filesBelow(
+  dir: string,
+  prefix = '',
+  depth = 0,
+): Record<string, string> {
+  if (!existsSync(dir) || depth > 8) return {};
+  const files: Record<string, string> = {};
+  for (const entry of readdirSync(dir).sort()) {
+    const path = join(dir, entry);
+    const relative = prefix ? `${prefix}/${entry}` : entry;
+    if (statSync(path).isDirectory())
+      Object.assign(files, filesBelow(path, relative, depth + 1));
+    else files[relative] = readFileSync(path, 'utf8');
+  }
+  return files;
 }
 
 function subdirectories(dir: string): string[] {
@@ -154,7 +173,10 @@ export function loadScenario(dir: string): Scenario {
     visibility: p.visibility ?? 'private',
     defaultBranch: p.defaultBranch ?? 'main',
     environments: (p.environments ?? []).map((e: any) => toEnvironment(e, now)),
-    files: { ...(p.files ?? {}) },
+    files: {
+      ...filesBelow(join(root, 'repositories', String(p.path))),
+      ...(p.files ?? {}),
+    },
     protectedBranches: p.protectedBranches,
   }));
   // Agent configuration files live in the repository of the agent's config project.

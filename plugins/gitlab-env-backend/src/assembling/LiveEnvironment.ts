@@ -418,7 +418,7 @@ export class LiveEnvironment {
       const source = objectSourceOf(access, bounds, labelSelector);
       const read = await readEnvironmentObjects(
         { list: async () => [], get: ref => source.get(ref) },
-        target.kinds,
+        target.allKinds ?? target.kinds,
         { namespace, fluxResourcePath: target.environment.fluxResourcePath },
       );
       if (this.stopped) return;

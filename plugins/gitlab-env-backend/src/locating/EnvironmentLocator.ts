@@ -9,6 +9,8 @@ import { asGitlabEnvError, failure } from '../errors';
 import { isInScope, readEntityScope } from '../service/entityScope';
 import { SharedReadCache } from '../service/sharedCache';
 import { GitlabEnvTransport } from '../transport/SharedTransport';
+import { namespaceSourcesThroughAgents } from '../gitops/gitlabDeployments';
+import { ReadBounds } from '../service/readBounds';
 
 /**
  * Where a catalog entity deploys: its GitLab project and the environments
@@ -75,9 +77,31 @@ export class AnnotationLocator implements GitlabEnvLocator {
           // Handled below, once the check is in; not an unhandled rejection meanwhile.
           listing.catch(() => undefined);
           await usable;
-          return listing.catch(error =>
+          const listed = await listing.catch(error =>
             this.transport.explainGitlabFailure(instance, error),
           );
+          // An environment GitLab gives no namespace may take one from the
+          // cluster: a GitLabDeployment object or its Flux inventory.
+          const environments = await namespaceSourcesThroughAgents({
+            environments: listed.environments,
+            projectPath: listed.project.fullPath,
+            kas: async agent =>
+              this.transport.kas(
+                instance,
+                await this.transport.usableInstance(instance),
+                agent,
+                loadSignal,
+              ),
+            bounds: () =>
+              new ReadBounds(
+                this.config.limits.maxPagesPerList,
+                this.config.limits.maxObjectsPerEnvironment,
+                () => undefined,
+                loadSignal,
+              ),
+            onFailure: () => undefined,
+          });
+          return { ...listed, environments };
         },
         { signal: options.signal },
       )

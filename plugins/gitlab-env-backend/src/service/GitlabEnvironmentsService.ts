@@ -1,6 +1,7 @@
 import { CacheService, LoggerService } from '@backstage/backend-plugin-api';
 import { Entity, stringifyEntityRef } from '@backstage/catalog-model';
 import {
+  DesiredStateComparison,
   DiagnosticsResponse,
   EntityEnvironmentsResponse,
   EnvironmentResourcesResponse,
@@ -41,9 +42,15 @@ import {
 } from '../transport/SharedTransport';
 import { CoalescingCache } from './cache';
 import { deadlineSignal } from './deadline';
-import type { ListableKind } from './discovery';
+import { ListableKind, namespacedKinds } from './discovery';
 import type { KasClient } from './kasClient';
 import { SharedReadCache } from './sharedCache';
+import { GitlabRestClient } from '../ciAccess/gitlabRest';
+import { compareWithRepository } from '../gitops/desiredFromRepository';
+import { driftedCount } from '../gitops/driftedCount';
+
+/** Repository files are read at a commit: they do not change. */
+const REPOSITORY_FILE_TTL_MS = 30 * 60_000;
 
 /** Options of the GitlabEnvironmentsService constructor. @public */
 export interface GitlabEnvironmentsServiceOptions {
@@ -125,7 +132,10 @@ export interface LiveTarget {
   /** `host|agentId`: watches are shared and capped per agent. */
   agentKey: string;
   host: string;
+  /** The kinds watched (or polled) in the namespace: namespaced ones only. */
   kinds: ListableKind[];
+  /** Every discovered kind, cluster-scoped ones included: what a Flux object names is read through these. */
+  allKinds?: ListableKind[];
   /** How the cluster is reached: KAS (watched) or a backend module's source (polled). */
   access: ClusterAccess;
   judging: Judging;
@@ -270,8 +280,13 @@ export class GitlabEnvironmentsService {
                 this.context(located, environment),
                 signal,
               );
+              const drifted = driftedCount(read.resources, read.graph);
               return withReadErrors(
-                { ...environment, health: read.health },
+                {
+                  ...environment,
+                  health: read.health,
+                  ...(drifted > 0 && { driftedCount: drifted }),
+                },
                 read.errors,
               );
             } catch (error) {
@@ -301,6 +316,7 @@ export class GitlabEnvironmentsService {
     const signal = this.requestSignal(options.signal);
     const ctx = await this.findEnvironment(entity, slug, signal);
     const read = await this.reads.readEnvironment(ctx, signal);
+    const desired = await this.desiredState(ctx, read.resources);
     return {
       entityRef: stringifyEntityRef(entity),
       environment: { ...ctx.environment, health: read.health },
@@ -309,7 +325,42 @@ export class GitlabEnvironmentsService {
         labelSelector: ctx.located.labelSelector,
       },
       ...read,
+      ...(desired && { desired }),
     };
+  }
+
+  /**
+   * Desired vs live from the repository, for Flux Kustomizations (see
+   * compareWithRepository). Files are read at a commit, so they are cached
+   * for long; a failed read is said, never thrown.
+   */
+  private async desiredState(
+    ctx: EnvironmentContext,
+    resources: KubernetesObject[],
+  ): Promise<DesiredStateComparison | undefined> {
+    const { instance } = ctx;
+    const rest = new GitlabRestClient(
+      instance,
+      this.config.requestTimeoutMs,
+      this.transport.instanceLimit(instance.host),
+    );
+    return compareWithRepository({
+      objects: resources,
+      fluxResourcePath: ctx.environment.fluxResourcePath,
+      host: instance.host,
+      readFile: (project, path, ref) =>
+        this.cache.getOrLoad(
+          `repofile|${instance.host}|${project}|${ref}|${path}`,
+          () => rest.file(project, path, ref),
+          { ttlMs: REPOSITORY_FILE_TTL_MS },
+        ),
+    }).catch(error => ({
+      unavailable: `The repository could not be read: ${
+        asGitlabEnvError(error).message
+      }`,
+      notRendered: [],
+      objects: [],
+    }));
   }
 
   /** The rolled-up health only; shares the cached read with getEnvironmentResources. */
@@ -414,7 +465,7 @@ export class GitlabEnvironmentsService {
     const signal = this.requestSignal(options.signal);
     const ctx = await this.findEnvironment(entity, slug, signal);
     this.reads.refuseUnreadable(ctx);
-    const { kinds, access } = await this.reads.throughAgent(
+    const { kinds: allKinds, access } = await this.reads.throughAgent(
       ctx,
       async reached => ({
         access: reached,
@@ -428,7 +479,8 @@ export class GitlabEnvironmentsService {
       readKey: this.reads.readKey(ctx),
       agentKey: `${ctx.instance.host}|${ctx.environment.agent!.id}`,
       host: ctx.instance.host,
-      kinds,
+      kinds: namespacedKinds(allKinds),
+      allKinds,
       access,
       judging: this.judging,
     };

@@ -1,6 +1,6 @@
 import { KubernetesObject } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { GitlabEnvFailure } from '../errors';
-import { ListableKind } from './discovery';
+import { ListableKind, namespacedKinds } from './discovery';
 import { KasClient } from './kasClient';
 import { ReadBounds } from './readBounds';
 import {
@@ -61,7 +61,7 @@ export async function readAcrossCluster(
   );
   const reads = new Map<ListableKind, KindRead>();
   await Promise.all(
-    kinds.map(async kind => {
+    namespacedKinds(kinds).map(async kind => {
       const keep = (namespace: string, name: string) =>
         namespaces.has(namespace) ||
         extraKeys.has(refKey(kind.group, kind.plural, namespace, name));

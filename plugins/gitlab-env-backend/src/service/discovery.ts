@@ -9,7 +9,7 @@ import {
 } from '../validation';
 
 /**
- * A namespaced, listable kind at its preferred version.
+ * A listable kind at its preferred version; cluster-scoped ones are flagged.
  *
  * @public
  */
@@ -23,6 +23,18 @@ export interface ListableKind {
   label: string;
   /** API path prefix: `/api/v1` or `/apis/<group>/<version>`. */
   basePath: string;
+  /**
+   * True for cluster-scoped kinds (Namespace, ClusterRole, CRDs…): never
+   * listed per namespace, only read when an inventory names an object.
+   */
+  clusterScoped?: boolean;
+}
+
+/** The kinds listed in a namespace: all but the cluster-scoped ones. */
+export function namespacedKinds(
+  kinds: readonly ListableKind[],
+): ListableKind[] {
+  return kinds.filter(kind => !kind.clusterScoped);
 }
 
 /**
@@ -52,7 +64,7 @@ function kindsOf(
         isRecord(r) &&
         isDns1123Label(r.name) &&
         isKindName(r.kind) &&
-        r.namespaced === true &&
+        typeof r.namespaced === 'boolean' &&
         Array.isArray(r.verbs) &&
         r.verbs.includes('list'),
     )
@@ -63,6 +75,7 @@ function kindsOf(
       kind: String(r.kind),
       label: group ? `${group}/${r.kind}` : String(r.kind),
       basePath,
+      ...(r.namespaced === false && { clusterScoped: true }),
     }));
 }
 
@@ -102,7 +115,7 @@ function aggregatedKinds(list: Record<string, any>): ListableKind[] {
 }
 
 /**
- * The namespaced kinds an agent's cluster lets one list: `/api/v1` and
+ * The kinds an agent's cluster lets one list, cluster-scoped ones flagged: `/api/v1` and
  * `/apis` in one round; with aggregated discovery that is all, otherwise
  * every group's preferred version follows in a second round.
  */

@@ -20,6 +20,8 @@ export interface ObjectRef {
   name: string;
   /** How errors name the kind, e.g. `kustomize.toolkit.fluxcd.io/Kustomization`. */
   label: string;
+  /** A cluster-scoped kind (from discovery): `namespace` is '' and not in the path. */
+  clusterScoped?: boolean;
 }
 
 /**
@@ -190,7 +192,12 @@ export async function getObject(
   ref: ObjectRef,
   bounds: ReadBounds,
 ): Promise<KubernetesObject | undefined> {
-  const path = objectPath(ref, ref.namespace, ref.name, ref.label);
+  const path = objectPath(
+    ref,
+    ref.clusterScoped ? undefined : ref.namespace,
+    ref.name,
+    ref.label,
+  );
   const planned = {
     apiVersion: apiVersionOf(ref.group, ref.version),
     kind: ref.kind,

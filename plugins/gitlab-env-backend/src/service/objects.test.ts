@@ -25,6 +25,66 @@ describe('normalizeObject', () => {
     });
   });
 
+  it('keeps what is evidence of drift: fields of a manager other than Flux or Kubernetes, a last-applied copy that differs', () => {
+    const foreign = {
+      manager: 'kubectl-edit',
+      operation: 'Update',
+      time: '2026-11-21T09:30:00Z',
+      fieldsV1: { 'f:data': { 'f:CURRENCY': {} } },
+    };
+    const lastApplied = JSON.stringify({ data: { CURRENCY: 'USD' } });
+    const object = normalizeObject(
+      {
+        metadata: {
+          name: 'config',
+          managedFields: [
+            {
+              manager: 'kustomize-controller',
+              operation: 'Apply',
+              fieldsV1: { 'f:data': { 'f:A': {} } },
+            },
+            foreign,
+          ],
+          annotations: {
+            'kubectl.kubernetes.io/last-applied-configuration': lastApplied,
+          },
+        },
+        data: { CURRENCY: 'EUR', A: '1' },
+      },
+      { apiVersion: 'v1', kind: 'ConfigMap' },
+    );
+    expect(object?.metadata?.managedFields).toEqual([foreign]);
+    expect(object?.metadata?.annotations).toEqual({
+      'kubectl.kubernetes.io/last-applied-configuration': lastApplied,
+    });
+  });
+
+  it('drops every copy of a Secret, drift evidence included', () => {
+    const secret = normalizeObject(
+      {
+        metadata: {
+          name: 'db',
+          managedFields: [
+            {
+              manager: 'kubectl-edit',
+              operation: 'Update',
+              fieldsV1: { 'f:data': { 'f:password': {} } },
+            },
+          ],
+          annotations: {
+            'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify({
+              data: { password: 'c2VjcmV0' },
+            }),
+          },
+        },
+        data: { password: 'b3RoZXI=' },
+      },
+      { apiVersion: 'v1', kind: 'Secret' },
+    );
+    expect(secret?.metadata).toEqual({ name: 'db', annotations: {} });
+    expect(JSON.stringify(secret)).not.toContain('c2VjcmV0');
+  });
+
   it("keeps a Secret's keys and type but never its values", () => {
     const secret = normalizeObject(
       {

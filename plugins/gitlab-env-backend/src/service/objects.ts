@@ -1,4 +1,8 @@
-import { KubernetesObject } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import {
+  foreignFieldManagers,
+  KubernetesObject,
+  lastAppliedChanges,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { isRecord, MAX_JSON_DEPTH } from './json';
 
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
@@ -23,9 +27,33 @@ function redactValues(values: unknown): unknown {
   );
 }
 
-function stripCopies(metadata: Record<string, any>): Record<string, any> {
+/** Metadata without managedFields and the last-applied copy: a Secret's copies hold its values. */
+function stripAllCopies(metadata: Record<string, any>): Record<string, any> {
   const { managedFields: _managed, ...rest } = metadata;
   if (isRecord(rest.annotations) && LAST_APPLIED in rest.annotations) {
+    const { [LAST_APPLIED]: _lastApplied, ...annotations } = rest.annotations;
+    rest.annotations = annotations;
+  }
+  return rest;
+}
+
+/**
+ * The object's metadata without the bulky copies — except what is evidence
+ * of drift, which the GitOps view shows: managedFields entries of managers
+ * other than Flux and Kubernetes, and a last-applied annotation that
+ * differs from the live object.
+ */
+function stripCopiesKeepingDrift(
+  record: Record<string, any>,
+): Record<string, any> {
+  const { managedFields: _managed, ...rest } = record.metadata;
+  const foreign = foreignFieldManagers(record);
+  if (foreign.length > 0) rest.managedFields = foreign;
+  if (
+    isRecord(rest.annotations) &&
+    LAST_APPLIED in rest.annotations &&
+    lastAppliedChanges(record).length === 0
+  ) {
     const { [LAST_APPLIED]: _lastApplied, ...annotations } = rest.annotations;
     rest.annotations = annotations;
   }
@@ -90,14 +118,16 @@ function redactSecret(secret: Record<string, any>) {
   if ('data' in secret) secret.data = redactValues(secret.data);
   if ('stringData' in secret)
     secret.stringData = redactValues(secret.stringData);
-  if (isRecord(secret.metadata)) secret.metadata = stripCopies(secret.metadata);
+  if (isRecord(secret.metadata))
+    secret.metadata = stripAllCopies(secret.metadata);
 }
 
 /**
  * An object as the engine wants it: apiVersion and kind those of the
  * collection the backend asked for (the API server leaves them off list
  * items, and an answer's own claim is not trusted), without the bulky
- * copies nobody shows (managedFields, the last-applied annotation).
+ * copies (managedFields, the last-applied annotation) but what of them
+ * is evidence of drift; a Secret keeps none of them.
  * Redaction is decided per item and fails closed: an item is a Secret when
  * it was asked for as one or claims to be one, and every value of a Secret
  * (service account tokens among them) reads REDACTED_SECRET_VALUE; its keys
@@ -124,7 +154,7 @@ export function inspectObject(
     ...record,
     apiVersion: planned.apiVersion,
     kind: planned.kind,
-    metadata: stripCopies(record.metadata),
+    metadata: stripCopiesKeepingDrift(record),
   };
   if (claimedSecret || isCoreSecret(planned.apiVersion, planned.kind))
     redactSecret(object);

@@ -1,16 +1,17 @@
 import {
+  fluxSourceKeyOf,
   GitlabEnvError,
   KubernetesObject,
-  parseFluxInventoryId,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { asGitlabEnvError, GitlabEnvFailure } from '../errors';
 import {
-  checkFluxResourcePath,
-  isDns1123Label,
-  isPathSegmentName,
-} from '../validation';
-import { ListableKind } from './discovery';
-import { ObjectSource } from './objectSource';
+  fluxRelatedRefs,
+  MAX_RELATED_READS,
+  refOf,
+} from '../gitops/fluxRelatedRefs';
+import { checkFluxResourcePath } from '../validation';
+import { ListableKind, namespacedKinds } from './discovery';
+import { ObjectRef, ObjectSource } from './objectSource';
 
 export interface ReadScope {
   namespace: string;
@@ -101,8 +102,9 @@ class ObjectsByUid {
 /**
  * Reads what an environment runs: every listable namespaced kind in its
  * namespace (in parallel; the source bounds concurrency), the Flux object
- * that deploys it and what that object's inventory names outside the
- * namespace. A kind that fails becomes an entry of `errors`, as do objects
+ * that deploys it and what that object names outside the namespace
+ * (inventory entries in other namespaces and cluster-scoped ones, its
+ * source chain, its dependencies). A kind that fails becomes an entry of `errors`, as do objects
  * left out as malformed and uids shared by distinct objects; failures that
  * concern the whole agent fail the read when every list met one.
  */
@@ -119,9 +121,10 @@ export async function readEnvironmentObjects(
   // the read only when every list met one: a reset on one list is that
   // kind's warning, not the environment's failure.
   const agentWide: unknown[] = [];
+  const listed = namespacedKinds(kinds);
   const [lists, flux] = await Promise.all([
     Promise.all(
-      kinds.map(kind =>
+      listed.map(kind =>
         source.list(kind, scope.namespace).catch(error => {
           if (isAgentWideFailure(error)) agentWide.push(error);
           errors.push(kindError(error, kind.label));
@@ -131,11 +134,12 @@ export async function readEnvironmentObjects(
     ),
     readFluxObject(source, scope.fluxResourcePath, errors),
   ]);
-  if (kinds.length > 0 && agentWide.length === kinds.length) throw agentWide[0];
+  if (listed.length > 0 && agentWide.length === listed.length)
+    throw agentWide[0];
   lists.flat().forEach(add);
   if (flux) {
     add(flux);
-    const extra = await readInventoryOutsideNamespace(
+    const extra = await readFluxRelated(
       source,
       kinds,
       flux,
@@ -169,43 +173,69 @@ async function readFluxObject(
   }
 }
 
-async function readInventoryOutsideNamespace(
+/**
+ * What the Flux object names beyond the namespace (see fluxRelatedRefs),
+ * then the sources of the HelmCharts read (a HelmRelease's chart → its
+ * HelmRepository). Bounded; a kind that fails is that kind's warning.
+ */
+async function readFluxRelated(
   source: ObjectSource,
   kinds: ListableKind[],
   flux: KubernetesObject,
   namespace: string,
   errors: GitlabEnvError[],
 ): Promise<KubernetesObject[]> {
-  const entries: unknown[] = Array.isArray(flux.status?.inventory?.entries)
-    ? flux.status.inventory.entries
-    : [];
-  // Inventory entries are cluster data: only names that follow Kubernetes'
-  // grammars are read (getObject's path builder refuses the rest).
-  const wanted = entries
-    .map(entry => parseFluxInventoryId((entry as { id?: any })?.id))
-    .filter(
-      e =>
-        e &&
-        e.namespace !== '' &&
-        e.namespace !== namespace &&
-        isDns1123Label(e.namespace) &&
-        isPathSegmentName(e.name),
-    );
-  const reads = wanted.map(async entry => {
-    const kind = kinds.find(
-      k => k.group === entry!.group && k.kind === entry!.kind,
-    );
-    if (!kind) return undefined;
-    try {
-      return await source.get({
-        ...kind,
-        namespace: entry!.namespace,
-        name: entry!.name,
-      });
-    } catch (error) {
-      errors.push(kindError(error, kind.label));
+  const { refs } = fluxRelatedRefs(flux, kinds, namespace);
+  if (refs.length > MAX_RELATED_READS) {
+    errors.push({
+      code: 'LIMIT_REACHED',
+      message: `The Flux object names ${refs.length} objects outside the namespace ${namespace}; the first ${MAX_RELATED_READS} are read, the rest show as Missing.`,
+      resource: `${flux.kind}/${flux.metadata?.name}`,
+    });
+  }
+  const read = (ref: ObjectRef) =>
+    source.get(ref).catch(error => {
+      errors.push(kindError(error, ref.label));
       return undefined;
-    }
+    });
+  const first = (
+    await Promise.all(refs.slice(0, MAX_RELATED_READS).map(read))
+  ).filter((o): o is KubernetesObject => !!o);
+  const chartSources = first
+    .filter(o => o.kind === 'HelmChart')
+    .map(chart => fluxSourceKeyOf(chart))
+    .map(key => key && refOf(key, kinds))
+    .filter((ref): ref is ObjectRef => !!ref);
+  const second = (await Promise.all(chartSources.map(read))).filter(
+    (o): o is KubernetesObject => !!o,
+  );
+  const events = await fluxEvents(source, kinds, flux, namespace, errors);
+  return [...first, ...second, ...events];
+}
+
+/**
+ * The Events about the Flux object when it lives in another namespace
+ * (flux-system): its history and helm-controller's drift warnings. One list
+ * of that namespace's Events, kept only for the Flux object.
+ */
+async function fluxEvents(
+  source: ObjectSource,
+  kinds: ListableKind[],
+  flux: KubernetesObject,
+  namespace: string,
+  errors: GitlabEnvError[],
+): Promise<KubernetesObject[]> {
+  const fluxNamespace = flux.metadata?.namespace;
+  const eventKind = kinds.find(k => k.group === '' && k.kind === 'Event');
+  if (!eventKind || !fluxNamespace || fluxNamespace === namespace) return [];
+  const events = await source.list(eventKind, fluxNamespace).catch(error => {
+    errors.push(kindError(error, eventKind.label));
+    return [];
   });
-  return (await Promise.all(reads)).filter((o): o is KubernetesObject => !!o);
+  return events.filter(event => {
+    const involved = (event as { involvedObject?: any }).involvedObject;
+    return (
+      involved?.kind === flux.kind && involved?.name === flux.metadata?.name
+    );
+  });
 }

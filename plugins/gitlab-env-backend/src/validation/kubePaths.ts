@@ -99,10 +99,14 @@ export function collectionPath(
   return `${basePathOf(group, version)}${scope}/${plural}`;
 }
 
-/** The path of one namespaced object, each segment checked. */
+/**
+ * The path of one object, each segment checked: namespaced, or
+ * cluster-scoped when `namespace` is undefined (only for kinds discovery
+ * says are cluster-scoped).
+ */
 export function objectPath(
   address: ResourceAddress,
-  namespace: string,
+  namespace: string | undefined,
   name: string,
   source: ValueSource,
 ): string {

@@ -28,6 +28,8 @@ const EDGE_TYPE_BITS: Record<ResourceEdgeType, number> = {
   mounts: 16,
   uses: 32,
   manages: 64,
+  sources: 128,
+  dependsOn: 256,
 };
 
 const NO_NODES: readonly number[] = [];

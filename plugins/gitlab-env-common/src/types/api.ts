@@ -1,3 +1,4 @@
+import type { DesiredObjectDiff } from '../gitops/desiredState';
 import { GitlabEnvError } from './errors';
 import { ResourceGraph } from './graph';
 import { HealthSummary } from './health';
@@ -48,6 +49,27 @@ export interface GitlabProjectRef {
   webUrl: string;
 }
 
+/**
+ * Where an environment's namespace came from: GitLab's environment settings,
+ * a `GitLabDeployment` object in the cluster, or the Flux object's
+ * inventory (its `targetNamespace`, else where most entries live); `name`
+ * names the object. @public
+ */
+export interface NamespaceMapping {
+  source: 'gitlab' | 'gitlabDeployment' | 'inventory';
+  /** The object that says so, e.g. the GitLabDeployment's name. */
+  name?: string;
+  /** The kubectl command that shows it. */
+  kubectl?: string;
+  /** What the object's status says (its Ready condition), when it has one. */
+  status?: string;
+  /**
+   * Every project the same GitLabDeployment serves (groups as `<group>/*`):
+   * one namespace serving several projects shows here.
+   */
+  serves?: string[];
+}
+
 /** A GitLab environment as the plugin shows it. @public */
 export interface GitlabEnvironment {
   id: string;
@@ -61,6 +83,8 @@ export interface GitlabEnvironment {
   webUrl?: string;
   autoStopAt?: string;
   namespace?: string;
+  /** Where `namespace` came from, when it is set. */
+  namespaceSource?: NamespaceMapping;
   fluxResourcePath?: string;
   agent?: GitlabAgentRef;
   lastDeployment?: GitlabDeploymentRef;
@@ -69,6 +93,8 @@ export interface GitlabEnvironment {
    * computed it for the list; the UI then needs no resource read per card.
    */
   health?: HealthSummary;
+  /** How many objects Flux manages drifted, when the backend computed health. */
+  driftedCount?: number;
   /**
    * Errors and warnings of this environment: settings GitLab holds that the
    * backend refused, and, with health, what the health read could not get.
@@ -87,6 +113,22 @@ export interface EntityEnvironmentsResponse {
   errors?: GitlabEnvError[];
 }
 
+/**
+ * The repository's manifests against the live objects, for a Flux
+ * Kustomization whose GitRepository is a project of the same GitLab
+ * instance: read through the repository files API at the applied revision.
+ * @public
+ */
+export interface DesiredStateComparison {
+  /** Where the manifests were read; absent when they could not be. */
+  source?: { project: string; ref: string; path: string };
+  /** Why there is no comparison, in plain words (a HelmRelease, another host, no access…). */
+  unavailable?: string;
+  /** What the backend could not render without kustomize or Helm. */
+  notRendered: string[];
+  objects: DesiredObjectDiff[];
+}
+
 /** `GET /entity/:namespace/:kind/:name/environments/:slug/resources` @public */
 export interface EnvironmentResourcesResponse {
   entityRef: string;
@@ -101,6 +143,8 @@ export interface EnvironmentResourcesResponse {
   errors: GitlabEnvError[];
   /** ISO time the data was read from the cluster (it may come from cache). */
   fetchedAt: string;
+  /** Desired vs live from the repository, for Flux environments. */
+  desired?: DesiredStateComparison;
 }
 
 /** The body of every error response of the backend's routes. @public */

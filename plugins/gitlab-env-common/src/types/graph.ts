@@ -17,7 +17,9 @@ export type ResourceEdgeType =
   | 'scales'
   | 'mounts'
   | 'uses'
-  | 'manages';
+  | 'manages'
+  | 'sources'
+  | 'dependsOn';
 
 /** @public */
 export const RESOURCE_EDGE_TYPES: readonly ResourceEdgeType[] = [
@@ -28,6 +30,8 @@ export const RESOURCE_EDGE_TYPES: readonly ResourceEdgeType[] = [
   'mounts',
   'uses',
   'manages',
+  'sources',
+  'dependsOn',
 ];
 
 /** Edge types that make the ownership forest (a node's tree parent). @public */

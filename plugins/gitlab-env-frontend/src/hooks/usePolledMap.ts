@@ -25,7 +25,10 @@ const INITIAL: Polled<never> = { loading: true, refreshing: true };
  * Loads one value per key, then reloads them all on an interval until
  * paused. Previous values stay on screen while reloading (no skeleton
  * flashes on refresh), and in-flight loads are aborted when the keys change
- * or the component unmounts.
+ * or the component unmounts. An interval that ends while loads are still in
+ * flight starts none: a load slower than the interval (KAS looks for a
+ * disconnected agent's tunnel for 20 s) would otherwise be aborted and
+ * restarted forever, and never show.
  */
 export function usePolledMap<T>(
   keys: readonly string[],
@@ -36,13 +39,16 @@ export function usePolledMap<T>(
     new Map(),
   );
   const [tick, setTick] = useState(0);
+  const inFlight = useRef(0);
   const loadRef = useRef(load);
   loadRef.current = load;
   const keysKey = keys.join('\n');
 
   useEffect(() => {
     if (paused) return undefined;
-    const timer = setInterval(() => setTick(t => t + 1), intervalMs);
+    const timer = setInterval(() => {
+      if (inFlight.current === 0) setTick(t => t + 1);
+    }, intervalMs);
     return () => clearInterval(timer);
   }, [paused, intervalMs]);
 
@@ -59,6 +65,7 @@ export function usePolledMap<T>(
     };
     const loadOne = async (key: string) => {
       update(key, prev => ({ ...prev, refreshing: true }));
+      inFlight.current += 1;
       try {
         const value = await loadRef.current(key, controller.signal);
         update(key, () => ({
@@ -76,6 +83,8 @@ export function usePolledMap<T>(
           refreshing: false,
           updatedAt: Date.now(),
         }));
+      } finally {
+        inFlight.current -= 1;
       }
     };
     let next = 0;

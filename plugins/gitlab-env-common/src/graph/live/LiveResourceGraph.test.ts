@@ -110,6 +110,42 @@ const CRAFTED: KubernetesObject[] = [
   },
   configMap('odd/name', ownedBy('loop-b')),
   configMap('under-odd', ownedBy('odd/name', 'uid-odd/name')),
+  // Flux sources, dependencies and a ResourceSet inventory.
+  {
+    ...kustomization('flux-c', [`${ns}_charted__ConfigMap`]),
+    spec: {
+      sourceRef: { kind: 'GitRepository', name: 'repo' },
+      dependsOn: [{ name: 'flux-a' }, { name: 'flux-gone' }],
+    },
+  },
+  {
+    apiVersion: 'source.toolkit.fluxcd.io/v1',
+    kind: 'GitRepository',
+    metadata: meta('repo'),
+  },
+  {
+    apiVersion: 'source.toolkit.fluxcd.io/v1',
+    kind: 'HelmChart',
+    metadata: meta(`${ns}-chart`),
+    spec: { sourceRef: { kind: 'GitRepository', name: 'repo' } },
+  },
+  {
+    apiVersion: 'fluxcd.controlplane.io/v1',
+    kind: 'ResourceSet',
+    metadata: meta('set'),
+    spec: {
+      dependsOn: [
+        {
+          apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
+          kind: 'Kustomization',
+          name: 'flux-c',
+        },
+      ],
+    },
+    status: {
+      inventory: { entries: [{ id: `${ns}_tracked__ConfigMap`, v: 'v1' }] },
+    },
+  },
 ];
 
 const BASE: KubernetesObject[] = [...generateEnvironment(40), ...CRAFTED];
@@ -128,6 +164,8 @@ const variant = fc
       'status',
       'status.inventory',
       'spec',
+      'spec.sourceRef',
+      'spec.dependsOn',
     ),
     fc.oneof(
       fc.constantFrom(...BASE).map(other => other.metadata?.labels),
@@ -163,6 +201,13 @@ const FLUX_VARIANTS: KubernetesObject[] = [
     `${ns}_ghost_apps_Deployment`,
     `${ns}_loop-b__ConfigMap`,
   ]),
+  {
+    ...kustomization('flux-c', []),
+    spec: {
+      sourceRef: { kind: 'GitRepository', name: 'gone' },
+      dependsOn: [{ name: 'flux-b' }],
+    },
+  },
   {
     ...kustomization('flux-b', [`${ns}_ghost_apps_Deployment`]),
     status: {

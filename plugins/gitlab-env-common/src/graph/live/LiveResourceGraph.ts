@@ -55,6 +55,8 @@ const EDGE_TYPE_NUMBERS: Record<ResourceEdgeType, number> = {
   mounts: 4,
   uses: 5,
   manages: 6,
+  sources: 7,
+  dependsOn: 8,
 };
 
 /** An inventory entry the cluster lacks, and the inventories that list it. */
@@ -82,8 +84,9 @@ function compareIds(a: string, b: string): number {
   return a > b ? 1 : 0;
 }
 
+/** Exact up to 2^24 slots and 16 edge types: (2^48 pairs × 16) stays below 2^53. */
 function edgeKey(source: number, target: number, type: ResourceEdgeType) {
-  return (source * 16777216 + target) * 8 + EDGE_TYPE_NUMBERS[type];
+  return (source * 16777216 + target) * 16 + EDGE_TYPE_NUMBERS[type];
 }
 
 /**

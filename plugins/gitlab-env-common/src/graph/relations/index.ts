@@ -1,10 +1,12 @@
 import { ResourceEdgeType } from '../../types';
+import { dependsOn } from './dependsOn';
 import { manages } from './manages';
 import { mounts } from './mounts';
 import { owns } from './owns';
 import { routes } from './routes';
 import { scales } from './scales';
 import { selects } from './selects';
+import { sources } from './sources';
 import { Relation, RelationRule } from './types';
 import { uses } from './uses';
 
@@ -24,6 +26,8 @@ export const RELATIONS: readonly Relation[] = [
   mounts,
   uses,
   manages,
+  sources,
+  dependsOn,
 ];
 
 /** Edge types by which the graph places a node nothing owns (see Relation.placesUnowned). */

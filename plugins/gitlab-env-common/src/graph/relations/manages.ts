@@ -3,8 +3,12 @@ import { parseFluxInventoryId } from '../flux';
 import { NO_FIELDS, annotationsOf } from './fields';
 import { PARENT_RANK, Relation, RelationContext } from './types';
 
-/** A Flux Kustomization manages every entry of its inventory, present or Missing. */
-function kustomizationInventory(context: RelationContext) {
+/**
+ * A Flux Kustomization, and a Flux Operator ResourceSet (same
+ * `status.inventory` shape, https://fluxcd.control-plane.io/operator/resourceset/),
+ * manage every entry of their inventory, present or Missing.
+ */
+function fluxInventory(context: RelationContext) {
   const { status } = context.object;
   const inventory =
     isRecord(status) && isRecord(status.inventory)
@@ -61,7 +65,12 @@ export const manages: Relation = {
     {
       kind: 'Kustomization',
       group: 'kustomize.toolkit.fluxcd.io',
-      infer: kustomizationInventory,
+      infer: fluxInventory,
+    },
+    {
+      kind: 'ResourceSet',
+      group: 'fluxcd.controlplane.io',
+      infer: fluxInventory,
     },
     {
       kind: 'HelmRelease',

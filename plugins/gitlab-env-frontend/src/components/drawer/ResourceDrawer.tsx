@@ -1,7 +1,9 @@
 import * as React from 'react';
 import { useMemo, useState } from 'react';
-import { CodeSnippet, CopyTextButton } from '@backstage/core-components';
+import { CodeSnippet } from '@backstage/core-components';
 import {
+  DesiredStateComparison,
+  GitOpsView,
   KubernetesObject,
   ResourceEventSummary,
   ResourceGraph,
@@ -27,6 +29,9 @@ import { KindIcon } from '../graph/KindIcon';
 import { describeResource } from '../../view/describeResource';
 import { kubectlCommands } from '../../view/kubectl';
 import { formatAge } from '../../view/format';
+import { FluxDrawerSection } from '../gitops';
+import { CommandList } from '../gitops/CommandList';
+import { COMPACT_TABLE_SX } from '../tableStyle';
 import { NodeActionsBar } from '../actions/NodeActionsBar';
 import { useNodeActions } from '../actions/useNodeActions';
 import { ResourceLogs, hasLogs } from '../logs/ResourceLogs';
@@ -40,6 +45,10 @@ export interface ResourceDrawerProps {
   objects: ReadonlyMap<string, KubernetesObject>;
   /** Every object read, Events included. */
   resources: readonly KubernetesObject[];
+  /** Flux sync, history and drift, when the environment has them. */
+  gitops?: GitOpsView;
+  /** Desired vs live from the repository, when the backend could read it. */
+  desired?: DesiredStateComparison;
   onSelect: (resourceId: string) => void;
   onClose: () => void;
   now: number;
@@ -74,6 +83,8 @@ function DrawerBody({
   tree,
   objects,
   resources,
+  gitops,
+  desired,
   onSelect,
   onClose,
   now,
@@ -137,6 +148,17 @@ function DrawerBody({
         {logs ? <Tab label="Logs" value="logs" /> : null}
       </Tabs>
       <Box sx={{ p: 2, overflow: 'auto', flexGrow: 1 }}>
+        {tab === 'summary' && gitops ? (
+          <Box sx={{ mb: 2.5 }}>
+            <FluxDrawerSection
+              node={node}
+              gitops={gitops}
+              desired={desired?.objects.find(o => o.id === node.id)}
+              onSelect={onSelect}
+              now={now}
+            />
+          </Box>
+        ) : null}
         {tab === 'summary' ? (
           <Summary
             node={node}
@@ -250,21 +272,7 @@ function Summary({
 
       {conditions.length > 0 ? (
         <Section title="Conditions">
-          <Box
-            component="table"
-            sx={{
-              width: '100%',
-              borderCollapse: 'collapse',
-              typography: 'body2',
-              '& th, & td': {
-                textAlign: 'left',
-                p: 0.5,
-                borderBottom: 1,
-                borderColor: 'divider',
-                verticalAlign: 'top',
-              },
-            }}
-          >
+          <Box component="table" sx={COMPACT_TABLE_SX}>
             <thead>
               <tr>
                 <th>Type</th>
@@ -288,27 +296,10 @@ function Summary({
       ) : null}
 
       <Section title="kubectl">
-        {[commands.get, commands.describe, commands.events].map(command => (
-          <Box
-            key={command}
-            sx={{
-              display: 'flex',
-              alignItems: 'center',
-              gap: 1,
-              fontFamily: 'monospace',
-              fontSize: 13,
-              bgcolor: 'action.hover',
-              borderRadius: 1,
-              px: 1,
-              mb: 0.5,
-            }}
-          >
-            <Box component="code" sx={{ flexGrow: 1, overflowX: 'auto' }}>
-              {command}
-            </Box>
-            <CopyTextButton text={command} />
-          </Box>
-        ))}
+        <CommandList
+          commands={[commands.get, commands.describe, commands.events]}
+          label="kubectl commands"
+        />
       </Section>
 
       <KeyValues title="Labels" values={object?.metadata?.labels} />

@@ -142,7 +142,24 @@ function EnvironmentHealth({
   resources,
 }: Pick<EnvironmentCardProps, 'environment' | 'resources'>) {
   const summary = resources?.value?.health ?? environment.health;
-  if (summary) return <HealthBadge summary={summary} />;
+  if (summary)
+    return (
+      <Box
+        sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}
+      >
+        <HealthBadge summary={summary} />
+        {environment.driftedCount ? (
+          <Chip
+            size="small"
+            color="warning"
+            variant="outlined"
+            label={`${environment.driftedCount} drifted`}
+            title="Objects whose live state differs from what Flux applied"
+            data-testid="drifted-count"
+          />
+        ) : null}
+      </Box>
+    );
   if (environment.state === 'stopped') {
     return (
       <Typography variant="body2" color="text.secondary">

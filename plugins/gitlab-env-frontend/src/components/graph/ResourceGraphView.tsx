@@ -57,6 +57,8 @@ export interface ResourceGraphViewProps {
   selectedId?: string;
   onSelect: (resourceId: string) => void;
   onExpandGroup: (ownerId: string) => void;
+  /** Nodes whose live state drifted from what Flux applied: badged. */
+  driftedIds?: ReadonlySet<string>;
   /** A right click, or the context-menu key, on a resource node. */
   onNodeMenu?: (
     resourceId: string,
@@ -82,6 +84,7 @@ export function ResourceGraphView({
   selectedId,
   onSelect,
   onExpandGroup,
+  driftedIds,
   onNodeMenu,
   now,
   layoutKey = '',
@@ -100,11 +103,11 @@ export function ResourceGraphView({
         nodeHeight: NODE_HEIGHT,
       });
       laidOut.current = { key: layoutKey, layout };
-      return toFlow(view, layout, now);
+      return toFlow(view, layout, now, driftedIds);
     },
     // Ages in status lines move with the data's refresh, not with every render.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [view, layoutKey],
+    [view, layoutKey, driftedIds],
   );
   const byId = useMemo(
     () => new Map(view.nodes.map(node => [node.id, node])),
@@ -283,7 +286,12 @@ function useWheelActivation() {
   return { active, hint, handlers };
 }
 
-function toFlow(view: GraphView, layout: ResourceGraphLayout, now: number) {
+function toFlow(
+  view: GraphView,
+  layout: ResourceGraphLayout,
+  now: number,
+  driftedIds?: ReadonlySet<string>,
+) {
   const nodes: Node[] = view.nodes.map(viewNode => {
     const position = layout.positions.get(viewNode.id) ?? { x: 0, y: 0 };
     return {
@@ -293,7 +301,7 @@ function toFlow(view: GraphView, layout: ResourceGraphLayout, now: number) {
       width: NODE_WIDTH,
       height: NODE_HEIGHT,
       handles: HANDLES,
-      data: nodeData(viewNode, now),
+      data: nodeData(viewNode, now, driftedIds),
       ariaLabel: nodeLabel(viewNode),
     };
   });
@@ -322,6 +330,7 @@ function toFlow(view: GraphView, layout: ResourceGraphLayout, now: number) {
 function nodeData(
   node: ViewNode,
   now: number,
+  driftedIds?: ReadonlySet<string>,
 ): ResourceNodeData | PodGroupNodeData {
   if (node.type === 'podGroup') {
     return {
@@ -338,6 +347,7 @@ function nodeData(
     healthOrigin: node.resource.health?.origin,
     statusLine: describeResource(node.object, now).join(' · '),
     missing: Boolean(node.resource.missing),
+    drifted: Boolean(driftedIds?.has(node.id)),
     context: node.context,
   };
 }

@@ -22,6 +22,8 @@ export interface ResourceNodeData extends Record<string, unknown> {
   healthOrigin?: HealthOrigin;
   statusLine: string;
   missing: boolean;
+  /** The live object differs from what Flux applied. */
+  drifted?: boolean;
   context: boolean;
 }
 
@@ -36,7 +38,9 @@ export const ResourceNodeCard = memo(function ResourceNodeCardView({
         data.health ? ` — ${data.health}` : ''
       }${data.healthMessage ? `: ${data.healthMessage}` : ''}${
         data.healthOrigin === 'generic' ? ' (generic rule)' : ''
-      }${data.healthOrigin === 'adopter' ? ' (portal rule)' : ''}`}
+      }${data.healthOrigin === 'adopter' ? ' (portal rule)' : ''}${
+        data.drifted ? ' — drifted from what Flux applied' : ''
+      }`}
       sx={{
         opacity: data.context ? 0.45 : 1,
         borderStyle: data.missing ? 'dashed' : 'solid',
@@ -84,6 +88,22 @@ export const ResourceNodeCard = memo(function ResourceNodeCardView({
       >
         <HealthIcon status={data.health} />
         <HealthOriginHint origin={data.healthOrigin} />
+        {data.drifted ? (
+          <Typography
+            variant="caption"
+            data-testid="drift-badge"
+            sx={{
+              fontSize: 9,
+              fontWeight: 700,
+              color: 'warning.contrastText',
+              bgcolor: 'warning.main',
+              borderRadius: 0.5,
+              px: 0.5,
+            }}
+          >
+            DRIFT
+          </Typography>
+        ) : null}
       </Box>
     </NodeFrame>
   );

@@ -16,4 +16,6 @@ export const EDGE_STYLES: Record<ResourceEdgeType, EdgeStyle> = {
   scales: { label: 'scales', color: '#f59f00', dash: '2 4' },
   mounts: { label: 'mounts', color: '#a1887f', dash: '8 3 2 3' },
   uses: { label: 'uses', color: '#90a4ae', dash: '2 3' },
+  sources: { label: 'sources from (Flux)', color: '#7e57c2', dash: '4 2' },
+  dependsOn: { label: 'depends on (Flux)', color: '#5c6bc0', dash: '1 3' },
 };

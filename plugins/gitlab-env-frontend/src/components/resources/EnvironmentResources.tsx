@@ -2,6 +2,7 @@ import * as React from 'react';
 import { CompoundEntityRef } from '@backstage/catalog-model';
 import { useCallback, useMemo, useState } from 'react';
 import {
+  buildGitOpsView,
   EnvironmentResourcesResponse,
   GitlabEnvironment,
   objectsByNodeId,
@@ -38,6 +39,7 @@ import { NodeContextMenu } from '../actions/NodeContextMenu';
 import { ResourceTable } from './ResourceTable';
 import { ResourceFiltersBar, ResourceViewMode } from './ResourceFiltersBar';
 import { formatAge } from '../../view/format';
+import { GitOpsPanel, MappingSource } from '../gitops';
 
 /** One environment opened: its resources as a graph or a list, and the drawer. */
 export function EnvironmentResources({
@@ -95,6 +97,9 @@ export function EnvironmentResources({
               </>
             )}
           </Typography>
+        ) : null}
+        {polled?.value ? (
+          <MappingSource mapping={polled.value.environment.namespaceSource} />
         ) : null}
         {live ? (
           <LiveIndicator
@@ -193,6 +198,15 @@ function ResourceExplorer({
   // engine, shared by the graph, the list and the drawer.
   const objects = useMemo(() => objectsByNodeId(resources), [resources]);
   const tree = useMemo(() => resourceTree(graph), [graph]);
+  const namespace = data.scope.namespace;
+  const gitops = useMemo(
+    () => buildGitOpsView(resources, graph, namespace ? [namespace] : []),
+    [resources, graph, namespace],
+  );
+  const driftedIds = useMemo(
+    () => new Set(Object.keys(gitops.drift)),
+    [gitops],
+  );
 
   const view = useMemo(
     () => buildGraphView(graph, objects, { filters, expandedGroups }, tree),
@@ -232,6 +246,13 @@ function ResourceExplorer({
 
   return (
     <>
+      <GitOpsPanel
+        gitops={gitops}
+        desired={data.desired}
+        graphNodes={graph.nodes}
+        namespace={namespace}
+        onSelect={setSelectedId}
+      />
       <ResourceFiltersBar
         filters={filters}
         onChange={setFilters}
@@ -258,6 +279,7 @@ function ResourceExplorer({
           selectedId={selectedId}
           onSelect={setSelectedId}
           onExpandGroup={expandGroup}
+          driftedIds={driftedIds}
           onNodeMenu={openMenu}
           now={now}
           layoutKey={layoutKey}
@@ -288,6 +310,8 @@ function ResourceExplorer({
         tree={tree}
         objects={objects}
         resources={resources}
+        gitops={gitops}
+        desired={data.desired}
         onSelect={setSelectedId}
         onClose={() => setSelectedId(undefined)}
         now={now}

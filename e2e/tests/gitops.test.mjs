@@ -1,0 +1,144 @@
+// GitOps in the Environments tab, in Chromium against the demo portal: the
+// Flux-managed checkout-api production (examples/scenarios/default, prod-us)
+// with one object truly missing (checkout-worker, deleted by hand), one
+// drifted by `kubectl edit` (checkout-config) with its diff, and one no
+// inventory names (checkout-debug); and search-indexer staging, whose
+// namespace comes from a GitLabDeployment object in the cluster.
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, test } from 'node:test';
+import { openPortal } from '../lib/portal.mjs';
+
+const TIMEOUT = 30_000;
+
+let portal;
+beforeEach(async () => {
+  portal = await openPortal();
+});
+afterEach(async () => {
+  await portal?.close();
+});
+
+test('a Flux environment: sync, the missing object, the drifted one with its diff, the unmanaged one', async () => {
+  const page = await portal.page();
+  await portal.goto(
+    page,
+    '/catalog/default/component/checkout-api/gitlab-env?env=production',
+  );
+  const panel = page.getByRole('region', { name: 'Resources of production' });
+  const gitops = panel.getByRole('region', { name: 'GitOps' });
+  await gitops.waitFor({ timeout: TIMEOUT });
+  assert.equal(
+    await gitops
+      .getByRole('button', { name: 'Kustomization/checkout-api' })
+      .count(),
+    1,
+  );
+  assert.equal(await gitops.getByText('Sync: Ready').first().isVisible(), true);
+  assert.equal(
+    (await gitops.getByTestId('drift-count').textContent()).trim(),
+    '1 drifted object',
+  );
+  const unmanaged = gitops.getByRole('list', { name: 'Unmanaged objects' });
+  assert.deepEqual(
+    (await unmanaged.getByRole('button').allTextContents()).sort(),
+    ['ConfigMap/checkout-debug'],
+  );
+
+  // Only the Deployment deleted by hand is Missing: the Namespace, the
+  // ClusterRole and the flux-system ConfigMap the inventory names are found.
+  const graph = panel.getByTestId('resource-graph');
+  await graph
+    .locator('.react-flow__node')
+    .first()
+    .waitFor({ timeout: TIMEOUT });
+  const missingTitles = await graph
+    .locator('.react-flow__node [title*="Missing"]')
+    .evaluateAll(nodes => nodes.map(node => node.getAttribute('title')));
+  console.log(`missing nodes:\n  ${missingTitles.join('\n  ')}`);
+  assert.equal(missingTitles.length, 1);
+  assert.match(missingTitles[0], /^Deployment checkout-worker/);
+  await portal.screenshot(page, 'gitops-panel');
+
+  await gitops
+    .getByRole('list', { name: 'Drifted objects' })
+    .getByRole('button', { name: 'ConfigMap/checkout-config' })
+    .click();
+  const drawer = page.getByRole('dialog', {
+    name: 'ConfigMap checkout-config',
+  });
+  const table = drawer.getByRole('table', { name: 'Drifted fields' });
+  await table.waitFor({ timeout: TIMEOUT });
+  const row = table.locator('tr', { hasText: 'data.CURRENCY' });
+  const cells = await row.locator('td').allTextContents();
+  assert.deepEqual(cells, [
+    'data.CURRENCY',
+    'changed',
+    '—',
+    '"EUR"',
+    'kubectl-edit',
+  ]);
+  await drawer
+    .getByText(
+      'kubectl get configmap checkout-config -n checkout --show-managed-fields -o yaml',
+    )
+    .waitFor({ timeout: TIMEOUT });
+  await portal.screenshot(page, 'gitops-drift-drawer');
+
+  await drawer.getByRole('button', { name: 'Close' }).click();
+  await gitops
+    .getByRole('button', { name: 'Kustomization/checkout-api' })
+    .click();
+  const flux = page.getByRole('dialog', { name: 'Kustomization checkout-api' });
+  const history = flux.getByRole('region', { name: 'History' });
+  await history.waitFor({ timeout: TIMEOUT });
+  assert.match(
+    await history.textContent(),
+    /succeeded · ReconciliationSucceeded.*failed · HealthCheckFailed/s,
+  );
+  await portal.screenshot(page, 'gitops-flux-drawer');
+  assert.deepEqual(page.errors.filter(isAppError), []);
+});
+
+test(
+  'an environment mapped to its namespace by a GitLabDeployment says so',
+  { timeout: 180_000 },
+  async () => {
+    const page = await portal.page();
+    await portal.goto(
+      page,
+      '/catalog/default/component/search-indexer/gitlab-env?env=staging',
+    );
+    const panel = page.getByRole('region', { name: 'Resources of staging' });
+    // The list waits for every environment's health, and KAS looks for the
+    // disconnected edge agent's tunnel for 20 s before the development
+    // environment's read fails (REAL_TUNNEL_POOL.findTimeoutMs).
+    await panel.waitFor({ timeout: 3 * TIMEOUT }).catch(async error => {
+      await portal.screenshot(page, 'gitops-gitlabdeployment-failed');
+      throw error;
+    });
+    const source = panel.getByTestId('namespace-source');
+    await source.waitFor({ timeout: TIMEOUT }).catch(async error => {
+      await portal.screenshot(page, 'gitops-gitlabdeployment-failed');
+      throw error;
+    });
+    assert.equal(
+      (await source.textContent()).trim(),
+      'namespace from the GitLabDeployment search-indexer-staging (Ready=True: namespace search-staging exists)',
+    );
+    assert.match(await panel.textContent(), /namespace search-staging/);
+    await panel
+      .getByTestId('resource-graph')
+      .locator('.react-flow__node')
+      .first()
+      .waitFor({ timeout: TIMEOUT });
+    await portal.screenshot(page, 'gitops-gitlabdeployment');
+    assert.deepEqual(page.errors.filter(isAppError), []);
+  },
+);
+
+function isAppError(text) {
+  if (/Failed to load resource: the server responded/.test(text)) return false;
+  return !/Warning:|findDOMNode|defaultProps|React Router Future Flag/.test(
+    text,
+  );
+}

@@ -1,0 +1,239 @@
+import {
+  GitlabAgentRef,
+  GitlabEnvironment,
+  KubernetesObject,
+  parseFluxInventoryId,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { checkFluxResourcePath, isDns1123Label } from '../validation';
+import { KasClient } from '../service/kasClient';
+import { getObject, listKind } from '../service/objectSource';
+import { ReadBounds } from '../service/readBounds';
+import { ListableKind } from '../service/discovery';
+import { isRecord } from '../service/json';
+
+/** The GitLabDeployment kind of examples/gitlab-deployment/crd.yaml. */
+export const GITLAB_DEPLOYMENT_KIND: ListableKind = {
+  group: 'gitlab.com',
+  version: 'v1alpha1',
+  plural: 'gitlabdeployments',
+  kind: 'GitLabDeployment',
+  label: 'gitlab.com/GitLabDeployment',
+  basePath: '/apis/gitlab.com/v1alpha1',
+  clusterScoped: true,
+};
+
+const strings = (value: unknown): string[] =>
+  Array.isArray(value)
+    ? value.filter((v): v is string => typeof v === 'string')
+    : [];
+
+/** The Ready condition of a GitLabDeployment's status, as one line. */
+function readyText(deployment: KubernetesObject): string | undefined {
+  const conditions: unknown = deployment.status?.conditions;
+  if (!Array.isArray(conditions)) return undefined;
+  const ready = conditions.find(c => isRecord(c) && c.type === 'Ready');
+  if (!isRecord(ready) || typeof ready.status !== 'string') return undefined;
+  const message = typeof ready.message === 'string' ? `: ${ready.message}` : '';
+  return `Ready=${ready.status}${message}`.slice(0, 300);
+}
+
+/** Whether a GitLabDeployment serves a project: named, or under a group it names. */
+function serves(spec: Record<string, unknown>, projectPath: string): boolean {
+  return (
+    strings(spec.projects).includes(projectPath) ||
+    strings(spec.groups).some(group => projectPath.startsWith(`${group}/`))
+  );
+}
+
+/**
+ * The namespace GitLabDeployment objects give an environment of a project:
+ * the object whose `spec.environment` is the environment's name and whose
+ * `spec.projects` (or `spec.groups`, by prefix) cover the project; its
+ * `spec.namespace`, else its name. The first by name wins when several do;
+ * a namespace that is not a valid name is never used.
+ */
+export function namespaceFromGitlabDeployments(
+  deployments: readonly KubernetesObject[],
+  projectPath: string,
+  environmentName: string,
+):
+  | { namespace: string; name: string; status?: string; serves: string[] }
+  | undefined {
+  const matches = deployments
+    .filter(
+      d =>
+        isRecord(d.spec) &&
+        d.spec.environment === environmentName &&
+        serves(d.spec, projectPath),
+    )
+    .map(d => ({
+      name: String(d.metadata?.name ?? ''),
+      namespace: d.spec.namespace ?? d.metadata?.name,
+      ...(readyText(d) && { status: readyText(d) }),
+      serves: [
+        ...strings(d.spec.projects),
+        ...strings(d.spec.groups).map(group => `${group}/*`),
+      ].slice(0, 100),
+    }))
+    .filter(m => isDns1123Label(m.namespace))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  return matches[0];
+}
+
+/**
+ * The environments with their namespace's source: GitLab's when GitLab has
+ * one; else the GitLabDeployment objects of the environment's agent
+ * (`deploymentsOf` lists them; undefined when it could not); else, for an
+ * environment with a Flux object, the namespace its inventory applies to.
+ */
+export async function mapNamespaces(
+  environments: GitlabEnvironment[],
+  projectPath: string,
+  deploymentsOf: (
+    agentId: string,
+  ) => Promise<readonly KubernetesObject[] | undefined>,
+  fluxObjectOf: (
+    environment: GitlabEnvironment,
+  ) => Promise<KubernetesObject | undefined> = async () => undefined,
+): Promise<GitlabEnvironment[]> {
+  const lists = new Map<
+    string,
+    Promise<readonly KubernetesObject[] | undefined>
+  >();
+  return Promise.all(
+    environments.map(async environment => {
+      if (environment.namespace)
+        return {
+          ...environment,
+          namespaceSource: { source: 'gitlab' as const },
+        };
+      const agent = environment.agent;
+      // A value GitLab holds that was refused stays refused: nothing is
+      // read for that environment, and no other source stands in for it.
+      const refused = environment.errors?.some(
+        e => e.code === 'INVALID_ENVIRONMENT_SETTING',
+      );
+      if (!agent || refused) return environment;
+      if (!lists.has(agent.id)) lists.set(agent.id, deploymentsOf(agent.id));
+      const deployments = await lists.get(agent.id)!;
+      const mapping =
+        deployments &&
+        namespaceFromGitlabDeployments(
+          deployments,
+          projectPath,
+          environment.name,
+        );
+      if (!mapping) return withInventoryNamespace(environment, fluxObjectOf);
+      return {
+        ...environment,
+        namespace: mapping.namespace,
+        namespaceSource: {
+          source: 'gitlabDeployment' as const,
+          name: mapping.name,
+          kubectl: `kubectl get gitlabdeployments.gitlab.com ${mapping.name} -o yaml`,
+          ...(mapping.status && { status: mapping.status }),
+          serves: mapping.serves,
+        },
+      };
+    }),
+  );
+}
+
+/**
+ * The namespace a Flux object deploys to: `spec.targetNamespace`, else the
+ * namespace most of its inventory's namespaced entries live in (first by
+ * name on a tie); undefined when neither gives a valid name.
+ */
+export function namespaceFromInventory(
+  flux: KubernetesObject,
+): string | undefined {
+  const target = flux.spec?.targetNamespace;
+  if (isDns1123Label(target)) return target;
+  const entries: unknown = flux.status?.inventory?.entries;
+  if (!Array.isArray(entries)) return undefined;
+  const counts = new Map<string, number>();
+  for (const entry of entries) {
+    const key = parseFluxInventoryId((entry as { id?: unknown })?.id as string);
+    if (key?.namespace && isDns1123Label(key.namespace))
+      counts.set(key.namespace, (counts.get(key.namespace) ?? 0) + 1);
+  }
+  return [...counts]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([namespace]) => namespace)[0];
+}
+
+async function withInventoryNamespace(
+  environment: GitlabEnvironment,
+  fluxObjectOf: (
+    environment: GitlabEnvironment,
+  ) => Promise<KubernetesObject | undefined>,
+): Promise<GitlabEnvironment> {
+  if (!environment.fluxResourcePath) return environment;
+  const flux = await fluxObjectOf(environment);
+  const namespace = flux && namespaceFromInventory(flux);
+  if (!namespace) return environment;
+  const name = `${flux.kind}/${flux.metadata?.namespace}/${flux.metadata?.name}`;
+  return {
+    ...environment,
+    namespace,
+    namespaceSource: {
+      source: 'inventory',
+      name,
+      kubectl: `kubectl get ${String(flux.kind).toLowerCase()}.${
+        String(flux.apiVersion).split('/')[0]
+      } ${flux.metadata?.name} -n ${
+        flux.metadata?.namespace
+      } -o jsonpath='{.status.inventory.entries[*].id}'`,
+    },
+  };
+}
+
+/**
+ * The project's environments with their namespace sources, reading through
+ * each agent that has an environment without a namespace: its
+ * GitLabDeployment objects, and the environment's Flux object. A failed
+ * read leaves the environment as GitLab gave it (logged by the caller).
+ */
+export function namespaceSourcesThroughAgents(options: {
+  environments: GitlabEnvironment[];
+  projectPath: string;
+  kas: (agent: GitlabAgentRef) => Promise<KasClient>;
+  bounds: () => ReadBounds;
+  onFailure: (what: string, error: unknown) => void;
+}): Promise<GitlabEnvironment[]> {
+  const { environments, kas, bounds, onFailure } = options;
+  return mapNamespaces(
+    environments,
+    options.projectPath,
+    async agentId => {
+      const agent = environments.find(e => e.agent?.id === agentId)?.agent!;
+      try {
+        return await listKind(await kas(agent), GITLAB_DEPLOYMENT_KIND, {
+          bounds: bounds(),
+        });
+      } catch (error) {
+        onFailure(
+          `GitLabDeployment objects through agent ${agent.name}`,
+          error,
+        );
+        return undefined;
+      }
+    },
+    async environment => {
+      try {
+        const path = checkFluxResourcePath(
+          environment.fluxResourcePath!,
+          'The environment',
+        );
+        return await getObject(
+          await kas(environment.agent!),
+          { ...path, label: `${path.group}/${path.kind}` },
+          bounds(),
+        );
+      } catch (error) {
+        onFailure(`the Flux object of environment ${environment.name}`, error);
+        return undefined;
+      }
+    },
+  );
+}

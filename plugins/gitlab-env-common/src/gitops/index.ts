@@ -1,0 +1,37 @@
+export { buildGitOpsView } from './gitOpsView';
+export type { FluxObjectView, FluxSourceLink, GitOpsView } from './gitOpsView';
+export { fluxSyncState } from './syncState';
+export type { FluxSyncState, FluxSyncStatus } from './syncState';
+export { fluxHistory } from './history';
+export type { FluxHistoryEntry, FluxHistoryOutcome } from './history';
+export {
+  driftOf,
+  fluxDriftEvents,
+  FLUX_FIELD_MANAGERS,
+  foreignFieldManagers,
+  lastAppliedChanges,
+} from './drift';
+export type { DriftReport, DriftSignal, FluxDriftEventEntry } from './drift';
+export { diffDesiredLive } from './fieldDiff';
+export type { FieldChange } from './fieldDiff';
+export { fieldManagers, formatFieldPath, ownerOfField } from './managedFields';
+export type { FieldManagerEntry } from './managedFields';
+export {
+  appliedRevisionOf,
+  fluxSourceKeyOf,
+  revisionsDiffer,
+  sourceRevisionOf,
+} from './fluxSource';
+export {
+  fluxDependenciesOf,
+  fluxDependencyOf,
+  fluxOwnerByLabels,
+  isFluxApplier,
+  isFluxObject,
+  isFluxSource,
+} from './fluxKinds';
+export { unmanagedNodes } from './unmanaged';
+export { inventoryGroups } from './inventoryGroups';
+export type { InventoryGroup } from './inventoryGroups';
+export { diffManifests, planKustomization } from './desiredState';
+export type { DesiredObjectDiff, KustomizationPlan } from './desiredState';

@@ -1,0 +1,43 @@
+import { ResourceGraph, ResourceNode } from '../types';
+import { isFluxObject } from './fluxKinds';
+
+/**
+ * Objects Kubernetes creates in every namespace or for every Service: no
+ * GitOps tool applies them, so they are never "unmanaged".
+ */
+function madeByKubernetes(node: ResourceNode, services: ReadonlySet<string>) {
+  if (node.group !== '') return false;
+  if (node.kind === 'Event') return true;
+  if (node.kind === 'ServiceAccount' && node.name === 'default') return true;
+  if (node.kind === 'ConfigMap' && node.name === 'kube-root-ca.crt')
+    return true;
+  return (
+    node.kind === 'Endpoints' && services.has(`${node.namespace}/${node.name}`)
+  );
+}
+
+/**
+ * The objects of the given namespaces that no inventory names and nothing
+ * owns: roots of the ownership forest that are neither Flux objects nor
+ * Missing entries nor made by Kubernetes itself.
+ *
+ * @public
+ */
+export function unmanagedNodes(
+  graph: ResourceGraph,
+  namespaces: ReadonlySet<string>,
+): ResourceNode[] {
+  const services = new Set(
+    graph.nodes
+      .filter(n => n.kind === 'Service' && n.group === '')
+      .map(n => `${n.namespace}/${n.name}`),
+  );
+  return graph.nodes.filter(
+    node =>
+      !node.parentId &&
+      !node.missing &&
+      namespaces.has(node.namespace) &&
+      !isFluxObject(node.group, node.kind) &&
+      !madeByKubernetes(node, services),
+  );
+}

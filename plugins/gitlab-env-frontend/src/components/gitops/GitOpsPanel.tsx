@@ -1,0 +1,240 @@
+import * as React from 'react';
+import {
+  DesiredStateComparison,
+  GitOpsView,
+  NamespaceMapping,
+  ResourceNode,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import Link from '@mui/material/Link';
+import Typography from '@mui/material/Typography';
+import { unmanagedCommands } from '../../view/fluxCommands';
+import { CommandList } from './CommandList';
+import { SyncChip } from './SyncChip';
+
+const MAPPING_TEXT: Record<NamespaceMapping['source'], string> = {
+  gitlab: "from the environment's settings in GitLab",
+  gitlabDeployment: 'from the GitLabDeployment',
+  inventory: 'from the inventory of',
+};
+
+/** Where the environment's namespace came from, in words. */
+export function MappingSource({ mapping }: { mapping?: NamespaceMapping }) {
+  if (!mapping) return null;
+  return (
+    <Typography
+      variant="caption"
+      color="text.secondary"
+      data-testid="namespace-source"
+    >
+      namespace {MAPPING_TEXT[mapping.source]}
+      {mapping.name ? (
+        <>
+          {' '}
+          <code title={mapping.kubectl}>{mapping.name}</code>
+        </>
+      ) : null}
+      {mapping.status ? ` (${mapping.status})` : null}
+      {mapping.serves && mapping.serves.length > 1
+        ? `; it serves ${mapping.serves.join(', ')}`
+        : null}
+    </Typography>
+  );
+}
+
+function NodeLinks({
+  ids,
+  nodes,
+  onSelect,
+  label,
+}: {
+  ids: readonly string[];
+  nodes: ReadonlyMap<string, ResourceNode>;
+  onSelect: (id: string) => void;
+  label: string;
+}) {
+  return (
+    <Box
+      component="ul"
+      aria-label={label}
+      sx={{ m: 0, p: 0, display: 'flex', flexWrap: 'wrap', gap: 1 }}
+    >
+      {ids.map(id => {
+        const node = nodes.get(id);
+        return (
+          <Box component="li" key={id} sx={{ listStyle: 'none' }}>
+            <Link
+              component="button"
+              variant="body2"
+              onClick={() => onSelect(id)}
+            >
+              {node ? `${node.kind}/${node.name}` : id}
+            </Link>
+          </Box>
+        );
+      })}
+    </Box>
+  );
+}
+
+/** The repository comparison in one line, or why there is none. */
+function DesiredSummary({ desired }: { desired: DesiredStateComparison }) {
+  const differs = desired.objects.filter(o => o.state !== 'same').length;
+  return (
+    <Box data-testid="desired-summary">
+      {desired.source ? (
+        <Typography variant="body2">
+          Repository <code>{desired.source.project}</code> at{' '}
+          <code>{desired.source.ref.slice(0, 8)}</code>,{' '}
+          <code>{desired.source.path}</code>: {desired.objects.length}{' '}
+          manifests, {differs} differ from the cluster
+        </Typography>
+      ) : null}
+      {desired.unavailable ? (
+        <Typography variant="body2" color="text.secondary">
+          No desired vs live from the repository: {desired.unavailable}
+        </Typography>
+      ) : null}
+      {desired.notRendered.length > 0 ? (
+        <Typography variant="body2" color="text.secondary">
+          Not compared (needs kustomize or Helm):{' '}
+          {desired.notRendered.join('; ')}
+        </Typography>
+      ) : null}
+    </Box>
+  );
+}
+
+/**
+ * The environment's GitOps at a glance, above its resources: each Flux
+ * object's sync state and whether its source is ahead, the objects that
+ * drifted, and the objects no inventory names (shown apart). Nothing when
+ * the environment has none of these.
+ */
+export function GitOpsPanel({
+  gitops,
+  desired,
+  graphNodes,
+  namespace,
+  onSelect,
+}: {
+  gitops: GitOpsView;
+  desired?: DesiredStateComparison;
+  graphNodes: readonly ResourceNode[];
+  namespace?: string;
+  onSelect: (id: string) => void;
+}) {
+  const nodes = React.useMemo(
+    () => new Map(graphNodes.map(node => [node.id, node])),
+    [graphNodes],
+  );
+  const appliers = gitops.fluxObjects.filter(f => {
+    const node = nodes.get(f.nodeId);
+    return node && node.group !== 'source.toolkit.fluxcd.io';
+  });
+  const drifted = Object.keys(gitops.drift);
+  if (
+    appliers.length === 0 &&
+    drifted.length === 0 &&
+    gitops.unmanagedIds.length === 0
+  )
+    return null;
+  return (
+    <Box
+      component="section"
+      aria-label="GitOps"
+      sx={{
+        display: 'flex',
+        flexDirection: 'column',
+        gap: 1.5,
+        p: 1.5,
+        border: 1,
+        borderColor: 'divider',
+        borderRadius: 1,
+      }}
+    >
+      {appliers.map(flux => {
+        const node = nodes.get(flux.nodeId)!;
+        return (
+          <Box
+            key={flux.nodeId}
+            sx={{
+              display: 'flex',
+              gap: 1,
+              alignItems: 'center',
+              flexWrap: 'wrap',
+            }}
+          >
+            <Link
+              component="button"
+              variant="body2"
+              sx={{ fontWeight: 600 }}
+              onClick={() => onSelect(flux.nodeId)}
+            >
+              {node.kind}/{node.name}
+            </Link>
+            <SyncChip status={flux.sync.status} />
+            {flux.source?.differs ? (
+              <Chip
+                size="small"
+                color="warning"
+                label="source has a newer revision"
+              />
+            ) : null}
+            {flux.sync.message ? (
+              <Typography
+                variant="caption"
+                color="text.secondary"
+                noWrap
+                sx={{ maxWidth: 480 }}
+                title={flux.sync.message}
+              >
+                {flux.sync.message}
+              </Typography>
+            ) : null}
+          </Box>
+        );
+      })}
+      {desired ? <DesiredSummary desired={desired} /> : null}
+      {drifted.length > 0 ? (
+        <Box>
+          <Typography
+            variant="subtitle2"
+            component="h3"
+            data-testid="drift-count"
+          >
+            {drifted.length} drifted{' '}
+            {drifted.length === 1 ? 'object' : 'objects'}
+          </Typography>
+          <NodeLinks
+            ids={drifted}
+            nodes={nodes}
+            onSelect={onSelect}
+            label="Drifted objects"
+          />
+        </Box>
+      ) : null}
+      {gitops.unmanagedIds.length > 0 ? (
+        <Box>
+          <Typography variant="subtitle2" component="h3">
+            Unmanaged: {gitops.unmanagedIds.length} in the namespace no
+            inventory names
+          </Typography>
+          <NodeLinks
+            ids={gitops.unmanagedIds}
+            nodes={nodes}
+            onSelect={onSelect}
+            label="Unmanaged objects"
+          />
+          {namespace ? (
+            <CommandList
+              commands={unmanagedCommands(namespace)}
+              label="Unmanaged commands"
+            />
+          ) : null}
+        </Box>
+      ) : null}
+    </Box>
+  );
+}

@@ -1,0 +1,2 @@
+export { FluxDrawerSection } from './FluxDrawerSection';
+export { GitOpsPanel, MappingSource } from './GitOpsPanel';
