@@ -1,13 +1,7 @@
 import { GitlabAgentRef } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { failure, GitlabEnvFailure } from '../errors';
 import { UpstreamResponse } from '../service/http';
-import { isRecord } from '../service/json';
-
-/** The API server's Status message, cut to a length a page can show. */
-export function statusMessage(body: unknown): string | undefined {
-  if (!isRecord(body) || typeof body.message !== 'string') return undefined;
-  return body.message.slice(0, 500);
-}
+import { isRecord, statusMessage } from '../service/json';
 
 /**
  * What the API server's refusal of an action means, as a typed failure

@@ -6,4 +6,3 @@ export type {
 export { readActionsConfig } from './actionsConfig';
 export type { ActionsConfig } from './actionsConfig';
 export { listsAfterWrite } from './refreshAfterWrite';
-export type { ListAgain } from './refreshAfterWrite';

@@ -12,7 +12,8 @@ import { failure } from '../errors';
 import { UpstreamResponse } from '../service/http';
 import { KasClient } from '../service/kasClient';
 import { isDns1123Label, isPathSegmentName, quote } from '../validation';
-import { refusalOf, statusMessage } from './clusterAnswer';
+import { statusMessage } from '../service/json';
+import { refusalOf } from './clusterAnswer';
 import { pathOf } from './targets';
 
 export interface LogLimits {

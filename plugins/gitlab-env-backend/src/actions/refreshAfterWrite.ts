@@ -1,13 +1,6 @@
 import { groupOfApiVersion } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import type { RefreshTarget } from '../planning';
 import { ActionWritten } from './createActionsRouter';
-
-/** What to list again after a write, in the shape of the live stream's refresh. */
-export interface ListAgain {
-  agent: { host: string; id: string };
-  namespace: string;
-  /** The kind changed (`group` '' for core); every kind of the namespace when left out. */
-  resource?: { group: string; kind: string };
-}
 
 /**
  * The lists a write makes stale. A restart or a scale changes the
@@ -17,13 +10,13 @@ export interface ListAgain {
  * source) is also named under the environment's namespace: that is where
  * the live stream keys the environments that hold it.
  */
-export function listsAfterWrite(written: ActionWritten): ListAgain[] {
+export function listsAfterWrite(written: ActionWritten): RefreshTarget[] {
   const whole =
     written.action === 'workload.restart' ||
     written.action === 'workload.scale';
   const seen = new Set<string>();
-  const lists: ListAgain[] = [];
-  const add = (namespace: string, resource?: ListAgain['resource']) => {
+  const lists: RefreshTarget[] = [];
+  const add = (namespace: string, resource?: RefreshTarget['resource']) => {
     const key = `${namespace}|${resource?.group}|${resource?.kind}`;
     if (seen.has(key)) return;
     seen.add(key);

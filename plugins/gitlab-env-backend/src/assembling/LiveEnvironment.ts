@@ -1,6 +1,7 @@
 import {
   EnvironmentResourcesResponse,
   GitlabEnvError,
+  groupOfApiVersion,
   KubernetesObject,
   LiveKindState,
   LiveResourceGraph,
@@ -426,11 +427,7 @@ export class LiveEnvironment {
       const found = read.objects.filter(
         o =>
           o.metadata?.namespace !== namespace ||
-          !watched.has(
-            `${(o.apiVersion ?? '').split('/').slice(0, -1).join('/')}/${
-              o.kind
-            }`,
-          ),
+          !watched.has(`${groupOfApiVersion(o.apiVersion)}/${o.kind}`),
       );
       this.extraErrors = read.errors;
       this.replaceExtras(found);

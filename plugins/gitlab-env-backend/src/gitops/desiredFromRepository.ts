@@ -2,6 +2,7 @@ import {
   DesiredStateComparison,
   diffManifests,
   fluxSourceKeyOf,
+  groupOfApiVersion,
   KubernetesObject,
   objectsByNodeId,
   parseFluxResourcePath,
@@ -185,14 +186,7 @@ export async function compareWithRepository(options: {
   const liveClusterScoped = new Set(
     options.objects
       .filter(o => !o.metadata?.namespace)
-      .map(
-        o =>
-          `${
-            String(o.apiVersion ?? '').includes('/')
-              ? String(o.apiVersion).split('/')[0]
-              : ''
-          }/${o.kind}`,
-      ),
+      .map(o => `${groupOfApiVersion(o.apiVersion)}/${o.kind}`),
   );
   comparison.objects = diffManifests(manifests, byId, {
     targetNamespace:

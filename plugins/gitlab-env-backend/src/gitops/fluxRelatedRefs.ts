@@ -1,9 +1,10 @@
 import {
-  KubernetesObject,
-  ResourceKey,
   fluxDependenciesOf,
   fluxSourceKeyOf,
+  KubernetesObject,
   parseFluxInventoryId,
+  resourceId,
+  ResourceKey,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { isDns1123Label, isPathSegmentName } from '../validation';
 import { ListableKind } from '../service/discovery';
@@ -63,7 +64,7 @@ export function fluxRelatedRefs(
   const refs: ObjectRef[] = [];
   let unreadable = 0;
   for (const key of keys) {
-    const id = `${key.group}/${key.kind}/${key.namespace}/${key.name}`;
+    const id = resourceId(key);
     if (seen.has(id)) continue;
     seen.add(id);
     const ref = refOf(key, kinds);

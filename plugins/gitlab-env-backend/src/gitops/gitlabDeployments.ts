@@ -1,6 +1,7 @@
 import {
   GitlabAgentRef,
   GitlabEnvironment,
+  groupOfApiVersion,
   KubernetesObject,
   parseFluxInventoryId,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
@@ -179,9 +180,11 @@ async function withInventoryNamespace(
     namespaceSource: {
       source: 'inventory',
       name,
-      kubectl: `kubectl get ${String(flux.kind).toLowerCase()}.${
-        String(flux.apiVersion).split('/')[0]
-      } ${flux.metadata?.name} -n ${
+      kubectl: `kubectl get ${String(
+        flux.kind,
+      ).toLowerCase()}.${groupOfApiVersion(flux.apiVersion)} ${
+        flux.metadata?.name
+      } -n ${
         flux.metadata?.namespace
       } -o jsonpath='{.status.inventory.entries[*].id}'`,
     },

@@ -356,7 +356,7 @@ export class LivePlanner {
       pollIntervalMs: this.settings.pollIntervalMs,
       watchTimeoutSeconds: this.settings.watchTimeoutSeconds,
       backoff: this.settings.backoff,
-      namespaces: namespaces && (() => new Set(namespaces.keys())),
+      namespaces: namespaces && (() => namespaces),
       onUpstream: what => {
         if (what === 'list') this.upstream.lists += 1;
         else this.upstream.watches += 1;

@@ -4,13 +4,19 @@ import {
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { asGitlabEnvError, failure } from '../errors';
 import type { ListableKind } from '../service/discovery';
-import { isRecord } from '../service/json';
+import { isRecord, statusMessage } from '../service/json';
 import { inspectObject, PlannedKind } from '../service/objects';
 import { apiVersionOf } from '../service/objectSource';
 import { ReadBounds } from '../service/readBounds';
 import { replaceObjects } from './objectDiff';
 
 /** One change an informer passes on: objects are validated and redacted. */
+/** The namespaces a cluster-wide watch keeps; read per object, so never copied. */
+export interface NamespaceSet {
+  has(namespace: string): boolean;
+  readonly size: number;
+}
+
 export interface InformerEvent {
   type: 'ADDED' | 'MODIFIED' | 'DELETED';
   object: KubernetesObject;
@@ -55,7 +61,7 @@ export interface InformerOptions {
   watchTimeoutSeconds: number;
   backoff: { initialMs: number; maxMs: number };
   /** For a watch across the cluster: the namespaces whose objects are kept. */
-  namespaces?: () => ReadonlySet<string>;
+  namespaces?: () => NamespaceSet;
   /** Told each upstream request the informer opens (lists and watches). */
   onUpstream?(what: 'list' | 'watch'): void;
 }
@@ -379,10 +385,7 @@ export class SharedInformer {
     if (type === 'ERROR') {
       // A Status: 410 means the version is too old (compacted): list again.
       if (isRecord(object) && object.code === 410) throw new Relist();
-      const message =
-        isRecord(object) && typeof object.message === 'string'
-          ? object.message.slice(0, 500)
-          : 'no message';
+      const message = statusMessage(object) ?? 'no message';
       throw failure(
         'UPSTREAM_ERROR',
         `The watch of ${kind.label} ended with an error: ${message}`,

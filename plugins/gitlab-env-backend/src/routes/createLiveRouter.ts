@@ -14,6 +14,7 @@ import {
   LiveMessage,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import express from 'express';
+import { Writable } from 'stream';
 import Router from 'express-promise-router';
 import { asGitlabEnvError, failure } from '../errors';
 import { gitlabEnvErrorHandler } from './errorHandler';
@@ -25,6 +26,28 @@ import {
   LiveEnvironment,
   LiveEnvironmentEvent,
 } from '../assembling/LiveEnvironment';
+
+/** What may wait unsent for one client before its stream is ended. */
+const MAX_UNSENT_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Writes to a client's stream unless it let more than `maxUnsent` bytes
+ * pile up unread; then ends the stream and answers false. Ending bounds
+ * what is held for a client that stopped reading; it reconnects with
+ * Last-Event-ID and resumes.
+ */
+export function writeUnlessStalled(
+  out: Writable,
+  chunks: Array<string | Buffer>,
+  maxUnsent = MAX_UNSENT_BYTES,
+): boolean {
+  if (out.writableLength > maxUnsent) {
+    out.end();
+    return false;
+  }
+  for (const chunk of chunks) if (chunk.length > 0) out.write(chunk);
+  return true;
+}
 
 export interface LiveRouterOptions {
   service: Pick<GitlabEnvironmentsService, 'locateLive'>;
@@ -210,12 +233,13 @@ export function createLiveRouter(options: LiveRouterOptions): express.Router {
 
     const write = (message: LiveMessage | Buffer, seq?: number) => {
       if (closed.signal.aborted) return;
-      if (ready && seq !== undefined) res.write(`id: ${seq}\n`);
-      res.write(
+      const sent = writeUnlessStalled(res, [
+        ready && seq !== undefined ? `id: ${seq}\n` : '',
         Buffer.isBuffer(message)
           ? message
           : `event: ${message.type}\ndata: ${JSON.stringify(message)}\n\n`,
-      );
+      ]);
+      if (!sent) closed.abort();
       lastWrite = Date.now();
     };
     const heartbeat = setInterval(() => {

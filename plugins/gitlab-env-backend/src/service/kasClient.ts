@@ -7,7 +7,7 @@ import {
   UpstreamRequest,
   UpstreamResponse,
 } from './http';
-import { isRecord } from './json';
+import { isRecord, statusMessage } from './json';
 
 export interface KasTarget {
   kasProxyUrl: string;
@@ -81,11 +81,6 @@ function parseWatchLine(line: string, resource?: string): unknown {
       { resource },
     );
   }
-}
-
-function statusMessage(body: unknown): string | undefined {
-  const message = (body as { message?: unknown } | undefined)?.message;
-  return typeof message === 'string' ? message : undefined;
 }
 
 /**

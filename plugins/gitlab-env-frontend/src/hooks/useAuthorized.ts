@@ -15,15 +15,17 @@ type AuthorizeRequest = Parameters<PermissionApi['authorize']>[0];
 export function useAuthorized(request: AuthorizeRequest): {
   allowed: boolean;
   loading: boolean;
+  /** The permission check itself failed: not allowed, but not a denial either. */
+  error?: Error;
 } {
   const permissionApi = useApi(permissionApiRef);
   const resourceRef = 'resourceRef' in request ? request.resourceRef : '';
-  const { value, loading } = useAsync(async () => {
+  const { value, loading, error } = useAsync(async () => {
     const decision = await permissionApi.authorize(request);
     // AuthorizeResult.ALLOW, without depending on permission-common here.
     return String(decision.result) === 'ALLOW';
     // The request is a new object on every render; its name and resource are what it asks.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [permissionApi, request.permission.name, resourceRef]);
-  return { allowed: value ?? false, loading };
+  return { allowed: value ?? false, loading, error };
 }

@@ -152,6 +152,9 @@ function serve({ deletes }: { deletes: string[] }) {
 
 function renderAccess(
   allowed: AuthorizeResult.ALLOW | AuthorizeResult.DENY = AuthorizeResult.ALLOW,
+  permissionApi: typeof permissionApiRef.T = mockApis.permission({
+    authorize: allowed,
+  }),
 ) {
   const client = new GitlabEnvClient({
     discoveryApi: { getBaseUrl: async () => BASE_URL },
@@ -163,7 +166,7 @@ function renderAccess(
         [gitlabEnvApiRef, client],
         [discoveryApiRef, { getBaseUrl: async () => BASE_URL }],
         [fetchApiRef, { fetch }],
-        [permissionApiRef, mockApis.permission({ authorize: allowed })],
+        [permissionApiRef, permissionApi],
       ]}
     >
       <EntityProvider entity={storefront}>
@@ -290,6 +293,27 @@ describe('Access and namespaces', () => {
       name: 'Delete namespace storefront-review-old-checkout',
     });
     await waitFor(() => expect(button).toBeDisabled());
+  });
+
+  it('says a failed permission check failed instead of calling it a denial', async () => {
+    serve({ deletes: [] });
+    await renderAccess(AuthorizeResult.ALLOW, {
+      authorize: async () => {
+        throw new Error('permission backend unreachable');
+      },
+    });
+    const button = await screen.findByRole('button', {
+      name: 'Delete namespace storefront-review-old-checkout',
+    });
+    await waitFor(() =>
+      expect(button).toHaveAttribute(
+        'title',
+        expect.stringContaining(
+          'Could not check whether you may delete this namespace: permission backend unreachable',
+        ),
+      ),
+    );
+    expect(button).toBeDisabled();
   });
 
   it('lists stale namespaces of all agents on request, biggest first, with their entity', async () => {

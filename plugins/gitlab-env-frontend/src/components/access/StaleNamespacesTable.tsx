@@ -32,7 +32,7 @@ function DeleteButton({
   namespace: StaleNamespace;
   onAsk: () => void;
 }) {
-  const { allowed, loading } = useAuthorized({
+  const { allowed, loading, error } = useAuthorized({
     permission: gitlabEnvNamespaceDeletePermission,
     resourceRef: namespace.entityRef,
   });
@@ -42,9 +42,7 @@ function DeleteButton({
       color="error"
       variant="outlined"
       disabled={loading || !allowed}
-      title={
-        allowed ? undefined : 'You may not delete namespaces of this entity'
-      }
+      title={deleteTitle({ allowed, loading, error })}
       onClick={onAsk}
       aria-label={`Delete namespace ${namespace.name}`}
     >
@@ -170,4 +168,18 @@ export function StaleNamespacesTable({
       ) : null}
     </>
   );
+}
+
+/** Why Delete is disabled: still checking, the check failed, or a denial. */
+function deleteTitle(check: {
+  allowed: boolean;
+  loading: boolean;
+  error?: Error;
+}): string | undefined {
+  if (check.loading) return 'Checking whether you may delete this namespace';
+  if (check.error)
+    return `Could not check whether you may delete this namespace: ${check.error.message}. Reload the page to try again.`;
+  return check.allowed
+    ? undefined
+    : 'You may not delete namespaces of this entity';
 }

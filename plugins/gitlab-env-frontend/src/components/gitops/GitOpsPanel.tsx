@@ -2,6 +2,7 @@ import * as React from 'react';
 import {
   DesiredStateComparison,
   GitOpsView,
+  isFluxApplier,
   NamespaceMapping,
   ResourceNode,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
@@ -131,7 +132,7 @@ export function GitOpsPanel({
   );
   const appliers = gitops.fluxObjects.filter(f => {
     const node = nodes.get(f.nodeId);
-    return node && node.group !== 'source.toolkit.fluxcd.io';
+    return node && isFluxApplier(node.group, node.kind);
   });
   const drifted = Object.keys(gitops.drift);
   if (
