@@ -27,8 +27,12 @@ export function selfSignedCertificate(
   cert.publicKey = forge.pki.publicKeyFromPem(
     publicKey.export({ type: 'spki', format: 'pem' }) as string,
   );
-  // A positive serial number: the top bit of the first byte stays clear.
-  cert.serialNumber = `0${randomBytes(15).toString('hex')}`;
+  // A positive serial number in minimal DER: the first byte neither zero
+  // nor with its top bit set (OpenSSL refuses a redundant leading zero as
+  // "illegal padding"; RFC 5280 4.1.2.2: a positive integer).
+  const serial = randomBytes(16);
+  serial[0] = (serial[0] & 0x7f) | 0x01;
+  cert.serialNumber = serial.toString('hex');
   const now = new Date();
   cert.validity.notBefore = new Date(now.getTime() - 60_000);
   cert.validity.notAfter = new Date(now.getTime() + days * 86400e3);
