@@ -1,4 +1,6 @@
-import { mockServices } from '@backstage/backend-test-utils';
+import { mockCredentials, mockServices } from '@backstage/backend-test-utils';
+import { BackstageCredentials } from '@backstage/backend-plugin-api';
+import { Entity } from '@backstage/catalog-model';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import { LiveMessage } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import {
@@ -28,6 +30,13 @@ const storefront = component('storefront', {
   'gitlab.com/project-slug': 'acme/shop/storefront',
 });
 const STAGING = 'component:default/storefront/staging';
+const REVIEW_SLUG = environmentSlug('review/feature-cart');
+const REVIEW = `component:default/storefront/${REVIEW_SLUG}`;
+const checkout = component('checkout-api', {
+  'gitlab.com/project-slug': 'acme/shop/checkout-api',
+});
+const CHECKOUT_ENTITY = 'component:default/checkout-api';
+const CHECKOUT_STAGING = `${CHECKOUT_ENTITY}/staging`;
 const NAMESPACE = 'storefront-staging';
 
 type Of<T extends LiveMessage['type']> = Extract<LiveMessage, { type: T }>;
@@ -46,9 +55,10 @@ async function startBackend(
   simulator: RunningSimulator,
   live: Record<string, unknown> = {},
   features: Parameters<typeof startBackendOnSimulator>[1]['features'] = [],
+  otherEntities: Entity[] = [],
 ) {
   const backend = await startBackendOnSimulator(simulator, {
-    entities: [storefront],
+    entities: [storefront, ...otherEntities],
     gitlabEnv: {
       requestTimeoutMs: 5000,
       live: {
@@ -65,6 +75,11 @@ async function startBackend(
   return { backend, url: `http://127.0.0.1:${port}` };
 }
 
+function userOf(credentials?: BackstageCredentials): string | undefined {
+  const principal = credentials?.principal as { userEntityRef?: string };
+  return principal?.userEntityRef;
+}
+
 async function waitFor(condition: () => boolean, timeoutMs = 5000) {
   const until = Date.now() + timeoutMs;
   while (!condition()) {
@@ -72,6 +87,44 @@ async function waitFor(condition: () => boolean, timeoutMs = 5000) {
     await new Promise(resolve => setTimeout(resolve, 20));
   }
 }
+
+/**
+ * Opens a stream until its first id (every environment had its snapshot),
+ * closes it and answers the id: what a tab holds before it reconnects.
+ */
+async function heldUpTo(
+  url: string,
+  environments: string[],
+  headers: Record<string, string> = {},
+): Promise<string> {
+  const stream = await openLiveStream(url, environments, headers);
+  try {
+    await stream.next(is('snapshot'));
+    return (await stream.next(e => e.id !== undefined)).id!;
+  } finally {
+    await stream.close();
+  }
+}
+
+/** Labels a pod of the namespace `<label>: yes` in the simulator's nonprod cluster. */
+function labelPod(
+  simulator: RunningSimulator,
+  namespace: string,
+  label: string,
+) {
+  const { store } = simulator.cluster('nonprod');
+  const [pod] = store.list(store.registry.forKind('', 'Pod')!, namespace);
+  store.upsert({
+    ...pod,
+    metadata: {
+      ...pod.metadata,
+      labels: { ...pod.metadata.labels, [label]: 'yes' },
+    },
+  });
+}
+
+const labelled = (label: string) => (m: Of<'patch'>) =>
+  m.patch.objectsUpserted.some(o => o.metadata?.labels?.[label] === 'yes');
 
 /** Watch requests the simulator serves right now for the agent. */
 function openWatches(simulator: RunningSimulator) {
@@ -298,41 +351,23 @@ describe('GET /live against the simulator', () => {
   it('resumes a reconnecting stream from Last-Event-ID with the missed patches, without a snapshot', async () => {
     // Within the grace period the environment's state and patches are kept.
     const { backend, url } = await startBackend(simulator, { graceSeconds: 5 });
-    const first = await openLiveStream(url, [STAGING]);
-    let lastId: string;
-    try {
-      await first.next(is('snapshot'));
-      // Ids start once every environment had its snapshot.
-      lastId = (await first.next(e => e.id !== undefined)).id!;
-    } finally {
-      await first.close();
-    }
-    const { store, list } = podsOf(simulator);
-    const [pod] = list();
-    store.upsert({
-      ...pod,
-      metadata: {
-        ...pod.metadata,
-        labels: { ...pod.metadata.labels, missed: 'yes' },
-      },
-    });
+    const lastId = await heldUpTo(url, [STAGING]);
+    labelPod(simulator, NAMESPACE, 'missed');
     await new Promise(resolve => setTimeout(resolve, 500));
-    const resumed = await openLiveStream(url, [STAGING], {
-      'last-event-id': lastId,
-    });
+    const resumed = await openLiveStream(
+      url,
+      { resume: [STAGING] },
+      { 'last-event-id': lastId },
+    );
     try {
-      await resumed.next(
-        is('patch', m =>
-          m.patch.objectsUpserted.some(
-            o => o.metadata?.labels?.missed === 'yes',
-          ),
-        ),
-      );
+      await resumed.next(is('patch', labelled('missed')));
       expect(resumed.events.some(e => e.event === 'snapshot')).toBe(false);
       // An id from another process (or too old) gets a fresh snapshot.
-      const fresh = await openLiveStream(url, [STAGING], {
-        'last-event-id': '1',
-      });
+      const fresh = await openLiveStream(
+        url,
+        { resume: [STAGING] },
+        { 'last-event-id': '1' },
+      );
       try {
         await fresh.next(is('snapshot'));
       } finally {
@@ -340,6 +375,54 @@ describe('GET /live against the simulator', () => {
       }
     } finally {
       await resumed.close();
+      await backend.stop();
+    }
+  });
+
+  it('replays the environments a changed set keeps and sends a snapshot only for the new one', async () => {
+    const { backend, url } = await startBackend(simulator, { graceSeconds: 5 });
+    const lastId = await heldUpTo(url, [STAGING]);
+    labelPod(simulator, NAMESPACE, 'missed');
+    await new Promise(resolve => setTimeout(resolve, 500));
+    // The tab opened a second environment: it holds staging up to lastId.
+    const changed = await openLiveStream(
+      url,
+      { environment: [REVIEW], resume: [STAGING] },
+      { 'last-event-id': lastId },
+    );
+    try {
+      const snapshot = await changed.next(is('snapshot'));
+      expect((snapshot.message as Of<'snapshot'>).key).toEqual({
+        entityRef: 'component:default/storefront',
+        slug: REVIEW_SLUG,
+      });
+      await changed.next(
+        is('patch', m => m.key.slug === 'staging' && labelled('missed')(m)),
+      );
+      // Once both are sent, ids resume: the next request may name both.
+      await changed.next(e => e.id !== undefined);
+      const snapshots = changed.events.filter(is('snapshot'));
+      expect(
+        snapshots.map(e => (e.message as Of<'snapshot'>).key.slug),
+      ).toEqual([REVIEW_SLUG]);
+    } finally {
+      await changed.close();
+      await backend.stop();
+    }
+  });
+
+  it('sends a snapshot for a resumed environment when no Last-Event-ID says what the client holds', async () => {
+    const { backend, url } = await startBackend(simulator);
+    const stream = await openLiveStream(url, { resume: [STAGING] });
+    try {
+      const snapshot = await stream.next(
+        is('snapshot', m => m.key.slug === 'staging'),
+      );
+      expect(
+        (snapshot.message as Of<'snapshot'>).resources.resources.length,
+      ).toBeGreaterThan(0);
+    } finally {
+      await stream.close();
       await backend.stop();
     }
   });
@@ -421,6 +504,70 @@ describe('GET /live against the simulator', () => {
       expect(openWatches(simulator)).toBe(0);
     } finally {
       await stream.close();
+      await backend.stop();
+    }
+  });
+  it('never replays an environment the user may not read, whatever resume says', async () => {
+    // Alice may read both entities; the outsider only the storefront.
+    const OUTSIDER = 'user:default/outsider';
+    const { backend, url } = await startBackend(
+      simulator,
+      { graceSeconds: 5 },
+      [
+        mockServices.permissions.mock({
+          authorize: async (requests, options) =>
+            requests.map(request => ({
+              result:
+                'resourceRef' in request &&
+                request.resourceRef === CHECKOUT_ENTITY &&
+                userOf(options?.credentials) === OUTSIDER
+                  ? AuthorizeResult.DENY
+                  : AuthorizeResult.ALLOW,
+            })),
+        }).factory,
+      ],
+      [checkout],
+    );
+    const asAlice = {
+      authorization: mockCredentials.user.header('user:default/alice'),
+    };
+    const asOutsider = {
+      authorization: mockCredentials.user.header(OUTSIDER),
+    };
+    // Alice keeps checkout's staging followed, so its patches are kept.
+    const alice = await openLiveStream(url, [CHECKOUT_STAGING], asAlice);
+    try {
+      await alice.next(is('snapshot'));
+      const lastId = await heldUpTo(url, [STAGING], asOutsider);
+      labelPod(simulator, 'checkout-staging', 'secret');
+      await alice.next(is('patch', labelled('secret')));
+      const resumed = await openLiveStream(
+        url,
+        { resume: [STAGING, CHECKOUT_STAGING] },
+        { ...asOutsider, 'last-event-id': lastId },
+      );
+      try {
+        const error = await resumed.next(is('error'));
+        expect((error.message as Of<'error'>).key.slug).toBe('staging');
+        expect((error.message as Of<'error'>).key.entityRef).toBe(
+          CHECKOUT_ENTITY,
+        );
+        expect((error.message as Of<'error'>).error.code).toBe('NOT_ALLOWED');
+        await resumed.next(e => e.id !== undefined);
+        expect(
+          resumed.events.filter(
+            e =>
+              e.message.type !== 'heartbeat' &&
+              e.message.key.entityRef === CHECKOUT_ENTITY &&
+              e.message.type !== 'error',
+          ),
+        ).toEqual([]);
+        expect(JSON.stringify(resumed.events)).not.toContain('secret');
+      } finally {
+        await resumed.close();
+      }
+    } finally {
+      await alice.close();
       await backend.stop();
     }
   });
