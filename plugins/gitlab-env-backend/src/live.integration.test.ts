@@ -126,6 +126,38 @@ function labelPod(
 const labelled = (label: string) => (m: Of<'patch'>) =>
   m.patch.objectsUpserted.some(o => o.metadata?.labels?.[label] === 'yes');
 
+/** The service and live planner alone (no router) on the simulator, with these live settings. */
+function plannerOnSimulator(
+  simulator: RunningSimulator,
+  live: Record<string, number>,
+) {
+  const config = readGitlabEnvConfig(
+    new ConfigReader({
+      gitlabEnv: {
+        instances: [
+          {
+            host: 'gitlab.example.com',
+            baseUrl: simulator.url,
+            token: DEMO_TOKEN,
+          },
+        ],
+        live,
+      },
+    }),
+  );
+  const service = new GitlabEnvironmentsService(
+    config,
+    mockServices.logger.mock(),
+  );
+  const planner = new LivePlanner(
+    config.live,
+    { maxObjects: 1000, maxPagesPerList: 10 },
+    { enabled: true, minNamespaces: 3 },
+    mockServices.logger.mock(),
+  );
+  return { service, planner };
+}
+
 /** Watch requests the simulator serves right now for the agent. */
 function openWatches(simulator: RunningSimulator) {
   return simulator.cluster('nonprod').openWatches();
@@ -348,6 +380,46 @@ describe('GET /live against the simulator', () => {
     }
   });
 
+  it('gives the watch slot of a kind the cluster refuses to a polled kind, and takes it back only within the cap', async () => {
+    // Pods … CronJobs, then Services (refused), then Ingresses: 8 slots.
+    simulator.setFaults({ forbiddenKinds: ['services'] });
+    const { backend, url } = await startBackend(simulator, {
+      maxWatchesPerAgent: 8,
+      pollIntervalSeconds: 1,
+    });
+    const stream = await openLiveStream(url, [STAGING]);
+    const modeOf = (m: Of<'status'>, resource: string) =>
+      m.kinds.find(k => k.resource === resource)?.mode;
+    try {
+      // A refused kind holds no watch (its list failed), so no tunnel.
+      await stream.next(
+        is('status', m => modeOf(m, 'networking.k8s.io/Ingress') === 'watch'),
+      );
+      await waitFor(() => openWatches(simulator) === 8);
+      // Allowed again, Services list, but every slot is taken: polled.
+      simulator.setFaults({ forbiddenKinds: [] });
+      const status = await stream.next(
+        is('status', m => modeOf(m, 'Service') === 'poll'),
+      );
+      expect(
+        (status.message as Of<'status'>).kinds.find(
+          k => k.resource === 'Service',
+        )?.reason,
+      ).toMatch(/maxWatchesPerAgent/);
+      await new Promise(resolve => setTimeout(resolve, 500));
+      expect(openWatches(simulator)).toBe(8);
+      // Its objects arrive with the snapshot that clears the refusal.
+      await stream.next(
+        is('snapshot', m =>
+          m.resources.resources.some(o => o.kind === 'Service'),
+        ),
+      );
+    } finally {
+      await stream.close();
+      await backend.stop();
+    }
+  });
+
   it('resumes a reconnecting stream from Last-Event-ID with the missed patches, without a snapshot', async () => {
     // Within the grace period the environment's state and patches are kept.
     const { backend, url } = await startBackend(simulator, { graceSeconds: 5 });
@@ -428,30 +500,10 @@ describe('GET /live against the simulator', () => {
   });
 
   it('lists a polled kind again at once when a write asks for it (LivePlanner.refresh)', async () => {
-    const config = readGitlabEnvConfig(
-      new ConfigReader({
-        gitlabEnv: {
-          instances: [
-            {
-              host: 'gitlab.example.com',
-              baseUrl: simulator.url,
-              token: DEMO_TOKEN,
-            },
-          ],
-          live: { maxWatchesPerAgent: 1, pollIntervalSeconds: 600 },
-        },
-      }),
-    );
-    const service = new GitlabEnvironmentsService(
-      config,
-      mockServices.logger.mock(),
-    );
-    const planner = new LivePlanner(
-      config.live,
-      { maxObjects: 1000, maxPagesPerList: 10 },
-      { enabled: true, minNamespaces: 3 },
-      mockServices.logger.mock(),
-    );
+    const { service, planner } = plannerOnSimulator(simulator, {
+      maxWatchesPerAgent: 1,
+      pollIntervalSeconds: 600,
+    });
     try {
       const target = await service.locateLive(storefront, 'staging');
       const { environment, release } = await planner.follow(target);
@@ -478,6 +530,53 @@ describe('GET /live against the simulator', () => {
       await waitFor(() =>
         patches.some(p =>
           p.objectsUpserted.some(o => o.metadata?.name === 'written'),
+        ),
+      );
+      release();
+    } finally {
+      await planner.close();
+    }
+  });
+
+  it('polls a kind the API server does not watch, without taking a watch slot', async () => {
+    const { service, planner } = plannerOnSimulator(simulator, {
+      maxWatchesPerAgent: 100,
+      pollIntervalSeconds: 1,
+    });
+    try {
+      const located = await service.locateLive(storefront, 'staging');
+      // As discovery marks a kind whose verbs lack watch (an aggregated API).
+      const target = {
+        ...located,
+        kinds: located.kinds.map(k =>
+          k.kind === 'ConfigMap' ? { ...k, watchable: false as const } : k,
+        ),
+      };
+      const { environment, release } = await planner.follow(target);
+      const patches: Array<Extract<LiveMessage, { type: 'patch' }>['patch']> =
+        [];
+      environment.subscribe(e => {
+        if (e.type === 'patch') patches.push(e.patch);
+      });
+      expect(
+        environment.status().kinds.find(k => k.resource === 'ConfigMap'),
+      ).toEqual({
+        resource: 'ConfigMap',
+        mode: 'poll',
+        reason:
+          "The cluster's API server does not offer watch on ConfigMap: ConfigMap is listed again every 1 s.",
+      });
+      await waitFor(() => openWatches(simulator) === target.kinds.length - 1);
+      expect(environment.errors()).toEqual([]);
+      simulator.cluster('nonprod').store.upsert({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'listed', namespace: NAMESPACE, uid: 'uid-listed' },
+        data: { a: 'b' },
+      });
+      await waitFor(() =>
+        patches.some(p =>
+          p.objectsUpserted.some(o => o.metadata?.name === 'listed'),
         ),
       );
       release();

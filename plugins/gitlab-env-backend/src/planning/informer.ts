@@ -165,6 +165,18 @@ export class SharedInformer {
     return true;
   }
 
+  /**
+   * A watching informer lists every `pollIntervalMs` from now on (the
+   * planner needs its watch slot back); its watch, if open, ends.
+   */
+  pollFromNow(): boolean {
+    if (this.currentMode === 'poll' || this.state === 'stopped') return false;
+    this.currentMode = 'poll';
+    this.wake?.();
+    this.listeners.forEach(l => l.state());
+    return true;
+  }
+
   start() {
     this.loop ??= this.run();
   }
