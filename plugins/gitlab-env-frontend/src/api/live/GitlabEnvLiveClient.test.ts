@@ -189,6 +189,40 @@ describe('GitlabEnvLiveClient', () => {
     ]);
   });
 
+  it('keeps an environment a page stops and follows again at once (an effect that re-runs), resuming it beside the new one', async () => {
+    const streams = serveLive();
+    const live = client();
+    const prod = new EngineEnvironment(liveShopResources());
+    const staging = new EngineEnvironment(liveShopResources(), 'staging');
+    const a = follow(live, prod);
+    await until(() => streams.length === 1);
+    streams[0].send(prod.snapshot(), '41');
+    await until(() => a.last()?.resources);
+
+    // useLiveEnvironments with a new key: every follow stops, then all
+    // the keys are followed again.
+    a.stop();
+    const again = follow(live, prod);
+    const b = follow(live, staging);
+    stops.push(again.stop, b.stop);
+    expect(again.last().resources).toEqual(a.last().resources);
+    await until(() => streams.length === 2);
+    expect(paramsOf(streams[1]).getAll('resume')).toEqual([
+      'component:default/storefront/production',
+    ]);
+    expect(paramsOf(streams[1]).getAll('environment')).toEqual([
+      'component:default/storefront/staging',
+    ]);
+
+    // The same set again: the stream goes on.
+    again.stop();
+    const third = follow(live, prod);
+    stops.push(third.stop);
+    await new Promise(r => setTimeout(r, 50));
+    expect(streams).toHaveLength(2);
+    expect(streams[1].request.signal.aborted).toBe(false);
+  });
+
   it('asks a snapshot again for an environment whose replay was cut before an id, or that the stream refused', async () => {
     const streams = serveLive();
     const live = client();

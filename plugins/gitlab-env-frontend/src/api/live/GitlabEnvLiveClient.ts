@@ -88,6 +88,8 @@ export class GitlabEnvLiveClient implements GitlabEnvLiveApi {
   private controller?: AbortController;
   private restartTimer?: ReturnType<typeof setTimeout>;
   private lastEventId?: string;
+  /** The followed set the stream (or polling) runs for; '' when none runs. */
+  private runningKeys = '';
   private readonly wakers = new Set<() => void>();
 
   constructor(options: {
@@ -142,9 +144,10 @@ export class GitlabEnvLiveClient implements GitlabEnvLiveApi {
     return () => {
       if (!followed.listeners.delete(listener)) return;
       if (poll) followed.pollers--;
-      if (followed.listeners.size > 0) return;
-      this.followed.delete(id);
-      this.scheduleRestart();
+      // Dropped once the set settles: a page that follows it again at once
+      // (an effect that re-runs stops everything, then follows) keeps what
+      // the tab holds, and the stream goes on.
+      if (followed.listeners.size === 0) this.scheduleRestart();
     };
   }
 
@@ -162,10 +165,16 @@ export class GitlabEnvLiveClient implements GitlabEnvLiveApi {
   private scheduleRestart() {
     clearTimeout(this.restartTimer);
     this.restartTimer = setTimeout(() => {
+      for (const [id, entry] of this.followed)
+        if (entry.listeners.size === 0) this.followed.delete(id);
+      const keys = [...this.followed.keys()].sort().join('\n');
+      // The same set, still streamed: nothing to reopen.
+      if (keys === this.runningKeys && !this.pollingReason) return;
       const generation = ++this.generation;
       this.controller?.abort();
       this.controller = undefined;
       for (const wake of [...this.wakers]) wake();
+      this.runningKeys = keys;
       if (this.followed.size === 0) return;
       if (this.pollingReason) this.poll(generation);
       else this.stream(generation);
