@@ -1,3 +1,6 @@
+// The classic JSX transform of this repository's tsconfig needs React in scope.
+// eslint-disable-next-line no-restricted-syntax
+import * as React from 'react';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { OverviewFiltersBar } from './OverviewFiltersBar';
