@@ -1,6 +1,12 @@
 import { mockServices } from '@backstage/backend-test-utils';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
-import { LiveMessage } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import {
+  applyResourceGraphPatch,
+  buildGitOpsView,
+  EnvironmentResourcesResponse,
+  LiveMessage,
+  PatchableResources,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import {
   BENCH_AGENT,
   CHANGED_AT,
@@ -400,6 +406,86 @@ describe('GET /live against the simulator', () => {
       release();
     } finally {
       await planner.close();
+    }
+  });
+
+  it("follows the Flux object's Events in flux-system: live and read show the same drift and history, and a drift event arriving marks the object drifted", async () => {
+    // Watches enough for every kind: the flux-system Events are watched.
+    const { backend, url } = await startBackend(simulator, {
+      maxWatchesPerAgent: 100,
+    });
+    const stream = await openLiveStream(url, [STAGING]);
+    try {
+      const snapshot = (await stream.next(is('snapshot')))
+        .message as Of<'snapshot'>;
+      let live: PatchableResources = snapshot.resources;
+      const view = (held: PatchableResources) =>
+        buildGitOpsView(held.resources, held.graph, [NAMESPACE]);
+      const read = (await (
+        await fetch(
+          `${url}/api/gitlab-env/entity/default/component/storefront/environments/staging/resources`,
+        )
+      ).json()) as EnvironmentResourcesResponse;
+      // The read lists flux-system's Events once; live follows them.
+      expect(view(live).drift).toEqual(view(read).drift);
+      expect(view(live).fluxObjects).toEqual(view(read).fluxObjects);
+      expect(Object.keys(view(live).drift)).toEqual([
+        'apps/Deployment/storefront-staging/storefront-web',
+      ]);
+      const status = (await stream.next(is('status'))).message as Of<'status'>;
+      expect(
+        status.kinds.find(k => k.resource === 'Event in flux-system')?.mode,
+      ).toBe('watch');
+
+      // helm-controller warns again, now about the Service.
+      const { store } = simulator.cluster('nonprod');
+      const [release] = store.list(
+        store.registry.forKind('helm.toolkit.fluxcd.io', 'HelmRelease')!,
+        'flux-system',
+      );
+      store.upsert({
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: {
+          name: 'storefront-staging.drift-service',
+          namespace: 'flux-system',
+          uid: 'uid-drift-service',
+        },
+        involvedObject: {
+          apiVersion: release.apiVersion,
+          kind: 'HelmRelease',
+          name: 'storefront-staging',
+          namespace: 'flux-system',
+          uid: release.metadata.uid,
+        },
+        type: 'Warning',
+        reason: 'DriftDetected',
+        message:
+          'Cluster state of release storefront-staging/storefront.v12 has drifted from the desired state:\nService/storefront-staging/storefront-web changed (0 additions, 1 changes, 0 removals)',
+        lastTimestamp: new Date().toISOString(),
+        count: 1,
+      });
+      const patch = (
+        await stream.next(
+          is('patch', m =>
+            m.patch.objectsUpserted.some(
+              o => o.metadata?.uid === 'uid-drift-service',
+            ),
+          ),
+        )
+      ).message as Of<'patch'>;
+      live = applyResourceGraphPatch(live, patch.patch);
+      expect(
+        view(live).drift['/Service/storefront-staging/storefront-web']?.signals,
+      ).toEqual([
+        expect.objectContaining({
+          signal: 'fluxEvent',
+          detail: 'changed (0 additions, 1 changes, 0 removals)',
+        }),
+      ]);
+    } finally {
+      await stream.close();
+      await backend.stop();
     }
   });
 

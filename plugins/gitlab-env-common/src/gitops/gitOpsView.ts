@@ -1,7 +1,12 @@
 import { KubernetesObject, ResourceGraph, ResourceKey } from '../types';
 import { objectsByNodeId } from '../graph/objectsByNodeId';
 import { resourceId } from '../graph/resourceId';
-import { DriftReport, driftOf, fluxDriftEvents } from './drift';
+import {
+  DriftReport,
+  driftOf,
+  fluxDriftCondition,
+  fluxDriftEvents,
+} from './drift';
 import {
   FLUX_OPERATOR_GROUP,
   fluxOwnerByLabels,
@@ -121,6 +126,13 @@ export function buildGitOpsView(
     if (!object || drift[target.id]) continue;
     const report = driftOf(object, target, driftEvents);
     if (report.drifted) drift[target.id] = report;
+  }
+  // A HelmRelease no applier here manages still says its release drifted.
+  for (const flux of fluxObjects) {
+    const object = byId.get(flux.nodeId);
+    const condition = object && fluxDriftCondition(object);
+    if (condition && !drift[flux.nodeId])
+      drift[flux.nodeId] = { drifted: true, signals: [condition], changes: [] };
   }
   // Objects whose labels name a Flux applier are Flux's even when that
   // applier lives where the environment's read does not reach.

@@ -6,6 +6,7 @@ export { fluxHistory } from './history';
 export type { FluxHistoryEntry, FluxHistoryOutcome } from './history';
 export {
   driftOf,
+  fluxDriftCondition,
   fluxDriftEvents,
   FLUX_FIELD_MANAGERS,
   foreignFieldManagers,
