@@ -7,7 +7,7 @@ import {
 } from '../graph/live/applyResourceGraphPatch';
 import { resourceId, resourceKeyOf } from '../graph/resourceId';
 import { KubernetesObject, WatchEvent } from '../types';
-import { buildGitOpsView, GitOpsView } from './gitOpsView';
+import { buildGitOpsView, countDrifted, GitOpsView } from './gitOpsView';
 
 const NAMESPACES = ['shop'];
 const helmLabels = {
@@ -214,6 +214,11 @@ describe('buildGitOpsView on the live path', () => {
             };
             expect(viewOf({ ...page })).toEqual(
               viewOf({ ...read, health: page.health }),
+            );
+            // The card's count is the view's.
+            expect(countDrifted(read.resources, read.graph)).toBe(
+              Object.keys(viewOf({ ...read, health: page.health }).drift)
+                .length,
             );
           }
         },
