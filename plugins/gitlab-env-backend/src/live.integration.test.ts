@@ -3,6 +3,7 @@ import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import {
   applyResourceGraphPatch,
   buildGitOpsView,
+  DesiredStateComparison,
   EnvironmentResourcesResponse,
   LiveMessage,
   PatchableResources,
@@ -483,6 +484,68 @@ describe('GET /live against the simulator', () => {
           detail: 'changed (0 additions, 1 changes, 0 removals)',
         }),
       ]);
+    } finally {
+      await stream.close();
+      await backend.stop();
+    }
+  });
+
+  it('answers desired vs live from the objects the live tab follows (GET …/desired), as a read compares them, and says why a HelmRelease has none', async () => {
+    const checkout = component('checkout-api', {
+      'gitlab.com/project-slug': 'acme/shop/checkout-api',
+    });
+    const backend = await startBackendOnSimulator(simulator, {
+      entities: [storefront, checkout],
+      gitlabEnv: { requestTimeoutMs: 5000, live: { graceSeconds: 5 } },
+    });
+    const { port } = backend.server.address() as AddressInfo;
+    const api = `http://127.0.0.1:${port}/api/gitlab-env/entity/default/component`;
+    const desiredOf = async (path: string) =>
+      (
+        (await (await fetch(`${api}/${path}/desired`)).json()) as {
+          desired?: DesiredStateComparison;
+        }
+      ).desired;
+    const states = (desired?: DesiredStateComparison) =>
+      desired?.objects.map(o => `${o.id} ${o.state}`);
+    const stream = await openLiveStream(`http://127.0.0.1:${port}`, [
+      'component:default/checkout-api/production',
+    ]);
+    try {
+      await stream.next(is('snapshot'));
+      const live = await desiredOf('checkout-api/environments/production');
+      const read = (
+        (await (
+          await fetch(`${api}/checkout-api/environments/production/resources`)
+        ).json()) as EnvironmentResourcesResponse
+      ).desired;
+      expect(live).toEqual(read);
+      expect(states(live)).toContain(
+        '/ConfigMap/checkout/checkout-config differs',
+      );
+
+      // Someone puts the repository's value back: the live comparison follows.
+      const { store } = simulator.cluster('prod-us');
+      const configMaps = store.registry.forKind('', 'ConfigMap')!;
+      const config = store
+        .list(configMaps, 'checkout')
+        .find(o => o.metadata.name === 'checkout-config')!;
+      store.upsert({ ...config, data: { ...config.data, CURRENCY: 'USD' } });
+      await stream.next(
+        is('patch', m =>
+          m.patch.objectsUpserted.some(
+            o =>
+              (o as { data?: Record<string, string> }).data?.CURRENCY === 'USD',
+          ),
+        ),
+      );
+      expect(
+        states(await desiredOf('checkout-api/environments/production')),
+      ).toContain('/ConfigMap/checkout/checkout-config same');
+
+      expect(
+        (await desiredOf('storefront/environments/staging'))?.unavailable,
+      ).toMatch(/HelmRelease.*Helm values and templates are not compared/);
     } finally {
       await stream.close();
       await backend.stop();
