@@ -95,7 +95,7 @@ test('a Flux environment: sync, the missing object, the drifted one with its dif
       .locator('tr', { hasText: 'data.CURRENCY' })
       .locator('td')
       .allTextContents(),
-    ['data.CURRENCY', 'changed', '"USD"', '"EUR"', '—'],
+    ['data.CURRENCY', 'changed', '"USD"', '"EUR"', ''],
   );
   await portal.screenshot(page, 'gitops-drift-drawer');
 
