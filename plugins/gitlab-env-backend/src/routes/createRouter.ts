@@ -16,6 +16,7 @@ import {
   EnvironmentDesiredStateResponse,
   gitlabEnvResourcesReadPermission,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { JsonObject } from '@backstage/types';
 import express from 'express';
 import Router from 'express-promise-router';
 import { failure } from '../errors';
@@ -159,7 +160,7 @@ export async function createRouter(
   async function auditedRead(
     eventId: string,
     req: express.Request,
-    serve: () => Promise<Record<string, unknown>>,
+    serve: () => Promise<JsonObject>,
   ) {
     const event = await auditor.createEvent({
       eventId,
