@@ -26,6 +26,14 @@ function serveFlux(
   resources: object = fluxResources(production),
   ...more: Parameters<typeof server.use>
 ) {
+  serveFluxAs(production, resources, ...more);
+}
+
+function serveFluxAs(
+  environment: typeof production,
+  resources: object,
+  ...more: Parameters<typeof server.use>
+) {
   server.use(
     ...more,
     // The backend answers the live route as one without live updates does:
@@ -40,7 +48,7 @@ function serveFlux(
           fullPath: 'acme/shop',
           webUrl: 'https://gitlab.example.com/acme/shop',
         },
-        environments: [production],
+        environments: [environment],
       }),
     ),
     http.get(`${ENTITY_URL}/environments/:slug/resources`, () =>
@@ -79,6 +87,15 @@ describe('GitOps in the environment tab', () => {
     ).toBeInTheDocument();
     // Cluster-scoped entries are found; only the Deployment deleted by hand is Missing.
     expect(within(panel).getByText('worker')).toBeInTheDocument();
+  });
+
+  it("counts a card's drift from the objects it follows, not the list's older count", async () => {
+    serveFluxAs({ ...production, driftedCount: 4 }, fluxResources(production));
+    await renderTab({ route: '/?env=production' });
+    await screen.findByRole('region', { name: 'GitOps' });
+    expect(await screen.findByTestId('drifted-count')).toHaveTextContent(
+      '1 drifted',
+    );
   });
 
   it('opens the drift diff of the edited ConfigMap, with the kubectl that shows it', async () => {
