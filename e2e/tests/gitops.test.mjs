@@ -40,6 +40,16 @@ test('a Flux environment: sync, the missing object, the drifted one with its dif
     (await gitops.getByTestId('drift-count').textContent()).trim(),
     '1 drifted object',
   );
+  // The card counts the same drift, from the objects it follows live.
+  assert.equal(
+    (
+      await page
+        .locator('[data-environment="production"]')
+        .getByTestId('drifted-count')
+        .textContent()
+    ).trim(),
+    '1 drifted',
+  );
   const unmanaged = gitops.getByRole('list', { name: 'Unmanaged objects' });
   assert.deepEqual(
     (await unmanaged.getByRole('button').allTextContents()).sort(),
