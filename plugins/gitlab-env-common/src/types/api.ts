@@ -136,6 +136,7 @@ export interface DesiredStateComparison {
  * @public
  */
 export interface EnvironmentDesiredStateResponse {
+  /** The comparison, or why there is none (`unavailable`). */
   desired?: DesiredStateComparison;
 }
 
