@@ -1,2 +1,3 @@
 export { FluxDrawerSection } from './FluxDrawerSection';
-export { GitOpsPanel, MappingSource } from './GitOpsPanel';
+export { GitOpsPanel } from './GitOpsPanel';
+export { MappingSource, NamespaceMappingDetails } from './NamespaceSource';
