@@ -292,6 +292,9 @@ describe('gitlab-env backend against the GitLab simulator', () => {
     // Its own Deployment and what it owns; nothing Flux applied for staging.
     expect(names(body.resources, 'Deployment')).toEqual(['search-loadgen']);
     expect(names(body.resources, 'StatefulSet')).toEqual([]);
+    // The claim of staging's StatefulSet has no ownerReference: the
+    // engine's relations (volumeClaimTemplates) tell whose it is.
+    expect(names(body.resources, 'PersistentVolumeClaim')).toEqual([]);
     expect(
       body.resources
         .filter(o => o.kind === 'Pod')

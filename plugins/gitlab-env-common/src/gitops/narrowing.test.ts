@@ -143,6 +143,34 @@ describe('narrowToEnvironment', () => {
     expect(result.hidden).toBe(3);
   });
 
+  it("leaves out, by the engine's relations, a StatefulSet's claims and a Service's EndpointSlices with them", () => {
+    const statefulSet = {
+      ...object('StatefulSet', 'db', fluxLabels('other'), 'apps/v1'),
+      spec: { volumeClaimTemplates: [{ metadata: { name: 'data' } }] },
+    };
+    const service = object('Service', 'db', fluxLabels('other'));
+    const slice = object(
+      'EndpointSlice',
+      'db-x1',
+      { labels: { 'kubernetes.io/service-name': 'db' } },
+      'discovery.k8s.io/v1',
+    );
+    const result = narrowToEnvironment(
+      [
+        kustomization,
+        statefulSet,
+        object('PersistentVolumeClaim', 'data-db-0'),
+        object('PersistentVolumeClaim', 'scratch'),
+        service,
+        slice,
+      ],
+      'shared',
+      byInventory,
+    );
+    expect(names(result.objects)).toEqual(['ours', 'scratch']);
+    expect(result.hidden).toBe(4);
+  });
+
   it('leaves objects outside the namespace alone', () => {
     const elsewhere = {
       ...object('Deployment', 'x', fluxLabels('other')),

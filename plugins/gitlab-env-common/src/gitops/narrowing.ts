@@ -2,6 +2,7 @@ import { GitlabEnvironment, KubernetesObject, NarrowedScope } from '../types';
 import { isRecord, str } from '../health/conditions';
 import { parseFluxInventoryId } from '../graph/flux';
 import { resourceId } from '../graph/resourceId';
+import { buildResourceGraph } from '../graph/buildResourceGraph';
 import { fluxOwnerByLabels, keyOf } from './fluxKinds';
 import {
   GitlabMarkers,
@@ -101,13 +102,28 @@ function foreignOwner(
   return owning ? `inventory ${owning}` : undefined;
 }
 
-const isString = (v: string | undefined): v is string => v !== undefined;
-
-function ownerUids(object: KubernetesObject): string[] {
-  const refs: unknown = object.metadata?.ownerReferences;
-  return Array.isArray(refs)
-    ? refs.map(r => (isRecord(r) ? str(r.uid) : undefined)).filter(isString)
-    : [];
+/**
+ * What an object of the namespace brings with it, by the engine's
+ * relations: what it owns (ownerReferences, a Service's EndpointSlices, a
+ * ServiceAccount's token Secret) and, for a StatefulSet, the claims of its
+ * volumeClaimTemplates (no ownerReference unless its retention policy
+ * deletes them).
+ */
+function belongings(objects: KubernetesObject[]): Map<string, string[]> {
+  const graph = buildResourceGraph(objects);
+  const kinds = new Map(graph.nodes.map(n => [n.id, n.kind]));
+  const children = new Map<string, string[]>();
+  for (const edge of graph.edges) {
+    const brings =
+      edge.type === 'owns' ||
+      (edge.type === 'mounts' && kinds.get(edge.source) === 'StatefulSet');
+    if (!brings) continue;
+    children.set(edge.source, [
+      ...(children.get(edge.source) ?? []),
+      edge.target,
+    ]);
+  }
+  return children;
 }
 
 function involvedUid(object: KubernetesObject): string | undefined {
@@ -119,8 +135,8 @@ function involvedUid(object: KubernetesObject): string | undefined {
 /**
  * The objects of a namespace others share that belong to this environment:
  * objects of `namespace` that belong to another environment or inventory
- * (see foreignOwner), what they own (ownerReferences, transitively) and the
- * Events about them are left out; objects nobody claims stay (a GitOps
+ * (see foreignOwner), what they bring with them (see belongings,
+ * transitively) and the Events about them are left out; objects nobody claims stay (a GitOps
  * environment shows them as unmanaged), as does everything outside the
  * namespace (the Flux object, its sources, cross-namespace inventory entries).
  *
@@ -132,42 +148,46 @@ export function narrowToEnvironment(
   narrowing: NamespaceNarrowing,
 ): NarrowingResult {
   const inventory = inventoryOf(objects, narrowing.flux);
-  const hiddenUids = new Set<string>();
-  const hidden = new Set<KubernetesObject>();
+  const inNamespace = objects.filter(o => o.metadata?.namespace === namespace);
   const owners = new Set<string>();
-  const owned = new Map<string, KubernetesObject[]>();
-  const roots: KubernetesObject[] = [];
-  for (const object of objects) {
-    if (object.metadata?.namespace !== namespace) continue;
-    for (const uid of ownerUids(object)) {
-      const children = owned.get(uid) ?? [];
-      children.push(object);
-      owned.set(uid, children);
-    }
+  const roots: string[] = [];
+  for (const object of inNamespace) {
     const owner = foreignOwner(object, narrowing, inventory);
     if (!owner) continue;
     owners.add(owner);
-    roots.push(object);
+    roots.push(resourceId(keyOf(object)));
   }
-  const queue = [...roots];
-  while (queue.length > 0) {
-    const object = queue.pop()!;
-    if (hidden.has(object)) continue;
-    hidden.add(object);
-    const uid = str(object.metadata?.uid);
-    if (!uid) continue;
-    hiddenUids.add(uid);
-    for (const child of owned.get(uid) ?? [])
-      if (!inventory.has(resourceId(keyOf(child)))) queue.push(child);
+  const hiddenIds = new Set<string>();
+  if (roots.length > 0) {
+    const children = belongings(inNamespace);
+    const queue = [...roots];
+    while (queue.length > 0) {
+      const id = queue.pop()!;
+      if (hiddenIds.has(id)) continue;
+      hiddenIds.add(id);
+      for (const child of children.get(id) ?? [])
+        if (!inventory.has(child)) queue.push(child);
+    }
   }
-  const kept = objects.filter(o => {
-    if (hidden.has(o)) return false;
-    const about = o.kind === 'Event' ? involvedUid(o) : undefined;
-    return !(about && hiddenUids.has(about));
-  });
+  const hiddenUids = new Set<string>();
+  const kept: KubernetesObject[] = [];
+  let hidden = 0;
+  for (const object of objects) {
+    const inScope = object.metadata?.namespace === namespace;
+    if (inScope && hiddenIds.has(resourceId(keyOf(object)))) {
+      hidden += 1;
+      const uid = str(object.metadata?.uid);
+      if (uid) hiddenUids.add(uid);
+    } else kept.push(object);
+  }
+  const about = (o: KubernetesObject) =>
+    o.kind === 'Event' ? involvedUid(o) : undefined;
   return {
-    objects: kept,
-    hidden: hidden.size,
+    objects: kept.filter(o => {
+      const uid = about(o);
+      return !(uid && hiddenUids.has(uid));
+    }),
+    hidden,
     hiddenOwners: [...owners].sort().slice(0, MAX_OWNERS),
   };
 }
