@@ -12,22 +12,7 @@ import {
   narrowToEnvironment,
 } from '../src';
 import { generateEnvironment } from './generateEnvironment';
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
-function time(work: () => unknown, runs: number): number {
-  for (let i = 0; i < 5; i++) work();
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    work();
-    times.push(performance.now() - started);
-  }
-  return median(times);
-}
+import { time } from './timing';
 
 /** Another Kustomization's objects moved into `namespace`, renamed apart and labelled as Flux labels them. */
 function othersIn(namespace: string, size: number): KubernetesObject[] {
@@ -60,7 +45,7 @@ for (const size of [2_000, 10_000]) {
     ...generateEnvironment(size / 2, 'shop'),
     ...othersIn('shop', size / 2),
   ];
-  const runs = 11;
+  const runs = 21;
   const graph = time(() => buildResourceGraph(objects), runs);
   const narrow = time(
     () => narrowToEnvironment(objects, 'shop', narrowing),

@@ -18,6 +18,7 @@ import {
   namespaceFromMarkers,
 } from './markedWorkloads';
 import { markersOf, markSharedNamespaces } from './sharedNamespaces';
+import { gitlabDeploymentCommand, inventoryCommand } from './mappingCommands';
 
 /** The GitLabDeployment kind of examples/gitlab-deployment/crd.yaml. */
 export const GITLAB_DEPLOYMENT_KIND: ListableKind = {
@@ -158,7 +159,7 @@ export async function mapNamespaces(
         namespaceSource: {
           source: 'gitlabDeployment' as const,
           name: mapping.name,
-          kubectl: `kubectl get gitlabdeployments.gitlab.com ${mapping.name} -o yaml`,
+          kubectl: gitlabDeploymentCommand(mapping.name),
           ...(mapping.status && { status: mapping.status }),
           serves: mapping.serves,
         },
@@ -254,13 +255,13 @@ async function withInventoryNamespace(
     namespaceSource: {
       source: 'inventory',
       name,
-      kubectl: `kubectl get ${String(
-        flux.kind,
-      ).toLowerCase()}.${groupOfApiVersion(flux.apiVersion)} ${
-        flux.metadata?.name
-      } -n ${
-        flux.metadata?.namespace
-      } -o jsonpath='{.status.inventory.entries[*].id}'`,
+      kubectl: inventoryCommand(
+        `${String(flux.kind).toLowerCase()}.${groupOfApiVersion(
+          flux.apiVersion,
+        )}`,
+        String(flux.metadata?.name),
+        String(flux.metadata?.namespace),
+      ),
     },
   };
 }

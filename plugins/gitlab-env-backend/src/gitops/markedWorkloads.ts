@@ -5,6 +5,7 @@ import {
   NamespaceMapping,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { isDns1123Label } from '../validation';
+import { markersCommand } from './mappingCommands';
 import { asGitlabEnvError } from '../errors';
 import { KasClient } from '../service/kasClient';
 import { listKind } from '../service/objectSource';
@@ -151,11 +152,4 @@ export function namespaceFromMarkers(
       kubectl: markersCommand(namespace),
     },
   };
-}
-
-/** The kubectl command that shows the workloads of a namespace with their GitLab markers. */
-export function markersCommand(namespace: string): string {
-  const columns =
-    'NAME:.metadata.name,APP:.metadata.annotations.app\\.gitlab\\.com/app,ENV:.metadata.annotations.app\\.gitlab\\.com/env';
-  return `kubectl get deployments,statefulsets,daemonsets -n ${namespace} -o custom-columns=${columns}`;
 }

@@ -5,7 +5,7 @@ import {
   NamespaceNarrowing,
   parseFluxResourcePath,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import { markersCommand } from './markedWorkloads';
+import { inventoryCommand, markersCommand } from './mappingCommands';
 
 /** The GitLab markers of one environment of the project. */
 export function markersOf(
@@ -75,7 +75,11 @@ export function markSharedNamespaces(
       }),
       markers: markersOf(environment, project),
       kubectl: flux
-        ? `kubectl get ${flux.plural}.${flux.group} ${flux.name} -n ${flux.namespace} -o jsonpath='{.status.inventory.entries[*].id}'`
+        ? inventoryCommand(
+            `${flux.plural}.${flux.group}`,
+            flux.name,
+            flux.namespace,
+          )
         : markersCommand(environment.namespace!),
     };
     return {
