@@ -171,6 +171,36 @@ describe('narrowToEnvironment', () => {
     expect(result.hidden).toBe(4);
   });
 
+  it('keeps what a cli-utils inventory carrying its GitLab markers applied', () => {
+    const inventoryOf = (id: string, env: string) =>
+      object('ConfigMap', `inventory-${id}`, {
+        labels: { 'cli-utils.sigs.k8s.io/inventory-id': id },
+        annotations: {
+          'app.gitlab.com/app': 'acme-platform-search-indexer',
+          'app.gitlab.com/env': env,
+        },
+      });
+    const applied = (name: string, id: string) =>
+      object('ConfigMap', name, {
+        annotations: { 'config.k8s.io/owning-inventory': id },
+      });
+    const result = narrowToEnvironment(
+      [
+        inventoryOf('mine', 'staging'),
+        applied('own', 'mine'),
+        inventoryOf('theirs', 'load-test'),
+        applied('their', 'theirs'),
+      ],
+      'shared',
+      { by: 'label', sharedWith: ['environment load-test'], markers },
+    );
+    expect(names(result.objects)).toEqual(['inventory-mine', 'own']);
+    expect(result.hiddenOwners).toEqual([
+      'GitLab environment load-test of acme-platform-search-indexer',
+      'inventory theirs',
+    ]);
+  });
+
   it('leaves objects outside the namespace alone', () => {
     const elsewhere = {
       ...object('Deployment', 'x', fluxLabels('other')),

@@ -36,6 +36,7 @@ export interface NarrowingResult {
 }
 
 const OWNING_INVENTORY = 'config.k8s.io/owning-inventory';
+const INVENTORY_ID_LABEL = 'cli-utils.sigs.k8s.io/inventory-id';
 const MAX_OWNERS = 10;
 
 function inventoryOf(
@@ -76,7 +77,8 @@ const sameFlux = (
  * Whom an object of the namespace belongs to when that is not this
  * environment; undefined when it is the environment's or says nothing.
  * An object named by the environment's inventory, applied by its Flux
- * object or carrying its GitLab markers is its own; one carrying another
+ * object or by a cli-utils inventory carrying its markers, or carrying its
+ * GitLab markers itself, is its own; one carrying another
  * environment's markers, or applied by another inventory (a Flux applier's
  * labels, cli-utils' owning-inventory; any inventory for an environment
  * narrowed by label, which has none) belongs to that other.
@@ -85,6 +87,7 @@ function foreignOwner(
   object: KubernetesObject,
   narrowing: NamespaceNarrowing,
   inventory: ReadonlySet<string>,
+  ownInventoryIds: ReadonlySet<string>,
 ): string | undefined {
   if (inventory.has(resourceId(keyOf(object)))) return undefined;
   const markers = gitlabMarkerMatch(object, narrowing.markers);
@@ -99,7 +102,28 @@ function foreignOwner(
     ? object.metadata!.annotations
     : {};
   const owning = str(annotations[OWNING_INVENTORY]);
-  return owning ? `inventory ${owning}` : undefined;
+  if (!owning || ownInventoryIds.has(owning)) return undefined;
+  return `inventory ${owning}`;
+}
+
+/**
+ * The cli-utils inventories of the environment: the inventory objects
+ * (labelled `cli-utils.sigs.k8s.io/inventory-id`) that carry its GitLab
+ * markers; what they applied is its own.
+ */
+function ownCliUtilsInventories(
+  objects: readonly KubernetesObject[],
+  markers: NamespaceNarrowing['markers'],
+): Set<string> {
+  const ids = new Set<string>();
+  for (const object of objects) {
+    const labels = isRecord(object.metadata?.labels)
+      ? object.metadata!.labels
+      : {};
+    const id = str(labels[INVENTORY_ID_LABEL]);
+    if (id && gitlabMarkerMatch(object, markers) === 'ours') ids.add(id);
+  }
+  return ids;
 }
 
 /**
@@ -149,10 +173,14 @@ export function narrowToEnvironment(
 ): NarrowingResult {
   const inventory = inventoryOf(objects, narrowing.flux);
   const inNamespace = objects.filter(o => o.metadata?.namespace === namespace);
+  const ownInventoryIds = ownCliUtilsInventories(
+    inNamespace,
+    narrowing.markers,
+  );
   const owners = new Set<string>();
   const roots: string[] = [];
   for (const object of inNamespace) {
-    const owner = foreignOwner(object, narrowing, inventory);
+    const owner = foreignOwner(object, narrowing, inventory, ownInventoryIds);
     if (!owner) continue;
     owners.add(owner);
     roots.push(resourceId(keyOf(object)));
