@@ -7,7 +7,11 @@ import {
   NamespaceMapping,
   NarrowedScope,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import { MappingSource, NamespaceMappingDetails } from './NamespaceSource';
+import {
+  MappingSource,
+  NamespaceMappingDetails,
+  NamespaceOrigin,
+} from './NamespaceSource';
 
 const markers = { app: 'acme-platform-search-indexer', env: 'load-test' };
 
@@ -111,5 +115,26 @@ describe('where the namespace came from', () => {
       'The namespace is not dedicated to this environment: its objects are those of the inventory of Kustomization flux-system/app, and those nobody claims. Nothing of others was found in it.',
     );
     expect(commands()).toHaveLength(1);
+  });
+});
+
+describe('the namespace on a card', () => {
+  it('says where it came from when GitLab did not give it, and that it is shared', async () => {
+    await renderInTestApp(
+      <NamespaceOrigin
+        mapping={{
+          source: 'label',
+          narrowing: { by: 'label', sharedWith: [], markers },
+        }}
+      />,
+    );
+    expect(screen.getByTestId('namespace-origin')).toHaveTextContent(
+      '(from GitLab annotations, shared)',
+    );
+  });
+
+  it("says nothing for GitLab's own namespace nobody shares", async () => {
+    await renderInTestApp(<NamespaceOrigin mapping={{ source: 'gitlab' }} />);
+    expect(screen.queryByTestId('namespace-origin')).not.toBeInTheDocument();
   });
 });

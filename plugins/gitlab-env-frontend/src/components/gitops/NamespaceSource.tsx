@@ -106,3 +106,32 @@ export function NamespaceMappingDetails({
     </Box>
   );
 }
+
+const ORIGIN_TEXT: Record<NamespaceMapping['source'], string | undefined> = {
+  gitlab: undefined,
+  gitlabDeployment: 'GitLabDeployment',
+  label: 'GitLab annotations',
+  inventory: 'Flux inventory',
+};
+
+/** On a card: where a namespace GitLab did not give came from, and whether it is shared. */
+export function NamespaceOrigin({ mapping }: { mapping?: NamespaceMapping }) {
+  const origin = mapping && ORIGIN_TEXT[mapping.source];
+  const shared = mapping?.narrowing !== undefined;
+  if (!origin && !shared) return null;
+  return (
+    <Typography
+      component="span"
+      variant="caption"
+      color="text.secondary"
+      data-testid="namespace-origin"
+    >
+      {' '}
+      (
+      {[origin && `from ${origin}`, shared && 'shared']
+        .filter(Boolean)
+        .join(', ')}
+      )
+    </Typography>
+  );
+}

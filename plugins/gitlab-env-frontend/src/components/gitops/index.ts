@@ -1,3 +1,7 @@
 export { FluxDrawerSection } from './FluxDrawerSection';
 export { GitOpsPanel } from './GitOpsPanel';
-export { MappingSource, NamespaceMappingDetails } from './NamespaceSource';
+export {
+  MappingSource,
+  NamespaceMappingDetails,
+  NamespaceOrigin,
+} from './NamespaceSource';
