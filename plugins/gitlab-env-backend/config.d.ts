@@ -157,6 +157,20 @@ export interface Config {
       /** Environments one stream (one browser tab) may follow (default 50). */
       maxEnvironmentsPerStream?: number;
     };
+    /** Where an environment's namespace comes from when GitLab has none. */
+    namespaceMapping?: {
+      /**
+       * Where to look for workloads (Deployments, StatefulSets, DaemonSets)
+       * carrying an environment's GitLab annotations (`app.gitlab.com/env`,
+       * `app.gitlab.com/app`) when neither GitLab nor a GitLabDeployment
+       * names its namespace: `acrossCluster` (one list per kind across each
+       * agent's cluster, namespace by namespace where RBAC refuses it),
+       * `knownNamespaces` (only the namespaces the agent's other
+       * environments deploy to) or `off`. Default `acrossCluster`, or
+       * `knownNamespaces` when `overview.clusterWideReads` is false.
+       */
+      workloadAnnotations?: 'acrossCluster' | 'knownNamespaces' | 'off';
+    };
     /** The portal-wide deployment overview. */
     overview?: {
       /**
@@ -164,7 +178,8 @@ export interface Config {
        * namespaces, keeping only the objects of the environments' namespaces
        * (default true). Where RBAC refuses a list across namespaces, that
        * kind is read namespace by namespace. Set false to never read beyond
-       * the environments' namespaces.
+       * the environments' namespaces (the namespace lookup by GitLab
+       * annotations then keeps to them too, see namespaceMapping).
        */
       clusterWideReads?: boolean;
       /** From how many namespaces of one agent the overview reads across the cluster (default 3). */
