@@ -4,10 +4,15 @@
 // patches are parsed for the delay from the simulator's write (the
 // CHANGED_AT annotation) to their arrival, snapshots only counted.
 import { CHANGED_AT } from '@gitlab-env/gitlab-simulator';
+import { connect } from 'node:net';
 
 interface Viewer {
   keepsSnapshot: boolean;
   snapshots: number;
+  /** When its first snapshot had arrived whole. */
+  snapshotAt?: number;
+  /** The size of its first snapshot event. */
+  snapshotBytes?: number;
   firstSnapshot?: unknown;
   firstStatus?: unknown;
 }
@@ -47,6 +52,8 @@ async function view(
         const data = () => JSON.parse(/^data: (.*)$/m.exec(block)![1]);
         if (event === 'snapshot') {
           viewer.snapshots += 1;
+          viewer.snapshotAt ??= at;
+          viewer.snapshotBytes ??= Buffer.byteLength(block);
           // One viewer's is enough to count objects; the rest are not held.
           if (viewer.keepsSnapshot) viewer.firstSnapshot ??= data();
         } else if (event === 'status') {
@@ -67,6 +74,38 @@ async function view(
   }
 }
 
+/**
+ * The baseline of the first snapshots: `count` sockets each reading
+ * `bytes` from a bare server (the benchmark's process) that writes one
+ * shared buffer to each, nothing parsed. Resolves with the time taken.
+ */
+async function bareTransfer(
+  port: number,
+  bytes: number,
+  count: number,
+): Promise<number> {
+  const started = Date.now();
+  await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<void>((resolve, reject) => {
+          let received = 0;
+          const socket = connect(port, '127.0.0.1');
+          socket.on('data', chunk => {
+            received += chunk.length;
+            if (received >= bytes) {
+              socket.destroy();
+              resolve();
+            }
+          });
+          socket.on('error', reject);
+        }),
+    ),
+  );
+  return Date.now() - started;
+}
+
 async function main() {
   const { urls } = JSON.parse(process.argv[2]) as { urls: string[] };
   const controller = new AbortController();
@@ -84,6 +123,7 @@ async function main() {
     view(url, viewers[i], delays, controller.signal),
   );
   const started = Date.now();
+  const cpuBefore = process.cpuUsage();
   while (viewers.some(v => v.snapshots === 0 || !v.firstStatus)) {
     await new Promise(resolve => setTimeout(resolve, 50));
   }
@@ -93,6 +133,12 @@ async function main() {
   process.send!({
     type: 'ready',
     firstSnapshotsMs: Date.now() - started,
+    firstViewerMs: Math.min(...viewers.map(v => v.snapshotAt!)) - started,
+    snapshotBytes: viewers[0].snapshotBytes,
+    cpuMs: (() => {
+      const { user, system } = process.cpuUsage(cpuBefore);
+      return (user + system) / 1000;
+    })(),
     objects: first.resources.resources.length,
     status: viewers[0].firstStatus,
   });
@@ -108,6 +154,17 @@ async function main() {
         delays: delays.values,
         patches: delays.patches,
         meanPatchBytes: delays.patchBytes / Math.max(1, delays.patches),
+      });
+    }
+    if (message.type === 'bare') {
+      const { port, bytes, count } = message as unknown as {
+        port: number;
+        bytes: number;
+        count: number;
+      };
+      process.send!({
+        type: 'bare',
+        ms: await bareTransfer(port, bytes, count),
       });
     }
     if (message.type === 'close') {

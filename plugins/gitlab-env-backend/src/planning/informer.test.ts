@@ -1,5 +1,6 @@
 import { KubernetesObject } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { InformerEvent, SharedInformer } from './informer';
+import { informerStrings } from './stringPool';
 
 const secrets = {
   group: '',
@@ -108,5 +109,27 @@ describe('SharedInformer', () => {
     expect(lists()).toBe(2);
     // After the relist, the watch starts from the new list's version.
     expect(queries[1].get('resourceVersion')).toBe('10');
+  });
+
+  it('shares the short string values of what it lists and watches, objects unchanged', async () => {
+    const watched = {
+      ...secret('watched-once', '11'),
+      metadata: {
+        ...secret('watched-once', '11').metadata,
+        labels: { team: 'informer-test-team' },
+      },
+    };
+    const { informer, events } = informerOn([
+      [{ type: 'ADDED', object: watched }],
+    ]);
+    informer.start();
+    await until(() => events.length === 2);
+    await informer.stop();
+    expect(events[1].object.metadata?.labels).toEqual({
+      team: 'informer-test-team',
+    });
+    expect(informerStrings.has('informer-test-team')).toBe(true);
+    expect(informerStrings.has('listed')).toBe(true);
+    expect(informerStrings.has('uid-watched-once')).toBe(false);
   });
 });
