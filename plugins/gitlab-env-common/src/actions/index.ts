@@ -7,5 +7,6 @@ export {
 } from './actionKinds';
 export { fluxSourceOf } from './fluxSource';
 export { kubectlCommandFor } from './kubectlCommand';
+export { shellWord } from './shellWord';
 export type { KubectlCommandOptions } from './kubectlCommand';
 export { permissionForCapability } from './actionPermissions';

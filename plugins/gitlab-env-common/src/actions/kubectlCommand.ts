@@ -1,5 +1,6 @@
 import { groupOfApiVersion } from '../graph/resourceId';
 import { ActionTarget, EnvironmentAction } from '../types';
+import { shellWord } from './shellWord';
 
 /** @public */
 export interface KubectlCommandOptions {
@@ -24,13 +25,6 @@ const REQUESTED_AT = 'reconcile.fluxcd.io/requestedAt';
 const SHELL_NOW = '"$(date -u +%Y-%m-%dT%H:%M:%SZ)"';
 /** Kinds kubectl resolves unambiguously by their short name. */
 const SHORT_GROUPS = new Set(['', 'apps']);
-
-/** Quotes a word for a POSIX shell when it holds anything unusual. */
-function shellWord(word: string): string {
-  return /^[A-Za-z0-9_.:/=@%+,-]+$/.test(word)
-    ? word
-    : `'${word.replace(/'/g, `'\\''`)}'`;
-}
 
 /** `deployment/web`, `kustomization.kustomize.toolkit.fluxcd.io/app`. */
 function resourceArg(target: ActionTarget): string {

@@ -1,4 +1,7 @@
-import { ResourceKey } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import {
+  ResourceKey,
+  shellWord,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { kubectlResourceName } from './kinds';
 
 const FLUX_CLI_KINDS: Record<string, string> = {
@@ -11,28 +14,22 @@ const FLUX_CLI_KINDS: Record<string, string> = {
   Bucket: 'source bucket',
 };
 
-function quote(value: string): string {
-  return /^[A-Za-z0-9._:-]+$/.test(value)
-    ? value
-    : `'${value.replace(/'/g, `'\\''`)}'`;
-}
-
 function resource(key: ResourceKey): string {
-  const namespace = key.namespace ? ` -n ${quote(key.namespace)}` : '';
-  return `${kubectlResourceName(key.kind, key.group)} ${quote(
+  const namespace = key.namespace ? ` -n ${shellWord(key.namespace)}` : '';
+  return `${kubectlResourceName(key.kind, key.group)} ${shellWord(
     key.name,
   )}${namespace}`;
 }
 
 /** The commands that show a Flux object's sync state, history and source, as the drawer shows them. */
 export function fluxCommands(key: ResourceKey): string[] {
-  const namespace = key.namespace ? ` -n ${quote(key.namespace)}` : '';
+  const namespace = key.namespace ? ` -n ${shellWord(key.namespace)}` : '';
   const flux = FLUX_CLI_KINDS[key.kind];
   return [
-    ...(flux ? [`flux get ${flux} ${quote(key.name)}${namespace}`] : []),
+    ...(flux ? [`flux get ${flux} ${shellWord(key.name)}${namespace}`] : []),
     `kubectl get ${resource(key)} -o jsonpath='{.status.history}'`,
     ...(flux && !flux.startsWith('source')
-      ? [`flux events --for ${key.kind}/${quote(key.name)}${namespace}`]
+      ? [`flux events --for ${key.kind}/${shellWord(key.name)}${namespace}`]
       : []),
   ];
 }
@@ -48,8 +45,10 @@ export function driftCommands(key: ResourceKey): string[] {
 /** What lists the objects of a namespace no inventory names: everything, then what Flux's labels claim. */
 export function unmanagedCommands(namespace: string): string[] {
   return [
-    `kubectl get all,configmaps,secrets,serviceaccounts -n ${quote(namespace)}`,
-    `kubectl get all -n ${quote(
+    `kubectl get all,configmaps,secrets,serviceaccounts -n ${shellWord(
+      namespace,
+    )}`,
+    `kubectl get all -n ${shellWord(
       namespace,
     )} -l '!kustomize.toolkit.fluxcd.io/name,!helm.toolkit.fluxcd.io/name'`,
   ];

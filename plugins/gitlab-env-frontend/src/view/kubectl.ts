@@ -1,4 +1,7 @@
-import { ResourceKey } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import {
+  ResourceKey,
+  shellWord,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { kubectlResourceName } from './kinds';
 
 /** The kubectl commands that show what the drawer shows, for copy and paste. */
@@ -7,22 +10,15 @@ export function kubectlCommands(key: ResourceKey): {
   describe: string;
   events: string;
 } {
-  const resource = `${kubectlResourceName(key.kind, key.group)} ${quote(
+  const resource = `${kubectlResourceName(key.kind, key.group)} ${shellWord(
     key.name,
   )}`;
-  const namespace = key.namespace ? ` -n ${quote(key.namespace)}` : '';
+  const namespace = key.namespace ? ` -n ${shellWord(key.namespace)}` : '';
   return {
     get: `kubectl get ${resource}${namespace} -o yaml`,
     describe: `kubectl describe ${resource}${namespace}`,
     events: `kubectl events --for ${key.kind.toLocaleLowerCase(
       'en-US',
-    )}/${quote(key.name)}${namespace}`,
+    )}/${shellWord(key.name)}${namespace}`,
   };
-}
-
-// Kubernetes names are shell-safe; quote anything else defensively.
-function quote(value: string): string {
-  return /^[A-Za-z0-9._:-]+$/.test(value)
-    ? value
-    : `'${value.replace(/'/g, `'\\''`)}'`;
 }
