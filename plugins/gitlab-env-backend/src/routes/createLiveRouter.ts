@@ -18,7 +18,7 @@ import { Writable } from 'stream';
 import Router from 'express-promise-router';
 import { asGitlabEnvError, failure } from '../errors';
 import { gitlabEnvErrorHandler } from './errorHandler';
-import { encodeServerSentEvent } from './sseChunks';
+import { encodeOnce, encodeSnapshotOnce } from './sharedEncodings';
 import { GitlabEnvironmentsService } from '../service';
 import { isEnvironmentSlug, quote } from '../validation';
 import { LiveSettings } from '../config';
@@ -81,49 +81,6 @@ export interface LiveRouterOptions {
   httpAuth: HttpAuthService;
   auditor: AuditorService;
   logger: LoggerService;
-}
-
-/**
- * Messages encoded once for every stream that sends them at the same
- * moment (one patch to 100 viewers is one buffer, not 100 strings): by the
- * environment event, or the snapshot, and the key they are sent under.
- */
-const encodings = new WeakMap<object, Map<string, Buffer[]>>();
-
-/**
- * How long a snapshot's encoding is kept for viewers that join after the
- * first (a page load opens many streams at once). Not longer: an
- * environment that stays quiet would hold its whole state twice, once as
- * objects and once encoded.
- */
-const SNAPSHOT_ENCODING_KEEP_MS = 5_000;
-
-function encodeOnce(
-  source: object,
-  key: LiveEnvironmentKey,
-  message: () => LiveMessage,
-  /** 0: shared by the fan-out of this moment only. */
-  keepMs: number,
-): Buffer[] {
-  let byKey = encodings.get(source);
-  if (!byKey) {
-    byKey = new Map();
-    encodings.set(source, byKey);
-  }
-  const name = `${key.entityRef}/${key.slug}`;
-  let encoded = byKey.get(name);
-  if (!encoded) {
-    encoded = encodeServerSentEvent(message());
-    byKey.set(name, encoded);
-    // A patch kept for resumes would otherwise hold its encoding as long
-    // as it is kept, a snapshot as long as its environment does not change.
-    if (byKey.size === 1) {
-      const forget = () => encodings.delete(source);
-      if (keepMs === 0) setImmediate(forget);
-      else setTimeout(forget, keepMs).unref();
-    }
-  }
-  return encoded;
 }
 
 /** `entityRef/slug` pairs of the query, checked; the last `/` splits each. */
@@ -290,16 +247,11 @@ export function createLiveRouter(options: LiveRouterOptions): express.Router {
       const seq = planner.currentSeq();
       const resources = environment.snapshot();
       write(
-        encodeOnce(
-          resources,
+        encodeSnapshotOnce(environment, resources, key, () => ({
+          type: 'snapshot',
           key,
-          () => ({
-            type: 'snapshot',
-            key,
-            resources: { ...resources, entityRef: key.entityRef },
-          }),
-          SNAPSHOT_ENCODING_KEEP_MS,
-        ),
+          resources: { ...resources, entityRef: key.entityRef },
+        })),
         seq,
         true,
       );
