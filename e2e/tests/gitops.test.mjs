@@ -2,8 +2,10 @@
 // Flux-managed checkout-api production (examples/scenarios/default, prod-us)
 // with one object truly missing (checkout-worker, deleted by hand), one
 // drifted by `kubectl edit` (checkout-config) with its diff, and one no
-// inventory names (checkout-debug); and search-indexer staging, whose
-// namespace comes from a GitLabDeployment object in the cluster.
+// inventory names (checkout-debug), with desired vs live from the repository
+// in the live tab's drawer; storefront staging, whose HelmRelease lives in
+// flux-system and whose drift warning is an Event there; and search-indexer
+// staging, whose namespace comes from a GitLabDeployment object in the cluster.
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, test } from 'node:test';
 import { openPortal } from '../lib/portal.mjs';
@@ -37,6 +39,16 @@ test('a Flux environment: sync, the missing object, the drifted one with its dif
   assert.equal(
     (await gitops.getByTestId('drift-count').textContent()).trim(),
     '1 drifted object',
+  );
+  // The card counts the same drift, from the objects it follows live.
+  assert.equal(
+    (
+      await page
+        .locator('[data-environment="production"]')
+        .getByTestId('drifted-count')
+        .textContent()
+    ).trim(),
+    '1 drifted',
   );
   const unmanaged = gitops.getByRole('list', { name: 'Unmanaged objects' });
   assert.deepEqual(
@@ -82,6 +94,19 @@ test('a Flux environment: sync, the missing object, the drifted one with its dif
       'kubectl get configmap checkout-config -n checkout --show-managed-fields -o yaml',
     )
     .waitFor({ timeout: TIMEOUT });
+  // Desired vs live from the repository, asked for when the live tab's
+  // drawer opens: the manifest says USD.
+  const repository = drawer.getByRole('table', {
+    name: 'Fields that differ from the repository',
+  });
+  await repository.waitFor({ timeout: TIMEOUT });
+  assert.deepEqual(
+    await repository
+      .locator('tr', { hasText: 'data.CURRENCY' })
+      .locator('td')
+      .allTextContents(),
+    ['data.CURRENCY', 'changed', '"USD"', '"EUR"', ''],
+  );
   await portal.screenshot(page, 'gitops-drift-drawer');
 
   await drawer.getByRole('button', { name: 'Close' }).click();
@@ -96,6 +121,41 @@ test('a Flux environment: sync, the missing object, the drifted one with its dif
     /succeeded · ReconciliationSucceeded.*failed · HealthCheckFailed/s,
   );
   await portal.screenshot(page, 'gitops-flux-drawer');
+  assert.deepEqual(page.errors.filter(isAppError), []);
+});
+
+test("a HelmRelease in flux-system: the live tab shows helm-controller's drift warning and says why there is no repository diff", async () => {
+  const page = await portal.page();
+  await portal.goto(
+    page,
+    '/catalog/default/component/storefront/gitlab-env?env=staging',
+  );
+  const panel = page.getByRole('region', { name: 'Resources of staging' });
+  const gitops = panel.getByRole('region', { name: 'GitOps' });
+  await gitops.waitFor({ timeout: TIMEOUT });
+  // The drift event is an Event of flux-system, followed live.
+  await gitops
+    .getByRole('list', { name: 'Drifted objects' })
+    .getByRole('button', { name: 'Deployment/storefront-web' })
+    .click();
+  const drawer = page.getByRole('dialog', {
+    name: 'Deployment storefront-web',
+  });
+  await drawer
+    .getByText('changed (0 additions, 1 changes, 0 removals)', { exact: false })
+    .first()
+    .waitFor({ timeout: TIMEOUT });
+  const desired = drawer.getByRole('region', { name: 'Desired vs live' });
+  await desired
+    .getByText('No desired vs live from the repository: A HelmRelease', {
+      exact: false,
+    })
+    .waitFor({ timeout: TIMEOUT });
+  assert.match(
+    await desired.textContent(),
+    /Helm values and templates are not compared/,
+  );
+  await portal.screenshot(page, 'gitops-helm-drift-drawer');
   assert.deepEqual(page.errors.filter(isAppError), []);
 });
 

@@ -1,6 +1,13 @@
 import { mockServices } from '@backstage/backend-test-utils';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
-import { LiveMessage } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import {
+  applyResourceGraphPatch,
+  buildGitOpsView,
+  DesiredStateComparison,
+  EnvironmentResourcesResponse,
+  LiveMessage,
+  PatchableResources,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import {
   BENCH_AGENT,
   CHANGED_AT,
@@ -400,6 +407,148 @@ describe('GET /live against the simulator', () => {
       release();
     } finally {
       await planner.close();
+    }
+  });
+
+  it("follows the Flux object's Events in flux-system: live and read show the same drift and history, and a drift event arriving marks the object drifted", async () => {
+    // Watches enough for every kind: the flux-system Events are watched.
+    const { backend, url } = await startBackend(simulator, {
+      maxWatchesPerAgent: 100,
+    });
+    const stream = await openLiveStream(url, [STAGING]);
+    try {
+      const snapshot = (await stream.next(is('snapshot')))
+        .message as Of<'snapshot'>;
+      let live: PatchableResources = snapshot.resources;
+      const view = (held: PatchableResources) =>
+        buildGitOpsView(held.resources, held.graph, [NAMESPACE]);
+      const read = (await (
+        await fetch(
+          `${url}/api/gitlab-env/entity/default/component/storefront/environments/staging/resources`,
+        )
+      ).json()) as EnvironmentResourcesResponse;
+      // The read lists flux-system's Events once; live follows them.
+      expect(view(live).drift).toEqual(view(read).drift);
+      expect(view(live).fluxObjects).toEqual(view(read).fluxObjects);
+      expect(Object.keys(view(live).drift)).toEqual([
+        'apps/Deployment/storefront-staging/storefront-web',
+      ]);
+      const status = (await stream.next(is('status'))).message as Of<'status'>;
+      expect(
+        status.kinds.find(k => k.resource === 'Event in flux-system')?.mode,
+      ).toBe('watch');
+
+      // helm-controller warns again, now about the Service.
+      const { store } = simulator.cluster('nonprod');
+      const [release] = store.list(
+        store.registry.forKind('helm.toolkit.fluxcd.io', 'HelmRelease')!,
+        'flux-system',
+      );
+      store.upsert({
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: {
+          name: 'storefront-staging.drift-service',
+          namespace: 'flux-system',
+          uid: 'uid-drift-service',
+        },
+        involvedObject: {
+          apiVersion: release.apiVersion,
+          kind: 'HelmRelease',
+          name: 'storefront-staging',
+          namespace: 'flux-system',
+          uid: release.metadata.uid,
+        },
+        type: 'Warning',
+        reason: 'DriftDetected',
+        message:
+          'Cluster state of release storefront-staging/storefront.v12 has drifted from the desired state:\nService/storefront-staging/storefront-web changed (0 additions, 1 changes, 0 removals)',
+        lastTimestamp: new Date().toISOString(),
+        count: 1,
+      });
+      const patch = (
+        await stream.next(
+          is('patch', m =>
+            m.patch.objectsUpserted.some(
+              o => o.metadata?.uid === 'uid-drift-service',
+            ),
+          ),
+        )
+      ).message as Of<'patch'>;
+      live = applyResourceGraphPatch(live, patch.patch);
+      expect(
+        view(live).drift['/Service/storefront-staging/storefront-web']?.signals,
+      ).toEqual([
+        expect.objectContaining({
+          signal: 'fluxEvent',
+          detail: 'changed (0 additions, 1 changes, 0 removals)',
+        }),
+      ]);
+    } finally {
+      await stream.close();
+      await backend.stop();
+    }
+  });
+
+  it('answers desired vs live from the objects the live tab follows (GET …/desired), as a read compares them, and says why a HelmRelease has none', async () => {
+    const checkout = component('checkout-api', {
+      'gitlab.com/project-slug': 'acme/shop/checkout-api',
+    });
+    const backend = await startBackendOnSimulator(simulator, {
+      entities: [storefront, checkout],
+      gitlabEnv: { requestTimeoutMs: 5000, live: { graceSeconds: 5 } },
+    });
+    const { port } = backend.server.address() as AddressInfo;
+    const api = `http://127.0.0.1:${port}/api/gitlab-env/entity/default/component`;
+    const desiredOf = async (path: string) =>
+      (
+        (await (await fetch(`${api}/${path}/desired`)).json()) as {
+          desired?: DesiredStateComparison;
+        }
+      ).desired;
+    const states = (desired?: DesiredStateComparison) =>
+      desired?.objects.map(o => `${o.id} ${o.state}`);
+    const stream = await openLiveStream(`http://127.0.0.1:${port}`, [
+      'component:default/checkout-api/production',
+    ]);
+    try {
+      await stream.next(is('snapshot'));
+      const live = await desiredOf('checkout-api/environments/production');
+      const read = (
+        (await (
+          await fetch(`${api}/checkout-api/environments/production/resources`)
+        ).json()) as EnvironmentResourcesResponse
+      ).desired;
+      expect(live).toEqual(read);
+      expect(states(live)).toContain(
+        '/ConfigMap/checkout/checkout-config differs',
+      );
+
+      // Someone puts the repository's value back: the live comparison follows.
+      const { store } = simulator.cluster('prod-us');
+      const configMaps = store.registry.forKind('', 'ConfigMap')!;
+      const config = store
+        .list(configMaps, 'checkout')
+        .find(o => o.metadata.name === 'checkout-config')!;
+      store.upsert({ ...config, data: { ...config.data, CURRENCY: 'USD' } });
+      await stream.next(
+        is('patch', m =>
+          m.patch.objectsUpserted.some(
+            o =>
+              (o as { data?: Record<string, string> }).data?.CURRENCY === 'USD',
+          ),
+        ),
+      );
+      expect(
+        states(await desiredOf('checkout-api/environments/production')),
+      ).toContain('/ConfigMap/checkout/checkout-config same');
+
+      expect(
+        (await desiredOf('storefront/environments/staging'))?.unavailable,
+      ).toMatch(/HelmRelease.*Helm values and templates are not compared/);
+    } finally {
+      await stream.close();
+      await backend.stop();
     }
   });
 

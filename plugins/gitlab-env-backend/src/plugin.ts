@@ -26,6 +26,7 @@ import { GitlabEnvClusterSource, LivePlanner } from './planning';
 import { SharedTransport } from './transport';
 import { createOverviewRouter } from './overview';
 import { createLiveRouter, createRouter } from './routes';
+import { liveDesiredState } from './gitops/liveDesiredState';
 import { GitlabEnvironmentsService } from './service';
 import { sharedStoreOf } from './service/sharedCache';
 
@@ -163,6 +164,8 @@ export const gitlabEnvPlugin = createBackendPlugin({
             httpAuth,
             auditor,
             logger,
+            liveDesiredState: (entity, slug, signal) =>
+              liveDesiredState(service, planner, entity, slug, signal),
           }),
         );
         httpRouter.use(

@@ -2,6 +2,7 @@ import { KubeObject } from '../scenario/types';
 import { isoSeconds, stableHex, stableUid } from './ids';
 import { ExpandContext } from './objects';
 import { CRASHLOOP_RESTART_COUNT } from './pods';
+import { helmDriftEvents } from './helmDrift';
 
 /** core/v1 Events like the controllers and kubelet record them. */
 
@@ -198,30 +199,16 @@ export function eventsFor(
       }
       break;
     }
-    case 'HelmRelease': {
-      // helm-controller with spec.driftDetection.mode "warn" reports drift
-      // as an Event on the HelmRelease and corrects nothing; its message
-      // names each drifted object (helm-controller docs, Drift detection;
-      // the wording as its logs print it). The scenario lists the drifted
-      // objects in the simulator.gitlab-env/drift annotation.
-      const drifted =
-        object.metadata.annotations?.['simulator.gitlab-env/drift'];
-      if (object.spec?.driftDetection?.mode === 'warn' && drifted) {
-        const history = object.status?.history?.[0];
+    case 'HelmRelease':
+      for (const drift of helmDriftEvents(object))
         add({
-          type: 'Warning',
-          reason: 'DriftDetected',
-          message: `Cluster state of release ${
-            history?.namespace ?? object.metadata.namespace
-          }/${history?.name ?? object.metadata.name}.v${
-            history?.version ?? 1
-          } has drifted from the desired state:\n${drifted.trim()}`,
+          type: drift.type,
+          reason: drift.reason,
+          message: drift.message,
           component: 'helm-controller',
-          last: ctx.now,
+          last: new Date(ctx.now.getTime() - drift.ago * 1000),
         });
-      }
       break;
-    }
     default:
   }
   return events;

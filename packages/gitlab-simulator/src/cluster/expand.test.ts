@@ -392,3 +392,86 @@ describe('the default scenario', () => {
     ).toEqual([{ id: 'acme/infra' }]);
   });
 });
+
+describe("helm-controller's drift detection (internal/reconcile/atomic_release.go, correct_cluster_drift.go)", () => {
+  const release = (
+    mode: string | undefined,
+    annotations: Record<string, string> = {},
+  ): KubeObject => ({
+    apiVersion: 'helm.toolkit.fluxcd.io/v2',
+    kind: 'HelmRelease',
+    metadata: {
+      name: 'web',
+      namespace: 'flux-system',
+      annotations: {
+        'simulator.gitlab-env/drift':
+          'Deployment/shop/web changed (0 additions, 1 changes, 0 removals)\nConfigMap/shop/cfg removed',
+        ...annotations,
+      },
+    },
+    spec: mode ? { driftDetection: { mode } } : {},
+    status: {
+      conditions: [
+        { type: 'Ready', status: 'True', reason: 'UpgradeSucceeded' },
+        { type: 'Released', status: 'True', reason: 'UpgradeSucceeded' },
+      ],
+      history: [{ name: 'web', namespace: 'shop', version: 4 }],
+    },
+  });
+  const expand = (object: KubeObject) => {
+    const out = expandCluster([object], { cluster: 'c', now });
+    return {
+      release: out.find(o => o.kind === 'HelmRelease')!,
+      events: out
+        .filter(o => o.kind === 'Event')
+        .map(e => `${e.type} ${e.reason}: ${e.message}`),
+    };
+  };
+  const detected =
+    'Warning DriftDetected: Cluster state of release shop/web.v4 has drifted from the desired state:\nDeployment/shop/web changed (0 additions, 1 changes, 0 removals)\nConfigMap/shop/cfg removed';
+
+  it('records nothing when drift detection is disabled (the default)', () => {
+    expect(expand(release(undefined)).events).toEqual([]);
+    expect(expand(release('disabled')).events).toEqual([]);
+  });
+
+  it('warn: an Event, no condition', () => {
+    const { release: r, events } = expand(release('warn'));
+    expect(events).toEqual([detected]);
+    expect(r.status.conditions[0]).toMatchObject({
+      type: 'Ready',
+      status: 'True',
+    });
+  });
+
+  it('enabled: the Event, then the correction (DriftCorrected, one ssa ChangeSet line per object)', () => {
+    const { release: r, events } = expand(release('enabled'));
+    expect(events).toEqual([
+      detected,
+      'Normal DriftCorrected: Cluster state of release shop/web.v4 has been corrected:\nDeployment/shop/web configured\nConfigMap/shop/cfg created',
+    ]);
+    expect(r.status.conditions[0]).toMatchObject({
+      type: 'Ready',
+      status: 'True',
+    });
+  });
+
+  it("enabled, the correction failing: DriftCorrectionFailed, and Ready=Unknown Progressing / Reconciling=True ProgressingWithRetry 'correcting cluster drift'", () => {
+    const { release: r, events } = expand(
+      release('enabled', { 'simulator.gitlab-env/drift-correction': 'failed' }),
+    );
+    expect(events[0]).toBe(detected);
+    expect(events[1]).toMatch(
+      /^Warning DriftCorrectionFailed: Failed to correct cluster state of release shop\/web\.v4:\nDeployment\/shop\/web dry-run failed/,
+    );
+    expect(
+      r.status.conditions.map(
+        (c: any) => `${c.type}=${c.status} ${c.reason}: ${c.message ?? ''}`,
+      ),
+    ).toEqual([
+      'Reconciling=True ProgressingWithRetry: correcting cluster drift',
+      'Ready=Unknown Progressing: correcting cluster drift',
+      'Released=True UpgradeSucceeded: ',
+    ]);
+  });
+});

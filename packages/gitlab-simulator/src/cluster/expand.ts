@@ -1,6 +1,7 @@
 import { KubeObject } from '../scenario/types';
 import { isoSeconds, stableIp, stableUid } from './ids';
 import { eventsFor } from './events';
+import { withHelmDriftStatus } from './helmDrift';
 import {
   endpointsForService,
   withIngressStatus,
@@ -240,6 +241,9 @@ export function expandCluster(
         break;
       case 'Ingress':
         out.push(withIngressStatus(object, ctx));
+        break;
+      case 'HelmRelease':
+        out.push(withHelmDriftStatus(object, ctx.now));
         break;
       case 'Namespace':
         out.push({

@@ -4,6 +4,7 @@ import {
   groupOfApiVersion,
   KubernetesObject,
   LiveKindState,
+  parseFluxResourcePath,
   LiveResourceGraph,
   ResourceGraphPatch,
   WatchEvent,
@@ -38,8 +39,12 @@ export interface InformerLease {
 
 export interface LiveEnvironmentDeps {
   target: LiveTarget;
-  /** Lends the informer of a kind for this environment's namespace. */
-  acquire(target: LiveTarget, kindIndex: number): InformerLease;
+  /** Lends the informer of a kind for a namespace (the environment's unless named). */
+  acquire(
+    target: LiveTarget,
+    kindIndex: number,
+    namespace?: string,
+  ): InformerLease;
   /** The stream-wide sequence: every event gets the next number. */
   nextSeq(): number;
   batchMs: number;
@@ -71,6 +76,48 @@ function isEmptyPatch(patch: ResourceGraphPatch): boolean {
   );
 }
 
+/**
+ * What one lease follows: a kind in a namespace, and which of the
+ * informer's objects belong to the environment.
+ */
+interface Subscription {
+  kindIndex: number;
+  /** Another namespace than the environment's: said in the kind's state. */
+  namespace?: string;
+  keep(object: KubernetesObject): boolean;
+}
+
+/**
+ * The Events about the environment's Flux object when it lives in another
+ * namespace (flux-system): its history where the controller keeps no
+ * `status.history`, and helm-controller's drift warnings. The read lists
+ * them once per read (resourceReader's fluxEvents); live, they are
+ * followed like any kind, under the agent's watch cap.
+ */
+function fluxEventsSubscription(target: LiveTarget): Subscription | undefined {
+  const path = target.environment.fluxResourcePath
+    ? parseFluxResourcePath(target.environment.fluxResourcePath)
+    : undefined;
+  const kindIndex = target.kinds.findIndex(
+    k => k.group === '' && k.kind === 'Event',
+  );
+  if (!path || kindIndex === -1) return undefined;
+  if (path.namespace === target.environment.namespace) return undefined;
+  return {
+    kindIndex,
+    namespace: path.namespace,
+    keep: object => {
+      const involved = (object as { involvedObject?: Record<string, unknown> })
+        .involvedObject;
+      return (
+        object.metadata?.namespace === path.namespace &&
+        involved?.kind === path.kind &&
+        involved?.name === path.name
+      );
+    },
+  };
+}
+
 function idOf(o: KubernetesObject): string {
   return `${o.apiVersion}|${o.kind}|${o.metadata?.namespace ?? ''}|${
     o.metadata?.name
@@ -88,6 +135,8 @@ function idOf(o: KubernetesObject): string {
 export class LiveEnvironment {
   private readonly graph: LiveResourceGraph;
   private readonly leases: InformerLease[] = [];
+  /** What each lease follows, by the same index. */
+  private readonly subscriptions: Subscription[];
   private readonly listeners = new Set<(e: LiveEnvironmentEvent) => void>();
   private pending: WatchEvent[] = [];
   private pendingDataAt = '';
@@ -115,6 +164,12 @@ export class LiveEnvironment {
     this.graph = new LiveResourceGraph([], {
       health: { rules: deps.target.judging.healthRules },
     });
+    this.subscriptions = deps.target.kinds.map((_, kindIndex) => ({
+      kindIndex,
+      keep: this.inScope,
+    }));
+    const fluxEvents = fluxEventsSubscription(deps.target);
+    if (fluxEvents) this.subscriptions.push(fluxEvents);
   }
 
   get target(): LiveTarget {
@@ -125,6 +180,13 @@ export class LiveEnvironment {
   async start(): Promise<void> {
     const { target } = this.deps;
     this.deps.kindOrder(target.kinds).forEach(index => this.attach(index));
+    // Beyond the kinds of the namespace, after them: the last to get a watch.
+    for (
+      let index = target.kinds.length;
+      index < this.subscriptions.length;
+      index++
+    )
+      this.attach(index);
     const extras = this.readExtras();
     // A kind may move to another informer meanwhile (another environment
     // of the agent started a watch across the cluster): wait for that one.
@@ -144,10 +206,11 @@ export class LiveEnvironment {
     object.metadata?.namespace === this.deps.target.environment.namespace;
 
   private attach(index: number) {
-    const lease = this.deps.acquire(this.deps.target, index);
+    const { kindIndex, namespace, keep } = this.subscriptions[index];
+    const lease = this.deps.acquire(this.deps.target, kindIndex, namespace);
     this.leases[index] = lease;
     const unsubscribe = lease.informer.subscribe({
-      events: list => this.queue(list.filter(e => this.inScope(e.object))),
+      events: list => this.queue(list.filter(e => keep(e.object))),
       state: () => {
         const { informer } = lease;
         if (
@@ -176,7 +239,7 @@ export class LiveEnvironment {
     this.queue(
       lease.informer
         .objects()
-        .filter(this.inScope)
+        .filter(keep)
         .map(object => ({ type: 'ADDED' as const, object })),
     );
   }
@@ -188,7 +251,9 @@ export class LiveEnvironment {
    */
   private move(index: number, from: InformerLease) {
     if (this.leases[index] !== from || this.stopped) return;
-    const before = from.informer.objects().filter(this.inScope);
+    const before = from.informer
+      .objects()
+      .filter(this.subscriptions[index].keep);
     from.release();
     this.attach(index);
     const to = this.leases[index];
@@ -333,7 +398,12 @@ export class LiveEnvironment {
     );
     return {
       upstream: reconnecting ? 'reconnecting' : 'live',
-      kinds: this.leases.map(l => l.state),
+      kinds: this.leases.map((l, index) => {
+        const { namespace } = this.subscriptions[index];
+        return namespace
+          ? { ...l.state, resource: `${l.state.resource} in ${namespace}` }
+          : l.state;
+      }),
     };
   }
 

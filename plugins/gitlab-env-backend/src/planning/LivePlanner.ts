@@ -151,7 +151,7 @@ export class LivePlanner {
     if (!held) {
       const environment = new LiveEnvironment({
         target,
-        acquire: (t, index) => this.acquire(t, index),
+        acquire: (t, index, namespace) => this.acquire(t, index, namespace),
         nextSeq: this.nextSeq,
         batchMs: this.settings.batchMs,
         pollIntervalMs: this.settings.pollIntervalMs,
@@ -250,10 +250,17 @@ export class LivePlanner {
     return count;
   }
 
-  /** Lends the informer of one kind for an environment's namespace. */
-  acquire(target: LiveTarget, kindIndex: number): InformerLease {
+  /**
+   * Lends the informer of one kind for a namespace: the environment's, or
+   * another it reads (the Flux object's Events), counted against the
+   * agent's watches like any other.
+   */
+  acquire(
+    target: LiveTarget,
+    kindIndex: number,
+    namespace: string = target.environment.namespace!,
+  ): InformerLease {
     const kind = target.kinds[kindIndex];
-    const namespace = target.environment.namespace!;
     // Every watch holds one of agentk's few tunnels: from the second
     // namespace of an agent on, a kind is watched once across the cluster.
     const acrossCluster =

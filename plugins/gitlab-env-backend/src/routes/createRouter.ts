@@ -4,10 +4,19 @@ import {
   LoggerService,
   PermissionsService,
 } from '@backstage/backend-plugin-api';
-import { makeValidator, stringifyEntityRef } from '@backstage/catalog-model';
+import {
+  Entity,
+  makeValidator,
+  stringifyEntityRef,
+} from '@backstage/catalog-model';
 import { CatalogService } from '@backstage/plugin-catalog-node';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
-import { gitlabEnvResourcesReadPermission } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import {
+  DesiredStateComparison,
+  EnvironmentDesiredStateResponse,
+  gitlabEnvResourcesReadPermission,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { JsonObject } from '@backstage/types';
 import express from 'express';
 import Router from 'express-promise-router';
 import { failure } from '../errors';
@@ -23,6 +32,15 @@ export interface RouterOptions {
   httpAuth: HttpAuthService;
   auditor: AuditorService;
   logger: LoggerService;
+  /**
+   * Desired vs live against the objects the live tab follows (see
+   * liveDesiredState); without it, `…/desired` is not served.
+   */
+  liveDesiredState?: (
+    entity: Entity,
+    slug: string,
+    signal: AbortSignal,
+  ) => Promise<DesiredStateComparison | undefined>;
 }
 
 const entityRefValidator = makeValidator();
@@ -70,8 +88,9 @@ function flag(value: unknown, fallback: boolean): boolean {
 }
 
 /**
- * `GET /health`, `GET /entity/:namespace/:kind/:name/environments` and
- * `GET /entity/:namespace/:kind/:name/environments/:slug/resources`.
+ * `GET /health`, `GET /entity/:namespace/:kind/:name/environments`,
+ * `GET /entity/:namespace/:kind/:name/environments/:slug/resources` and
+ * (with liveDesiredState) `…/environments/:slug/desired`.
  * Only these reads: no path from the browser ever reaches GitLab or KAS.
  */
 export async function createRouter(
@@ -134,39 +153,70 @@ export async function createRouter(
     },
   );
 
+  /**
+   * Runs an environment read as one audit event: `serve` answers and
+   * returns what the event records of it.
+   */
+  async function auditedRead(
+    eventId: string,
+    req: express.Request,
+    serve: () => Promise<JsonObject>,
+  ) {
+    const event = await auditor.createEvent({
+      eventId,
+      request: req,
+      meta: {
+        entityRef: `${req.params.kind}:${req.params.namespace}/${req.params.name}`,
+        environment: req.params.slug,
+      },
+    });
+    try {
+      await event.success({ meta: await serve() });
+    } catch (error) {
+      await event.fail({ error: error as Error });
+      throw error;
+    }
+  }
+
   router.get(
     '/entity/:namespace/:kind/:name/environments/:slug/resources',
-    async (req, res) => {
-      const event = await auditor.createEvent({
-        eventId: 'environment-resources-read',
-        request: req,
-        meta: {
-          entityRef: `${req.params.kind}:${req.params.namespace}/${req.params.name}`,
-          environment: req.params.slug,
-        },
-      });
-      try {
+    (req, res) =>
+      auditedRead('environment-resources-read', req, async () => {
         const { entity } = await authorizedEntity(req);
         const body = await service.getEnvironmentResources(
           entity,
           req.params.slug,
           { signal: clientSignal(res) },
         );
-        // The audit records what was served: partial reads name their gaps.
-        await event.success({
-          meta: {
-            resources: body.resources.length,
-            partial: body.health.partial !== undefined,
-            errors: body.errors.map(e => e.code),
-          },
-        });
         await sendReadOnce(req, res, body);
-      } catch (error) {
-        await event.fail({ error: error as Error });
-        throw error;
-      }
-    },
+        // The audit records what was served: partial reads name their gaps.
+        return {
+          resources: body.resources.length,
+          partial: body.health.partial !== undefined,
+          errors: body.errors.map(e => e.code),
+        };
+      }),
   );
+
+  const { liveDesiredState } = options;
+  if (liveDesiredState)
+    router.get(
+      '/entity/:namespace/:kind/:name/environments/:slug/desired',
+      // Repository files are read with the backend's token: audited as reads are.
+      (req, res) =>
+        auditedRead('environment-desired-read', req, async () => {
+          const { entity } = await authorizedEntity(req);
+          const body: EnvironmentDesiredStateResponse = {
+            desired: await liveDesiredState(
+              entity,
+              routeParams(req).slug!,
+              clientSignal(res),
+            ),
+          };
+          res.json(body);
+          return { source: body.desired?.source?.project };
+        }),
+    );
 
   router.use(gitlabEnvErrorHandler(logger));
 

@@ -334,11 +334,39 @@ export class GitlabEnvironmentsService {
    * compareWithRepository). Files are read at a commit, so they are cached
    * for long; a failed read is said, never thrown.
    */
-  private async desiredState(
+  private desiredState(
     ctx: EnvironmentContext,
-    resources: KubernetesObject[],
+    resources: readonly KubernetesObject[],
   ): Promise<DesiredStateComparison | undefined> {
-    const { instance } = ctx;
+    return this.compareWithRepository(
+      ctx.instance,
+      ctx.environment.fluxResourcePath,
+      resources,
+    );
+  }
+
+  /**
+   * Desired vs live for an environment followed live, against the objects
+   * its live state holds (see compareWithRepository).
+   *
+   * @internal
+   */
+  desiredStateOfLive(
+    target: LiveTarget,
+    resources: readonly KubernetesObject[],
+  ): Promise<DesiredStateComparison | undefined> {
+    return this.compareWithRepository(
+      instanceOf(this.config, target.host),
+      target.environment.fluxResourcePath,
+      resources,
+    );
+  }
+
+  private async compareWithRepository(
+    instance: EnvironmentContext['instance'],
+    fluxResourcePath: string | undefined,
+    resources: readonly KubernetesObject[],
+  ): Promise<DesiredStateComparison | undefined> {
     const rest = new GitlabRestClient(
       instance,
       this.config.requestTimeoutMs,
@@ -346,7 +374,7 @@ export class GitlabEnvironmentsService {
     );
     return compareWithRepository({
       objects: resources,
-      fluxResourcePath: ctx.environment.fluxResourcePath,
+      fluxResourcePath,
       host: instance.host,
       readFile: (project, path, ref) =>
         this.cache.getOrLoad(

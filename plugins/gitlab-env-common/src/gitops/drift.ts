@@ -1,5 +1,5 @@
 import { KubernetesObject, ResourceKey } from '../types';
-import { isRecord, str } from '../health/conditions';
+import { conditionsOf, isRecord, str } from '../health/conditions';
 import { annotationsOf } from '../graph/relations/fields';
 import { diffDesiredLive, FieldChange } from './fieldDiff';
 import {
@@ -10,7 +10,11 @@ import {
 } from './managedFields';
 
 /** @public */
-export type DriftSignal = 'fluxEvent' | 'managedFields' | 'lastApplied';
+export type DriftSignal =
+  | 'fluxEvent'
+  | 'fluxCondition'
+  | 'managedFields'
+  | 'lastApplied';
 
 /** What the cluster says about one object's drift. @public */
 export interface DriftReport {
@@ -149,14 +153,23 @@ function fromLastApplied(object: KubernetesObject, report: DriftReport) {
 }
 
 /**
- * helm-controller's drift detection event on the HelmRelease: "Cluster state
- * of release <ns>/<name>.v<n> has drifted from the desired state:" then one
- * line per object, `<Kind>/<namespace>/<name> changed (1 additions, 0
- * changes, 0 removals)` or `... removed`
- * (https://fluxcd.io/flux/components/helm/helmreleases/#drift-detection).
+ * helm-controller's drift detection events on the HelmRelease
+ * (helm-controller internal/reconcile/atomic_release.go, ReleaseStatusDrifted;
+ * https://fluxcd.io/flux/components/helm/helmreleases/#drift-detection):
+ * `DriftDetected`, "Cluster state of release <ns>/<name>.v<n> has drifted
+ * from the desired state:" then one line per object, `<Kind>/<namespace>/<name>
+ * changed (1 additions, 0 changes, 0 removals)` or `... removed`. With
+ * `spec.driftDetection.mode: enabled` it then corrects
+ * (internal/reconcile/correct_cluster_drift.go): `DriftCorrected`, "Cluster
+ * state of release … has been corrected:", or `DriftCorrectionFailed` with a
+ * "Successful corrections:" part, each then one line per object as
+ * fluxcd/pkg/ssa's ChangeSetEntry prints it, `<Kind>/<namespace>/<name> <action>`.
  */
 const DRIFT_LINE =
   /^([A-Za-z0-9]+)\/(?:([^/\s]*)\/)?([^/\s]+) (changed|removed)(?: \((.*)\))?$/;
+const CORRECTED_LINE =
+  /^([A-Za-z0-9]+)\/(?:([^/\s]*)\/)?([^/\s]+) (configured|created|deleted)$/;
+const MAX_LINES = 200;
 
 /** @public */
 export interface FluxDriftEventEntry {
@@ -165,9 +178,28 @@ export interface FluxDriftEventEntry {
   name: string;
   detail: string;
   time?: string;
+  /** helm-controller corrected the object (drift detection `enabled`): no drift since. */
+  corrected?: boolean;
 }
 
-/** The objects Flux's drift-detection Events name, newest event first. @public */
+/** The lines of a drift correction event that name corrected objects. */
+function correctedLines(message: string): string[] {
+  if (/^Cluster state of release .* has been corrected:/.test(message))
+    return message.split('\n').slice(1, MAX_LINES + 1);
+  const at = message.indexOf('\n\nSuccessful corrections:\n');
+  if (!message.startsWith('Failed to ') || at === -1) return [];
+  return message
+    .slice(at + '\n\nSuccessful corrections:\n'.length)
+    .split('\n')
+    .slice(0, MAX_LINES);
+}
+
+/**
+ * The objects Flux's drift-detection Events name, newest event first: drifted,
+ * or corrected since (see driftOf).
+ *
+ * @public
+ */
 export function fluxDriftEvents(
   events: readonly KubernetesObject[],
 ): FluxDriftEventEntry[] {
@@ -175,29 +207,114 @@ export function fluxDriftEvents(
   for (const event of events) {
     if (event?.kind !== 'Event') continue;
     const message = str((event as Record<string, unknown>).message) ?? '';
-    if (!message.includes('has drifted from the desired state')) continue;
     const record = event as Record<string, any>;
     const time = str(record.lastTimestamp) ?? str(record.eventTime);
-    for (const line of message.split('\n').slice(1, 201)) {
-      const match = DRIFT_LINE.exec(line.trim());
+    if (message.includes('has drifted from the desired state')) {
+      for (const line of message.split('\n').slice(1, MAX_LINES + 1)) {
+        const match = DRIFT_LINE.exec(line.trim());
+        if (!match) continue;
+        entries.push({
+          kind: match[1],
+          namespace: match[2] ?? '',
+          name: match[3],
+          detail: `${match[4]}${match[5] ? ` (${match[5]})` : ''}`,
+          time,
+        });
+      }
+      continue;
+    }
+    for (const line of correctedLines(message)) {
+      const match = CORRECTED_LINE.exec(line.trim());
       if (!match) continue;
       entries.push({
         kind: match[1],
         namespace: match[2] ?? '',
         name: match[3],
-        detail: `${match[4]}${match[5] ? ` (${match[5]})` : ''}`,
+        detail: `corrected (${match[4]})`,
         time,
+        corrected: true,
       });
     }
   }
+  // In one second, the correction follows the detection (one reconcile).
   return entries.sort(
-    (a, b) => (Date.parse(b.time ?? '') || 0) - (Date.parse(a.time ?? '') || 0),
+    (a, b) =>
+      (Date.parse(b.time ?? '') || 0) - (Date.parse(a.time ?? '') || 0) ||
+      Number(b.corrected ?? false) - Number(a.corrected ?? false),
   );
 }
 
 /**
+ * helm-controller's drift conditions. It defines no `Drifted` condition and
+ * no `DriftDetected` reason on Ready (helm-controller api/v2, OwnedConditions:
+ * Released, Remediated, TestSuccess, Reconciling, Ready, Stalled); in mode
+ * `warn` drift is an Event only. In mode `enabled`, while it corrects the
+ * release's objects it marks `Ready=Unknown`, reason `Progressing`, message
+ * "correcting cluster drift" (correct_cluster_drift.go), and when the
+ * correction does not take, the next attempt leaves it there with
+ * `Reconciling=True`, reason `ProgressingWithRetry`, the same message
+ * (atomic_release.go, MustContinue). The condition names no object: it is
+ * the release's drift.
+ */
+const CORRECTING_DRIFT = 'correcting cluster drift';
+
+/**
+ * The drift signal of a HelmRelease's own conditions, when helm-controller
+ * is correcting its cluster state; undefined otherwise.
+ *
+ * @public
+ */
+export function fluxDriftCondition(
+  object: KubernetesObject,
+): DriftReport['signals'][number] | undefined {
+  if (object.kind !== 'HelmRelease') return undefined;
+  const condition = conditionsOf(object).find(
+    c =>
+      ((c.type === 'Ready' && c.status === 'Unknown') ||
+        (c.type === 'Reconciling' && c.status === 'True')) &&
+      c.message === CORRECTING_DRIFT,
+  );
+  if (!condition) return undefined;
+  return {
+    signal: 'fluxCondition',
+    detail: `helm-controller is correcting the release's drift (${
+      condition.type
+    }=${condition.status}${condition.reason ? ` ${condition.reason}` : ''}: ${
+      condition.message
+    })`,
+    time: str(condition.lastTransitionTime),
+  };
+}
+
+/**
+ * The drift events naming the object, newest first, up to the first
+ * correction: what helm-controller corrected has not drifted since.
+ */
+function fromFluxEvents(
+  key: ResourceKey,
+  driftEvents: readonly FluxDriftEventEntry[],
+  report: DriftReport,
+) {
+  for (const event of driftEvents) {
+    if (
+      event.kind !== key.kind ||
+      event.name !== key.name ||
+      event.namespace !== key.namespace
+    )
+      continue;
+    if (event.corrected) return;
+    report.signals.push({
+      signal: 'fluxEvent',
+      detail: event.detail,
+      time: event.time,
+    });
+  }
+}
+
+/**
  * Whether a Flux-managed object drifted, from each signal the cluster
- * gives: Flux's drift events, fields owned by a manager other than Flux
+ * gives: Flux's drift events (up to a correction), a HelmRelease's own
+ * drift-correction condition, fields owned by a manager other than Flux
  * (server-side apply's managedFields), and
  * `kubectl.kubernetes.io/last-applied-configuration`.
  *
@@ -209,18 +326,9 @@ export function driftOf(
   driftEvents: readonly FluxDriftEventEntry[],
 ): DriftReport {
   const report: DriftReport = { drifted: false, signals: [], changes: [] };
-  for (const event of driftEvents) {
-    if (
-      event.kind === key.kind &&
-      event.name === key.name &&
-      event.namespace === key.namespace
-    )
-      report.signals.push({
-        signal: 'fluxEvent',
-        detail: event.detail,
-        time: event.time,
-      });
-  }
+  fromFluxEvents(key, driftEvents, report);
+  const condition = fluxDriftCondition(object);
+  if (condition) report.signals.push(condition);
   fromManagedFields(object, report);
   fromLastApplied(object, report);
   report.drifted = report.signals.length > 0;

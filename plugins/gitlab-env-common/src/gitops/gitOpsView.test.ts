@@ -468,6 +468,125 @@ describe('buildGitOpsView: drift, from each signal', () => {
     ]);
   });
 
+  const helmRelease = (conditions: object[] = []): KubernetesObject => ({
+    apiVersion: 'helm.toolkit.fluxcd.io/v2',
+    kind: 'HelmRelease',
+    metadata: { name: 'web', namespace: 'shop' },
+    spec: { driftDetection: { mode: 'enabled' } },
+    status: {
+      conditions: [
+        { type: 'Released', status: 'True', reason: 'UpgradeSucceeded' },
+        ...conditions,
+      ],
+    },
+  });
+  const releaseEvent = (
+    name: string,
+    reason: string,
+    message: string,
+    lastTimestamp: string,
+  ): KubernetesObject => ({
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name, namespace: 'shop' },
+    involvedObject: { kind: 'HelmRelease', name: 'web', namespace: 'shop' },
+    type: reason === 'DriftCorrected' ? 'Normal' : 'Warning',
+    reason,
+    lastTimestamp,
+    message,
+  });
+  const helmManaged = () =>
+    web({
+      labels: {
+        'helm.toolkit.fluxcd.io/name': 'web',
+        'helm.toolkit.fluxcd.io/namespace': 'shop',
+      },
+    });
+  const detected = releaseEvent(
+    'web.detected',
+    'DriftDetected',
+    'Cluster state of release shop/web.v3 has drifted from the desired state:\nDeployment/shop/web changed (0 additions, 1 changes, 0 removals)',
+    '2026-11-21T09:31:00Z',
+  );
+
+  it("Flux's drift condition (helm-controller correct_cluster_drift.go: Ready=Unknown Progressing 'correcting cluster drift') marks the release drifted", () => {
+    const correcting = helmRelease([
+      {
+        type: 'Ready',
+        status: 'Unknown',
+        reason: 'Progressing',
+        message: 'correcting cluster drift',
+        lastTransitionTime: '2026-11-21T09:31:00Z',
+      },
+      {
+        type: 'Reconciling',
+        status: 'True',
+        reason: 'ProgressingWithRetry',
+        message: 'correcting cluster drift',
+      },
+    ]);
+    const { view: v } = view([correcting, helmManaged(), detected]);
+    expect(v.drift['helm.toolkit.fluxcd.io/HelmRelease/shop/web']).toEqual({
+      drifted: true,
+      signals: [
+        {
+          signal: 'fluxCondition',
+          detail:
+            "helm-controller is correcting the release's drift (Ready=Unknown Progressing: correcting cluster drift)",
+          time: '2026-11-21T09:31:00Z',
+        },
+      ],
+      changes: [],
+    });
+    // The object the drift event names is drifted too: the correction failed.
+    expect(v.drift['apps/Deployment/shop/web'].signals[0].signal).toBe(
+      'fluxEvent',
+    );
+    // Ready=Unknown for another reason (an upgrade running) is no drift.
+    const upgrading = helmRelease([
+      {
+        type: 'Ready',
+        status: 'Unknown',
+        reason: 'Progressing',
+        message: "Running 'upgrade' action with timeout of 5m0s",
+      },
+    ]);
+    expect(view([upgrading, helmManaged()]).view.drift).toEqual({});
+  });
+
+  it("an object helm-controller corrected since its drift event (DriftCorrected, mode 'enabled') is not drifted; a failed correction leaves it drifted", () => {
+    const corrected = releaseEvent(
+      'web.corrected',
+      'DriftCorrected',
+      'Cluster state of release shop/web.v3 has been corrected:\nDeployment/shop/web configured',
+      '2026-11-21T09:31:00Z',
+    );
+    const release = helmRelease([
+      { type: 'Ready', status: 'True', reason: 'UpgradeSucceeded' },
+    ]);
+    expect(
+      view([release, helmManaged(), detected, corrected]).view.drift,
+    ).toEqual({});
+    const failed = releaseEvent(
+      'web.failed',
+      'DriftCorrectionFailed',
+      'Failed to partially correct cluster state of release shop/web.v3:\nDeployment/shop/web dry-run failed: admission webhook denied the request\n\nSuccessful corrections:\nService/shop/web configured',
+      '2026-11-21T09:31:00Z',
+    );
+    const { view: v } = view([release, helmManaged(), detected, failed]);
+    expect(Object.keys(v.drift)).toEqual(['apps/Deployment/shop/web']);
+    // Drift detected again after the correction: drifted again.
+    const again = releaseEvent(
+      'web.detected',
+      'DriftDetected',
+      detected.message as string,
+      '2026-11-21T09:40:00Z',
+    );
+    expect(
+      Object.keys(view([release, helmManaged(), corrected, again]).view.drift),
+    ).toEqual(['apps/Deployment/shop/web']);
+  });
+
   it('no signal, no drift; objects Flux does not manage are not checked', () => {
     const { view: v } = view([
       ks(),

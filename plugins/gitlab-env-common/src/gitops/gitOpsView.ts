@@ -1,7 +1,13 @@
 import { KubernetesObject, ResourceGraph, ResourceKey } from '../types';
 import { objectsByNodeId } from '../graph/objectsByNodeId';
 import { resourceId } from '../graph/resourceId';
-import { DriftReport, driftOf, fluxDriftEvents } from './drift';
+import {
+  DriftReport,
+  driftOf,
+  fluxDriftCondition,
+  FluxDriftEventEntry,
+  fluxDriftEvents,
+} from './drift';
 import {
   FLUX_OPERATOR_GROUP,
   fluxOwnerByLabels,
@@ -77,6 +83,54 @@ function sourceLink(
 }
 
 /**
+ * The drift of every object a Flux applier manages, and of Flux objects
+ * whose own conditions say their release drifted; only those that drifted.
+ */
+function driftByNodeId(
+  graph: ResourceGraph,
+  byId: ReadonlyMap<string, KubernetesObject>,
+  driftEvents: readonly FluxDriftEventEntry[],
+): Record<string, DriftReport> {
+  const nodes = new Map(graph.nodes.map(node => [node.id, node]));
+  const drift: Record<string, DriftReport> = {};
+  for (const edge of graph.edges) {
+    if (edge.type !== 'manages') continue;
+    const applier = nodes.get(edge.source);
+    const target = nodes.get(edge.target);
+    if (!applier || !target || !isFluxApplier(applier.group, applier.kind))
+      continue;
+    const object = byId.get(target.id);
+    if (!object || drift[target.id]) continue;
+    const report = driftOf(object, target, driftEvents);
+    if (report.drifted) drift[target.id] = report;
+  }
+  // A HelmRelease no applier here manages still says its release drifted.
+  for (const node of graph.nodes) {
+    if (drift[node.id] || !isFluxObject(node.group, node.kind)) continue;
+    const object = byId.get(node.id);
+    const condition = object && fluxDriftCondition(object);
+    if (condition)
+      drift[node.id] = { drifted: true, signals: [condition], changes: [] };
+  }
+  return drift;
+}
+
+/**
+ * How many objects drifted, as the GitOps view counts them (an environment
+ * card's badge), without the rest of the view.
+ *
+ * @public
+ */
+export function countDrifted(
+  objects: readonly KubernetesObject[],
+  graph: ResourceGraph,
+): number {
+  return Object.keys(
+    driftByNodeId(graph, objectsByNodeId(objects), fluxDriftEvents(objects)),
+  ).length;
+}
+
+/**
  * The GitOps view of an environment computed from its objects (Events
  * included) and their graph: each Flux object's sync state, source and
  * revisions, dependencies and history; the drift of every object a Flux
@@ -93,7 +147,6 @@ export function buildGitOpsView(
   const nodes = new Map(graph.nodes.map(node => [node.id, node]));
   const driftEvents = fluxDriftEvents(objects);
   const fluxObjects: FluxObjectView[] = [];
-  const drift: Record<string, DriftReport> = {};
   const resourceSetManagedIds = new Set<string>();
 
   for (const node of graph.nodes) {
@@ -112,16 +165,10 @@ export function buildGitOpsView(
   for (const edge of graph.edges) {
     if (edge.type !== 'manages') continue;
     const applier = nodes.get(edge.source);
-    const target = nodes.get(edge.target);
-    if (!applier || !target || !isFluxApplier(applier.group, applier.kind))
-      continue;
-    if (applier.group === FLUX_OPERATOR_GROUP)
-      resourceSetManagedIds.add(target.id);
-    const object = byId.get(target.id);
-    if (!object || drift[target.id]) continue;
-    const report = driftOf(object, target, driftEvents);
-    if (report.drifted) drift[target.id] = report;
+    if (applier?.group === FLUX_OPERATOR_GROUP && nodes.has(edge.target))
+      resourceSetManagedIds.add(edge.target);
   }
+  const drift = driftByNodeId(graph, byId, driftEvents);
   // Objects whose labels name a Flux applier are Flux's even when that
   // applier lives where the environment's read does not reach.
   const labelledByFlux = new Set<string>();

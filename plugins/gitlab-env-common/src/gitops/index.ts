@@ -1,4 +1,4 @@
-export { buildGitOpsView } from './gitOpsView';
+export { buildGitOpsView, countDrifted } from './gitOpsView';
 export type { FluxObjectView, FluxSourceLink, GitOpsView } from './gitOpsView';
 export { fluxSyncState } from './syncState';
 export type { FluxSyncState, FluxSyncStatus } from './syncState';
@@ -6,6 +6,7 @@ export { fluxHistory } from './history';
 export type { FluxHistoryEntry, FluxHistoryOutcome } from './history';
 export {
   driftOf,
+  fluxDriftCondition,
   fluxDriftEvents,
   FLUX_FIELD_MANAGERS,
   foreignFieldManagers,

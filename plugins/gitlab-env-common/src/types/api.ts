@@ -129,6 +129,17 @@ export interface DesiredStateComparison {
   objects: DesiredObjectDiff[];
 }
 
+/**
+ * `GET /entity/:namespace/:kind/:name/environments/:slug/desired`: desired vs
+ * live for the live tab, against the objects it follows; no `desired` when
+ * the environment has no Flux object.
+ * @public
+ */
+export interface EnvironmentDesiredStateResponse {
+  /** The comparison, or why there is none (`unavailable`). */
+  desired?: DesiredStateComparison;
+}
+
 /** `GET /entity/:namespace/:kind/:name/environments/:slug/resources` @public */
 export interface EnvironmentResourcesResponse {
   entityRef: string;

@@ -11,6 +11,7 @@ import {
   DeleteNamespaceResponse,
   EntityEnvironmentsResponse,
   StaleNamespacesResponse,
+  EnvironmentDesiredStateResponse,
   EnvironmentResourcesResponse,
   OverviewStreamLine,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
@@ -31,6 +32,15 @@ export interface GitlabEnvApi {
     environmentSlug: string,
     options?: { signal?: AbortSignal },
   ): Promise<EnvironmentResourcesResponse>;
+  /**
+   * Desired (the repository's manifests) vs live for an environment the
+   * tab follows live; a read's answer carries it in `desired` instead.
+   */
+  getDesiredState(
+    entity: CompoundEntityRef,
+    environmentSlug: string,
+    options?: { signal?: AbortSignal },
+  ): Promise<EnvironmentDesiredStateResponse>;
   /**
    * Reads the portal-wide deployment overview, calling `onLine` for each
    * line as it arrives so the page can fill while the backend works.

@@ -12,6 +12,7 @@ import {
   DiagnosticsResponse,
   EntityEnvironmentsResponse,
   StaleNamespacesResponse,
+  EnvironmentDesiredStateResponse,
   EnvironmentResourcesResponse,
   OverviewStreamLine,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
@@ -52,6 +53,17 @@ export class GitlabEnvClient implements GitlabEnvApi {
   ): Promise<EnvironmentResourcesResponse> {
     return this.send(
       `${environmentPath(entity, environmentSlug)}/resources`,
+      options?.signal,
+    );
+  }
+
+  getDesiredState(
+    entity: CompoundEntityRef,
+    environmentSlug: string,
+    options?: { signal?: AbortSignal },
+  ): Promise<EnvironmentDesiredStateResponse> {
+    return this.send(
+      `${environmentPath(entity, environmentSlug)}/desired`,
       options?.signal,
     );
   }

@@ -30,6 +30,7 @@ import { describeResource } from '../../view/describeResource';
 import { kubectlCommands } from '../../view/kubectl';
 import { formatAge } from '../../view/format';
 import { FluxDrawerSection } from '../gitops';
+import { useDesiredState } from '../gitops/useDesiredState';
 import { CommandList } from '../gitops/CommandList';
 import { COMPACT_TABLE_SX } from '../tableStyle';
 import { NodeActionsBar } from '../actions/NodeActionsBar';
@@ -47,7 +48,7 @@ export interface ResourceDrawerProps {
   resources: readonly KubernetesObject[];
   /** Flux sync, history and drift, when the environment has them. */
   gitops?: GitOpsView;
-  /** Desired vs live from the repository, when the backend could read it. */
+  /** Desired vs live from the repository, when the read carries it (else asked on demand, live). */
   desired?: DesiredStateComparison;
   onSelect: (resourceId: string) => void;
   onClose: () => void;
@@ -95,6 +96,7 @@ function DrawerBody({
     initialTab === 'logs' && !logs ? 'summary' : initialTab ?? 'summary',
   );
   const actions = useNodeActions(node, graph, objects);
+  const repository = useDesiredState(node, gitops, objects, desired);
   const object = objects.get(node.id);
   const events = useMemo(
     () => resourceEvents(node, resources),
@@ -153,7 +155,8 @@ function DrawerBody({
             <FluxDrawerSection
               node={node}
               gitops={gitops}
-              desired={desired?.objects.find(o => o.id === node.id)}
+              desired={repository.diff}
+              desiredNote={repository.note}
               onSelect={onSelect}
               now={now}
             />

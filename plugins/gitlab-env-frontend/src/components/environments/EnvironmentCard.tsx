@@ -1,7 +1,8 @@
 import * as React from 'react';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link } from '@backstage/core-components';
 import {
+  countDrifted,
   EnvironmentResourcesResponse,
   GitlabEnvironment,
   nameInFolder,
@@ -142,18 +143,28 @@ function EnvironmentHealth({
   resources,
 }: Pick<EnvironmentCardProps, 'environment' | 'resources'>) {
   const summary = resources?.value?.health ?? environment.health;
+  // Counted from the objects the card follows (live), as the GitOps panel
+  // counts them; the list's count, read with it, until they arrive.
+  const followed = resources?.value;
+  const drifted = useMemo(
+    () =>
+      followed
+        ? countDrifted(followed.resources, followed.graph)
+        : environment.driftedCount,
+    [followed, environment.driftedCount],
+  );
   if (summary)
     return (
       <Box
         sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}
       >
         <HealthBadge summary={summary} />
-        {environment.driftedCount ? (
+        {drifted ? (
           <Chip
             size="small"
             color="warning"
             variant="outlined"
-            label={`${environment.driftedCount} drifted`}
+            label={`${drifted} drifted`}
             title="Objects whose live state differs from what Flux applied"
             data-testid="drifted-count"
           />

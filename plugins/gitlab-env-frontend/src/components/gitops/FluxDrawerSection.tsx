@@ -199,6 +199,7 @@ const SIGNAL_NAMES: Record<DriftReport['signals'][number]['signal'], string> = {
   managedFields: 'Server-side apply',
   lastApplied: 'kubectl last-applied',
   fluxEvent: 'Flux drift detection',
+  fluxCondition: 'Flux drift condition',
 };
 
 /** Fields that differ, one a row: path, kind of change, applied, live, and who wrote the live value. */
@@ -269,6 +270,7 @@ export function FluxDrawerSection({
   node,
   gitops,
   desired,
+  desiredNote,
   onSelect,
   now,
 }: {
@@ -276,6 +278,8 @@ export function FluxDrawerSection({
   gitops: GitOpsView;
   /** The repository's manifest of this object against the live one. */
   desired?: DesiredObjectDiff;
+  /** What the repository comparison says of this object besides a diff (why none, what was not rendered). */
+  desiredNote?: string;
   onSelect: (id: string) => void;
   now: number;
 }) {
@@ -283,7 +287,14 @@ export function FluxDrawerSection({
   const drift = gitops.drift[node.id];
   const unmanaged = gitops.unmanagedIds.includes(node.id);
   const fromResourceSet = gitops.resourceSetManagedIds.includes(node.id);
-  if (!flux && !drift && !unmanaged && !fromResourceSet && !desired)
+  if (
+    !flux &&
+    !drift &&
+    !unmanaged &&
+    !fromResourceSet &&
+    !desired &&
+    !desiredNote
+  )
     return null;
   const commands = [
     ...(flux ? fluxCommands(node) : []),
@@ -317,24 +328,33 @@ export function FluxDrawerSection({
       {flux ? <SyncState flux={flux} onSelect={onSelect} now={now} /> : null}
       {flux ? <History history={flux.history} now={now} /> : null}
       {drift ? <DriftDiff drift={drift} /> : null}
-      {desired ? (
+      {desired || desiredNote ? (
         <Box component="section" aria-label="Desired vs live">
           <Title>Desired (repository) vs live</Title>
-          <Typography variant="body2" sx={{ mb: 1 }}>
-            {desired.state === 'same'
-              ? `The live object matches ${desired.file}.`
-              : null}
-            {desired.state === 'missing'
-              ? `${desired.file} has it; the cluster does not.`
-              : null}
-            {desired.state === 'differs'
-              ? `The live object differs from ${desired.file}:`
-              : null}
-          </Typography>
-          <FieldChangeTable
-            changes={desired.changes}
-            label="Fields that differ from the repository"
-          />
+          {desired ? (
+            <Typography variant="body2" sx={{ mb: 1 }}>
+              {desired.state === 'same'
+                ? `The live object matches ${desired.file}.`
+                : null}
+              {desired.state === 'missing'
+                ? `${desired.file} has it; the cluster does not.`
+                : null}
+              {desired.state === 'differs'
+                ? `The live object differs from ${desired.file}:`
+                : null}
+            </Typography>
+          ) : null}
+          {desired ? (
+            <FieldChangeTable
+              changes={desired.changes}
+              label="Fields that differ from the repository"
+            />
+          ) : null}
+          {desiredNote ? (
+            <Typography variant="body2" role="note" sx={{ mt: 1 }}>
+              {desiredNote}
+            </Typography>
+          ) : null}
         </Box>
       ) : null}
       {commands.length > 0 ? (

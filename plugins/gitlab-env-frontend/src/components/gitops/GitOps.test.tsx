@@ -22,8 +22,20 @@ const production = {
   namespaceSource: { source: 'gitlabDeployment' as const, name: 'shop-prod' },
 };
 
-function serveFlux() {
+function serveFlux(
+  resources: object = fluxResources(production),
+  ...more: Parameters<typeof server.use>
+) {
+  serveFluxAs(production, resources, ...more);
+}
+
+function serveFluxAs(
+  environment: typeof production,
+  resources: object,
+  ...more: Parameters<typeof server.use>
+) {
   server.use(
+    ...more,
     // The backend answers the live route as one without live updates does:
     // the tab reads the resources route.
     http.get(`${BASE_URL}/live`, () => new HttpResponse(null, { status: 404 })),
@@ -36,11 +48,11 @@ function serveFlux() {
           fullPath: 'acme/shop',
           webUrl: 'https://gitlab.example.com/acme/shop',
         },
-        environments: [production],
+        environments: [environment],
       }),
     ),
     http.get(`${ENTITY_URL}/environments/:slug/resources`, () =>
-      HttpResponse.json(fluxResources(production)),
+      HttpResponse.json(resources),
     ),
   );
 }
@@ -75,6 +87,15 @@ describe('GitOps in the environment tab', () => {
     ).toBeInTheDocument();
     // Cluster-scoped entries are found; only the Deployment deleted by hand is Missing.
     expect(within(panel).getByText('worker')).toBeInTheDocument();
+  });
+
+  it("counts a card's drift from the objects it follows, not the list's older count", async () => {
+    serveFluxAs({ ...production, driftedCount: 4 }, fluxResources(production));
+    await renderTab({ route: '/?env=production' });
+    await screen.findByRole('region', { name: 'GitOps' });
+    expect(await screen.findByTestId('drifted-count')).toHaveTextContent(
+      '1 drifted',
+    );
   });
 
   it('opens the drift diff of the edited ConfigMap, with the kubectl that shows it', async () => {
@@ -116,6 +137,64 @@ describe('GitOps in the environment tab', () => {
     expect(screen.getByTestId('desired-summary')).toHaveTextContent(
       'Not compared (needs kustomize or Helm): configMapGenerator (needs kustomize build)',
     );
+  });
+
+  it('asks the backend for desired vs live when the tab follows the environment live (the snapshot carries none), and says why where there is none', async () => {
+    const { desired, ...live } = fluxResources(production);
+    let asked = 0;
+    let answer: object = { desired };
+    serveFlux(
+      live,
+      http.get(`${ENTITY_URL}/environments/production/desired`, () => {
+        asked += 1;
+        return HttpResponse.json(answer);
+      }),
+    );
+    await renderTab({ route: '/?env=production' });
+    const panel = await screen.findByRole('region', {
+      name: 'Resources of production',
+    });
+    await within(panel).findByRole('region', { name: 'GitOps' });
+    expect(asked).toBe(0);
+    await userEvent.click(
+      await within(panel).findByRole('button', { name: 'ConfigMap/config' }),
+    );
+    const drawer = await screen.findByRole('dialog', {
+      name: 'ConfigMap config',
+    });
+    const repository = await within(drawer).findByRole('table', {
+      name: 'Fields that differ from the repository',
+    });
+    expect(
+      within(repository).getByText('data.CURRENCY').closest('tr'),
+    ).toHaveTextContent('data.CURRENCYchanged"USD""EUR"');
+    expect(asked).toBe(1);
+    await userEvent.click(
+      within(drawer).getByRole('button', { name: 'Close' }),
+    );
+
+    answer = {
+      desired: {
+        unavailable:
+          "The GitRepository's URL is not a project of gitlab.example.com: the backend reads repositories only through this GitLab's API.",
+        notRendered: [],
+        objects: [],
+      },
+    };
+    await userEvent.click(
+      within(within(panel).getByRole('region', { name: 'GitOps' })).getByRole(
+        'button',
+        { name: 'Kustomization/shop' },
+      ),
+    );
+    const flux = await screen.findByRole('dialog', {
+      name: 'Kustomization shop',
+    });
+    expect(
+      await within(flux).findByText(
+        "No desired vs live from the repository: The GitRepository's URL is not a project of gitlab.example.com: the backend reads repositories only through this GitLab's API.",
+      ),
+    ).toBeInTheDocument();
   });
 
   it("opens the Kustomization's sync state, source revision and history", async () => {
