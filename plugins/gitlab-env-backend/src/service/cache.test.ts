@@ -179,4 +179,22 @@ describe('CoalescingCache', () => {
     expect(cache.has('k')).toBe(false);
     expect(keptSignals).toHaveLength(1);
   });
+
+  it('drops a value whose timer fired before the clock reached its expiry', async () => {
+    let lag = 0;
+    const cache = new CoalescingCache({
+      ttlMs: 20,
+      now: () => Date.now() - lag,
+    });
+    await cache.getOrLoad('k', async () => 'value');
+    // The clock falls 15 ms behind the timers: the expiry timer is early.
+    lag = 15;
+    await delay(25);
+    lag = 0;
+    await delay(30);
+    // Asked through the map, not has(), which would check the clock itself.
+    expect(
+      (cache as unknown as { entries: Map<string, unknown> }).entries.has('k'),
+    ).toBe(false);
+  });
 });

@@ -163,9 +163,14 @@ export class CoalescingCache {
     // Dropped when it expires, not when the next load happens to start: a
     // key nobody asks for again must not hold its value (thousands of
     // objects) for good.
-    setTimeout(() => {
-      if (entry.expiresAt <= this.now()) forget();
-    }, keepMs).unref?.();
+    // A timer may fire a little before the clock says the value expired
+    // (timers and Date.now keep different clocks): then wait the rest.
+    const expire = () => {
+      const left = entry.expiresAt - this.now();
+      if (left > 0) setTimeout(expire, left).unref?.();
+      else forget();
+    };
+    setTimeout(expire, keepMs).unref?.();
   }
 
   /** The entry's outcome for one reader, who may leave early through `signal`. */
