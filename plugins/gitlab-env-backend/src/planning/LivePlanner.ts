@@ -140,7 +140,8 @@ interface HeldEnvironment {
  * across the cluster, filtered by namespace, from
  * `clusterWide.minNamespaces` on; where RBAC refuses it, that kind goes
  * back to one watch per namespace. Each agent gets at most
- * `maxWatchesPerAgent` watches; further kinds are polled and say so.
+ * `maxWatchesPerAgent` watches; further kinds are polled and say so, and
+ * the slots move to the kinds that have objects (assignSlots).
  */
 export class LivePlanner {
   private readonly informers = new Map<string, HeldInformer>();
