@@ -133,7 +133,9 @@ export interface Config {
        * Watches held open per agent (default 20). Each holds one of agentk's
        * tunnels for its whole life; kinds beyond the cap are listed again
        * every pollIntervalSeconds and the page says so, until a watch of the
-       * agent ends and frees a slot for them. A kind the cluster refuses
+       * agent ends and frees a slot for them. A kind whose scope has stayed
+       * empty for a poll interval gives its slot to a polled kind with
+       * objects and is polled until objects appear. A kind the cluster refuses
        * (RBAC) holds no watch and does not count; one whose API server
        * offers no watch is always polled. Every namespaced kind the cluster
        * serves is one watch (a Kubernetes 1.31 cluster serves about 28

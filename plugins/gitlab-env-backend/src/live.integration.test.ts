@@ -13,7 +13,6 @@ import {
 import {
   BENCH_AGENT,
   CHANGED_AT,
-  DEMO_TOKEN,
   environmentSlug,
   FaultKnobs,
   generateScenario,
@@ -28,10 +27,8 @@ import {
   TEST_KAS_TUNNELS,
 } from './__testUtils__/backendOnSimulator';
 import { openLiveStream, ReceivedEvent } from './__testUtils__/liveStream';
-import { ConfigReader } from '@backstage/config';
-import { readGitlabEnvConfig } from './config';
-import { LivePlanner } from './planning';
-import { GitlabEnvironmentsService } from './service';
+import { plannerOnSimulator } from './__testUtils__/plannerOnSimulator';
+import { waitFor } from './__testUtils__/waitFor';
 
 const storefront = component('storefront', {
   'gitlab.com/project-slug': 'acme/shop/storefront',
@@ -87,14 +84,6 @@ function userOf(credentials?: BackstageCredentials): string | undefined {
   return principal?.userEntityRef;
 }
 
-async function waitFor(condition: () => boolean, timeoutMs = 5000) {
-  const until = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise(resolve => setTimeout(resolve, 20));
-  }
-}
-
 /**
  * Opens a stream until its first id (every environment had its snapshot),
  * closes it and answers the id: what a tab holds before it reconnects.
@@ -132,38 +121,6 @@ function labelPod(
 
 const labelled = (label: string) => (m: Of<'patch'>) =>
   m.patch.objectsUpserted.some(o => o.metadata?.labels?.[label] === 'yes');
-
-/** The service and live planner alone (no router) on the simulator, with these live settings. */
-function plannerOnSimulator(
-  simulator: RunningSimulator,
-  live: Record<string, number>,
-) {
-  const config = readGitlabEnvConfig(
-    new ConfigReader({
-      gitlabEnv: {
-        instances: [
-          {
-            host: 'gitlab.example.com',
-            baseUrl: simulator.url,
-            token: DEMO_TOKEN,
-          },
-        ],
-        live,
-      },
-    }),
-  );
-  const service = new GitlabEnvironmentsService(
-    config,
-    mockServices.logger.mock(),
-  );
-  const planner = new LivePlanner(
-    config.live,
-    { maxObjects: 1000, maxPagesPerList: 10 },
-    { enabled: true, minNamespaces: 3 },
-    mockServices.logger.mock(),
-  );
-  return { service, planner };
-}
 
 /** Watch requests the simulator serves right now for the agent. */
 function openWatches(simulator: RunningSimulator) {

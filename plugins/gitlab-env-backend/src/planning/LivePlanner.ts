@@ -8,6 +8,7 @@ import { listKind } from '../service/objectSource';
 import { InformerLease, LiveEnvironment } from '../assembling/LiveEnvironment';
 import { adopterObjectSource } from './clusterSources';
 import { InformerOptions, SharedInformer } from './informer';
+import { planWatchSlots } from './watchSlots';
 
 /** What a write names: the objects it changed (see LivePlanner.refresh). @public */
 export interface RefreshTarget {
@@ -108,6 +109,10 @@ interface HeldInformer {
   state: LiveKindState;
   /** The cluster refused its last list or watch (see holdsNoWatch). */
   refused?: boolean;
+  /** Undefined until its first list; then whether its scope holds no objects. */
+  empty?: boolean;
+  /** Since when (ms) its scope has held no objects. */
+  emptySince?: number;
 }
 
 /**
@@ -135,7 +140,8 @@ interface HeldEnvironment {
  * across the cluster, filtered by namespace, from
  * `clusterWide.minNamespaces` on; where RBAC refuses it, that kind goes
  * back to one watch per namespace. Each agent gets at most
- * `maxWatchesPerAgent` watches; further kinds are polled and say so.
+ * `maxWatchesPerAgent` watches; further kinds are polled and say so, and
+ * the slots move to the kinds that have objects (assignSlots).
  */
 export class LivePlanner {
   private readonly informers = new Map<string, HeldInformer>();
@@ -149,6 +155,8 @@ export class LivePlanner {
    */
   private seq = Date.now() * 1000;
   private readonly upstream = { lists: 0, watches: 0 };
+  /** Per agent: when an empty watched kind will have settled for a kind waiting for its slot. */
+  private readonly slotChecks = new Map<string, NodeJS.Timeout>();
 
   constructor(
     private readonly settings: LiveSettings,
@@ -420,8 +428,11 @@ export class LivePlanner {
     this.informers.set(key, held);
     // First of its listeners: the lessees read the state it sets.
     informer.subscribe({
-      events: () => undefined,
-      state: () => this.onInformerState(held),
+      events: () => this.onInformerSize(held),
+      state: () => {
+        this.onInformerState(held);
+        this.onInformerSize(held);
+      },
     });
     informer.start();
     this.logger.debug(
@@ -444,13 +455,32 @@ export class LivePlanner {
     held.refused = refused;
     if (informer.mode !== 'watch') return;
     if (refused) {
-      this.promotePolled(held.agentKey);
+      this.assignSlots(held.agentKey);
       return;
     }
     if (this.watchesOf(held.agentKey) <= this.settings.maxWatchesPerAgent)
       return;
     held.state = this.cappedState(informer.options.kind);
     informer.pollFromNow();
+  }
+
+  /**
+   * A kind's scope emptied or filled (its first list included): the
+   * agent's watch slots may move to the kinds that have objects.
+   */
+  private onInformerSize(held: HeldInformer) {
+    const { informer } = held;
+    if (!informer.hasListed || informer.state === 'stopped') return;
+    const empty = informer.size === 0;
+    if (held.empty === empty) return;
+    held.empty = empty;
+    held.emptySince = empty ? Date.now() : undefined;
+    this.assignSlots(held.agentKey);
+  }
+
+  /** A kind polled while its scope holds nothing, to leave the slots to kinds with objects. */
+  private emptyState(kind: ListableKind): LiveKindState {
+    return this.polledState(kind, 'No objects yet; watched once some appear');
   }
 
   private cappedState(kind: ListableKind): LiveKindState {
@@ -481,38 +511,72 @@ export class LivePlanner {
     // The environments already waited their grace period.
     if (this.informers.get(key) === held) this.informers.delete(key);
     void held.informer.stop();
-    if (held.informer.mode === 'watch') this.promotePolled(held.agentKey);
+    if (held.informer.mode === 'watch') this.assignSlots(held.agentKey);
   }
 
   /**
-   * A watch of the agent ended: the kinds polled for want of a slot take
-   * the free slots, those people watch for first (PRIORITY) first.
+   * Gives the agent's watch slots to the kinds that need them
+   * (planWatchSlots): free slots to polled kinds, and the slots of kinds
+   * empty for a poll interval to polled kinds with objects. Polled kinds
+   * then say why: no objects, or no slot left.
    */
-  private promotePolled(agentKey: string) {
-    const free = this.settings.maxWatchesPerAgent - this.watchesOf(agentKey);
-    if (free <= 0) return;
-    const polled = [...this.informers.values()]
+  private assignSlots(agentKey: string) {
+    const timer = this.slotChecks.get(agentKey);
+    if (timer) clearTimeout(timer);
+    this.slotChecks.delete(agentKey);
+    const holders = [...this.informers.values()]
       .filter(
         h =>
           h.agentKey === agentKey &&
-          h.informer.mode === 'poll' &&
           h.informer.options.watch !== undefined &&
+          h.informer.state !== 'stopped' &&
           !holdsNoWatch(h.informer),
       )
-      .sort(
-        (a, b) =>
-          priorityOf(a.informer.options.kind) -
-          priorityOf(b.informer.options.kind),
-      );
-    for (const held of polled.slice(0, free)) {
-      held.state = {
-        resource: held.informer.options.kind.label,
-        mode: 'watch',
-      };
-      held.informer.watchFromNow();
+      .map(held => ({
+        held,
+        mode: held.informer.mode,
+        priority: priorityOf(held.informer.options.kind),
+        objects: held.empty === undefined ? undefined : held.informer.size,
+        emptySince:
+          held.informer.mode === 'watch' ? held.emptySince : undefined,
+      }));
+    const free = this.settings.maxWatchesPerAgent - this.watchesOf(agentKey);
+    const now = Date.now();
+    const plan = planWatchSlots(
+      holders,
+      free,
+      now,
+      this.settings.pollIntervalMs,
+    );
+    for (const { held } of plan.demote) {
+      const { kind } = held.informer.options;
+      held.state = this.emptyState(kind);
+      held.informer.pollFromNow();
       this.logger.debug(
-        `Live: watch ${held.informer.options.kind.label} of ${agentKey} (a watch slot freed up)`,
+        `Live: poll ${kind.label} of ${agentKey} (no objects; its watch goes to a kind with objects)`,
       );
+    }
+    for (const { held } of plan.promote) {
+      const { kind } = held.informer.options;
+      held.state = { resource: kind.label, mode: 'watch' };
+      held.informer.watchFromNow();
+      this.logger.debug(`Live: watch ${kind.label} of ${agentKey}`);
+    }
+    for (const { held } of holders) {
+      if (held.informer.mode !== 'poll') continue;
+      const { kind } = held.informer.options;
+      const state = held.empty ? this.emptyState(kind) : this.cappedState(kind);
+      if (state.reason === held.state.reason) continue;
+      held.state = state;
+      held.informer.stateChanged();
+    }
+    if (plan.recheckAt !== undefined) {
+      const check = setTimeout(
+        () => this.assignSlots(agentKey),
+        Math.max(0, plan.recheckAt - now),
+      );
+      check.unref?.();
+      this.slotChecks.set(agentKey, check);
     }
   }
 
@@ -570,6 +634,8 @@ export class LivePlanner {
   }
 
   async close() {
+    this.slotChecks.forEach(timer => clearTimeout(timer));
+    this.slotChecks.clear();
     for (const held of this.environments.values()) {
       if (held.timer) clearTimeout(held.timer);
       held.environment?.stop();

@@ -203,6 +203,16 @@ export class SharedInformer {
     return [...this.byKey.values()];
   }
 
+  /** How many objects it holds in its whole scope. */
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  /** Tells subscribers its state changed from outside (the planner's reason to poll it). */
+  stateChanged() {
+    if (this.state !== 'stopped') this.listeners.forEach(l => l.state());
+  }
+
   /** Lists again now (a write changed something, a namespace was added to a watch across the cluster). */
   relist(): Promise<void> {
     this.relistRequested = true;

@@ -156,7 +156,7 @@ describe('EntityGitlabEnvContent, live', () => {
     expect(placeOf(panel, deployment)).toBe(before[1]);
   });
 
-  it('says when it reconnects and why, and when the backend polls a kind because of the watch cap', async () => {
+  it('says when it reconnects and why, and when the backend polls a kind because of the watch cap or while it has no objects', async () => {
     const { panel, stream, streams, envs } = await openProductionLive();
     stream.send({
       type: 'status',
@@ -176,10 +176,24 @@ describe('EntityGitlabEnvContent, live', () => {
           reason:
             'The agent already holds 4 watches (gitlabEnv.live.maxWatchesPerAgent): discovery.k8s.io/EndpointSlice is listed again every 15 s.',
         },
+        {
+          resource: 'policy/PodDisruptionBudget',
+          mode: 'poll',
+          reason:
+            'No objects yet; watched once some appear: policy/PodDisruptionBudget is listed again every 15 s.',
+        },
       ],
     });
-    expect(await within(panel).findByTestId('polled-kinds')).toHaveTextContent(
-      'Polled instead of watched: Pod, EndpointSlice (The agent already holds 4 watches (gitlabEnv.live.maxWatchesPerAgent))',
+    // One line per cause: the cap, and kinds left to poll while empty.
+    await waitFor(() =>
+      expect(
+        within(panel)
+          .getAllByTestId('polled-kinds')
+          .map(line => line.textContent),
+      ).toEqual([
+        'Polled instead of watched: Pod, EndpointSlice (The agent already holds 4 watches (gitlabEnv.live.maxWatchesPerAgent))',
+        'Polled instead of watched: PodDisruptionBudget (No objects yet; watched once some appear)',
+      ]),
     );
 
     stream.close();

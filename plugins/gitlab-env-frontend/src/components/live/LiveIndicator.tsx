@@ -8,7 +8,7 @@ import Typography from '@mui/material/Typography';
 import FiberManualRecordIcon from '@mui/icons-material/FiberManualRecord';
 import { LiveConnection } from '../../api';
 import { formatAge } from '../../view/format';
-import { liveIndicatorMode, polledKinds } from './liveIndicatorState';
+import { liveIndicatorMode, polledKindsByCause } from './liveIndicatorState';
 
 const LABELS = {
   live: 'Live',
@@ -59,7 +59,7 @@ export function LiveIndicator({
     mode === 'polling' && pollIntervalMs
       ? `Polling every ${Math.round(pollIntervalMs / 1000)} s`
       : LABELS[mode];
-  const polled = mode === 'live' ? polledKinds(kinds) : [];
+  const polled = polledKindsByCause(mode === 'live' ? kinds : []);
   return (
     <Box
       role="status"
@@ -83,7 +83,9 @@ export function LiveIndicator({
         </Typography>
       ) : null}
       {dataAt ? <DataAge dataAt={dataAt} /> : null}
-      {polled.length > 0 ? <PolledKinds kinds={polled} /> : null}
+      {[...polled].map(([cause, group]) => (
+        <PolledKinds key={cause} cause={cause} kinds={group} />
+      ))}
     </Box>
   );
 }
@@ -91,15 +93,21 @@ export function LiveIndicator({
 const KINDS_SHOWN = 6;
 
 /**
- * The kinds the backend lists again instead of watching, with why: the
- * reason they share (the watch cap) in full, each kind's own on hover.
+ * Kinds the backend lists again instead of watching for one cause (the
+ * watch cap; no objects yet), the cause in full, each kind's own reason
+ * on hover.
  */
-function PolledKinds({ kinds }: { kinds: readonly LiveKindState[] }) {
+function PolledKinds({
+  cause,
+  kinds,
+}: {
+  cause: string;
+  kinds: readonly LiveKindState[];
+}) {
   const names = kinds.map(kind => kind.resource.split('/').pop());
   const shown = names.slice(0, KINDS_SHOWN).join(', ');
   const more =
     names.length > KINDS_SHOWN ? ` and ${names.length - KINDS_SHOWN} more` : '';
-  const cause = sharedCause(kinds.map(kind => kind.reason ?? ''));
   return (
     <Tooltip
       title={kinds
@@ -118,17 +126,6 @@ function PolledKinds({ kinds }: { kinds: readonly LiveKindState[] }) {
       </Typography>
     </Tooltip>
   );
-}
-
-/** What every reason says before its first colon, when they all say the same. */
-function sharedCause(reasons: string[]): string | undefined {
-  const causes = reasons.map(reason => {
-    const colon = reason.indexOf(': ');
-    return colon > 0 ? reason.slice(0, colon) : reason;
-  });
-  return causes[0] && causes.every(cause => cause === causes[0])
-    ? causes[0]
-    : undefined;
 }
 
 /** "data 4s old", ticking every second without re-rendering the page. */

@@ -25,7 +25,21 @@ export function liveIndicatorMode(
   return connection.mode;
 }
 
-/** The kinds the backend polls rather than watches, with why. */
-export function polledKinds(kinds: readonly LiveKindState[] = []) {
-  return kinds.filter(kind => kind.mode === 'poll');
+/**
+ * The kinds the backend polls rather than watches, by cause: what their
+ * reason says before its first colon (the watch cap, no objects yet), in
+ * order of first appearance.
+ */
+export function polledKindsByCause(
+  kinds: readonly LiveKindState[] = [],
+): Map<string, LiveKindState[]> {
+  const groups = new Map<string, LiveKindState[]>();
+  for (const kind of kinds) {
+    if (kind.mode !== 'poll') continue;
+    const reason = kind.reason ?? '';
+    const colon = reason.indexOf(': ');
+    const cause = colon > 0 ? reason.slice(0, colon) : reason;
+    groups.set(cause, [...(groups.get(cause) ?? []), kind]);
+  }
+  return groups;
 }
