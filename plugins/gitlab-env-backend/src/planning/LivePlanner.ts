@@ -454,13 +454,20 @@ export class LivePlanner {
     if (refused === !!held.refused || informer.state === 'stopped') return;
     held.refused = refused;
     if (informer.mode !== 'watch') return;
+    const { kind } = informer.options;
     if (refused) {
+      // It holds no watch: the informer lists it again a poll later.
+      held.state = this.polledState(kind, 'The cluster refuses it');
+      informer.stateChanged();
       this.assignSlots(held.agentKey);
       return;
     }
-    if (this.watchesOf(held.agentKey) <= this.settings.maxWatchesPerAgent)
+    if (this.watchesOf(held.agentKey) <= this.settings.maxWatchesPerAgent) {
+      held.state = { resource: kind.label, mode: 'watch' };
+      informer.stateChanged();
       return;
-    held.state = this.cappedState(informer.options.kind);
+    }
+    held.state = this.cappedState(kind);
     informer.pollFromNow();
   }
 
