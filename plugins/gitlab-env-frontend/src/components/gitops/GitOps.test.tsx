@@ -323,7 +323,7 @@ describe('The GitOps panel on the live tab', () => {
     expect(within(gitops).queryByText(/^Repository /)).not.toBeInTheDocument();
   });
 
-  it("shows the backend's error with its hint, and Retry asks again", async () => {
+  it("shows the backend's error with its hint, in the panel and the drawer, and the panel's Retry asks again", async () => {
     let fail = true;
     const { gitops, asked } = await openLive(() =>
       fail
@@ -345,6 +345,22 @@ describe('The GitOps panel on the live tab', () => {
     expect(alert).toHaveTextContent(
       'What to do: Check that the backend reaches gitlab.example.com.',
     );
+    await userEvent.click(
+      within(gitops).getByRole('button', { name: 'ConfigMap/config' }),
+    );
+    const drawer = await screen.findByRole('dialog', {
+      name: 'ConfigMap config',
+    });
+    expect(
+      await within(drawer).findByText(
+        'The repository comparison failed: GitLab did not answer within 10 s. Check that the backend reaches gitlab.example.com.',
+      ),
+    ).toBeInTheDocument();
+    await userEvent.click(
+      within(drawer).getByRole('button', { name: 'Close' }),
+    );
+    expect(asked).toHaveLength(2);
+
     fail = false;
     await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
     await waitFor(() =>
@@ -352,6 +368,6 @@ describe('The GitOps panel on the live tab', () => {
         '1 manifests, 1 differ from the cluster',
       ),
     );
-    expect(asked).toHaveLength(2);
+    expect(asked).toHaveLength(3);
   });
 });
