@@ -323,6 +323,15 @@ describe('The GitOps panel on the live tab', () => {
     expect(within(gitops).queryByText(/^Repository /)).not.toBeInTheDocument();
   });
 
+  it('says so when the GitLab environment names no Flux resource, so there is nothing to compare', async () => {
+    const { gitops } = await openLive(() => ({}));
+    expect(
+      await within(gitops).findByText(
+        "No desired vs live from the repository: the GitLab environment names no Flux resource (its flux_resource_path), so the backend does not know which Flux object's source to read. Set the environment's Flux resource in GitLab.",
+      ),
+    ).toBeInTheDocument();
+  });
+
   it("shows the backend's error with its hint, in the panel and the drawer, and the panel's Retry asks again", async () => {
     let fail = true;
     const { gitops, asked } = await openLive(() =>

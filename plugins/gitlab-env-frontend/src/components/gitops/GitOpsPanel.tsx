@@ -15,6 +15,7 @@ import { GitlabEnvErrorPanel } from '../errors/GitlabEnvErrorPanel';
 import { CommandList } from './CommandList';
 import { SyncChip } from './SyncChip';
 import {
+  NO_FLUX_RESOURCE_WORDS,
   differingCount,
   notRenderedWords,
   unavailableWords,
@@ -91,7 +92,7 @@ function NodeLinks({
 
 /** The repository comparison in one line, or why there is none. */
 function DesiredSummary({ repository }: { repository: RepositoryComparison }) {
-  const { comparison: desired, loading, error, retry } = repository;
+  const { comparison: desired, answered, loading, error, retry } = repository;
   if (loading)
     return (
       <Typography
@@ -111,7 +112,16 @@ function DesiredSummary({ repository }: { repository: RepositoryComparison }) {
         title="Could not compare with the repository"
       />
     );
-  if (!desired) return null;
+  if (!desired)
+    return answered ? (
+      <Typography
+        variant="body2"
+        color="text.secondary"
+        data-testid="desired-summary"
+      >
+        {NO_FLUX_RESOURCE_WORDS}
+      </Typography>
+    ) : null;
   const unavailable = unavailableWords(desired);
   const notRendered = notRenderedWords(desired);
   return (

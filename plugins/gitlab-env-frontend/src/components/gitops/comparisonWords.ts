@@ -2,6 +2,14 @@ import { DesiredStateComparison } from '@gitlab-env/backstage-plugin-gitlab-env-
 
 // The words the panel and the drawer both say about a repository comparison.
 
+/**
+ * Why there is no comparison when the backend answered none: it compares
+ * only from the Flux object the GitLab environment names (its
+ * `flux_resource_path`, the dashboard's Flux resource, GitLab 16.4+).
+ */
+export const NO_FLUX_RESOURCE_WORDS =
+  "No desired vs live from the repository: the GitLab environment names no Flux resource (its flux_resource_path), so the backend does not know which Flux object's source to read. Set the environment's Flux resource in GitLab.";
+
 /** Why there is no comparison, when the backend said so. */
 export function unavailableWords(
   comparison: DesiredStateComparison,

@@ -7,6 +7,7 @@ import {
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { gitlabEnvErrorDetail } from '../../api';
 import {
+  NO_FLUX_RESOURCE_WORDS,
   differingCount,
   notRenderedWords,
   unavailableWords,
@@ -74,7 +75,7 @@ export function useDesiredState(
   const version = [node.id, ...(gitops?.fluxObjects ?? []).map(f => f.nodeId)]
     .map(id => objects.get(id)?.metadata?.resourceVersion ?? '')
     .join('|');
-  const { comparison, loading, error } = useRepositoryComparison({
+  const { comparison, answered, loading, error } = useRepositoryComparison({
     wanted: concerned,
     given,
     askAgainOn: `${node.id}|${version}`,
@@ -84,7 +85,7 @@ export function useDesiredState(
   if (!comparison) {
     if (loading) return { note: "Reading the repository's manifests…" };
     if (error) return { note: failureNote(error) };
-    return {};
+    return answered ? { note: NO_FLUX_RESOURCE_WORDS } : {};
   }
   const diff = comparison.objects.find(o => o.id === node.id);
   return { diff, note: noteFor(node, comparison, diff, isFluxObject) };

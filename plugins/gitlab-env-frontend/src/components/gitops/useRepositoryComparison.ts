@@ -7,6 +7,8 @@ import { useEnvironmentScope } from '../actions/EnvironmentScope';
 /** The repository comparison as the page has it: given, being read, failed, or none. */
 export interface RepositoryComparison {
   comparison?: DesiredStateComparison;
+  /** The backend answered (or the read carried its answer); no `comparison` then means there is none to make. */
+  answered: boolean;
   loading: boolean;
   error?: Error;
   retry: () => void;
@@ -36,9 +38,16 @@ export function useRepositoryComparison({
     return (await api.getDesiredState(scope.entity, scope.environmentSlug))
       .desired;
   }, [ask, api, scope?.entity, scope?.environmentSlug, askAgainOn]);
-  if (given) return { comparison: given, loading: false, retry: asked.retry };
+  if (given)
+    return {
+      comparison: given,
+      answered: true,
+      loading: false,
+      retry: asked.retry,
+    };
   return {
     comparison: ask ? asked.value : undefined,
+    answered: ask && !asked.loading && !asked.error,
     loading: ask && asked.loading,
     error: ask ? asked.error : undefined,
     retry: asked.retry,
