@@ -3,9 +3,13 @@
 // with one object truly missing (checkout-worker, deleted by hand), one
 // drifted by `kubectl edit` (checkout-config) with its diff, and one no
 // inventory names (checkout-debug), with desired vs live from the repository
-// in the live tab's GitOps panel and drawer; storefront staging, whose HelmRelease lives in
-// flux-system and whose drift warning is an Event there; and search-indexer
-// staging, whose namespace comes from a GitLabDeployment object in the cluster.
+// in the live tab's GitOps panel and drawer; storefront staging, whose
+// HelmRelease lives in flux-system and whose drift warning is an Event
+// there; search-indexer staging, whose namespace comes from a GitLabDeployment
+// object in the cluster; and search-indexer load-test, whose namespace comes
+// from the GitLab annotations of its workload: both share search-staging, and
+// each shows only its own objects (staging by its Flux inventory, load-test by
+// label).
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, test } from 'node:test';
 import { openPortal } from '../lib/portal.mjs';
@@ -219,15 +223,80 @@ test(
       'namespace from the GitLabDeployment search-indexer-staging (Ready=True: namespace search-staging exists)',
     );
     assert.match(await panel.textContent(), /namespace search-staging/);
+    // load-test's Deployment shares the namespace: staging keeps to its
+    // Flux inventory.
+    assert.match(
+      await panel.getByTestId('shared-namespace').textContent(),
+      /^The namespace is shared with environment load-test: its objects are those of the inventory of Kustomization flux-system\/search-indexer-staging, and those nobody claims\. \d+ objects of others hidden \(GitLab environment load-test of acme-platform-search-indexer\)\.$/,
+    );
     await panel
       .getByTestId('resource-graph')
       .locator('.react-flow__node')
       .first()
       .waitFor({ timeout: TIMEOUT });
+    const titles = await nodeTitles(panel);
+    assert.ok(titles.some(t => t.startsWith('Deployment search-api')));
+    assert.ok(!titles.some(t => t.includes('search-loadgen')), titles.join());
     await portal.screenshot(page, 'gitops-gitlabdeployment');
     assert.deepEqual(page.errors.filter(isAppError), []);
   },
 );
+
+test(
+  'an environment mapped by the GitLab annotations of its workload, narrowed in the namespace it shares',
+  { timeout: 180_000 },
+  async () => {
+    const page = await portal.page();
+    await portal.goto(
+      page,
+      '/catalog/default/component/search-indexer/gitlab-env?env=load-test',
+    );
+    const panel = page.getByRole('region', { name: 'Resources of load-test' });
+    // The list waits for the disconnected edge agent (see above).
+    await panel.waitFor({ timeout: 3 * TIMEOUT }).catch(async error => {
+      await portal.screenshot(page, 'gitops-label-failed');
+      throw error;
+    });
+    const source = panel.getByTestId('namespace-source');
+    await source.waitFor({ timeout: TIMEOUT });
+    assert.equal(
+      (await source.textContent()).trim(),
+      'namespace from the workloads carrying its GitLab annotations: Deployment/search-loadgen',
+    );
+    assert.match(
+      await panel.getByTestId('shared-namespace').textContent(),
+      /^The namespace is shared with environment staging: its objects are those carrying its GitLab annotations \(app\.gitlab\.com\/env: load-test\), and those nobody claims\. \d+ objects of others hidden \(Kustomization flux-system\/search-indexer-staging\)\.$/,
+    );
+    const command = panel
+      .getByRole('list', { name: 'How the namespace was found' })
+      .getByRole('listitem');
+    assert.match(
+      await command.first().textContent(),
+      /^kubectl get deployments,statefulsets,daemonsets -n search-staging -o custom-columns=/,
+    );
+    await panel
+      .getByTestId('resource-graph')
+      .locator('.react-flow__node')
+      .first()
+      .waitFor({ timeout: TIMEOUT });
+    const titles = await nodeTitles(panel);
+    console.log(`load-test nodes:\n  ${titles.join('\n  ')}`);
+    assert.ok(titles.some(t => t.startsWith('Deployment search-loadgen')));
+    // Nothing of staging's: not its Deployment, nor its StatefulSet's claim.
+    assert.ok(!titles.some(t => t.includes('search-api')), titles.join());
+    assert.ok(!titles.some(t => t.includes('search-indexer')), titles.join());
+    await portal.screenshot(page, 'gitops-label-mapping');
+    assert.deepEqual(page.errors.filter(isAppError), []);
+  },
+);
+
+/** The titles of the graph's nodes (`Kind name …`). */
+function nodeTitles(panel) {
+  return panel
+    .getByTestId('resource-graph')
+    .locator('.react-flow__node [title]')
+    .evaluateAll(nodes => nodes.map(node => node.getAttribute('title')));
+}
 
 function isAppError(text) {
   if (/Failed to load resource: the server responded/.test(text)) return false;

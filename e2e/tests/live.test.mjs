@@ -51,6 +51,20 @@ async function scale(replicas) {
   });
 }
 
+/** The overview filtered by `query`, once it is loaded and live. */
+async function openLiveOverview(page, query) {
+  await portal.goto(page, `/gitlab-env?q=${query}`);
+  await page
+    .getByText(/^Showing \d+ of \d+ environments$/)
+    .waitFor({ timeout: TIMEOUT });
+  await page
+    .getByRole('progressbar', { name: 'Loading environments' })
+    .waitFor({ state: 'detached', timeout: TIMEOUT });
+  await page
+    .getByRole('status', { name: 'Updates: Live' })
+    .waitFor({ timeout: TIMEOUT });
+}
+
 async function podsOf(deployment) {
   const list = await kas(`/api/v1/namespaces/${NAMESPACE}/pods`);
   return list.items
@@ -142,16 +156,7 @@ test('scaling a deployment and crash-looping a pod show on the open page without
 
 test('the overview row of an environment turns Degraded when one of its pods crash-loops', async () => {
   const page = await portal.page();
-  await portal.goto(page, '/gitlab-env?q=notifications');
-  await page
-    .getByText(/^Showing \d+ of \d+ environments$/)
-    .waitFor({ timeout: TIMEOUT });
-  await page
-    .getByRole('progressbar', { name: 'Loading environments' })
-    .waitFor({ state: 'detached', timeout: TIMEOUT });
-  await page
-    .getByRole('status', { name: 'Updates: Live' })
-    .waitFor({ timeout: TIMEOUT });
+  await openLiveOverview(page, 'notifications');
   const row = page
     .getByTestId('overview-row')
     .filter({ hasText: 'acme/platform/notifications' })
@@ -182,6 +187,68 @@ test('the overview row of an environment turns Degraded when one of its pods cra
   await kas(`/api/v1/namespaces/${NAMESPACE}/pods/${victim}`, {
     method: 'DELETE',
   });
+});
+
+test('widening the overview filter keeps the rows already followed and resumes them instead of reloading them', async () => {
+  const page = await portal.page();
+  const streams = [];
+  page.on('request', request => {
+    if (!request.url().includes('/api/gitlab-env/live?')) return;
+    const url = new URL(request.url());
+    streams.push({
+      fresh: url.searchParams.getAll('environment'),
+      resumed: url.searchParams.getAll('resume'),
+      lastEventId: request.headers()['last-event-id'],
+    });
+  });
+  await openLiveOverview(page, 'notifications');
+  assert.ok(streams.length >= 1, 'the overview opened a live stream');
+  const first = streams[streams.length - 1];
+  assert.ok(first.fresh.length >= 1);
+  assert.ok(
+    first.fresh.every(key =>
+      key.startsWith('component:default/notifications/'),
+    ),
+    JSON.stringify(first),
+  );
+  // Let the stream send its first id: it then holds those environments.
+  await new Promise(resolve => setTimeout(resolve, 5_000));
+  const opened = streams.length;
+
+  const search = page
+    .getByRole('search', { name: 'Filter environments' })
+    .getByRole('textbox', { name: 'Search' });
+  await search.fill('');
+  await search.press('Enter');
+  const deadline = Date.now() + TIMEOUT;
+  while (streams.length === opened && Date.now() < deadline)
+    await new Promise(resolve => setTimeout(resolve, 100));
+  const widened = streams[streams.length - 1];
+  console.log(
+    `after widening: ${widened.resumed.length} resumed, ${widened.fresh.length} new`,
+  );
+  assert.ok(widened.lastEventId, 'the wider stream sends Last-Event-ID');
+  // Those it streamed are resumed (one it could not follow, such as an
+  // environment without an agent, starts over); the others are new.
+  assert.ok(
+    widened.resumed.includes('component:default/notifications/development'),
+    JSON.stringify(widened),
+  );
+  assert.ok(
+    widened.resumed.every(key => first.fresh.includes(key)),
+    JSON.stringify(widened),
+  );
+  assert.ok(
+    widened.fresh.some(
+      key => !key.startsWith('component:default/notifications/'),
+    ),
+    JSON.stringify(widened),
+  );
+  await page
+    .getByRole('status', { name: 'Updates: Live' })
+    .waitFor({ timeout: TIMEOUT });
+  await portal.screenshot(page, 'live-overview-widened');
+  assert.deepEqual(page.errors.filter(isAppError), []);
 });
 
 function isAppError(text) {

@@ -133,7 +133,11 @@ export interface Config {
        * Watches held open per agent (default 20). Each holds one of agentk's
        * tunnels for its whole life; kinds beyond the cap are listed again
        * every pollIntervalSeconds and the page says so, until a watch of the
-       * agent ends and frees a slot for them.
+       * agent ends and frees a slot for them. A kind the cluster refuses
+       * (RBAC) holds no watch and does not count; one whose API server
+       * offers no watch is always polled. Every namespaced kind the cluster
+       * serves is one watch (a Kubernetes 1.31 cluster serves about 28
+       * before its custom resources).
        */
       maxWatchesPerAgent?: number;
       /** How long an environment's watches outlive its last viewer, in seconds (default 30). */
@@ -153,6 +157,20 @@ export interface Config {
       /** Environments one stream (one browser tab) may follow (default 50). */
       maxEnvironmentsPerStream?: number;
     };
+    /** Where an environment's namespace comes from when GitLab has none. */
+    namespaceMapping?: {
+      /**
+       * Where to look for workloads (Deployments, StatefulSets, DaemonSets)
+       * carrying an environment's GitLab annotations (`app.gitlab.com/env`,
+       * `app.gitlab.com/app`) when neither GitLab nor a GitLabDeployment
+       * names its namespace: `acrossCluster` (one list per kind across each
+       * agent's cluster, namespace by namespace where RBAC refuses it),
+       * `knownNamespaces` (only the namespaces the agent's other
+       * environments deploy to) or `off`. Default `acrossCluster`, or
+       * `knownNamespaces` when `overview.clusterWideReads` is false.
+       */
+      workloadAnnotations?: 'acrossCluster' | 'knownNamespaces' | 'off';
+    };
     /** The portal-wide deployment overview. */
     overview?: {
       /**
@@ -160,7 +178,8 @@ export interface Config {
        * namespaces, keeping only the objects of the environments' namespaces
        * (default true). Where RBAC refuses a list across namespaces, that
        * kind is read namespace by namespace. Set false to never read beyond
-       * the environments' namespaces.
+       * the environments' namespaces (the namespace lookup by GitLab
+       * annotations then keeps to them too, see namespaceMapping).
        */
       clusterWideReads?: boolean;
       /** From how many namespaces of one agent the overview reads across the cluster (default 3). */

@@ -4,6 +4,7 @@ import {
   EntityEnvironmentsResponse,
   EnvironmentResourcesResponse,
   GitlabEnvErrorResponse,
+  KubernetesObject,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import {
   DEMO_TOKEN,
@@ -248,7 +249,7 @@ describe('gitlab-env backend against the GitLab simulator', () => {
     expect(res.status).toBe(200);
     const body = res.body as EnvironmentResourcesResponse;
     expect(body.scope.namespace).toBe('search-staging');
-    expect(body.environment.namespaceSource).toEqual({
+    expect(body.environment.namespaceSource).toMatchObject({
       source: 'gitlabDeployment',
       name: 'search-indexer-staging',
       kubectl:
@@ -266,6 +267,59 @@ describe('gitlab-env backend against the GitLab simulator', () => {
     expect(production?.namespaceSource).toEqual({ source: 'gitlab' });
     // The card's drift count: checkout-config, edited with kubectl.
     expect(production?.driftedCount).toBe(1);
+  });
+
+  it('maps an environment by the workloads carrying its GitLab annotations (deploy boards), and narrows the namespace it shares', async () => {
+    const res = await get(
+      '/entity/default/component/search-indexer/environments/load-test/resources',
+    );
+    expect(res.status).toBe(200);
+    const body = res.body as EnvironmentResourcesResponse;
+    expect(body.scope.namespace).toBe('search-staging');
+    expect(body.environment.namespaceSource).toMatchObject({
+      source: 'label',
+      name: 'Deployment/search-loadgen',
+      kubectl: expect.stringContaining(
+        'kubectl get deployments,statefulsets,daemonsets -n search-staging',
+      ),
+      narrowing: { by: 'label', sharedWith: ['environment staging'] },
+    });
+    const names = (objects: KubernetesObject[], kind: string) =>
+      objects
+        .filter(o => o.kind === kind)
+        .map(o => o.metadata?.name)
+        .sort();
+    // Its own Deployment and what it owns; nothing Flux applied for staging.
+    expect(names(body.resources, 'Deployment')).toEqual(['search-loadgen']);
+    expect(names(body.resources, 'StatefulSet')).toEqual([]);
+    // The claim of staging's StatefulSet has no ownerReference: the
+    // engine's relations (volumeClaimTemplates) tell whose it is.
+    expect(names(body.resources, 'PersistentVolumeClaim')).toEqual([]);
+    expect(
+      body.resources
+        .filter(o => o.kind === 'Pod')
+        .every(o => o.metadata?.name?.startsWith('search-loadgen-')),
+    ).toBe(true);
+    expect(body.scope.narrowed).toMatchObject({
+      by: 'label',
+      hiddenOwners: ['Kustomization flux-system/search-indexer-staging'],
+    });
+    expect(body.scope.narrowed!.hidden).toBeGreaterThanOrEqual(2);
+
+    const staging = (
+      await get(
+        '/entity/default/component/search-indexer/environments/staging/resources',
+      )
+    ).body as EnvironmentResourcesResponse;
+    expect(names(staging.resources, 'Deployment')).toEqual(['search-api']);
+    expect(names(staging.resources, 'StatefulSet')).toEqual(['search-indexer']);
+    expect(staging.scope.narrowed).toMatchObject({
+      by: 'inventory',
+      sharedWith: ['environment load-test'],
+      hiddenOwners: [
+        'GitLab environment load-test of acme-platform-search-indexer',
+      ],
+    });
   });
 
   it('narrows reads with the entity label selector', async () => {

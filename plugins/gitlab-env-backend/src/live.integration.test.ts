@@ -1,4 +1,6 @@
-import { mockServices } from '@backstage/backend-test-utils';
+import { mockCredentials, mockServices } from '@backstage/backend-test-utils';
+import { BackstageCredentials } from '@backstage/backend-plugin-api';
+import { Entity } from '@backstage/catalog-model';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import {
   applyResourceGraphPatch,
@@ -35,6 +37,13 @@ const storefront = component('storefront', {
   'gitlab.com/project-slug': 'acme/shop/storefront',
 });
 const STAGING = 'component:default/storefront/staging';
+const REVIEW_SLUG = environmentSlug('review/feature-cart');
+const REVIEW = `component:default/storefront/${REVIEW_SLUG}`;
+const checkout = component('checkout-api', {
+  'gitlab.com/project-slug': 'acme/shop/checkout-api',
+});
+const CHECKOUT_ENTITY = 'component:default/checkout-api';
+const CHECKOUT_STAGING = `${CHECKOUT_ENTITY}/staging`;
 const NAMESPACE = 'storefront-staging';
 
 type Of<T extends LiveMessage['type']> = Extract<LiveMessage, { type: T }>;
@@ -53,9 +62,10 @@ async function startBackend(
   simulator: RunningSimulator,
   live: Record<string, unknown> = {},
   features: Parameters<typeof startBackendOnSimulator>[1]['features'] = [],
+  otherEntities: Entity[] = [],
 ) {
   const backend = await startBackendOnSimulator(simulator, {
-    entities: [storefront],
+    entities: [storefront, ...otherEntities],
     gitlabEnv: {
       requestTimeoutMs: 5000,
       live: {
@@ -72,12 +82,87 @@ async function startBackend(
   return { backend, url: `http://127.0.0.1:${port}` };
 }
 
+function userOf(credentials?: BackstageCredentials): string | undefined {
+  const principal = credentials?.principal as { userEntityRef?: string };
+  return principal?.userEntityRef;
+}
+
 async function waitFor(condition: () => boolean, timeoutMs = 5000) {
   const until = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > until) throw new Error('condition not met in time');
     await new Promise(resolve => setTimeout(resolve, 20));
   }
+}
+
+/**
+ * Opens a stream until its first id (every environment had its snapshot),
+ * closes it and answers the id: what a tab holds before it reconnects.
+ */
+async function heldUpTo(
+  url: string,
+  environments: string[],
+  headers: Record<string, string> = {},
+): Promise<string> {
+  const stream = await openLiveStream(url, environments, headers);
+  try {
+    await stream.next(is('snapshot'));
+    return (await stream.next(e => e.id !== undefined)).id!;
+  } finally {
+    await stream.close();
+  }
+}
+
+/** Labels a pod of the namespace `<label>: yes` in the simulator's nonprod cluster. */
+function labelPod(
+  simulator: RunningSimulator,
+  namespace: string,
+  label: string,
+) {
+  const { store } = simulator.cluster('nonprod');
+  const [pod] = store.list(store.registry.forKind('', 'Pod')!, namespace);
+  store.upsert({
+    ...pod,
+    metadata: {
+      ...pod.metadata,
+      labels: { ...pod.metadata.labels, [label]: 'yes' },
+    },
+  });
+}
+
+const labelled = (label: string) => (m: Of<'patch'>) =>
+  m.patch.objectsUpserted.some(o => o.metadata?.labels?.[label] === 'yes');
+
+/** The service and live planner alone (no router) on the simulator, with these live settings. */
+function plannerOnSimulator(
+  simulator: RunningSimulator,
+  live: Record<string, number>,
+) {
+  const config = readGitlabEnvConfig(
+    new ConfigReader({
+      gitlabEnv: {
+        instances: [
+          {
+            host: 'gitlab.example.com',
+            baseUrl: simulator.url,
+            token: DEMO_TOKEN,
+          },
+        ],
+        live,
+      },
+    }),
+  );
+  const service = new GitlabEnvironmentsService(
+    config,
+    mockServices.logger.mock(),
+  );
+  const planner = new LivePlanner(
+    config.live,
+    { maxObjects: 1000, maxPagesPerList: 10 },
+    { enabled: true, minNamespaces: 3 },
+    mockServices.logger.mock(),
+  );
+  return { service, planner };
 }
 
 /** Watch requests the simulator serves right now for the agent. */
@@ -302,44 +387,66 @@ describe('GET /live against the simulator', () => {
     }
   });
 
+  it('gives the watch slot of a kind the cluster refuses to a polled kind, and takes it back only within the cap', async () => {
+    // Pods … CronJobs, then Services (refused), then Ingresses: 8 slots.
+    simulator.setFaults({ forbiddenKinds: ['services'] });
+    const { backend, url } = await startBackend(simulator, {
+      maxWatchesPerAgent: 8,
+      pollIntervalSeconds: 1,
+    });
+    const stream = await openLiveStream(url, [STAGING]);
+    const modeOf = (m: Of<'status'>, resource: string) =>
+      m.kinds.find(k => k.resource === resource)?.mode;
+    try {
+      // A refused kind holds no watch (its list failed), so no tunnel.
+      await stream.next(
+        is('status', m => modeOf(m, 'networking.k8s.io/Ingress') === 'watch'),
+      );
+      await waitFor(() => openWatches(simulator) === 8);
+      // Allowed again, Services list, but every slot is taken: polled.
+      simulator.setFaults({ forbiddenKinds: [] });
+      const status = await stream.next(
+        is('status', m => modeOf(m, 'Service') === 'poll'),
+      );
+      expect(
+        (status.message as Of<'status'>).kinds.find(
+          k => k.resource === 'Service',
+        )?.reason,
+      ).toMatch(/maxWatchesPerAgent/);
+      await new Promise(resolve => setTimeout(resolve, 500));
+      expect(openWatches(simulator)).toBe(8);
+      // Its objects arrive with the snapshot that clears the refusal.
+      await stream.next(
+        is('snapshot', m =>
+          m.resources.resources.some(o => o.kind === 'Service'),
+        ),
+      );
+    } finally {
+      await stream.close();
+      await backend.stop();
+    }
+  });
+
   it('resumes a reconnecting stream from Last-Event-ID with the missed patches, without a snapshot', async () => {
     // Within the grace period the environment's state and patches are kept.
     const { backend, url } = await startBackend(simulator, { graceSeconds: 5 });
-    const first = await openLiveStream(url, [STAGING]);
-    let lastId: string;
-    try {
-      await first.next(is('snapshot'));
-      // Ids start once every environment had its snapshot.
-      lastId = (await first.next(e => e.id !== undefined)).id!;
-    } finally {
-      await first.close();
-    }
-    const { store, list } = podsOf(simulator);
-    const [pod] = list();
-    store.upsert({
-      ...pod,
-      metadata: {
-        ...pod.metadata,
-        labels: { ...pod.metadata.labels, missed: 'yes' },
-      },
-    });
+    const lastId = await heldUpTo(url, [STAGING]);
+    labelPod(simulator, NAMESPACE, 'missed');
     await new Promise(resolve => setTimeout(resolve, 500));
-    const resumed = await openLiveStream(url, [STAGING], {
-      'last-event-id': lastId,
-    });
+    const resumed = await openLiveStream(
+      url,
+      { resume: [STAGING] },
+      { 'last-event-id': lastId },
+    );
     try {
-      await resumed.next(
-        is('patch', m =>
-          m.patch.objectsUpserted.some(
-            o => o.metadata?.labels?.missed === 'yes',
-          ),
-        ),
-      );
+      await resumed.next(is('patch', labelled('missed')));
       expect(resumed.events.some(e => e.event === 'snapshot')).toBe(false);
       // An id from another process (or too old) gets a fresh snapshot.
-      const fresh = await openLiveStream(url, [STAGING], {
-        'last-event-id': '1',
-      });
+      const fresh = await openLiveStream(
+        url,
+        { resume: [STAGING] },
+        { 'last-event-id': '1' },
+      );
       try {
         await fresh.next(is('snapshot'));
       } finally {
@@ -351,31 +458,59 @@ describe('GET /live against the simulator', () => {
     }
   });
 
+  it('replays the environments a changed set keeps and sends a snapshot only for the new one', async () => {
+    const { backend, url } = await startBackend(simulator, { graceSeconds: 5 });
+    const lastId = await heldUpTo(url, [STAGING]);
+    labelPod(simulator, NAMESPACE, 'missed');
+    await new Promise(resolve => setTimeout(resolve, 500));
+    // The tab opened a second environment: it holds staging up to lastId.
+    const changed = await openLiveStream(
+      url,
+      { environment: [REVIEW], resume: [STAGING] },
+      { 'last-event-id': lastId },
+    );
+    try {
+      const snapshot = await changed.next(is('snapshot'));
+      expect((snapshot.message as Of<'snapshot'>).key).toEqual({
+        entityRef: 'component:default/storefront',
+        slug: REVIEW_SLUG,
+      });
+      await changed.next(
+        is('patch', m => m.key.slug === 'staging' && labelled('missed')(m)),
+      );
+      // Once both are sent, ids resume: the next request may name both.
+      await changed.next(e => e.id !== undefined);
+      const snapshots = changed.events.filter(is('snapshot'));
+      expect(
+        snapshots.map(e => (e.message as Of<'snapshot'>).key.slug),
+      ).toEqual([REVIEW_SLUG]);
+    } finally {
+      await changed.close();
+      await backend.stop();
+    }
+  });
+
+  it('sends a snapshot for a resumed environment when no Last-Event-ID says what the client holds', async () => {
+    const { backend, url } = await startBackend(simulator);
+    const stream = await openLiveStream(url, { resume: [STAGING] });
+    try {
+      const snapshot = await stream.next(
+        is('snapshot', m => m.key.slug === 'staging'),
+      );
+      expect(
+        (snapshot.message as Of<'snapshot'>).resources.resources.length,
+      ).toBeGreaterThan(0);
+    } finally {
+      await stream.close();
+      await backend.stop();
+    }
+  });
+
   it('lists a polled kind again at once when a write asks for it (LivePlanner.refresh)', async () => {
-    const config = readGitlabEnvConfig(
-      new ConfigReader({
-        gitlabEnv: {
-          instances: [
-            {
-              host: 'gitlab.example.com',
-              baseUrl: simulator.url,
-              token: DEMO_TOKEN,
-            },
-          ],
-          live: { maxWatchesPerAgent: 1, pollIntervalSeconds: 600 },
-        },
-      }),
-    );
-    const service = new GitlabEnvironmentsService(
-      config,
-      mockServices.logger.mock(),
-    );
-    const planner = new LivePlanner(
-      config.live,
-      { maxObjects: 1000, maxPagesPerList: 10 },
-      { enabled: true, minNamespaces: 3 },
-      mockServices.logger.mock(),
-    );
+    const { service, planner } = plannerOnSimulator(simulator, {
+      maxWatchesPerAgent: 1,
+      pollIntervalSeconds: 600,
+    });
     try {
       const target = await service.locateLive(storefront, 'staging');
       const { environment, release } = await planner.follow(target);
@@ -402,6 +537,58 @@ describe('GET /live against the simulator', () => {
       await waitFor(() =>
         patches.some(p =>
           p.objectsUpserted.some(o => o.metadata?.name === 'written'),
+        ),
+      );
+      release();
+    } finally {
+      await planner.close();
+    }
+  });
+
+  it('polls a kind the API server does not watch, without taking a watch slot', async () => {
+    const { service, planner } = plannerOnSimulator(simulator, {
+      maxWatchesPerAgent: 100,
+      pollIntervalSeconds: 1,
+    });
+    try {
+      const located = await service.locateLive(storefront, 'staging');
+      // As discovery marks a kind whose verbs lack watch (an aggregated API).
+      const target = {
+        ...located,
+        kinds: located.kinds.map(k =>
+          k.kind === 'ConfigMap' ? { ...k, watchable: false as const } : k,
+        ),
+      };
+      const { environment, release } = await planner.follow(target);
+      const patches: Array<Extract<LiveMessage, { type: 'patch' }>['patch']> =
+        [];
+      environment.subscribe(e => {
+        if (e.type === 'patch') patches.push(e.patch);
+      });
+      expect(
+        environment.status().kinds.find(k => k.resource === 'ConfigMap'),
+      ).toEqual({
+        resource: 'ConfigMap',
+        mode: 'poll',
+        reason:
+          "The cluster's API server does not offer watch on ConfigMap: ConfigMap is listed again every 1 s.",
+      });
+      // Every watched kind (a Flux environment's Events too) and no other.
+      const watched = environment
+        .status()
+        .kinds.filter(k => k.mode === 'watch').length;
+      expect(watched).toBeGreaterThan(10);
+      await waitFor(() => openWatches(simulator) === watched);
+      expect(environment.errors()).toEqual([]);
+      simulator.cluster('nonprod').store.upsert({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'listed', namespace: NAMESPACE, uid: 'uid-listed' },
+        data: { a: 'b' },
+      });
+      await waitFor(() =>
+        patches.some(p =>
+          p.objectsUpserted.some(o => o.metadata?.name === 'listed'),
         ),
       );
       release();
@@ -491,9 +678,6 @@ describe('GET /live against the simulator', () => {
   });
 
   it('answers desired vs live from the objects the live tab follows (GET …/desired), as a read compares them, and says why a HelmRelease has none', async () => {
-    const checkout = component('checkout-api', {
-      'gitlab.com/project-slug': 'acme/shop/checkout-api',
-    });
     const backend = await startBackendOnSimulator(simulator, {
       entities: [storefront, checkout],
       gitlabEnv: { requestTimeoutMs: 5000, live: { graceSeconds: 5 } },
@@ -570,6 +754,70 @@ describe('GET /live against the simulator', () => {
       expect(openWatches(simulator)).toBe(0);
     } finally {
       await stream.close();
+      await backend.stop();
+    }
+  });
+  it('never replays an environment the user may not read, whatever resume says', async () => {
+    // Alice may read both entities; the outsider only the storefront.
+    const OUTSIDER = 'user:default/outsider';
+    const { backend, url } = await startBackend(
+      simulator,
+      { graceSeconds: 5 },
+      [
+        mockServices.permissions.mock({
+          authorize: async (requests, options) =>
+            requests.map(request => ({
+              result:
+                'resourceRef' in request &&
+                request.resourceRef === CHECKOUT_ENTITY &&
+                userOf(options?.credentials) === OUTSIDER
+                  ? AuthorizeResult.DENY
+                  : AuthorizeResult.ALLOW,
+            })),
+        }).factory,
+      ],
+      [checkout],
+    );
+    const asAlice = {
+      authorization: mockCredentials.user.header('user:default/alice'),
+    };
+    const asOutsider = {
+      authorization: mockCredentials.user.header(OUTSIDER),
+    };
+    // Alice keeps checkout's staging followed, so its patches are kept.
+    const alice = await openLiveStream(url, [CHECKOUT_STAGING], asAlice);
+    try {
+      await alice.next(is('snapshot'));
+      const lastId = await heldUpTo(url, [STAGING], asOutsider);
+      labelPod(simulator, 'checkout-staging', 'secret');
+      await alice.next(is('patch', labelled('secret')));
+      const resumed = await openLiveStream(
+        url,
+        { resume: [STAGING, CHECKOUT_STAGING] },
+        { ...asOutsider, 'last-event-id': lastId },
+      );
+      try {
+        const error = await resumed.next(is('error'));
+        expect((error.message as Of<'error'>).key.slug).toBe('staging');
+        expect((error.message as Of<'error'>).key.entityRef).toBe(
+          CHECKOUT_ENTITY,
+        );
+        expect((error.message as Of<'error'>).error.code).toBe('NOT_ALLOWED');
+        await resumed.next(e => e.id !== undefined);
+        expect(
+          resumed.events.filter(
+            e =>
+              e.message.type !== 'heartbeat' &&
+              e.message.key.entityRef === CHECKOUT_ENTITY &&
+              e.message.type !== 'error',
+          ),
+        ).toEqual([]);
+        expect(JSON.stringify(resumed.events)).not.toContain('secret');
+      } finally {
+        await resumed.close();
+      }
+    } finally {
+      await alice.close();
       await backend.stop();
     }
   });

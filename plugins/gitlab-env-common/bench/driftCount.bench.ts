@@ -13,22 +13,7 @@ import {
   summarizeGraphHealth,
 } from '../src';
 import { generateEnvironment } from './generateEnvironment';
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
-function time(work: () => unknown, runs: number): number {
-  for (let i = 0; i < 5; i++) work();
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    work();
-    times.push(performance.now() - started);
-  }
-  return median(times);
-}
+import { time } from './timing';
 
 /**
  * A generated environment as a real cluster returns it: server-side apply's

@@ -8,23 +8,7 @@
 // this machine's caches and garbage collector alone stretch a linear cost.
 import { buildResourceGraph, summarizeGraphHealth } from '../src';
 import { generateEnvironment } from './generateEnvironment';
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
-/** Median time of `work` after enough warm-up runs for the JIT to settle. */
-function time(work: () => unknown, runs: number): number {
-  for (let i = 0; i < 8; i++) work();
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    work();
-    times.push(performance.now() - started);
-  }
-  return median(times);
-}
+import { time } from './timing';
 
 function measure(size: number): number {
   const objects = generateEnvironment(size);

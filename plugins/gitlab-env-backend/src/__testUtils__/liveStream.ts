@@ -14,13 +14,18 @@ export interface ReceivedEvent {
  */
 export async function openLiveStream(
   baseUrl: string,
-  environments: string[],
+  /** `environment=` values, or both parameters (`resume=`: held up to Last-Event-ID). */
+  environments: string[] | { environment?: string[]; resume?: string[] },
   headers: Record<string, string> = {},
 ) {
   const controller = new AbortController();
-  const query = environments
-    .map(e => `environment=${encodeURIComponent(e)}`)
-    .join('&');
+  const { environment = [], resume = [] } = Array.isArray(environments)
+    ? { environment: environments }
+    : environments;
+  const query = [
+    ...environment.map(e => `environment=${encodeURIComponent(e)}`),
+    ...resume.map(e => `resume=${encodeURIComponent(e)}`),
+  ].join('&');
   const response = await fetch(`${baseUrl}/api/gitlab-env/live?${query}`, {
     headers,
     signal: controller.signal,

@@ -33,6 +33,7 @@ export function testConfig(
     },
     concurrency: { perInstance: 16, perAgent: 8 },
     ciAccess: { namespaceOverflow: 'refuse' },
+    namespaceMapping: { workloadAnnotations: 'acrossCluster' },
     overview: {
       clusterWideReads: true,
       clusterWideMinNamespaces: 3,

@@ -6,6 +6,8 @@ import {
   LiveKindState,
   parseFluxResourcePath,
   LiveResourceGraph,
+  NarrowedScope,
+  narrowEnvironmentObjects,
   ResourceGraphPatch,
   WatchEvent,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
@@ -157,6 +159,13 @@ export class LiveEnvironment {
   lastSeq: number;
   dataAt = new Date().toISOString();
   private stopped = false;
+  /**
+   * A shared namespace: every object of it as the informers see it, the
+   * ones narrowing admits (what the graph holds), and what it left out.
+   */
+  private readonly unnarrowed = new Map<string, KubernetesObject>();
+  private readonly admitted = new Map<string, KubernetesObject>();
+  private narrowed: NarrowedScope | undefined;
 
   constructor(private readonly deps: LiveEnvironmentDeps) {
     this.startSeq = deps.nextSeq();
@@ -302,8 +311,9 @@ export class LiveEnvironment {
     let patch: ResourceGraphPatch | undefined;
     if (this.pending.length > 0 || this.stateChanged)
       this.lastFlushAt = Date.now();
+    const narrowedBefore = JSON.stringify(this.narrowed);
     if (this.pending.length > 0) {
-      const events = this.pending;
+      const events = this.narrow(this.pending);
       this.pending = [];
       patch = this.graph.apply(events);
       this.dataAt = this.pendingDataAt;
@@ -312,7 +322,9 @@ export class LiveEnvironment {
     this.snapshotMemo = undefined;
     const errors = this.errors();
     const errorsJson = JSON.stringify(errors);
-    if (errorsJson !== this.errorsJson) {
+    // What narrowing left out is said in the snapshot's scope, not in patches.
+    const narrowedChanged = JSON.stringify(this.narrowed) !== narrowedBefore;
+    if (errorsJson !== this.errorsJson || narrowedChanged) {
       this.errorsJson = errorsJson;
       this.emit({ type: 'reset', seq: this.deps.nextSeq() });
     } else if (patch && !isEmptyPatch(patch)) {
@@ -332,6 +344,27 @@ export class LiveEnvironment {
         this.emit({ type: 'status', seq: this.deps.nextSeq() });
       }
     }
+  }
+
+  /**
+   * In a shared namespace, what the events change in the narrowed set:
+   * whether an object is the environment's can hang on another (its owner,
+   * the Flux object's inventory), so the read's rule is applied to the
+   * whole namespace again (narrowEnvironmentObjects, as assembleRead).
+   */
+  private narrow(events: WatchEvent[]): WatchEvent[] {
+    const { environment } = this.deps.target;
+    if (!environment.namespaceSource?.narrowing) return events;
+    for (const event of events) {
+      if (event.type === 'DELETED') this.unnarrowed.delete(idOf(event.object));
+      else this.unnarrowed.set(idOf(event.object), event.object);
+    }
+    const result = narrowEnvironmentObjects(
+      [...this.unnarrowed.values()],
+      environment,
+    );
+    this.narrowed = result.narrowed;
+    return replaceObjects(this.admitted, result.objects, idOf);
   }
 
   private emit(event: LiveEnvironmentEvent) {
@@ -380,6 +413,7 @@ export class LiveEnvironment {
       scope: {
         namespace: target.environment.namespace,
         labelSelector: target.labelSelector,
+        ...(this.narrowed && { narrowed: this.narrowed }),
       },
       resources: this.graph.objects(),
       graph: this.graph.graph(),

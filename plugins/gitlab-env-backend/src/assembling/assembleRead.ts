@@ -5,6 +5,8 @@ import {
   HealthRuleSet,
   HealthSummary,
   KubernetesObject,
+  NarrowedScope,
+  narrowEnvironmentObjects,
   ResourceGraph,
   summarizeGraphHealth,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
@@ -21,6 +23,8 @@ export interface EnvironmentRead {
   health: HealthSummary;
   errors: GitlabEnvError[];
   fetchedAt: string;
+  /** The namespace is shared: what narrowing to the environment's own objects left out. */
+  narrowed?: NarrowedScope;
 }
 
 /** How the engine judges what it assembles. */
@@ -48,7 +52,12 @@ export async function assembleRead(
     namespace,
     fluxResourcePath: environment.fluxResourcePath,
   });
-  const { objects } = listed;
+  // A shared namespace: only the environment's own objects (the live path
+  // narrows the same way, LiveEnvironment).
+  const { objects, narrowed } = narrowEnvironmentObjects(
+    listed.objects,
+    environment,
+  );
   const kept = objects.slice(0, read.bounds.maxObjects);
   const errors = environmentErrors({
     listed: listed.errors,
@@ -71,6 +80,7 @@ export async function assembleRead(
     health: markPartial(summarizeGraphHealth(graph), errors),
     errors,
     fetchedAt: new Date().toISOString(),
+    ...(narrowed && { narrowed }),
   };
 }
 

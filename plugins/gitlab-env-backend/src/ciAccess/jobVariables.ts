@@ -1,16 +1,11 @@
 import {
   environmentMatches,
   GitlabEnvironment,
+  gitlabSlugify,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 
-/** GitLab's CI_COMMIT_REF_SLUG: lower-cased, non-alphanumerics to `-`, at most 63, no outer dashes. */
-export function refSlug(ref: string): string {
-  return ref
-    .toLowerCase()
-    .replace(/[^a-z0-9]/g, '-')
-    .slice(0, 63)
-    .replace(/^-+|-+$/g, '');
-}
+/** GitLab's CI_COMMIT_REF_SLUG (and CI_PROJECT_PATH_SLUG): Gitlab::Utils.slugify. */
+export const refSlug = gitlabSlugify;
 
 export interface JobContext {
   project: { id: string; fullPath: string };

@@ -36,6 +36,7 @@ describe('readGitlabEnvConfig', () => {
       },
       concurrency: { perInstance: 256, perAgent: 32 },
       ciAccess: { namespaceOverflow: 'refuse' },
+      namespaceMapping: { workloadAnnotations: 'acrossCluster' },
       overview: {
         clusterWideReads: true,
         clusterWideMinNamespaces: 3,
@@ -84,6 +85,15 @@ describe('readGitlabEnvConfig', () => {
     ).toThrow(
       "gitlabEnv.ciAccess.namespaceOverflow must be 'refuse' or 'truncate', got 'cut'",
     );
+    expect(
+      read({ ...base, namespaceMapping: { workloadAnnotations: 'off' } })
+        .namespaceMapping,
+    ).toEqual({ workloadAnnotations: 'off' });
+    expect(() =>
+      read({ ...base, namespaceMapping: { workloadAnnotations: 'all' } }),
+    ).toThrow(
+      "gitlabEnv.namespaceMapping.workloadAnnotations must be one of acrossCluster, knownNamespaces, off, got 'all'",
+    );
   });
 
   it('keeps overrides', () => {
@@ -113,6 +123,10 @@ describe('readGitlabEnvConfig', () => {
       clusterWideReads: false,
       clusterWideMinNamespaces: 3,
       deadlineMs: 30000,
+    });
+    // The namespace lookup keeps within the environments' namespaces too.
+    expect(config.namespaceMapping).toEqual({
+      workloadAnnotations: 'knownNamespaces',
     });
     expect(config.requestTimeoutMs).toBe(500);
     expect(config.requestDeadlineMs).toBe(9000);

@@ -60,6 +60,15 @@ export interface GitlabEnvConfig {
     namespaceOverflow: 'refuse' | 'truncate';
   };
   live: LiveSettings;
+  namespaceMapping: {
+    /**
+     * Where to look for the workloads carrying an environment's GitLab
+     * annotations when nothing else gives its namespace: across each agent's
+     * cluster, only in the namespaces the agent is known to deploy to, or
+     * nowhere.
+     */
+    workloadAnnotations: 'acrossCluster' | 'knownNamespaces' | 'off';
+  };
   overview: {
     /** Read this many namespaces of one agent or more with lists across the cluster. */
     clusterWideMinNamespaces: number;
@@ -69,6 +78,15 @@ export interface GitlabEnvConfig {
     deadlineMs: number;
   };
 }
+
+type WorkloadAnnotationsLookup =
+  GitlabEnvConfig['namespaceMapping']['workloadAnnotations'];
+
+const WORKLOAD_ANNOTATIONS_LOOKUPS: readonly WorkloadAnnotationsLookup[] = [
+  'acrossCluster',
+  'knownNamespaces',
+  'off',
+];
 
 /**
  * Per agent, about what agentk's tunnel pool serves after a couple of growth
@@ -209,8 +227,29 @@ export function readGitlabEnvConfig(root: Config): GitlabEnvConfig {
       `gitlabEnv.ciAccess.namespaceOverflow must be 'refuse' or 'truncate', got '${namespaceOverflow}'`,
     );
   }
+  const clusterWideReads =
+    overview?.getOptionalBoolean('clusterWideReads') ?? true;
+  // An adopter who keeps the overview within the environments' namespaces
+  // keeps the namespace lookup there too, unless told otherwise.
+  const workloadAnnotations =
+    config?.getOptionalString('namespaceMapping.workloadAnnotations') ??
+    (clusterWideReads ? 'acrossCluster' : 'knownNamespaces');
+  if (
+    !WORKLOAD_ANNOTATIONS_LOOKUPS.includes(
+      workloadAnnotations as WorkloadAnnotationsLookup,
+    )
+  ) {
+    throw new Error(
+      `gitlabEnv.namespaceMapping.workloadAnnotations must be one of ${WORKLOAD_ANNOTATIONS_LOOKUPS.join(
+        ', ',
+      )}, got '${workloadAnnotations}'`,
+    );
+  }
   return {
     ciAccess: { namespaceOverflow },
+    namespaceMapping: {
+      workloadAnnotations: workloadAnnotations as WorkloadAnnotationsLookup,
+    },
     instances,
     requestTimeoutMs: readPositive(
       config,
@@ -307,8 +346,7 @@ export function readGitlabEnvConfig(root: Config): GitlabEnvConfig {
       ),
     },
     overview: {
-      clusterWideReads:
-        overview?.getOptionalBoolean('clusterWideReads') ?? true,
+      clusterWideReads,
       clusterWideMinNamespaces: readPositive(
         overview,
         'clusterWideMinNamespaces',

@@ -119,9 +119,11 @@ describe('namespace from a Flux inventory', () => {
             'kustomize.toolkit.fluxcd.io/v1/namespaces/flux-system/kustomizations/app',
         },
       ],
-      'acme/app',
-      async () => [],
-      async () => flux({}, ['shop_a__ConfigMap']),
+      { fullPath: 'acme/app' },
+      {
+        deploymentsOf: async () => [],
+        fluxObjectOf: async () => flux({}, ['shop_a__ConfigMap']),
+      },
     );
     expect(environments[0].namespace).toBe('shop');
     expect(environments[0].namespaceSource).toMatchObject({
@@ -148,10 +150,112 @@ describe('mapNamespaces and refused settings', () => {
           ],
         },
       ],
-      'acme/app',
-      deploymentsOf,
+      { fullPath: 'acme/app' },
+      { deploymentsOf },
     );
     expect(deploymentsOf).not.toHaveBeenCalled();
     expect(environment.namespace).toBeUndefined();
+  });
+});
+
+describe('mapNamespaces: GitLab, GitLabDeployment, label, inventory, in this order', () => {
+  const environment = (name: string, extra: object = {}) => ({
+    id: name,
+    name,
+    slug: name,
+    tier: 'testing' as const,
+    state: 'available' as const,
+    agent: { id: '3', name: 'nonprod' },
+    ...extra,
+  });
+  const workload = (namespace: string, name: string, env: string) => ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: {
+      name,
+      namespace,
+      annotations: {
+        'app.gitlab.com/app': 'acme-app',
+        'app.gitlab.com/env': env,
+      },
+    },
+  });
+
+  it('takes the namespace most of the annotated workloads live in, and narrows the namespace it shares', async () => {
+    const workloadsOf = jest.fn(async () => ({
+      objects: [
+        workload('a', 'one', 'load'),
+        workload('b', 'two', 'load'),
+        workload('b', 'three', 'load'),
+        workload('c', 'other', 'prod'),
+      ],
+      failures: [],
+    }));
+    const [mapped, declared] = await mapNamespaces(
+      [environment('load'), environment('qa', { namespace: 'b' })],
+      { fullPath: 'acme/app', id: '7' },
+      {
+        deploymentsOf: async () => [],
+        workloadsOf,
+        fluxObjectOf: async () => {
+          throw new Error('the inventory comes after the labels');
+        },
+      },
+    );
+    expect(workloadsOf).toHaveBeenCalledTimes(1);
+    expect(workloadsOf).toHaveBeenCalledWith('3', ['b']);
+    expect(mapped.namespace).toBe('b');
+    expect(mapped.namespaceSource).toMatchObject({
+      source: 'label',
+      name: 'Deployment/three and 1 more',
+      narrowing: {
+        by: 'label',
+        sharedWith: ['environment qa'],
+        markers: {
+          app: 'acme-app',
+          env: 'load',
+          managedLabel: 'agent.gitlab.com/env-load-7-3',
+        },
+      },
+    });
+    expect(declared.namespaceSource).toMatchObject({
+      source: 'gitlab',
+      narrowing: { by: 'label', sharedWith: ['environment load'] },
+    });
+  });
+
+  it('prefers a GitLabDeployment to the labels, and leaves alone a namespace nobody shares', async () => {
+    const workloadsOf = jest.fn();
+    const [mapped] = await mapNamespaces(
+      [environment('load')],
+      { fullPath: 'acme/app' },
+      {
+        deploymentsOf: async () => [
+          deployment('load', { environment: 'load', projects: ['acme/app'] }),
+        ],
+        workloadsOf,
+      },
+    );
+    expect(workloadsOf).not.toHaveBeenCalled();
+    expect(mapped.namespaceSource?.source).toBe('gitlabDeployment');
+    expect(mapped.namespaceSource?.narrowing).toBeUndefined();
+  });
+
+  it('says why the labels could not be looked for when nothing gave a namespace', async () => {
+    const [mapped] = await mapNamespaces(
+      [environment('load')],
+      { fullPath: 'acme/app' },
+      {
+        deploymentsOf: async () => [],
+        workloadsOf: async () => ({
+          objects: [],
+          failures: ['listing apps/Deployment across the cluster is forbidden'],
+        }),
+      },
+    );
+    expect(mapped.namespace).toBeUndefined();
+    expect(mapped.namespaceLookup).toBe(
+      'Its GitLab annotations could not be looked for everywhere: listing apps/Deployment across the cluster is forbidden.',
+    );
   });
 });

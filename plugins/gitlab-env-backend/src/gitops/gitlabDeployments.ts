@@ -11,6 +11,14 @@ import { getObject, listKind } from '../service/objectSource';
 import { ReadBounds } from '../service/readBounds';
 import { ListableKind } from '../service/discovery';
 import { isRecord } from '../service/json';
+import { GitlabEnvConfig } from '../config';
+import {
+  listMarkedWorkloads,
+  MarkedWorkloads,
+  namespaceFromMarkers,
+} from './markedWorkloads';
+import { markersOf, markSharedNamespaces } from './sharedNamespaces';
+import { gitlabDeploymentCommand, inventoryCommand } from './mappingCommands';
 
 /** The GitLabDeployment kind of examples/gitlab-deployment/crd.yaml. */
 export const GITLAB_DEPLOYMENT_KIND: ListableKind = {
@@ -81,27 +89,48 @@ export function namespaceFromGitlabDeployments(
   return matches[0];
 }
 
+/** Where mapNamespaces looks in an agent's cluster; each answers undefined when it could not read. */
+export interface ClusterNamespaceSources {
+  deploymentsOf(
+    agentId: string,
+  ): Promise<readonly KubernetesObject[] | undefined>;
+  /** `known`: the namespaces the agent is known to deploy to, for RBAC that refuses lists across the cluster. */
+  workloadsOf?(
+    agentId: string,
+    known: readonly string[],
+  ): Promise<MarkedWorkloads | undefined>;
+  fluxObjectOf?(
+    environment: GitlabEnvironment,
+  ): Promise<KubernetesObject | undefined>;
+}
+
+/** Memoizes a per-agent read: every environment of the agent shares one. */
+function perAgent<T>(
+  read: (agentId: string) => Promise<T>,
+): (agentId: string) => Promise<T> {
+  const reads = new Map<string, Promise<T>>();
+  return agentId => {
+    if (!reads.has(agentId)) reads.set(agentId, read(agentId));
+    return reads.get(agentId)!;
+  };
+}
+
 /**
- * The environments with their namespace's source: GitLab's when GitLab has
- * one; else the GitLabDeployment objects of the environment's agent
- * (`deploymentsOf` lists them; undefined when it could not); else, for an
- * environment with a Flux object, the namespace its inventory applies to.
+ * The environments with their namespace's source, the first that gives
+ * one: GitLab's settings; else the GitLabDeployment objects of the
+ * environment's agent; else the workloads of the agent's cluster carrying
+ * the environment's GitLab markers (label); else, for an environment with
+ * a Flux object, the namespace its inventory applies to. Then environments
+ * sharing a namespace get how to narrow it (markSharedNamespaces).
  */
 export async function mapNamespaces(
   environments: GitlabEnvironment[],
-  projectPath: string,
-  deploymentsOf: (
-    agentId: string,
-  ) => Promise<readonly KubernetesObject[] | undefined>,
-  fluxObjectOf: (
-    environment: GitlabEnvironment,
-  ) => Promise<KubernetesObject | undefined> = async () => undefined,
+  project: { fullPath: string; id?: string },
+  sources: ClusterNamespaceSources,
 ): Promise<GitlabEnvironment[]> {
-  const lists = new Map<
-    string,
-    Promise<readonly KubernetesObject[] | undefined>
-  >();
-  return Promise.all(
+  const deploymentsOf = perAgent(sources.deploymentsOf);
+  const fluxObjectOf = sources.fluxObjectOf ?? (async () => undefined);
+  const declared = await Promise.all(
     environments.map(async environment => {
       if (environment.namespace)
         return {
@@ -115,29 +144,75 @@ export async function mapNamespaces(
         e => e.code === 'INVALID_ENVIRONMENT_SETTING',
       );
       if (!agent || refused) return environment;
-      if (!lists.has(agent.id)) lists.set(agent.id, deploymentsOf(agent.id));
-      const deployments = await lists.get(agent.id)!;
+      const deployments = await deploymentsOf(agent.id);
       const mapping =
         deployments &&
         namespaceFromGitlabDeployments(
           deployments,
-          projectPath,
+          project.fullPath,
           environment.name,
         );
-      if (!mapping) return withInventoryNamespace(environment, fluxObjectOf);
+      if (!mapping) return environment;
       return {
         ...environment,
         namespace: mapping.namespace,
         namespaceSource: {
           source: 'gitlabDeployment' as const,
           name: mapping.name,
-          kubectl: `kubectl get gitlabdeployments.gitlab.com ${mapping.name} -o yaml`,
+          kubectl: gitlabDeploymentCommand(mapping.name),
           ...(mapping.status && { status: mapping.status }),
           serves: mapping.serves,
         },
       };
     }),
   );
+  // Where the agent is known to deploy: where to look one namespace at a
+  // time when RBAC refuses the lists across the cluster.
+  const known = (agentId: string) => [
+    ...new Set(
+      declared
+        .filter(e => e.agent?.id === agentId && e.namespace)
+        .map(e => e.namespace!),
+    ),
+  ];
+  const workloadsOf = perAgent(async (agentId: string) =>
+    sources.workloadsOf?.(agentId, known(agentId)),
+  );
+  const mapped = await Promise.all(
+    declared.map(async environment => {
+      const agent = environment.agent;
+      const refused = environment.errors?.some(
+        e => e.code === 'INVALID_ENVIRONMENT_SETTING',
+      );
+      if (environment.namespace || !agent || refused) return environment;
+      const workloads = await workloadsOf(agent.id);
+      const byMarkers =
+        workloads &&
+        namespaceFromMarkers(
+          workloads.objects,
+          markersOf(environment, project),
+        );
+      if (byMarkers)
+        return {
+          ...environment,
+          namespace: byMarkers.namespace,
+          namespaceSource: byMarkers.mapping,
+        };
+      const byInventory = await withInventoryNamespace(
+        environment,
+        fluxObjectOf,
+      );
+      if (byInventory.namespace || !workloads?.failures.length)
+        return byInventory;
+      return {
+        ...environment,
+        namespaceLookup: `Its GitLab annotations could not be looked for everywhere: ${workloads.failures.join(
+          '; ',
+        )}.`,
+      };
+    }),
+  );
+  return markSharedNamespaces(mapped, project);
 }
 
 /**
@@ -180,13 +255,13 @@ async function withInventoryNamespace(
     namespaceSource: {
       source: 'inventory',
       name,
-      kubectl: `kubectl get ${String(
-        flux.kind,
-      ).toLowerCase()}.${groupOfApiVersion(flux.apiVersion)} ${
-        flux.metadata?.name
-      } -n ${
-        flux.metadata?.namespace
-      } -o jsonpath='{.status.inventory.entries[*].id}'`,
+      kubectl: inventoryCommand(
+        `${String(flux.kind).toLowerCase()}.${groupOfApiVersion(
+          flux.apiVersion,
+        )}`,
+        String(flux.metadata?.name),
+        String(flux.metadata?.namespace),
+      ),
     },
   };
 }
@@ -199,17 +274,19 @@ async function withInventoryNamespace(
  */
 export function namespaceSourcesThroughAgents(options: {
   environments: GitlabEnvironment[];
-  projectPath: string;
+  project: { fullPath: string; id?: string };
   kas: (agent: GitlabAgentRef) => Promise<KasClient>;
   bounds: () => ReadBounds;
+  /** Where to look for workloads carrying GitLab's annotations (gitlabEnv.namespaceMapping). */
+  workloadAnnotations?: GitlabEnvConfig['namespaceMapping']['workloadAnnotations'];
   onFailure: (what: string, error: unknown) => void;
 }): Promise<GitlabEnvironment[]> {
   const { environments, kas, bounds, onFailure } = options;
-  return mapNamespaces(
-    environments,
-    options.projectPath,
-    async agentId => {
-      const agent = environments.find(e => e.agent?.id === agentId)?.agent!;
+  const agentOf = (agentId: string) =>
+    environments.find(e => e.agent?.id === agentId)?.agent!;
+  return mapNamespaces(environments, options.project, {
+    async deploymentsOf(agentId) {
+      const agent = agentOf(agentId);
       try {
         return await listKind(await kas(agent), GITLAB_DEPLOYMENT_KIND, {
           bounds: bounds(),
@@ -222,7 +299,23 @@ export function namespaceSourcesThroughAgents(options: {
         return undefined;
       }
     },
-    async environment => {
+    async workloadsOf(agentId, known) {
+      const lookup = options.workloadAnnotations ?? 'acrossCluster';
+      if (lookup === 'off') return undefined;
+      const agent = agentOf(agentId);
+      try {
+        return await listMarkedWorkloads(
+          await kas(agent),
+          bounds(),
+          known,
+          lookup === 'acrossCluster',
+        );
+      } catch (error) {
+        onFailure(`workloads through agent ${agent.name}`, error);
+        return undefined;
+      }
+    },
+    async fluxObjectOf(environment) {
       try {
         const path = checkFluxResourcePath(
           environment.fluxResourcePath!,
@@ -238,5 +331,5 @@ export function namespaceSourcesThroughAgents(options: {
         return undefined;
       }
     },
-  );
+  });
 }

@@ -81,10 +81,11 @@ export class AnnotationLocator implements GitlabEnvLocator {
             this.transport.explainGitlabFailure(instance, error),
           );
           // An environment GitLab gives no namespace may take one from the
-          // cluster: a GitLabDeployment object or its Flux inventory.
+          // cluster: a GitLabDeployment object, workloads carrying its GitLab
+          // markers, or its Flux inventory.
           const environments = await namespaceSourcesThroughAgents({
             environments: listed.environments,
-            projectPath: listed.project.fullPath,
+            project: listed.project,
             kas: async agent =>
               this.transport.kas(
                 instance,
@@ -99,6 +100,8 @@ export class AnnotationLocator implements GitlabEnvLocator {
                 () => undefined,
                 loadSignal,
               ),
+            workloadAnnotations:
+              this.config.namespaceMapping.workloadAnnotations,
             onFailure: () => undefined,
           });
           return { ...listed, environments };

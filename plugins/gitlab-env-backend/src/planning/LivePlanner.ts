@@ -43,7 +43,11 @@ function priorityOf(kind: ListableKind): number {
   return at === -1 ? PRIORITY.length : at;
 }
 
-/** How an informer lists and watches a kind: through KAS, or a backend module's source (no watch). */
+/**
+ * How an informer lists and watches a kind: through KAS (without watch for
+ * a kind the API server does not watch), or a backend module's source (no
+ * watch).
+ */
 function sourceOf(
   target: LiveTarget,
   kind: ListableKind,
@@ -61,15 +65,22 @@ function sourceOf(
         ).listAll(kind, namespace, keep),
     };
   }
+  const list: InformerOptions['list'] = ({
+    signal,
+    bounds,
+    keep,
+    onResourceVersion,
+  }) =>
+    listKind(access.kas(signal), kind, {
+      namespace,
+      labelSelector,
+      keep: keep && (ns => keep(ns)),
+      bounds,
+      onResourceVersion,
+    });
+  if (kind.watchable === false) return { list };
   return {
-    list: ({ signal, bounds, keep, onResourceVersion }) =>
-      listKind(access.kas(signal), kind, {
-        namespace,
-        labelSelector,
-        keep: keep && (ns => keep(ns)),
-        bounds,
-        onResourceVersion,
-      }),
+    list,
     watch: ({ query, signal, onOpen }) =>
       access
         .kas(signal)
@@ -95,6 +106,18 @@ interface HeldInformer {
   namespaces?: Map<string, number>;
   timer?: NodeJS.Timeout;
   state: LiveKindState;
+  /** The cluster refused its last list or watch (see holdsNoWatch). */
+  refused?: boolean;
+}
+
+/**
+ * A kind the cluster refuses (RBAC, or another 4xx of its list or watch)
+ * is retried every poll interval and holds no watch, so no agentk tunnel:
+ * it does not count against the agent's watches.
+ */
+function holdsNoWatch(informer: SharedInformer): boolean {
+  const code = informer.error?.code;
+  return code === 'KIND_FORBIDDEN' || code === 'KIND_FAILED';
 }
 
 interface HeldEnvironment {
@@ -236,7 +259,11 @@ export class LivePlanner {
     let count = 0;
     for (const held of this.informers.values()) {
       const { options } = held.informer;
-      if (held.agentKey !== agentKey || held.informer.mode !== 'watch')
+      if (
+        held.agentKey !== agentKey ||
+        held.informer.mode !== 'watch' ||
+        holdsNoWatch(held.informer)
+      )
         continue;
       if (
         replaced &&
@@ -348,16 +375,17 @@ export class LivePlanner {
     // Per-namespace watches of the kind a new watch across the cluster
     // replaces do not count: they end as their environments move.
     const replaced = namespace === undefined ? kind : undefined;
+    const source = sourceOf(target, kind, namespace);
     const capped =
-      access.via === 'kas' &&
+      source.watch !== undefined &&
       this.watchesOf(target.agentKey, replaced) >= maxWatchesPerAgent;
     const namespaces = namespace === undefined ? new Map() : undefined;
     const informer = new SharedInformer({
       kind,
       namespace,
       labelSelector: target.labelSelector,
-      mode: capped || access.via !== 'kas' ? 'poll' : 'watch',
-      ...sourceOf(target, kind, namespace),
+      mode: capped || !source.watch ? 'poll' : 'watch',
+      ...source,
       maxObjects: this.limits.maxObjects,
       maxPagesPerList: this.limits.maxPagesPerList,
       pollIntervalMs: this.settings.pollIntervalMs,
@@ -369,22 +397,18 @@ export class LivePlanner {
         else this.upstream.watches += 1;
       },
     });
-    const every = `${kind.label} is listed again every ${Math.round(
-      this.settings.pollIntervalMs / 1000,
-    )} s.`;
     let state: LiveKindState = { resource: kind.label, mode: 'watch' };
     if (access.via !== 'kas')
-      state = {
-        resource: kind.label,
-        mode: 'poll',
-        reason: `A backend module serves this agent's cluster, without watches: ${every}`,
-      };
-    else if (capped)
-      state = {
-        resource: kind.label,
-        mode: 'poll',
-        reason: `The agent already holds ${maxWatchesPerAgent} watches (gitlabEnv.live.maxWatchesPerAgent): ${every}`,
-      };
+      state = this.polledState(
+        kind,
+        "A backend module serves this agent's cluster, without watches",
+      );
+    else if (!source.watch)
+      state = this.polledState(
+        kind,
+        `The cluster's API server does not offer watch on ${kind.label}`,
+      );
+    else if (capped) state = this.cappedState(kind);
     const held: HeldInformer = {
       informer,
       movers: new Set(),
@@ -394,6 +418,11 @@ export class LivePlanner {
       state,
     };
     this.informers.set(key, held);
+    // First of its listeners: the lessees read the state it sets.
+    informer.subscribe({
+      events: () => undefined,
+      state: () => this.onInformerState(held),
+    });
     informer.start();
     this.logger.debug(
       `Live: ${state.mode} ${kind.label} of ${target.agentKey} in ${
@@ -401,6 +430,44 @@ export class LivePlanner {
       }`,
     );
     return held;
+  }
+
+  /**
+   * A watched kind the cluster starts refusing gives its slot to a polled
+   * kind; one it stops refusing takes a slot again, or is polled when the
+   * others took them all meanwhile.
+   */
+  private onInformerState(held: HeldInformer) {
+    const { informer } = held;
+    const refused = holdsNoWatch(informer);
+    if (refused === !!held.refused || informer.state === 'stopped') return;
+    held.refused = refused;
+    if (informer.mode !== 'watch') return;
+    if (refused) {
+      this.promotePolled(held.agentKey);
+      return;
+    }
+    if (this.watchesOf(held.agentKey) <= this.settings.maxWatchesPerAgent)
+      return;
+    held.state = this.cappedState(informer.options.kind);
+    informer.pollFromNow();
+  }
+
+  private cappedState(kind: ListableKind): LiveKindState {
+    return this.polledState(
+      kind,
+      `The agent already holds ${this.settings.maxWatchesPerAgent} watches (gitlabEnv.live.maxWatchesPerAgent)`,
+    );
+  }
+
+  /** A polled kind's state; the page shows what the reasons share before the colon. */
+  private polledState(kind: ListableKind, cause: string): LiveKindState {
+    const seconds = Math.round(this.settings.pollIntervalMs / 1000);
+    return {
+      resource: kind.label,
+      mode: 'poll',
+      reason: `${cause}: ${kind.label} is listed again every ${seconds} s.`,
+    };
   }
 
   private releaseInformer(key: string, held: HeldInformer, namespace: string) {
@@ -429,7 +496,8 @@ export class LivePlanner {
         h =>
           h.agentKey === agentKey &&
           h.informer.mode === 'poll' &&
-          h.informer.options.watch !== undefined,
+          h.informer.options.watch !== undefined &&
+          !holdsNoWatch(h.informer),
       )
       .sort(
         (a, b) =>

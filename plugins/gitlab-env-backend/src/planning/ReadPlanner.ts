@@ -61,7 +61,9 @@ export class ReadPlanner {
   readKey({ instance, located, environment }: EnvironmentContext): string {
     return `read|${instance.host}|${environment.agent?.id}|${
       environment.namespace
-    }|${located.labelSelector ?? ''}|${environment.fluxResourcePath ?? ''}`;
+    }|${located.labelSelector ?? ''}|${
+      environment.fluxResourcePath ?? ''
+    }|${JSON.stringify(environment.namespaceSource?.narrowing?.markers ?? '')}`;
   }
 
   private readBounds(signal: AbortSignal, namespaces = 1) {

@@ -1,4 +1,5 @@
 import { KubernetesObject } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { failure } from '../errors';
 import { InformerEvent, SharedInformer } from './informer';
 
 const secrets = {
@@ -19,8 +20,8 @@ function secret(name: string, resourceVersion: string) {
   };
 }
 
-/** A scripted API server: each watch request plays the next script. */
-function informerOn(scripts: unknown[][]) {
+/** A scripted API server: each watch request plays the next script (an Error in it is thrown). */
+function informerOn(scripts: unknown[][], pollIntervalMs = 60_000) {
   const queries: URLSearchParams[] = [];
   let lists = 0;
   const informer = new SharedInformer({
@@ -35,7 +36,10 @@ function informerOn(scripts: unknown[][]) {
     async *watch({ query, signal, onOpen }) {
       queries.push(query);
       onOpen();
-      for (const event of scripts.shift() ?? []) yield event;
+      for (const event of scripts.shift() ?? []) {
+        if (event instanceof Error) throw event;
+        yield event;
+      }
       // The server keeps the stream open until the informer ends it.
       await new Promise(resolve =>
         signal.addEventListener('abort', resolve, { once: true }),
@@ -43,7 +47,7 @@ function informerOn(scripts: unknown[][]) {
     },
     maxObjects: 100,
     maxPagesPerList: 10,
-    pollIntervalMs: 60_000,
+    pollIntervalMs,
     watchTimeoutSeconds: 290,
     backoff: { initialMs: 10, maxMs: 20 },
   });
@@ -108,5 +112,16 @@ describe('SharedInformer', () => {
     expect(lists()).toBe(2);
     // After the relist, the watch starts from the new list's version.
     expect(queries[1].get('resourceVersion')).toBe('10');
+  });
+
+  it('lists again a poll interval after the cluster refuses its watch, so the data does not go stale', async () => {
+    const { informer, queries, lists } = informerOn(
+      [[failure('KIND_FAILED', 'Reading Secret failed with HTTP 400.')]],
+      20,
+    );
+    informer.start();
+    await until(() => queries.length === 2);
+    await informer.stop();
+    expect(lists()).toBe(2);
   });
 });

@@ -165,6 +165,18 @@ export class SharedInformer {
     return true;
   }
 
+  /**
+   * A watching informer lists every `pollIntervalMs` from now on (the
+   * planner needs its watch slot back); its watch, if open, ends.
+   */
+  pollFromNow(): boolean {
+    if (this.currentMode === 'poll' || this.state === 'stopped') return false;
+    this.currentMode = 'poll';
+    this.wake?.();
+    this.listeners.forEach(l => l.state());
+    return true;
+  }
+
   start() {
     this.loop ??= this.run();
   }
@@ -257,7 +269,9 @@ export class SharedInformer {
         }
         this.setState('reconnecting', detail);
         this.listDone();
-        // RBAC and a kind the server does not serve change rarely: poll them.
+        // RBAC and a kind the server does not serve change rarely: poll
+        // them, listing each time (a watch refused again would leave the
+        // data as old as the last list).
         const slow =
           detail.code === 'KIND_FORBIDDEN' || detail.code === 'KIND_FAILED';
         await this.pause(
@@ -265,6 +279,7 @@ export class SharedInformer {
             ? this.options.pollIntervalMs
             : backoffDelay(attempt++, this.options.backoff),
         );
+        if (slow) this.relistRequested = true;
       }
     }
     this.listDone();

@@ -106,55 +106,92 @@ function encodeOnce(
   return encoded;
 }
 
-/** `entityRef/slug` pairs of the query, checked; the last `/` splits each. */
+/** The environments a stream follows, and which of them `Last-Event-ID` covers. */
+interface FollowRequest {
+  keys: LiveEnvironmentKey[];
+  /** `entityRef/slug` of the environments the client holds up to `Last-Event-ID`. */
+  resumable: Set<string>;
+}
+
+function queryValues(req: express.Request, name: string): string[] {
+  const raw = req.query[name];
+  return (Array.isArray(raw) ? raw : [raw]).filter(
+    (v): v is string => typeof v === 'string',
+  );
+}
+
+/** One `entityRef/slug` of the query, checked; the last `/` splits it. */
+function parseEnvironment(value: string, param: string): LiveEnvironmentKey {
+  const at = value.lastIndexOf('/');
+  const slug = value.slice(at + 1);
+  let entityRef: string;
+  try {
+    if (at <= 0) throw new Error();
+    entityRef = stringifyEntityRef(parseEntityRef(value.slice(0, at)));
+  } catch {
+    throw failure(
+      'INVALID_REQUEST',
+      `The live stream's ${param} ${quote(
+        value.slice(0, 300),
+      )} is not <kind>:<namespace>/<name>/<slug>.`,
+    );
+  }
+  if (!isEnvironmentSlug(slug)) {
+    throw failure(
+      'INVALID_REQUEST',
+      `The live stream's ${param} slug ${quote(
+        value.slice(at + 1, at + 101),
+      )} is not a GitLab environment slug.`,
+    );
+  }
+  return { entityRef, slug };
+}
+
+/**
+ * `environment=` (start with a snapshot) and `resume=` (held up to
+ * `Last-Event-ID`) together are the environments followed, at most `max`.
+ * Both are followed alike, checks included; `resume` only says which of
+ * them may be replayed. One named by both starts with a snapshot.
+ */
 function requestedEnvironments(
   req: express.Request,
   max: number,
-): LiveEnvironmentKey[] {
-  const raw = req.query.environment;
-  const values = (Array.isArray(raw) ? raw : [raw]).filter(
-    (v): v is string => typeof v === 'string',
-  );
-  if (values.length === 0) {
+): FollowRequest {
+  const fresh = queryValues(req, 'environment');
+  const resumed = queryValues(req, 'resume');
+  const count = fresh.length + resumed.length;
+  if (count === 0) {
     throw failure(
       'INVALID_REQUEST',
-      'The live stream needs at least one environment=<entityRef>/<slug>.',
+      'The live stream needs at least one environment=<entityRef>/<slug> (or resume=<entityRef>/<slug>).',
     );
   }
-  if (values.length > max) {
+  if (count > max) {
     throw failure(
       'INVALID_REQUEST',
-      `The live stream follows at most ${max} environments (gitlabEnv.live.maxEnvironmentsPerStream); ${values.length} were asked for.`,
+      `The live stream follows at most ${max} environments (gitlabEnv.live.maxEnvironmentsPerStream); ${count} were asked for.`,
       { hint: 'Open fewer environments in one tab.' },
     );
   }
   const keys = new Map<string, LiveEnvironmentKey>();
-  for (const value of values) {
-    const at = value.lastIndexOf('/');
-    const slug = value.slice(at + 1);
-    let entityRef: string;
-    try {
-      if (at <= 0) throw new Error();
-      entityRef = stringifyEntityRef(parseEntityRef(value.slice(0, at)));
-    } catch {
-      throw failure(
-        'INVALID_REQUEST',
-        `The live stream's environment ${quote(
-          value.slice(0, 300),
-        )} is not <kind>:<namespace>/<name>/<slug>.`,
-      );
+  const resumable = new Set<string>();
+  for (const [values, param] of [
+    [resumed, 'resume'],
+    [fresh, 'environment'],
+  ] as const) {
+    for (const value of values) {
+      const key = parseEnvironment(value, param);
+      const name = keyName(key);
+      if (param === 'resume') resumable.add(name);
+      else resumable.delete(name);
+      keys.set(name, key);
     }
-    if (!isEnvironmentSlug(slug)) {
-      throw failure(
-        'INVALID_REQUEST',
-        `The live stream's environment slug ${quote(
-          value.slice(at + 1, at + 101),
-        )} is not a GitLab environment slug.`,
-      );
-    }
-    keys.set(`${entityRef}/${slug}`, { entityRef, slug });
   }
-  return [...keys.values()];
+  return { keys: [...keys.values()], resumable };
+}
+
+function keyName(key: LiveEnvironmentKey): string {
+  return `${key.entityRef}/${key.slug}`;
 }
 
 function lastEventId(req: express.Request): number | undefined {
@@ -163,15 +200,19 @@ function lastEventId(req: express.Request): number | undefined {
 }
 
 /**
- * `GET /live?environment=<entityRef>/<slug>&…`: one server-sent event
- * stream per browser tab (see LiveMessage). Each environment is
+ * `GET /live?environment=<entityRef>/<slug>&resume=…`: one server-sent
+ * event stream per browser tab (see LiveMessage). Each environment is
  * authorized on its own (gitlabEnvResourcesReadPermission on its entity)
  * and looked up with the caller's credentials; one the caller may not read
- * gets an `error` message and nothing else. A reconnect that sends
- * `Last-Event-ID` gets the missed patches when they are still kept, else a
- * fresh snapshot. Event ids are sent once every environment of the stream
- * has had its snapshot (or replay), so an id always means "everything up
- * to here".
+ * gets an `error` message and nothing else, whichever parameter named it.
+ * A request that sends `Last-Event-ID` gets, for each `resume` environment,
+ * the patches missed since that id when they are still kept, else a fresh
+ * snapshot; `environment` ones always start with a snapshot. So a tab that
+ * changes the set it follows reloads only what it did not hold. Event ids
+ * are sent once every environment of the stream has had its snapshot (or
+ * replay), so an id always means "everything up to here" for every
+ * environment of the stream, which is what lets the next request name
+ * them in `resume`.
  */
 export function createLiveRouter(options: LiveRouterOptions): express.Router {
   const { service, planner, settings, catalog, permissions, httpAuth } =
@@ -196,7 +237,10 @@ export function createLiveRouter(options: LiveRouterOptions): express.Router {
   }
 
   router.get('/live', async (req, res) => {
-    const keys = requestedEnvironments(req, settings.maxEnvironmentsPerStream);
+    const { keys, resumable } = requestedEnvironments(
+      req,
+      settings.maxEnvironmentsPerStream,
+    );
     const credentials = await httpAuth.credentials(req);
     const resumeFrom = lastEventId(req);
     const readable = await allowed(keys, credentials);
@@ -204,10 +248,8 @@ export function createLiveRouter(options: LiveRouterOptions): express.Router {
       eventId: 'environment-live-subscribe',
       request: req,
       meta: {
-        environments: keys.map(k => `${k.entityRef}/${k.slug}`),
-        denied: keys
-          .filter(k => !readable.has(k.entityRef))
-          .map(k => `${k.entityRef}/${k.slug}`),
+        environments: keys.map(keyName),
+        denied: keys.filter(k => !readable.has(k.entityRef)).map(keyName),
       },
     });
     await audit.success();
@@ -329,8 +371,12 @@ export function createLiveRouter(options: LiveRouterOptions): express.Router {
           release();
           return;
         }
+        // Only what the client says it holds is replayed; the others
+        // (new to this stream) need their snapshot.
         const replay =
-          resumeFrom !== undefined && resumeFrom <= planner.currentSeq()
+          resumeFrom !== undefined &&
+          resumable.has(keyName(key)) &&
+          resumeFrom <= planner.currentSeq()
             ? environment.since(resumeFrom)
             : undefined;
         const send = forward(key, environment);

@@ -317,14 +317,16 @@ export class GitlabEnvironmentsService {
     const ctx = await this.findEnvironment(entity, slug, signal);
     const read = await this.reads.readEnvironment(ctx, signal);
     const desired = await this.desiredState(ctx, read.resources);
+    const { narrowed, ...rest } = read;
     return {
       entityRef: stringifyEntityRef(entity),
       environment: { ...ctx.environment, health: read.health },
       scope: {
         namespace: ctx.environment.namespace,
         labelSelector: ctx.located.labelSelector,
+        ...(narrowed && { narrowed }),
       },
-      ...read,
+      ...rest,
       ...(desired && { desired }),
     };
   }

@@ -28,6 +28,12 @@ export interface ListableKind {
    * listed per namespace, only read when an inventory names an object.
    */
   clusterScoped?: boolean;
+  /**
+   * False when the API server does not offer `watch` on the kind (an
+   * aggregated API may serve list alone): live updates list it again
+   * periodically instead.
+   */
+  watchable?: false;
 }
 
 /** The kinds listed in a namespace: all but the cluster-scoped ones. */
@@ -76,6 +82,7 @@ function kindsOf(
       label: group ? `${group}/${r.kind}` : String(r.kind),
       basePath,
       ...(r.namespaced === false && { clusterScoped: true }),
+      ...(!r.verbs.includes('watch') && { watchable: false as const }),
     }));
 }
 

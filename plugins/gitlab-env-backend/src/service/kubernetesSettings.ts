@@ -34,11 +34,15 @@ export function missingKubernetesSetting(
     );
   }
   if (!namespace) {
+    // GitLab has none, and no GitLabDeployment, workload carrying the
+    // environment's GitLab markers or Flux inventory named one.
     return failure(
       'NO_NAMESPACE',
-      `The environment ${name} has no Kubernetes namespace.`,
+      `The environment ${name} has no Kubernetes namespace, and nothing in its agent's cluster names one (a GitLabDeployment, workloads annotated app.gitlab.com/env, a Flux inventory).${
+        environment.namespaceLookup ? ` ${environment.namespaceLookup}` : ''
+      }`,
       {
-        hint: "Set environment:kubernetes:namespace in .gitlab-ci.yml, or the namespace on the environment's settings page in GitLab.",
+        hint: "Set environment:kubernetes:namespace in .gitlab-ci.yml, or the namespace on the environment's settings page in GitLab, or create a GitLabDeployment for it.",
       },
     );
   }

@@ -245,8 +245,30 @@ describe('buildGitOpsView: a Flux environment, whole', () => {
         kind: 'ServiceAccount',
         metadata: { name: 'default', namespace: 'shop' },
       },
+      // A claim the StatefulSet controller made from a template (no
+      // ownerReference with the default Retain policy), beside one made by hand.
+      {
+        apiVersion: 'apps/v1',
+        kind: 'StatefulSet',
+        metadata: { name: 'db', namespace: 'shop' },
+        spec: { volumeClaimTemplates: [{ metadata: { name: 'data' } }] },
+      },
+      {
+        apiVersion: 'v1',
+        kind: 'PersistentVolumeClaim',
+        metadata: { name: 'data-db-0', namespace: 'shop' },
+      },
+      {
+        apiVersion: 'v1',
+        kind: 'PersistentVolumeClaim',
+        metadata: { name: 'scratch', namespace: 'shop' },
+      },
     ]);
-    expect(v.unmanagedIds).toEqual(['/ConfigMap/shop/hand-made']);
+    expect(v.unmanagedIds).toEqual([
+      '/ConfigMap/shop/hand-made',
+      '/PersistentVolumeClaim/shop/scratch',
+      'apps/StatefulSet/shop/db',
+    ]);
   });
 
   it('recognises what a Flux Operator ResourceSet applied', () => {

@@ -36,3 +36,11 @@ export { inventoryGroups } from './inventoryGroups';
 export type { InventoryGroup } from './inventoryGroups';
 export { diffManifests, planKustomization } from './desiredState';
 export type { DesiredObjectDiff, KustomizationPlan } from './desiredState';
+export {
+  gitlabMarkerMatch,
+  gitlabMarkers,
+  gitlabSlugify,
+} from './gitlabMarkers';
+export type { GitlabMarkers } from './gitlabMarkers';
+export { narrowEnvironmentObjects, narrowToEnvironment } from './narrowing';
+export type { NamespaceNarrowing, NarrowingResult } from './narrowing';

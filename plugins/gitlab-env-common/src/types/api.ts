@@ -1,4 +1,5 @@
 import type { DesiredObjectDiff } from '../gitops/desiredState';
+import type { NamespaceNarrowing } from '../gitops/narrowing';
 import { GitlabEnvError } from './errors';
 import { ResourceGraph } from './graph';
 import { HealthSummary } from './health';
@@ -50,13 +51,14 @@ export interface GitlabProjectRef {
 }
 
 /**
- * Where an environment's namespace came from: GitLab's environment settings,
- * a `GitLabDeployment` object in the cluster, or the Flux object's
- * inventory (its `targetNamespace`, else where most entries live); `name`
- * names the object. @public
+ * Where an environment's namespace came from, in this order: GitLab's
+ * environment settings, a `GitLabDeployment` object in the cluster, the
+ * workloads carrying the environment's GitLab markers (`label`), or the Flux
+ * object's inventory (its `targetNamespace`, else where most entries live);
+ * `name` names the object. @public
  */
 export interface NamespaceMapping {
-  source: 'gitlab' | 'gitlabDeployment' | 'inventory';
+  source: 'gitlab' | 'gitlabDeployment' | 'label' | 'inventory';
   /** The object that says so, e.g. the GitLabDeployment's name. */
   name?: string;
   /** The kubectl command that shows it. */
@@ -68,6 +70,11 @@ export interface NamespaceMapping {
    * one namespace serving several projects shows here.
    */
   serves?: string[];
+  /**
+   * Set when others share the namespace: how reads keep only this
+   * environment's objects (narrowToEnvironment).
+   */
+  narrowing?: NamespaceNarrowing;
 }
 
 /** A GitLab environment as the plugin shows it. @public */
@@ -85,6 +92,11 @@ export interface GitlabEnvironment {
   namespace?: string;
   /** Where `namespace` came from, when it is set. */
   namespaceSource?: NamespaceMapping;
+  /**
+   * When no source gave a namespace: why the cluster-side sources could
+   * not all be asked (a list across the cluster RBAC refuses).
+   */
+  namespaceLookup?: string;
   fluxResourcePath?: string;
   agent?: GitlabAgentRef;
   lastDeployment?: GitlabDeploymentRef;
@@ -129,6 +141,15 @@ export interface DesiredStateComparison {
   objects: DesiredObjectDiff[];
 }
 
+/** A shared namespace narrowed to one environment's objects. @public */
+export interface NarrowedScope {
+  by: NamespaceNarrowing['by'];
+  sharedWith: string[];
+  /** Objects of the namespace left out as others'. */
+  hidden: number;
+  hiddenOwners: string[];
+}
+
 /**
  * `GET /entity/:namespace/:kind/:name/environments/:slug/desired`: desired vs
  * live for the live tab, against the objects it follows; no `desired` when
@@ -145,7 +166,12 @@ export interface EnvironmentResourcesResponse {
   entityRef: string;
   environment: GitlabEnvironment;
   /** The namespace and selector the reads used, so the UI can say so. */
-  scope: { namespace?: string; labelSelector?: string };
+  scope: {
+    namespace?: string;
+    labelSelector?: string;
+    /** The namespace is shared: what narrowing to this environment's objects left out. */
+    narrowed?: NarrowedScope;
+  };
   /** Objects as read, trimmed of managedFields and last-applied annotations. */
   resources: KubernetesObject[];
   graph: ResourceGraph;

@@ -31,12 +31,20 @@ export interface LiveKindState {
 
 /**
  * The messages of the live stream (server-sent events),
- * `GET /live?environment=<entityRef>/<slug>&environment=…`: one stream per
- * browser tab, multiplexing every environment the tab shows (the slug never
- * holds a `/`, so the last `/` splits the pair). Each
- * SSE event's name is the message's `type` and its data the JSON message;
- * its `id` is the stream's sequence number, which a reconnect sends back as
- * `Last-Event-ID` to resume.
+ * `GET /live?environment=<entityRef>/<slug>&resume=<entityRef>/<slug>&…`:
+ * one stream per browser tab, multiplexing every environment the tab shows
+ * (the slug never holds a `/`, so the last `/` splits the pair). Each SSE
+ * event's name is the message's `type` and its data the JSON message; its
+ * `id` is the stream's sequence number. Ids are sent once every
+ * environment of the stream has had its snapshot (or replay), so an id
+ * means "everything up to here" for all of them.
+ *
+ * Resuming: the next request (a reconnect, or the tab following another
+ * set of environments) sends the last id as `Last-Event-ID`, names the
+ * environments that id covers in `resume` and the others in `environment`.
+ * A `resume` environment gets the patches it missed when the backend still
+ * keeps them, else a snapshot; an `environment` one always a snapshot.
+ * Both are authorized alike: `resume` only narrows what is replayed.
  *
  * - `snapshot`: the whole state of an environment, sent when it is
  *   subscribed and whenever patches cannot be resumed.

@@ -13,8 +13,11 @@ import { BASE_URL } from './renderTab';
 /** One response of the live route that a test writes events into. */
 export interface TestLiveStream {
   response: HttpResponse<any>;
-  /** Sends a message as the backend does: event name = type, id = sequence. */
-  send(message: LiveMessage, id?: string): void;
+  /**
+   * Sends a message as the backend does: event name = type, id = sequence
+   * (`null`: no id, as before every environment had its snapshot).
+   */
+  send(message: LiveMessage, id?: string | null): void;
   /** Sends raw bytes (comments, partial lines). */
   write(text: string): void;
   close(): void;
@@ -50,9 +53,9 @@ export function openLiveStream(request: Request): TestLiveStream {
     write,
     send(message, id = String(++sequence)) {
       write(
-        `id: ${id}\nevent: ${message.type}\ndata: ${JSON.stringify(
-          message,
-        )}\n\n`,
+        `${id === null ? '' : `id: ${id}\n`}event: ${
+          message.type
+        }\ndata: ${JSON.stringify(message)}\n\n`,
       );
     },
     close() {

@@ -63,6 +63,15 @@ function follow(live: GitlabEnvLiveClient, env: EngineEnvironment) {
   return { states, stop, last: () => states[states.length - 1] };
 }
 
+const paramsOf = (stream: TestLiveStream) =>
+  new URL(stream.request.url).searchParams;
+
+/** The patch of a new pod `web-5d8f-c` of the shop's ReplicaSet. */
+function podAdded(env: EngineEnvironment) {
+  const rs = env.object('ReplicaSet', 'web-5d8f');
+  return env.patch({ type: 'ADDED', object: podOf(rs, 'web-5d8f-c') });
+}
+
 const until = async (check: () => unknown, ms = 3000) => {
   const deadline = Date.now() + ms;
   while (!check()) {
@@ -127,16 +136,129 @@ describe('GitlabEnvLiveClient', () => {
     await until(() => a.last().connection.mode === 'reconnecting');
     await until(() => streams.length === 2);
     expect(streams[1].request.headers.get('last-event-id')).toBe('41');
-    const rs = prod.object('ReplicaSet', 'web-5d8f');
-    streams[1].send(
-      prod.patch({ type: 'ADDED', object: podOf(rs, 'web-5d8f-c') }),
-      '42',
-    );
+    streams[1].send(podAdded(prod), '42');
     await until(() => a.last().resources!.resources.length === 6);
     expect(a.last().connection.mode).toBe('live');
     expect(a.last().resources!.graph.nodes.map(n => n.id)).toContain(
       '/Pod/shop/web-5d8f-c',
     );
+  });
+
+  it('resumes the environments it holds when the followed set changes and asks a snapshot only for the new one', async () => {
+    const streams = serveLive();
+    const live = client();
+    const prod = new EngineEnvironment(liveShopResources());
+    const staging = new EngineEnvironment(liveShopResources(), 'staging');
+    const a = follow(live, prod);
+    stops.push(a.stop);
+    await until(() => streams.length === 1);
+    streams[0].send(prod.snapshot(), '41');
+    await until(() => a.last()?.resources);
+
+    const b = follow(live, staging);
+    await until(() => streams.length === 2);
+    expect(paramsOf(streams[1]).getAll('resume')).toEqual([
+      'component:default/storefront/production',
+    ]);
+    expect(paramsOf(streams[1]).getAll('environment')).toEqual([
+      'component:default/storefront/staging',
+    ]);
+    expect(streams[1].request.headers.get('last-event-id')).toBe('41');
+    // The backend replays what production missed and snapshots staging.
+    streams[1].send(podAdded(prod), null);
+    streams[1].send(staging.snapshot(), null);
+    streams[1].send({ type: 'heartbeat', at: new Date().toISOString() }, '57');
+    await until(() => a.last().resources!.resources.length === 6);
+    await until(() => b.last()?.resources);
+    expect(a.last().resources!.graph.nodes).toEqual(prod.engine.graph().nodes);
+
+    // Closing staging's card: production and nothing else, resumed.
+    b.stop();
+    await until(() => streams.length === 3);
+    expect(paramsOf(streams[2]).getAll('resume')).toEqual([
+      'component:default/storefront/production',
+    ]);
+    expect(paramsOf(streams[2]).getAll('environment')).toEqual([]);
+    expect(streams[2].request.headers.get('last-event-id')).toBe('57');
+    // Opened again, staging is new to the tab: it needs a snapshot.
+    const again = follow(live, staging);
+    stops.push(again.stop);
+    await until(() => streams.length === 4);
+    expect(paramsOf(streams[3]).getAll('environment')).toEqual([
+      'component:default/storefront/staging',
+    ]);
+  });
+
+  it('keeps an environment a page stops and follows again at once (an effect that re-runs), resuming it beside the new one', async () => {
+    const streams = serveLive();
+    const live = client();
+    const prod = new EngineEnvironment(liveShopResources());
+    const staging = new EngineEnvironment(liveShopResources(), 'staging');
+    const a = follow(live, prod);
+    await until(() => streams.length === 1);
+    streams[0].send(prod.snapshot(), '41');
+    await until(() => a.last()?.resources);
+
+    // useLiveEnvironments with a new key: every follow stops, then all
+    // the keys are followed again.
+    a.stop();
+    const again = follow(live, prod);
+    const b = follow(live, staging);
+    stops.push(again.stop, b.stop);
+    expect(again.last().resources).toEqual(a.last().resources);
+    await until(() => streams.length === 2);
+    expect(paramsOf(streams[1]).getAll('resume')).toEqual([
+      'component:default/storefront/production',
+    ]);
+    expect(paramsOf(streams[1]).getAll('environment')).toEqual([
+      'component:default/storefront/staging',
+    ]);
+
+    // The same set again: the stream goes on.
+    again.stop();
+    const third = follow(live, prod);
+    stops.push(third.stop);
+    await new Promise(r => setTimeout(r, 50));
+    expect(streams).toHaveLength(2);
+    expect(streams[1].request.signal.aborted).toBe(false);
+  });
+
+  it('asks a snapshot again for an environment whose replay was cut before an id, or that the stream refused', async () => {
+    const streams = serveLive();
+    const live = client();
+    const prod = new EngineEnvironment(liveShopResources());
+    const staging = new EngineEnvironment(liveShopResources(), 'staging');
+    const a = follow(live, prod);
+    const b = follow(live, staging);
+    stops.push(a.stop, b.stop);
+    await until(() => streams.length === 1);
+    streams[0].send(prod.snapshot(), null);
+    streams[0].send(staging.snapshot(), null);
+    streams[0].send({ type: 'heartbeat', at: new Date().toISOString() }, '41');
+    await until(() => a.last()?.resources && b.last()?.resources);
+    streams[0].close();
+    await until(() => streams.length === 2);
+    expect(paramsOf(streams[1]).getAll('resume')).toHaveLength(2);
+    // Production's replay starts, staging is refused, the stream drops
+    // before any id: production holds more than 41 says.
+    streams[1].send(podAdded(prod), null);
+    streams[1].send(
+      {
+        type: 'error',
+        key: staging.key,
+        error: { code: 'NOT_ALLOWED', message: 'Not allowed.' },
+      },
+      null,
+    );
+    await until(() => b.last().error);
+    streams[1].close();
+    await until(() => streams.length === 3);
+    expect(paramsOf(streams[2]).getAll('resume')).toEqual([]);
+    expect(paramsOf(streams[2]).getAll('environment')).toEqual([
+      'component:default/storefront/production',
+      'component:default/storefront/staging',
+    ]);
+    expect(streams[2].request.headers.get('last-event-id')).toBeNull();
   });
 
   it('treats a stream silent past the heartbeat timeout as dropped; heartbeats keep it open', async () => {
@@ -179,6 +301,37 @@ describe('GitlabEnvLiveClient', () => {
     expect(a.last().resources!.health).toEqual(prod.engine.health());
     expect(a.last().dataAt).toBe('2026-01-01T09:00:00Z');
     expect(streams).toHaveLength(1);
+  });
+
+  it('starts from snapshots when it streams again after polling', async () => {
+    const streams = serveLive();
+    const prod = new EngineEnvironment(liveShopResources());
+    server.use(
+      http.get(
+        `${BASE}/entity/default/component/storefront/environments/production/resources`,
+        () => HttpResponse.json(prod.resources()),
+      ),
+    );
+    const live = client({
+      firstEventTimeoutMs: 100,
+      pollIntervalMs: 20,
+      streamRetryMs: 100,
+    });
+    const a = follow(live, prod);
+    stops.push(a.stop);
+    await until(() => streams.length === 1);
+    streams[0].send(prod.snapshot(), '41');
+    await until(() => a.last()?.resources);
+    streams[0].close();
+    // The second stream stays silent: the tab polls, then streams again.
+    await until(() => a.last().connection.mode === 'polling');
+    await until(() => streams.length === 3);
+    const url = new URL(streams[2].request.url);
+    expect(url.searchParams.getAll('resume')).toEqual([]);
+    expect(url.searchParams.getAll('environment')).toEqual([
+      'component:default/storefront/production',
+    ]);
+    expect(streams[2].request.headers.get('last-event-id')).toBeNull();
   });
 
   it('tries streaming again after polling for a while', async () => {

@@ -47,6 +47,13 @@ interface Followed {
   /** Listeners that want the environment read when polling. */
   pollers: number;
   state: LiveEnvironmentState;
+  /** The data is a stream's snapshot with every later message of that stream applied. */
+  streamed: boolean;
+  /**
+   * What is held is everything the stream sent for it up to `lastEventId`:
+   * the next stream names it in `resume` and gets only what it missed.
+   */
+  held: boolean;
 }
 
 /** Statuses that say the backend has no live route: poll, do not retry. */
@@ -81,6 +88,8 @@ export class GitlabEnvLiveClient implements GitlabEnvLiveApi {
   private controller?: AbortController;
   private restartTimer?: ReturnType<typeof setTimeout>;
   private lastEventId?: string;
+  /** The followed set the stream (or polling) runs for; '' when none runs. */
+  private runningKeys = '';
   private readonly wakers = new Set<() => void>();
 
   constructor(options: {
@@ -119,6 +128,8 @@ export class GitlabEnvLiveClient implements GitlabEnvLiveApi {
         listeners: new Set(),
         pollers: 0,
         state: initialLiveState(this.connection),
+        streamed: false,
+        held: false,
       };
       this.followed.set(id, entry);
       this.scheduleRestart();
@@ -133,9 +144,10 @@ export class GitlabEnvLiveClient implements GitlabEnvLiveApi {
     return () => {
       if (!followed.listeners.delete(listener)) return;
       if (poll) followed.pollers--;
-      if (followed.listeners.size > 0) return;
-      this.followed.delete(id);
-      this.scheduleRestart();
+      // Dropped once the set settles: a page that follows it again at once
+      // (an effect that re-runs stops everything, then follows) keeps what
+      // the tab holds, and the stream goes on.
+      if (followed.listeners.size === 0) this.scheduleRestart();
     };
   }
 
@@ -145,16 +157,24 @@ export class GitlabEnvLiveClient implements GitlabEnvLiveApi {
 
   // ---- the loop --------------------------------------------------------
 
-  /** Reopens the stream (or the polling) for the new set of environments, once it settles. */
+  /**
+   * Reopens the stream (or the polling) for the new set of environments,
+   * once it settles. The environments still followed resume from
+   * `lastEventId`; only the new ones start from snapshots.
+   */
   private scheduleRestart() {
     clearTimeout(this.restartTimer);
     this.restartTimer = setTimeout(() => {
+      for (const [id, entry] of this.followed)
+        if (entry.listeners.size === 0) this.followed.delete(id);
+      const keys = [...this.followed.keys()].sort().join('\n');
+      // The same set, still streamed: nothing to reopen.
+      if (keys === this.runningKeys && !this.pollingReason) return;
       const generation = ++this.generation;
       this.controller?.abort();
       this.controller = undefined;
       for (const wake of [...this.wakers]) wake();
-      // A new set of environments starts from snapshots.
-      this.lastEventId = undefined;
+      this.runningKeys = keys;
       if (this.followed.size === 0) return;
       if (this.pollingReason) this.poll(generation);
       else this.stream(generation);
@@ -187,7 +207,7 @@ export class GitlabEnvLiveClient implements GitlabEnvLiveApi {
     reason?: string;
     pollBecause?: string;
   }> {
-    const keys = [...this.followed.values()].map(entry => entry.key);
+    const entries = [...this.followed.values()];
     const controller = new AbortController();
     this.controller = controller;
     let received = false;
@@ -219,7 +239,7 @@ export class GitlabEnvLiveClient implements GitlabEnvLiveApi {
       );
     };
     try {
-      await this.readStream(keys, controller.signal, alive);
+      await this.readStream(entries, controller.signal, alive);
       return { received, reason: 'the backend closed the stream' };
     } catch (error) {
       const cause = controller.signal.aborted
@@ -234,20 +254,27 @@ export class GitlabEnvLiveClient implements GitlabEnvLiveApi {
     }
   }
 
+  /**
+   * Reads one stream of `entries`: those held up to `lastEventId` are
+   * named in `resume` (the backend replays what they missed), the others
+   * in `environment` (they get a snapshot).
+   */
   private async readStream(
-    keys: LiveEnvironmentKey[],
+    entries: Followed[],
     signal: AbortSignal,
     alive: () => void,
   ) {
     const baseUrl = await this.discoveryApi.getBaseUrl('gitlab-env');
-    const query = keys
-      .map(
-        key =>
-          `environment=${encodeURIComponent(`${key.entityRef}/${key.slug}`)}`,
-      )
+    const resuming = this.lastEventId !== undefined;
+    const query = entries
+      .map(entry => {
+        const param = resuming && entry.held ? 'resume' : 'environment';
+        return `${param}=${encodeURIComponent(keyString(entry.key))}`;
+      })
       .join('&');
     const headers: Record<string, string> = { accept: 'text/event-stream' };
-    if (this.lastEventId) headers['last-event-id'] = this.lastEventId;
+    if (resuming && entries.some(entry => entry.held))
+      headers['last-event-id'] = this.lastEventId!;
     const response = await this.fetchApi.fetch(`${baseUrl}/live?${query}`, {
       signal,
       headers,
@@ -274,20 +301,41 @@ export class GitlabEnvLiveClient implements GitlabEnvLiveApi {
         } instead of an event stream`,
       );
     }
+    // Entries sent something after the last id hold more than
+    // `lastEventId` says, until the next id covers it.
+    const unconfirmed = new Set<Followed>();
     for await (const event of readServerSentEvents(
       response.body,
       this.options.maxEventChars,
       alive,
       signal,
     )) {
-      if (event.id !== undefined) this.lastEventId = event.id;
       const message = parseMessage(event.data);
-      if (message && message.type !== 'heartbeat') this.deliver(message);
+      if (message && message.type !== 'heartbeat') {
+        const entry = this.followed.get(keyString(message.key));
+        if (entry) {
+          this.deliver(entry, message);
+          entry.held = false;
+          unconfirmed.add(entry);
+        }
+      }
+      if (event.id !== undefined) {
+        // The backend sends ids once every environment of the stream had
+        // its snapshot or replay: an id covers them all.
+        this.lastEventId = event.id;
+        for (const confirmed of unconfirmed)
+          confirmed.held = confirmed.streamed;
+        unconfirmed.clear();
+      }
     }
   }
 
   private async poll(generation: number) {
     this.setConnection({ mode: 'polling', reason: this.pollingReason });
+    // Polled data is no stream's: streaming again starts from snapshots.
+    this.lastEventId = undefined;
+    for (const entry of this.followed.values())
+      entry.streamed = entry.held = false;
     const tryStreamingAt = Date.now() + this.options.streamRetryMs;
     while (this.current(generation)) {
       if (Date.now() >= tryStreamingAt) {
@@ -331,18 +379,19 @@ export class GitlabEnvLiveClient implements GitlabEnvLiveApi {
 
   // ---- state -----------------------------------------------------------
 
-  private deliver(message: LiveEnvironmentMessage) {
-    if (!message.key) return;
-    const entry = this.followed.get(keyString(message.key));
-    if (!entry) return;
+  private deliver(entry: Followed, message: LiveEnvironmentMessage) {
     let next: LiveEnvironmentState;
     try {
       next = applyLiveMessage(entry.state, message);
     } catch {
       // A patch that does not fit what is held (a malformed message): the
-      // held data stays, and the next snapshot replaces it.
+      // held data stays, and the next stream sends a snapshot.
+      entry.streamed = false;
       return;
     }
+    // After an error the backend stops following it in this stream.
+    if (message.type === 'snapshot') entry.streamed = true;
+    else if (message.type === 'error') entry.streamed = false;
     this.update(entry, next);
   }
 

@@ -93,6 +93,13 @@ export function OverviewFiltersBar({
         value={text}
         onChange={event => setText(event.target.value)}
         onBlur={() => onChange({ ...filters, text: text || undefined })}
+        onKeyDown={event => {
+          // The form has several fields and no submit button, so a browser
+          // submits nothing on Enter (HTML's implicit submission).
+          if (event.key !== 'Enter') return;
+          event.preventDefault();
+          onChange({ ...filters, text: text || undefined });
+        }}
         sx={{ minWidth: 300 }}
         InputProps={{
           startAdornment: (

@@ -26,6 +26,7 @@ import { formatAge, shortSha } from '../../view/format';
 
 import { gitlabEnvErrorDetail } from '../../api';
 import { ERROR_CATALOG } from '../errors/errorCatalog';
+import { NamespaceOrigin } from '../gitops';
 
 const TIER_COLORS: Record<string, 'error' | 'warning' | 'info' | 'default'> = {
   production: 'error',
@@ -241,6 +242,7 @@ function EnvironmentDetails({
       <dt>Namespace</dt>
       <dd>
         <code>{environment.namespace ?? 'not set'}</code>
+        <NamespaceOrigin mapping={environment.namespaceSource} />
       </dd>
       <dt>Deployed</dt>
       <dd>

@@ -3,7 +3,6 @@ import {
   DesiredStateComparison,
   GitOpsView,
   isFluxApplier,
-  NamespaceMapping,
   ResourceNode,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import Box from '@mui/material/Box';
@@ -24,36 +23,6 @@ import {
   RepositoryComparison,
   useRepositoryComparison,
 } from './useRepositoryComparison';
-
-const MAPPING_TEXT: Record<NamespaceMapping['source'], string> = {
-  gitlab: "from the environment's settings in GitLab",
-  gitlabDeployment: 'from the GitLabDeployment',
-  inventory: 'from the inventory of',
-};
-
-/** Where the environment's namespace came from, in words. */
-export function MappingSource({ mapping }: { mapping?: NamespaceMapping }) {
-  if (!mapping) return null;
-  return (
-    <Typography
-      variant="caption"
-      color="text.secondary"
-      data-testid="namespace-source"
-    >
-      namespace {MAPPING_TEXT[mapping.source]}
-      {mapping.name ? (
-        <>
-          {' '}
-          <code title={mapping.kubectl}>{mapping.name}</code>
-        </>
-      ) : null}
-      {mapping.status ? ` (${mapping.status})` : null}
-      {mapping.serves && mapping.serves.length > 1
-        ? `; it serves ${mapping.serves.join(', ')}`
-        : null}
-    </Typography>
-  );
-}
 
 function NodeLinks({
   ids,

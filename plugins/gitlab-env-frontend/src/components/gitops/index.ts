@@ -1,2 +1,7 @@
 export { FluxDrawerSection } from './FluxDrawerSection';
-export { GitOpsPanel, MappingSource } from './GitOpsPanel';
+export { GitOpsPanel } from './GitOpsPanel';
+export {
+  MappingSource,
+  NamespaceMappingDetails,
+  NamespaceOrigin,
+} from './NamespaceSource';

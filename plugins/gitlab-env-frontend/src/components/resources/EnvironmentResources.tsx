@@ -39,7 +39,7 @@ import { NodeContextMenu } from '../actions/NodeContextMenu';
 import { ResourceTable } from './ResourceTable';
 import { ResourceFiltersBar, ResourceViewMode } from './ResourceFiltersBar';
 import { formatAge } from '../../view/format';
-import { GitOpsPanel, MappingSource } from '../gitops';
+import { GitOpsPanel, MappingSource, NamespaceMappingDetails } from '../gitops';
 
 /** One environment opened: its resources as a graph or a list, and the drawer. */
 export function EnvironmentResources({
@@ -121,6 +121,12 @@ export function EnvironmentResources({
           </IconButton>
         </Tooltip>
       </Box>
+      {polled?.value ? (
+        <NamespaceMappingDetails
+          mapping={polled.value.environment.namespaceSource}
+          narrowed={polled.value.scope.narrowed}
+        />
+      ) : null}
       {live?.error && polled?.value ? (
         <GitlabEnvErrorAlert error={live.error} />
       ) : null}

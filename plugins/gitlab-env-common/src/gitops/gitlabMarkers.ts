@@ -1,0 +1,111 @@
+import { KubernetesObject } from '../types';
+import { isRecord } from '../health/conditions';
+
+/**
+ * What GitLab puts on the objects of one environment, so they can be told
+ * apart from other environments' objects in the same cluster:
+ * - the deploy-board annotations `app.gitlab.com/app: $CI_PROJECT_PATH_SLUG`
+ *   and `app.gitlab.com/env: $CI_ENVIRONMENT_SLUG` (GitLab docs, "Deploy
+ *   boards", https://docs.gitlab.com/ee/user/project/deploy_boards.html#enabling-deploy-boards:
+ *   "Ensure Kubernetes annotations of app.gitlab.com/env: $CI_ENVIRONMENT_SLUG
+ *   and app.gitlab.com/app: $CI_PROJECT_PATH_SLUG are applied to the
+ *   deployments, replica sets, and pods");
+ * - the label of GitLab-managed resources (17.9+),
+ *   `agent.gitlab.com/env-<environment slug>-<project id>-<agent id>`.
+ *
+ * @public
+ */
+export interface GitlabMarkers {
+  /** `$CI_PROJECT_PATH_SLUG`. */
+  app: string;
+  /** `$CI_ENVIRONMENT_SLUG`. */
+  env: string;
+  /** The GitLab-managed resources label, when the project and agent ids are known. */
+  managedLabel?: string;
+}
+
+export const APP_ANNOTATION = 'app.gitlab.com/app';
+export const ENV_ANNOTATION = 'app.gitlab.com/env';
+const MANAGED_LABEL_PREFIX = 'agent.gitlab.com/env-';
+
+/**
+ * GitLab's `Gitlab::Utils.slugify`, as in `$CI_PROJECT_PATH_SLUG` and
+ * `$CI_COMMIT_REF_SLUG`: lower-cased, every character but a-z and 0-9
+ * replaced by `-`, cut to 63 characters, `-` trimmed from both ends.
+ *
+ * @public
+ */
+export function gitlabSlugify(path: string): string {
+  return path
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '-')
+    .slice(0, 63)
+    .replace(/^-+|-+$/g, '');
+}
+
+/** The markers of one environment of a project. @public */
+export function gitlabMarkers(options: {
+  projectPath: string;
+  environmentSlug: string;
+  projectId?: string;
+  agentId?: string;
+}): GitlabMarkers {
+  const { projectId, agentId, environmentSlug } = options;
+  return {
+    app: gitlabSlugify(options.projectPath),
+    env: environmentSlug,
+    ...(projectId &&
+      agentId && {
+        managedLabel: `${MANAGED_LABEL_PREFIX}${environmentSlug}-${projectId}-${agentId}`,
+      }),
+  };
+}
+
+/**
+ * Whose GitLab markers an object carries: 'ours' when they are the
+ * environment's, 'other' when they name another environment or project,
+ * undefined when it carries none.
+ *
+ * @public
+ */
+export function gitlabMarkerMatch(
+  object: KubernetesObject,
+  markers: GitlabMarkers,
+): 'ours' | 'other' | undefined {
+  const labels = isRecord(object.metadata?.labels)
+    ? object.metadata!.labels
+    : {};
+  const managed = Object.keys(labels).filter(l =>
+    l.startsWith(MANAGED_LABEL_PREFIX),
+  );
+  if (markers.managedLabel && managed.includes(markers.managedLabel))
+    return 'ours';
+  const annotations = isRecord(object.metadata?.annotations)
+    ? object.metadata!.annotations
+    : {};
+  const app = annotations[APP_ANNOTATION];
+  const env = annotations[ENV_ANNOTATION];
+  if (typeof app === 'string' || typeof env === 'string')
+    return app === markers.app && env === markers.env ? 'ours' : 'other';
+  return managed.length > 0 ? 'other' : undefined;
+}
+
+/** The deploy-board annotations of an object, as `app/env`, when it has them. */
+export function gitlabMarkerText(object: KubernetesObject): string | undefined {
+  const annotations = isRecord(object.metadata?.annotations)
+    ? object.metadata!.annotations
+    : {};
+  const app = annotations[APP_ANNOTATION];
+  const env = annotations[ENV_ANNOTATION];
+  if (typeof app === 'string' || typeof env === 'string')
+    return `GitLab environment ${String(env ?? '?')} of ${String(app ?? '?')}`;
+  const labels = isRecord(object.metadata?.labels)
+    ? object.metadata!.labels
+    : {};
+  const managed = Object.keys(labels).find(l =>
+    l.startsWith(MANAGED_LABEL_PREFIX),
+  );
+  return (
+    managed && `GitLab-managed ${managed.slice('agent.gitlab.com/'.length)}`
+  );
+}
