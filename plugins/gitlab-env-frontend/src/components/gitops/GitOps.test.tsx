@@ -323,6 +323,29 @@ describe('The GitOps panel on the live tab', () => {
     expect(within(gitops).queryByText(/^Repository /)).not.toBeInTheDocument();
   });
 
+  it('names where it looked, without counts, when the manifests could not be compared', async () => {
+    const reason =
+      'deploy/production/kustomization.yaml does not exist: Flux then applies every manifest under the directory, which the repository files API cannot list.';
+    const { gitops } = await openLive(() => ({
+      desired: {
+        source: comparison().source,
+        unavailable: reason,
+        notRendered: [],
+        objects: [],
+      },
+    }));
+    expect(
+      await within(gitops).findByText(
+        `No desired vs live from the repository: ${reason}`,
+      ),
+    ).toBeInTheDocument();
+    const summary = within(gitops).getByTestId('desired-summary');
+    expect(summary).toHaveTextContent(
+      'Repository acme/shop at 5d6e7f80, deploy/production',
+    );
+    expect(summary).not.toHaveTextContent('manifests');
+  });
+
   it('says so when the GitLab environment names no Flux resource, so there is nothing to compare', async () => {
     const { gitops } = await openLive(() => ({}));
     expect(

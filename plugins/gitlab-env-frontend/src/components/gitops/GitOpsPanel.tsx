@@ -99,8 +99,13 @@ function DesiredSummary({ repository }: { repository: RepositoryComparison }) {
         <Typography variant="body2">
           Repository <code>{desired.source.project}</code> at{' '}
           <code>{desired.source.ref.slice(0, 8)}</code>,{' '}
-          <code>{desired.source.path}</code>: {desired.objects.length}{' '}
-          manifests, {differingCount(desired)} differ from the cluster
+          <code>{desired.source.path}</code>
+          {/* Where it looked, without counts that would read as a comparison. */}
+          {unavailable
+            ? null
+            : `: ${desired.objects.length} manifests, ${differingCount(
+                desired,
+              )} differ from the cluster`}
         </Typography>
       ) : null}
       {unavailable ? (
