@@ -5,6 +5,7 @@ import type {
   SimulatorStats,
   TunnelPoolOptions,
 } from '@gitlab-env/gitlab-simulator';
+import { askChild } from './askChild';
 import { BenchScenario } from './scenarios';
 
 export interface SimulatorProcess {
@@ -50,16 +51,7 @@ export function startSimulatorProcess(
     );
     child.once('message', (message: { type: string; url: string }) => {
       child.removeAllListeners('exit');
-      const ask = <T>(type: string, detail: object = {}) =>
-        new Promise<T>(done => {
-          const onMessage = (reply: { type: string }) => {
-            if (reply.type !== type) return;
-            child.off('message', onMessage);
-            done(reply as T);
-          };
-          child.on('message', onMessage);
-          child.send({ type, ...detail });
-        });
+      const ask = askChild(child);
       resolve({
         url: message.url,
         setFaults: faults =>

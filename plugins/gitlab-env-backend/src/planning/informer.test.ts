@@ -1,6 +1,7 @@
 import { KubernetesObject } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { failure } from '../errors';
 import { InformerEvent, SharedInformer } from './informer';
+import { informerStrings } from './stringPool';
 
 const secrets = {
   group: '',
@@ -123,5 +124,27 @@ describe('SharedInformer', () => {
     await until(() => queries.length === 2);
     await informer.stop();
     expect(lists()).toBe(2);
+  });
+
+  it('shares the short string values of what it lists and watches, objects unchanged', async () => {
+    const watched = {
+      ...secret('watched-once', '11'),
+      metadata: {
+        ...secret('watched-once', '11').metadata,
+        labels: { team: 'informer-test-team' },
+      },
+    };
+    const { informer, events } = informerOn([
+      [{ type: 'ADDED', object: watched }],
+    ]);
+    informer.start();
+    await until(() => events.length === 2);
+    await informer.stop();
+    expect(events[1].object.metadata?.labels).toEqual({
+      team: 'informer-test-team',
+    });
+    expect(informerStrings.has('informer-test-team')).toBe(true);
+    expect(informerStrings.has('listed')).toBe(true);
+    expect(informerStrings.has('uid-watched-once')).toBe(false);
   });
 });

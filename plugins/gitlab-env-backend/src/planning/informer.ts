@@ -9,6 +9,7 @@ import { inspectObject, PlannedKind } from '../service/objects';
 import { apiVersionOf } from '../service/objectSource';
 import { ReadBounds } from '../service/readBounds';
 import { replaceObjects } from './objectDiff';
+import { informerStrings } from './stringPool';
 
 /** One change an informer passes on: objects are validated and redacted. */
 /** The namespaces a cluster-wide watch keeps; read per object, so never copied. */
@@ -105,7 +106,8 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
  * breaks (KAS or agentk dropped it, the agent disconnected). In `poll`
  * mode it lists every `pollIntervalMs` instead. Each relist passes on only
  * the differences. Objects are validated and Secrets redacted as in reads
- * (objects.ts), fail-closed; they are bounded by `maxObjects`.
+ * (objects.ts), fail-closed; they are bounded by `maxObjects`. Their short
+ * string values are shared across objects (informerStrings).
  */
 export class SharedInformer {
   private readonly byKey = new Map<string, KubernetesObject>();
@@ -325,6 +327,8 @@ export class SharedInformer {
       },
     });
     const events = replaceObjects(this.byKey, listed, objectKey);
+    for (const event of events)
+      if (event.type !== 'DELETED') informerStrings.internValues(event.object);
     this.resourceVersion = listedVersion ?? '';
     this.hasListed = true;
     this.warnings = warnings;
@@ -450,6 +454,7 @@ export class SharedInformer {
       }
       return;
     }
+    informerStrings.internValues(checked);
     this.byKey.set(key, checked);
     this.emit([{ type: held ? 'MODIFIED' : 'ADDED', object: checked }]);
   }

@@ -18,6 +18,7 @@ import { Writable } from 'stream';
 import Router from 'express-promise-router';
 import { asGitlabEnvError, failure } from '../errors';
 import { gitlabEnvErrorHandler } from './errorHandler';
+import { encodeOnce, encodeSnapshotOnce } from './sharedEncodings';
 import { GitlabEnvironmentsService } from '../service';
 import { isEnvironmentSlug, quote } from '../validation';
 import { LiveSettings } from '../config';
@@ -31,21 +32,43 @@ import {
 const MAX_UNSENT_BYTES = 8 * 1024 * 1024;
 
 /**
+ * Per stream, the largest snapshot written to it since it last drained:
+ * a snapshot is written whole (buffers shared by every viewer), so an
+ * environment whose snapshot passes the bound alone must not end every
+ * stream that is sent one.
+ */
+const snapshotAllowance = new WeakMap<Writable, number>();
+
+/**
  * Writes to a client's stream unless it let more than `maxUnsent` bytes
- * pile up unread; then ends the stream and answers false. Ending bounds
- * what is held for a client that stopped reading; it reconnects with
+ * (beyond the largest snapshot written since it last drained) pile up
+ * unread; then ends the stream and answers false. Ending bounds what is
+ * held for a client that stopped reading; it reconnects with
  * Last-Event-ID and resumes.
  */
 export function writeUnlessStalled(
   out: Writable,
   chunks: Array<string | Buffer>,
   maxUnsent = MAX_UNSENT_BYTES,
+  options: { snapshot?: boolean } = {},
 ): boolean {
-  if (out.writableLength > maxUnsent) {
+  const allowance = snapshotAllowance.get(out) ?? 0;
+  if (out.writableLength > maxUnsent + allowance) {
     out.end();
     return false;
   }
-  for (const chunk of chunks) if (chunk.length > 0) out.write(chunk);
+  let size = 0;
+  // One writev for an event's chunks (a snapshot is hundreds).
+  out.cork();
+  for (const chunk of chunks) {
+    size += chunk.length;
+    if (chunk.length > 0) out.write(chunk);
+  }
+  out.uncork();
+  if (options.snapshot && size > allowance && out.writableLength > 0) {
+    if (allowance === 0) out.once('drain', () => snapshotAllowance.delete(out));
+    snapshotAllowance.set(out, size);
+  }
   return true;
 }
 
@@ -58,52 +81,6 @@ export interface LiveRouterOptions {
   httpAuth: HttpAuthService;
   auditor: AuditorService;
   logger: LoggerService;
-}
-
-/**
- * Messages encoded once for every stream that sends them at the same
- * moment (one patch to 100 viewers is one buffer, not 100 strings): by the
- * environment event, or the snapshot, and the key they are sent under.
- */
-const encodings = new WeakMap<object, Map<string, Buffer>>();
-
-/**
- * How long a snapshot's encoding is kept for viewers that join after the
- * first (a page load opens many streams at once). Not longer: an
- * environment that stays quiet would hold its whole state twice, once as
- * objects and once encoded.
- */
-const SNAPSHOT_ENCODING_KEEP_MS = 5_000;
-
-function encodeOnce(
-  source: object,
-  key: LiveEnvironmentKey,
-  message: () => LiveMessage,
-  /** 0: shared by the fan-out of this moment only. */
-  keepMs: number,
-): Buffer {
-  let byKey = encodings.get(source);
-  if (!byKey) {
-    byKey = new Map();
-    encodings.set(source, byKey);
-  }
-  const name = `${key.entityRef}/${key.slug}`;
-  let encoded = byKey.get(name);
-  if (!encoded) {
-    const built = message();
-    encoded = Buffer.from(
-      `event: ${built.type}\ndata: ${JSON.stringify(built)}\n\n`,
-    );
-    byKey.set(name, encoded);
-    // A patch kept for resumes would otherwise hold its encoding as long
-    // as it is kept, a snapshot as long as its environment does not change.
-    if (byKey.size === 1) {
-      const forget = () => encodings.delete(source);
-      if (keepMs === 0) setImmediate(forget);
-      else setTimeout(forget, keepMs).unref();
-    }
-  }
-  return encoded;
 }
 
 /** The environments a stream follows, and which of them `Last-Event-ID` covers. */
@@ -273,14 +250,23 @@ export function createLiveRouter(options: LiveRouterOptions): express.Router {
     let ready = false;
     let lastWrite = Date.now();
 
-    const write = (message: LiveMessage | Buffer, seq?: number) => {
+    const write = (
+      message: LiveMessage | Buffer[],
+      seq?: number,
+      snapshot = false,
+    ) => {
       if (closed.signal.aborted) return;
-      const sent = writeUnlessStalled(res, [
-        ready && seq !== undefined ? `id: ${seq}\n` : '',
-        Buffer.isBuffer(message)
-          ? message
-          : `event: ${message.type}\ndata: ${JSON.stringify(message)}\n\n`,
-      ]);
+      const sent = writeUnlessStalled(
+        res,
+        [
+          ready && seq !== undefined ? `id: ${seq}\n` : '',
+          ...(Array.isArray(message)
+            ? message
+            : [`event: ${message.type}\ndata: ${JSON.stringify(message)}\n\n`]),
+        ],
+        MAX_UNSENT_BYTES,
+        { snapshot },
+      );
       if (!sent) closed.abort();
       lastWrite = Date.now();
     };
@@ -303,17 +289,13 @@ export function createLiveRouter(options: LiveRouterOptions): express.Router {
       const seq = planner.currentSeq();
       const resources = environment.snapshot();
       write(
-        encodeOnce(
-          resources,
+        encodeSnapshotOnce(environment, resources, key, () => ({
+          type: 'snapshot',
           key,
-          () => ({
-            type: 'snapshot',
-            key,
-            resources: { ...resources, entityRef: key.entityRef },
-          }),
-          SNAPSHOT_ENCODING_KEEP_MS,
-        ),
+          resources: { ...resources, entityRef: key.entityRef },
+        })),
         seq,
+        true,
       );
       write({ type: 'status', key, ...environment.status() }, seq);
     };

@@ -25,4 +25,49 @@ describe('writeUnlessStalled', () => {
     expect(out.writableEnded).toBe(true);
     expect(out.writableLength).toBe(120);
   });
+
+  it('does not end a stream for a snapshot larger than the bound alone', () => {
+    const out = stalledClient();
+    const snapshot = Buffer.alloc(300);
+    expect(writeUnlessStalled(out, [snapshot], 100, { snapshot: true })).toBe(
+      true,
+    );
+    // The status after it, and patches up to the bound, still go out.
+    expect(writeUnlessStalled(out, [Buffer.alloc(60)], 100)).toBe(true);
+    expect(writeUnlessStalled(out, [Buffer.alloc(41)], 100)).toBe(true);
+    expect(out.writableEnded).toBe(false);
+    // Past the bound beyond the snapshot, the client has stalled.
+    expect(writeUnlessStalled(out, [Buffer.alloc(40)], 100)).toBe(false);
+    expect(out.writableEnded).toBe(true);
+  });
+
+  it('counts a second snapshot against the bound, not beside the first', () => {
+    const out = stalledClient();
+    expect(
+      writeUnlessStalled(out, [Buffer.alloc(300)], 100, { snapshot: true }),
+    ).toBe(true);
+    expect(
+      writeUnlessStalled(out, [Buffer.alloc(300)], 100, { snapshot: true }),
+    ).toBe(true);
+    expect(writeUnlessStalled(out, ['x'], 100)).toBe(false);
+  });
+
+  it('forgets the snapshot once the client read it', async () => {
+    const written: Buffer[] = [];
+    let release: (() => void) | undefined;
+    const out = new Writable({
+      highWaterMark: 16,
+      write: (chunk, _encoding, done) => {
+        written.push(chunk);
+        release = done;
+      },
+    });
+    writeUnlessStalled(out, [Buffer.alloc(300)], 100, { snapshot: true });
+    release!();
+    await new Promise(resolve => setImmediate(resolve));
+    expect(out.writableLength).toBe(0);
+    // Drained: 150 unsent bytes now pass the bound of 100 on their own.
+    writeUnlessStalled(out, [Buffer.alloc(150)], 100);
+    expect(writeUnlessStalled(out, ['x'], 100)).toBe(false);
+  });
 });

@@ -41,10 +41,18 @@ import {
   stemKey,
   uidKey,
 } from './keys';
-import { Addition, Bid, Frame, ITEM_SEQ, newFrame } from './frames';
+import {
+  Addition,
+  Bid,
+  Frame,
+  ITEM_SEQ,
+  listedEntries,
+  newFrame,
+} from './frames';
 import { LiveContext, LiveLookups } from './liveContext';
 import { LiveForest } from './liveForest';
 import { LiveIndex, selectorMatches } from './liveIndex';
+import { SetMap } from './setMap';
 
 const NONE = -1;
 const EDGE_TYPE_NUMBERS: Record<ResourceEdgeType, number> = {
@@ -121,7 +129,7 @@ export class LiveResourceGraph implements LiveLookups {
     alive: slot => this.alive(slot),
     bestParent: slot => this.bestBid(slot),
   });
-  private readonly readers = new Map<string, Set<Frame>>();
+  private readonly readers = new SetMap<string, Frame>();
   private readonly edges = new Map<number, ResourceEdge>();
   private readonly edgeCounts = new Map<number, number>();
   private readonly bids: Array<Bid[] | undefined> = [];
@@ -385,12 +393,7 @@ export class LiveResourceGraph implements LiveLookups {
   // ---- what reads what ---------------------------------------------------
 
   private read(frame: Frame, key: string) {
-    let set = this.readers.get(key);
-    if (!set) this.readers.set(key, (set = new Set()));
-    if (!set.has(frame)) {
-      set.add(frame);
-      frame.reads.push(key);
-    }
+    if (this.readers.add(key, frame)) frame.reads.push(key);
   }
 
   /**
@@ -405,8 +408,8 @@ export class LiveResourceGraph implements LiveLookups {
     except?: Frame,
   ) {
     for (const key of keys) {
-      const readers = this.readers.get(key);
-      if (!readers) continue;
+      if (this.readers.count(key) === 0) continue;
+      const readers = this.readers.values(key);
       const podPair = key.charCodeAt(0) === 112; // 'p'
       for (const reader of readers) {
         if (reader === except) continue;
@@ -438,11 +441,7 @@ export class LiveResourceGraph implements LiveLookups {
    * stay until it runs again and shows which it still lists.
    */
   private forget(frame: Frame) {
-    for (const key of frame.reads) {
-      const set = this.readers.get(key);
-      set?.delete(frame);
-      if (set?.size === 0) this.readers.delete(key);
-    }
+    for (const key of frame.reads) this.readers.delete(key, frame);
     frame.reads = [];
     for (const addition of frame.additions) this.unadd(frame, addition);
     frame.additions = [];
@@ -452,7 +451,7 @@ export class LiveResourceGraph implements LiveLookups {
   private unlistStale(frame: Frame, stillListed: ReadonlySet<string>) {
     for (const id of frame.listed)
       if (!stillListed.has(id)) this.unlist(id, frame);
-    frame.listed = new Set(stillListed);
+    frame.listed = listedEntries(stillListed);
   }
 
   // ---- edges ------------------------------------------------------------
@@ -598,7 +597,7 @@ export class LiveResourceGraph implements LiveLookups {
     const context = new LiveContext(this, held.frame);
     const { group, kind } = context.node;
     for (const rule of relationRulesOf(group, kind)) rule.infer(context);
-    held.frame.listed = new Set(context.listing);
+    held.frame.listed = listedEntries(context.listing);
     const kept = new Set(held.items);
     const stale = [previous, ...this.reusable.filter(f => !kept.has(f))];
     this.reusable = [];
@@ -637,7 +636,7 @@ export class LiveResourceGraph implements LiveLookups {
     held.items.push(frame);
     const context = new LiveContext(this, frame);
     run(context);
-    frame.listed = new Set(context.listing);
+    frame.listed = listedEntries(context.listing);
   }
 
   /** @internal */
@@ -684,16 +683,15 @@ export class LiveResourceGraph implements LiveLookups {
   /** @internal */
   selectPods(frame: Frame, selector: Record<string, unknown>) {
     const { namespace } = this.slots[frame.origin]!.node;
-    let smallest: ReadonlySet<number> | undefined;
+    let smallestSize = 0;
     let smallestKey: string | undefined;
     for (const key of Object.keys(selector)) {
       const value = selector[key];
       if (typeof value !== 'string') continue;
       const pairKey = podLabelKey(namespace, key, value);
-      const bucket = this.index.pods(pairKey);
-      const size = bucket?.size ?? 0;
-      if (smallestKey === undefined || size < (smallest?.size ?? 0)) {
-        smallest = bucket;
+      const size = this.index.podCount(pairKey);
+      if (smallestKey === undefined || size < smallestSize) {
+        smallestSize = size;
         smallestKey = pairKey;
       }
     }
@@ -701,7 +699,7 @@ export class LiveResourceGraph implements LiveLookups {
     if (smallestKey === undefined) return selected;
     // A Pod the selector matches holds this pair: its changes reach here.
     this.read(frame, smallestKey);
-    for (const pod of smallest ?? [])
+    for (const pod of this.index.pods(smallestKey))
       if (selectorMatches(this.slots[pod]!.object!.metadata?.labels, selector))
         selected.push(pod);
     return selected;

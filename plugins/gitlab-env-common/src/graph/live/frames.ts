@@ -30,8 +30,8 @@ export interface Frame {
   /** Keys read, to drop when it runs again. */
   reads: string[];
   additions: Addition[];
-  /** Inventory entries it holds Missing. */
-  listed: Set<string>;
+  /** Inventory entries it holds Missing (replaced, never changed in place). */
+  listed: ReadonlySet<string>;
   /** For an item: runs its inference again. */
   rerun?: (context: LiveContext) => void;
   /** For an item: the item as JSON, to keep its inference when its origin changes but it does not. */
@@ -41,6 +41,16 @@ export interface Frame {
 /** Items of one origin's list get sequence numbers this far apart. */
 export const ITEM_SEQ = 1 << 20;
 
+/** What most frames list (only inventories list entries): one empty set for all of them. */
+const NO_ENTRIES: ReadonlySet<string> = new Set();
+
+/** The entries an inference listed, as a frame keeps them. */
+export function listedEntries(
+  listing: ReadonlySet<string>,
+): ReadonlySet<string> {
+  return listing.size === 0 ? NO_ENTRIES : new Set(listing);
+}
+
 export function newFrame(origin: number, seqBase = 0): Frame {
-  return { origin, seqBase, reads: [], additions: [], listed: new Set() };
+  return { origin, seqBase, reads: [], additions: [], listed: NO_ENTRIES };
 }

@@ -8,20 +8,16 @@ import {
   stemKey,
   uidKey,
 } from './keys';
+import { SetMap } from './setMap';
 
 const NO_SLOTS: readonly number[] = [];
 
-function addTo(map: Map<string, Set<number>>, key: string, slot: number) {
-  let set = map.get(key);
-  if (!set) map.set(key, (set = new Set()));
-  set.add(slot);
+function addTo(map: SetMap<string, number>, key: string, slot: number) {
+  map.add(key, slot);
 }
 
-function removeFrom(map: Map<string, Set<number>>, key: string, slot: number) {
-  const set = map.get(key);
-  if (!set) return;
-  set.delete(slot);
-  if (set.size === 0) map.delete(key);
+function removeFrom(map: SetMap<string, number>, key: string, slot: number) {
+  map.delete(key, slot);
 }
 
 /**
@@ -33,11 +29,11 @@ function removeFrom(map: Map<string, Set<number>>, key: string, slot: number) {
  */
 export class LiveIndex {
   readonly realById = new Map<string, number>();
-  private readonly byUid = new Map<string, Set<number>>();
-  private readonly byKindName = new Map<string, Set<number>>();
-  private readonly podsByLabel = new Map<string, Set<number>>();
-  private readonly claimsByStem = new Map<string, Set<number>>();
-  private readonly byReference = new Map<string, Set<number>>();
+  private readonly byUid = new SetMap<string, number>();
+  private readonly byKindName = new SetMap<string, number>();
+  private readonly podsByLabel = new SetMap<string, number>();
+  private readonly claimsByStem = new SetMap<string, number>();
+  private readonly byReference = new SetMap<string, number>();
 
   constructor(
     private readonly orders: readonly number[],
@@ -92,7 +88,7 @@ export class LiveIndex {
 
   lastByUid(uid: string): number | undefined {
     let found: number | undefined;
-    for (const slot of this.byUid.get(uid) ?? NO_SLOTS)
+    for (const slot of this.byUid.values(uid))
       if (found === undefined || this.orders[slot] > this.orders[found])
         found = slot;
     return found;
@@ -100,7 +96,7 @@ export class LiveIndex {
 
   firstByKindName(key: string): number | undefined {
     let found: number | undefined;
-    for (const slot of this.byKindName.get(key) ?? NO_SLOTS)
+    for (const slot of this.byKindName.values(key))
       if (found === undefined || this.before(slot, found)) found = slot;
     return found;
   }
@@ -110,20 +106,26 @@ export class LiveIndex {
     return this.orders[a] < this.orders[b];
   }
 
-  pods(key: string): ReadonlySet<number> | undefined {
-    return this.podsByLabel.get(key);
+  pods(key: string): Iterable<number> {
+    return this.podsByLabel.values(key);
+  }
+
+  podCount(key: string): number {
+    return this.podsByLabel.count(key);
   }
 
   claims(key: string): readonly number[] {
-    const set = this.claimsByStem.get(key);
-    return set ? [...set] : NO_SLOTS;
+    return this.claimsByStem.count(key) === 0
+      ? NO_SLOTS
+      : [...this.claimsByStem.values(key)];
   }
 
   /** In input order: a node's first inventory claims it. */
   referencing(key: string): readonly number[] {
-    const set = this.byReference.get(key);
-    if (!set) return NO_SLOTS;
-    return [...set].sort((a, b) => this.orders[a] - this.orders[b]);
+    if (this.byReference.count(key) === 0) return NO_SLOTS;
+    return [...this.byReference.values(key)].sort(
+      (a, b) => this.orders[a] - this.orders[b],
+    );
   }
 }
 

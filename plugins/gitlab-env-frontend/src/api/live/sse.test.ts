@@ -54,4 +54,28 @@ describe('readServerSentEvents', () => {
       ServerSentEventTooLarge,
     );
   });
+
+  it('reads the same events however the stream is cut into three chunks', async () => {
+    const stream =
+      ': open\r\nid: 7\revent: snapshot\r\ndata: {"a":\ndata: 1}\r\n\r\n' +
+      'event: patch\ndata: long line of the patch\n\ndata: last\r\r';
+    const whole = await read([stream]);
+    expect(whole).toHaveLength(3);
+    for (let i = 0; i <= stream.length; i++) {
+      for (let j = i; j <= stream.length; j += 3) {
+        const cut = [stream.slice(0, i), stream.slice(i, j), stream.slice(j)];
+        expect(await read(cut)).toEqual(whole);
+      }
+    }
+  });
+
+  it('reads one event whose data line spans many chunks whole', async () => {
+    const value = 'x'.repeat(200_000);
+    const stream = `event: snapshot\ndata: ${value}\n\n`;
+    const chunks: string[] = [];
+    for (let at = 0; at < stream.length; at += 1000)
+      chunks.push(stream.slice(at, at + 1000));
+    const [event] = await read(chunks, 300_000);
+    expect(event.data).toBe(value);
+  });
 });

@@ -35,29 +35,46 @@ export async function* readServerSentEvents(
   const stop = () => reader.cancel().catch(() => undefined);
   signal?.addEventListener('abort', stop);
   const decoder = new TextDecoder();
-  let pending = '';
+  // The unfinished line, kept in parts: a snapshot's one data line spans
+  // hundreds of chunks, and joining and rescanning it on each would make
+  // reading it quadratic.
+  let partial: string[] = [];
+  let partialChars = 0;
   let skipLeadingLf = false;
   let data: string[] = [];
   let dataChars = 0;
   let event = '';
   let lastId: string | undefined;
   let retry: number | undefined;
+  const tooLarge = () =>
+    new ServerSentEventTooLarge(
+      `An event of the live stream exceeds ${maxEventChars} characters`,
+    );
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (signal?.aborted) throw signal.reason;
       if (value && value.length > 0) onBytes?.();
-      let text = pending + decoder.decode(value, { stream: !done });
-      if (skipLeadingLf && text.startsWith('\n')) text = text.slice(1);
-      skipLeadingLf = false;
-      let start = 0;
+      const text = decoder.decode(value, { stream: !done });
+      let start = skipLeadingLf && text.startsWith('\n') ? 1 : 0;
+      // An empty chunk between a CR and its LF leaves the LF to skip.
+      if (text.length > 0) skipLeadingLf = false;
+      // Where the next CR and LF are, each searched for once per chunk.
+      let cr = text.indexOf('\r', start);
+      let lf = text.indexOf('\n', start);
       for (;;) {
-        const cr = text.indexOf('\r', start);
-        const lf = text.indexOf('\n', start);
+        if (cr !== -1 && cr < start) cr = text.indexOf('\r', start);
+        if (lf !== -1 && lf < start) lf = text.indexOf('\n', start);
         let end = Math.min(cr, lf);
         if (cr === -1 || lf === -1) end = Math.max(cr, lf);
         if (end === -1) break;
-        const line = text.slice(start, end);
+        let line = text.slice(start, end);
+        if (partial.length > 0) {
+          partial.push(line);
+          line = partial.join('');
+          partial = [];
+          partialChars = 0;
+        }
         start = end + 1;
         if (text[end] === '\r') {
           if (start === text.length) skipLeadingLf = true;
@@ -85,11 +102,7 @@ export async function* readServerSentEvents(
         if (fieldValue.startsWith(' ')) fieldValue = fieldValue.slice(1);
         if (field === 'data') {
           dataChars += fieldValue.length + 1;
-          if (dataChars > maxEventChars) {
-            throw new ServerSentEventTooLarge(
-              `An event of the live stream exceeds ${maxEventChars} characters`,
-            );
-          }
+          if (dataChars > maxEventChars) throw tooLarge();
           data.push(fieldValue);
         } else if (field === 'event') event = fieldValue;
         else if (field === 'id' && !fieldValue.includes('\0'))
@@ -97,12 +110,11 @@ export async function* readServerSentEvents(
         else if (field === 'retry' && /^\d+$/.test(fieldValue))
           retry = Number(fieldValue);
       }
-      pending = text.slice(start);
-      if (pending.length + dataChars > maxEventChars) {
-        throw new ServerSentEventTooLarge(
-          `An event of the live stream exceeds ${maxEventChars} characters`,
-        );
+      if (start < text.length) {
+        partial.push(text.slice(start));
+        partialChars += text.length - start;
       }
+      if (partialChars + dataChars > maxEventChars) throw tooLarge();
       // An event not ended by a blank line when the stream ends is dropped.
       if (done) return;
     }
