@@ -3,12 +3,12 @@
 // with one object truly missing (checkout-worker, deleted by hand), one
 // drifted by `kubectl edit` (checkout-config) with its diff, and one no
 // inventory names (checkout-debug), with desired vs live from the repository
-// in the live tab's drawer; storefront staging, whose HelmRelease lives in
-// flux-system and whose drift warning is an Event there; search-indexer
-// staging, whose namespace comes from a GitLabDeployment object in the
-// cluster; and search-indexer load-test, whose namespace comes from the
-// GitLab annotations of its workload: both share search-staging, and each
-// shows only its own objects (staging by its Flux inventory, load-test by
+// in the live tab's GitOps panel and drawer; storefront staging, whose
+// HelmRelease lives in flux-system and whose drift warning is an Event
+// there; search-indexer staging, whose namespace comes from a GitLabDeployment
+// object in the cluster; and search-indexer load-test, whose namespace comes
+// from the GitLab annotations of its workload: both share search-staging, and
+// each shows only its own objects (staging by its Flux inventory, load-test by
 // label).
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, test } from 'node:test';
@@ -24,8 +24,13 @@ afterEach(async () => {
   await portal?.close();
 });
 
-test('a Flux environment: sync, the missing object, the drifted one with its diff, the unmanaged one', async () => {
+test('a Flux environment: sync, the repository summary, the missing object, the drifted one with its diff, the unmanaged one', async () => {
   const page = await portal.page();
+  const desiredAsked = [];
+  page.on('request', request => {
+    if (/\/environments\/production\/desired$/.test(request.url()))
+      desiredAsked.push(request.url());
+  });
   await portal.goto(
     page,
     '/catalog/default/component/checkout-api/gitlab-env?env=production',
@@ -54,6 +59,27 @@ test('a Flux environment: sync, the missing object, the drifted one with its dif
     ).trim(),
     '1 drifted',
   );
+  await panel
+    .getByRole('status', { name: 'Updates: Live' })
+    .waitFor({ timeout: TIMEOUT });
+  // The panel's repository summary on the live tab, asked of the desired
+  // route when the panel opens: the manifest's CURRENCY differs (USD vs EUR).
+  const summary = gitops.getByTestId('desired-summary');
+  await summary
+    .getByText(/^Repository /)
+    .waitFor({ timeout: TIMEOUT })
+    .catch(async error => {
+      await portal.screenshot(page, 'gitops-panel-summary-failed');
+      throw error;
+    });
+  const summaryText = await summary.textContent();
+  console.log(`repository summary: ${summaryText}`);
+  assert.match(
+    summaryText,
+    /^Repository \S+ at [0-9a-f]{8}, \S+: \d+ manifests, [1-9]\d* differ from the cluster/,
+  );
+  // Asked once for the panel, not again on each live change.
+  assert.equal(desiredAsked.length, 1);
   const unmanaged = gitops.getByRole('list', { name: 'Unmanaged objects' });
   assert.deepEqual(
     (await unmanaged.getByRole('button').allTextContents()).sort(),
@@ -137,6 +163,13 @@ test("a HelmRelease in flux-system: the live tab shows helm-controller's drift w
   const panel = page.getByRole('region', { name: 'Resources of staging' });
   const gitops = panel.getByRole('region', { name: 'GitOps' });
   await gitops.waitFor({ timeout: TIMEOUT });
+  // The panel says plainly why there is no repository comparison.
+  await gitops
+    .getByTestId('desired-summary')
+    .getByText('No desired vs live from the repository: A HelmRelease', {
+      exact: false,
+    })
+    .waitFor({ timeout: TIMEOUT });
   // The drift event is an Event of flux-system, followed live.
   await gitops
     .getByRole('list', { name: 'Drifted objects' })

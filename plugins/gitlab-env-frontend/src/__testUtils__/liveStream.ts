@@ -1,4 +1,4 @@
-import { HttpResponse } from 'msw';
+import { HttpResponse, http } from 'msw';
 import {
   EnvironmentResourcesResponse,
   KubernetesObject,
@@ -8,6 +8,7 @@ import {
   WatchEvent,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { shopResources } from './fixtures';
+import { BASE_URL } from './renderTab';
 
 /** One response of the live route that a test writes events into. */
 export interface TestLiveStream {
@@ -63,6 +64,15 @@ export function openLiveStream(request: Request): TestLiveStream {
       controller.close();
     },
   };
+}
+
+/** The live route, opening a test stream per request into `streams`. */
+export function liveRoute(streams: TestLiveStream[]) {
+  return http.get(`${BASE_URL}/live`, ({ request }) => {
+    const stream = openLiveStream(request);
+    streams.push(stream);
+    return stream.response;
+  });
 }
 
 /**

@@ -55,6 +55,8 @@ function serve({
       return HttpResponse.json(resources);
     }),
     allowedRoute(denied),
+    // The environment names no Flux resource: no repository comparison.
+    http.get(`${ENV_URL}/desired`, () => HttpResponse.json({})),
     http.get(
       `${ENV_URL}/logs`,
       () => new HttpResponse('', { headers: { 'content-type': 'text/plain' } }),

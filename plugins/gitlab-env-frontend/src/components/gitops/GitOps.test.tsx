@@ -1,12 +1,24 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setupServer } from 'msw/node';
 import { HttpResponse, http } from 'msw';
 import { registerMswTestHooks } from '@backstage/test-utils';
-import { summarizeHealth } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import { ENVIRONMENTS } from '../../__testUtils__/fixtures';
+import {
+  DesiredStateComparison,
+  KubernetesObject,
+  summarizeHealth,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import {
+  ENVIRONMENTS,
+  environmentsResponse,
+} from '../../__testUtils__/fixtures';
 import { fluxResources } from '../../__testUtils__/fluxFixtures';
 import { BASE_URL, ENTITY_URL, renderTab } from '../../__testUtils__/renderTab';
+import {
+  EngineEnvironment,
+  TestLiveStream,
+  liveRoute,
+} from '../../__testUtils__/liveStream';
 
 // Each test renders the whole tab; the CI machine is slow.
 jest.setTimeout(30_000);
@@ -40,16 +52,7 @@ function serveFluxAs(
     // the tab reads the resources route.
     http.get(`${BASE_URL}/live`, () => new HttpResponse(null, { status: 404 })),
     http.get(`${ENTITY_URL}/environments`, () =>
-      HttpResponse.json({
-        entityRef: 'component:default/storefront',
-        project: {
-          instance: 'gitlab.example.com',
-          id: '12',
-          fullPath: 'acme/shop',
-          webUrl: 'https://gitlab.example.com/acme/shop',
-        },
-        environments: [environment],
-      }),
+      HttpResponse.json(environmentsResponse([environment])),
     ),
     http.get(`${ENTITY_URL}/environments/:slug/resources`, () =>
       HttpResponse.json(resources),
@@ -155,7 +158,8 @@ describe('GitOps in the environment tab', () => {
       name: 'Resources of production',
     });
     await within(panel).findByRole('region', { name: 'GitOps' });
-    expect(asked).toBe(0);
+    // The panel asks once for its summary; the drawer asks for its object.
+    await waitFor(() => expect(asked).toBe(1));
     await userEvent.click(
       await within(panel).findByRole('button', { name: 'ConfigMap/config' }),
     );
@@ -168,7 +172,7 @@ describe('GitOps in the environment tab', () => {
     expect(
       within(repository).getByText('data.CURRENCY').closest('tr'),
     ).toHaveTextContent('data.CURRENCYchanged"USD""EUR"');
-    expect(asked).toBe(1);
+    expect(asked).toBe(2);
     await userEvent.click(
       within(drawer).getByRole('button', { name: 'Close' }),
     );
@@ -225,5 +229,177 @@ describe('GitOps in the environment tab', () => {
     expect(
       within(drawer).getByText('flux get kustomization shop -n flux-system'),
     ).toBeInTheDocument();
+  });
+});
+
+/**
+ * The tab on the live stream: the snapshot carries no `desired`, so the
+ * panel asks `…/desired`, answered by `answer` (a body, or a Response).
+ */
+async function openLive(answer: () => object | Response) {
+  const { desired: _carriedByReadsOnly, ...snapshot } =
+    fluxResources(production);
+  const env = new EngineEnvironment(snapshot);
+  const streams: TestLiveStream[] = [];
+  const asked: string[] = [];
+  server.use(
+    http.get(`${ENTITY_URL}/environments`, () =>
+      HttpResponse.json(environmentsResponse([production])),
+    ),
+    liveRoute(streams),
+    http.get(`${ENTITY_URL}/environments/:slug/desired`, ({ params }) => {
+      asked.push(String(params.slug));
+      const body = answer();
+      return body instanceof Response ? body : HttpResponse.json(body);
+    }),
+  );
+  await renderTab({ route: '/?env=production' });
+  await waitFor(() => expect(streams).toHaveLength(1));
+  streams[0].send(env.snapshot());
+  const panel = await screen.findByRole('region', {
+    name: 'Resources of production',
+  });
+  const gitops = await within(panel).findByRole('region', { name: 'GitOps' });
+  return { env, stream: streams[0], asked, gitops };
+}
+
+const comparison = (): DesiredStateComparison =>
+  fluxResources(production).desired!;
+
+describe('The GitOps panel on the live tab', () => {
+  it('asks the repository once when it opens and shows the comparison, with what it could not render; a live patch does not ask again', async () => {
+    const { env, stream, asked, gitops } = await openLive(() => ({
+      desired: comparison(),
+    }));
+    const summary = await within(gitops).findByTestId('desired-summary');
+    await waitFor(() =>
+      expect(summary).toHaveTextContent(
+        'Repository acme/shop at 5d6e7f80, deploy/production: 1 manifests, 1 differ from the cluster',
+      ),
+    );
+    expect(
+      within(gitops).getByText(
+        'Not compared (needs kustomize or Helm): configMapGenerator (needs kustomize build)',
+      ),
+    ).toBeInTheDocument();
+    expect(asked).toEqual(['production']);
+
+    // Flux applies a new revision: the panel shows it, without asking again.
+    const kustomization = env.object('Kustomization', 'shop');
+    const applied: KubernetesObject = {
+      ...kustomization,
+      metadata: { ...kustomization.metadata, resourceVersion: '99' },
+      status: {
+        ...kustomization.status,
+        conditions: [
+          {
+            type: 'Ready',
+            status: 'True',
+            reason: 'ReconciliationSucceeded',
+            message: 'Applied revision: v3.8.3@sha1:6e7f8091',
+          },
+        ],
+      },
+    };
+    stream.send(env.patch({ type: 'MODIFIED', object: applied }));
+    expect(
+      await within(gitops).findByText('Applied revision: v3.8.3@sha1:6e7f8091'),
+    ).toBeInTheDocument();
+    expect(asked).toEqual(['production']);
+    expect(within(gitops).getByTestId('desired-summary')).toBeInTheDocument();
+  });
+
+  it('says plainly why a HelmRelease has no repository comparison', async () => {
+    const reason =
+      'A HelmRelease is rendered by helm-controller from the chart and its values in the cluster; the repository holds no plain manifests to compare, so Helm values and templates are not compared here (use the drift signals).';
+    const { gitops } = await openLive(() => ({
+      desired: { unavailable: reason, notRendered: [], objects: [] },
+    }));
+    expect(
+      await within(gitops).findByText(
+        `No desired vs live from the repository: ${reason}`,
+      ),
+    ).toBeInTheDocument();
+    expect(within(gitops).queryByText(/^Repository /)).not.toBeInTheDocument();
+  });
+
+  it('names where it looked, without counts, when the manifests could not be compared', async () => {
+    const reason =
+      'deploy/production/kustomization.yaml does not exist: Flux then applies every manifest under the directory, which the repository files API cannot list.';
+    const { gitops } = await openLive(() => ({
+      desired: {
+        source: comparison().source,
+        unavailable: reason,
+        notRendered: [],
+        objects: [],
+      },
+    }));
+    expect(
+      await within(gitops).findByText(
+        `No desired vs live from the repository: ${reason}`,
+      ),
+    ).toBeInTheDocument();
+    const summary = within(gitops).getByTestId('desired-summary');
+    expect(summary).toHaveTextContent(
+      'Repository acme/shop at 5d6e7f80, deploy/production',
+    );
+    expect(summary).not.toHaveTextContent('manifests');
+  });
+
+  it('says so when the GitLab environment names no Flux resource, so there is nothing to compare', async () => {
+    const { gitops } = await openLive(() => ({}));
+    expect(
+      await within(gitops).findByText(
+        "No desired vs live from the repository: the GitLab environment names no Flux resource (its flux_resource_path), so the backend does not know which Flux object's source to read. Set the environment's Flux resource in GitLab.",
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it("shows the backend's error with its hint, in the panel and the drawer, and the panel's Retry asks again", async () => {
+    let fail = true;
+    const { gitops, asked } = await openLive(() =>
+      fail
+        ? HttpResponse.json(
+            {
+              error: { name: 'GitlabEnvError', message: 'failed' },
+              gitlabEnv: {
+                code: 'UPSTREAM_TIMEOUT',
+                message: 'GitLab did not answer within 10 s.',
+                hint: 'Check that the backend reaches gitlab.example.com.',
+              },
+            },
+            { status: 504 },
+          )
+        : { desired: comparison() },
+    );
+    const alert = await within(gitops).findByRole('alert');
+    expect(alert).toHaveTextContent('GitLab did not answer within 10 s.');
+    expect(alert).toHaveTextContent(
+      'What to do: Check that the backend reaches gitlab.example.com.',
+    );
+    await userEvent.click(
+      within(gitops).getByRole('button', { name: 'ConfigMap/config' }),
+    );
+    const drawer = await screen.findByRole('dialog', {
+      name: 'ConfigMap config',
+    });
+    expect(
+      await within(drawer).findByText(
+        'The repository comparison failed: GitLab did not answer within 10 s. Check that the backend reaches gitlab.example.com.',
+      ),
+    ).toBeInTheDocument();
+    await userEvent.click(
+      within(drawer).getByRole('button', { name: 'Close' }),
+    );
+    expect(asked).toHaveLength(2);
+
+    fail = false;
+    await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
+    await waitFor(() =>
+      expect(within(gitops).getByTestId('desired-summary')).toHaveTextContent(
+        '1 manifests, 1 differ from the cluster',
+      ),
+    );
+    expect(asked).toHaveLength(3);
   });
 });

@@ -10,8 +10,19 @@ import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { unmanagedCommands } from '../../view/fluxCommands';
+import { GitlabEnvErrorPanel } from '../errors/GitlabEnvErrorPanel';
 import { CommandList } from './CommandList';
 import { SyncChip } from './SyncChip';
+import {
+  NO_FLUX_RESOURCE_WORDS,
+  differingCount,
+  notRenderedWords,
+  unavailableWords,
+} from './comparisonWords';
+import {
+  RepositoryComparison,
+  useRepositoryComparison,
+} from './useRepositoryComparison';
 
 function NodeLinks({
   ids,
@@ -49,27 +60,62 @@ function NodeLinks({
 }
 
 /** The repository comparison in one line, or why there is none. */
-function DesiredSummary({ desired }: { desired: DesiredStateComparison }) {
-  const differs = desired.objects.filter(o => o.state !== 'same').length;
+function DesiredSummary({ repository }: { repository: RepositoryComparison }) {
+  const { comparison: desired, answered, loading, error, retry } = repository;
+  if (loading)
+    return (
+      <Typography
+        variant="body2"
+        color="text.secondary"
+        role="status"
+        data-testid="desired-summary"
+      >
+        Reading the repository's manifests…
+      </Typography>
+    );
+  if (error)
+    return (
+      <GitlabEnvErrorPanel
+        error={error}
+        onRetry={retry}
+        title="Could not compare with the repository"
+      />
+    );
+  if (!desired)
+    return answered ? (
+      <Typography
+        variant="body2"
+        color="text.secondary"
+        data-testid="desired-summary"
+      >
+        {NO_FLUX_RESOURCE_WORDS}
+      </Typography>
+    ) : null;
+  const unavailable = unavailableWords(desired);
+  const notRendered = notRenderedWords(desired);
   return (
     <Box data-testid="desired-summary">
       {desired.source ? (
         <Typography variant="body2">
           Repository <code>{desired.source.project}</code> at{' '}
           <code>{desired.source.ref.slice(0, 8)}</code>,{' '}
-          <code>{desired.source.path}</code>: {desired.objects.length}{' '}
-          manifests, {differs} differ from the cluster
+          <code>{desired.source.path}</code>
+          {/* Where it looked, without counts that would read as a comparison. */}
+          {unavailable
+            ? null
+            : `: ${desired.objects.length} manifests, ${differingCount(
+                desired,
+              )} differ from the cluster`}
         </Typography>
       ) : null}
-      {desired.unavailable ? (
+      {unavailable ? (
         <Typography variant="body2" color="text.secondary">
-          No desired vs live from the repository: {desired.unavailable}
+          {unavailable}
         </Typography>
       ) : null}
-      {desired.notRendered.length > 0 ? (
+      {notRendered ? (
         <Typography variant="body2" color="text.secondary">
-          Not compared (needs kustomize or Helm):{' '}
-          {desired.notRendered.join('; ')}
+          {notRendered}
         </Typography>
       ) : null}
     </Box>
@@ -80,7 +126,9 @@ function DesiredSummary({ desired }: { desired: DesiredStateComparison }) {
  * The environment's GitOps at a glance, above its resources: each Flux
  * object's sync state and whether its source is ahead, the objects that
  * drifted, and the objects no inventory names (shown apart). Nothing when
- * the environment has none of these.
+ * the environment has none of these. With a Flux object, the repository
+ * comparison: the one the read carries (`desired`), or on the live tab the
+ * one asked of the backend once when the panel opens.
  */
 export function GitOpsPanel({
   gitops,
@@ -104,6 +152,10 @@ export function GitOpsPanel({
     return node && isFluxApplier(node.group, node.kind);
   });
   const drifted = Object.keys(gitops.drift);
+  const repository = useRepositoryComparison({
+    wanted: appliers.length > 0,
+    given: desired,
+  });
   if (
     appliers.length === 0 &&
     drifted.length === 0 &&
@@ -166,7 +218,7 @@ export function GitOpsPanel({
           </Box>
         );
       })}
-      {desired ? <DesiredSummary desired={desired} /> : null}
+      {appliers.length > 0 ? <DesiredSummary repository={repository} /> : null}
       {drifted.length > 0 ? (
         <Box>
           <Typography

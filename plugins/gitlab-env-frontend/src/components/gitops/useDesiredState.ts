@@ -1,4 +1,3 @@
-import { useApi } from '@backstage/core-plugin-api';
 import {
   DesiredObjectDiff,
   DesiredStateComparison,
@@ -6,9 +5,14 @@ import {
   KubernetesObject,
   ResourceNode,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import useAsync from 'react-use/esm/useAsync';
-import { gitlabEnvApiRef } from '../../api';
-import { useEnvironmentScope } from '../actions/EnvironmentScope';
+import { gitlabEnvErrorDetail } from '../../api';
+import {
+  NO_FLUX_RESOURCE_WORDS,
+  differingCount,
+  notRenderedWords,
+  unavailableWords,
+} from './comparisonWords';
+import { useRepositoryComparison } from './useRepositoryComparison';
 
 /** The repository's side of one drawer node: its diff, or why there is none. */
 export interface DesiredForNode {
@@ -34,22 +38,21 @@ function noteFor(
   diff: DesiredObjectDiff | undefined,
   isFluxObject: boolean,
 ): string | undefined {
-  if (comparison.unavailable)
-    return `No desired vs live from the repository: ${comparison.unavailable}`;
-  const notRendered =
-    comparison.notRendered.length > 0
-      ? ` Not compared (needs kustomize or Helm): ${comparison.notRendered.join(
-          '; ',
-        )}.`
-      : '';
+  const unavailable = unavailableWords(comparison);
+  if (unavailable) return unavailable;
+  const notRenderedList = notRenderedWords(comparison);
+  const notRendered = notRenderedList ? ` ${notRenderedList}.` : '';
   const where = comparison.source
     ? `${comparison.source.project} at ${comparison.source.ref.slice(0, 8)}, ${
         comparison.source.path
       }`
     : 'the repository';
   if (isFluxObject) {
-    const differ = comparison.objects.filter(o => o.state !== 'same').length;
-    return `Compared with ${where}: ${comparison.objects.length} manifest(s), ${differ} differ from the cluster.${notRendered}`;
+    return `Compared with ${where}: ${
+      comparison.objects.length
+    } manifest(s), ${differingCount(
+      comparison,
+    )} differ from the cluster.${notRendered}`;
   }
   if (diff) return notRendered ? notRendered.trim() : undefined;
   return `${node.kind} ${node.name} is not among the plain manifests of ${where}.${notRendered}`;
@@ -67,30 +70,31 @@ export function useDesiredState(
   objects: ReadonlyMap<string, KubernetesObject>,
   given: DesiredStateComparison | undefined,
 ): DesiredForNode {
-  const api = useApi(gitlabEnvApiRef);
-  const scope = useEnvironmentScope();
   const concerned = concerns(node, gitops);
-  const ask = concerned && !given && scope !== undefined;
   // What the comparison depends on: this object and the Flux objects' revisions.
   const version = [node.id, ...(gitops?.fluxObjects ?? []).map(f => f.nodeId)]
     .map(id => objects.get(id)?.metadata?.resourceVersion ?? '')
     .join('|');
-  const asked = useAsync(async () => {
-    if (!ask) return undefined;
-    return (await api.getDesiredState(scope.entity, scope.environmentSlug))
-      .desired;
-  }, [ask, api, scope?.entity, scope?.environmentSlug, node.id, version]);
+  const { comparison, answered, loading, error } = useRepositoryComparison({
+    wanted: concerned,
+    given,
+    askAgainOn: `${node.id}|${version}`,
+  });
   if (!concerned) return {};
   const isFluxObject = gitops!.fluxObjects.some(f => f.nodeId === node.id);
-  const comparison = given ?? asked.value;
   if (!comparison) {
-    if (asked.loading) return { note: "Reading the repository's manifests…" };
-    if (asked.error)
-      return {
-        note: `The repository comparison failed: ${asked.error.message}`,
-      };
-    return {};
+    if (loading) return { note: "Reading the repository's manifests…" };
+    if (error) return { note: failureNote(error) };
+    return answered ? { note: NO_FLUX_RESOURCE_WORDS } : {};
   }
   const diff = comparison.objects.find(o => o.id === node.id);
   return { diff, note: noteFor(node, comparison, diff, isFluxObject) };
+}
+
+/** The failure in the backend's words, with what to do when it said so. */
+function failureNote(error: Error): string {
+  const hint = gitlabEnvErrorDetail(error)?.hint;
+  return `The repository comparison failed: ${error.message}${
+    hint ? ` ${hint}` : ''
+  }`;
 }
