@@ -117,8 +117,8 @@ describe('a namespace two environments share, against the simulator', () => {
           },
         }),
       );
-      // A patch, or a snapshot when what narrowing hid changed (one more
-      // of staging's objects hidden).
+      // A patch, never a snapshot: one more of staging's objects hidden is
+      // said in the status.
       const carries = (e: { message: LiveMessage }, name: string) =>
         (e.message.type === 'patch' &&
           e.message.patch.objectsUpserted.some(
@@ -127,7 +127,15 @@ describe('a namespace two environments share, against the simulator', () => {
         (e.message.type === 'snapshot' &&
           e.message.resources.resources.some(o => o.metadata?.name === name));
       await stream.next(e => carries(e, 'loadgen-extra'));
+      await stream.next(
+        e =>
+          e.message.type === 'status' &&
+          e.message.narrowed?.hidden === snapshot.scope.narrowed!.hidden + 1,
+      );
       expect(stream.events.some(e => carries(e, 'staging-extra'))).toBe(false);
+      expect(
+        stream.events.filter(e => e.message.type === 'snapshot'),
+      ).toHaveLength(1);
     } finally {
       await stream.close();
     }
@@ -153,7 +161,7 @@ describe('a namespace two environments share, against the simulator', () => {
     const body = await perf.json();
     expect(body.gitlabEnv.code).toBe('NO_NAMESPACE');
     expect(body.gitlabEnv.message).toContain(
-      'listing apps/Deployment across the cluster is forbidden to the agent; only 1 of the namespaces it is known to deploy to (search-staging) could be listed instead',
+      'listing apps/Deployment across the cluster is forbidden to the agent; all the namespaces it is known to deploy to (search-staging) could be listed instead',
     );
   });
 });

@@ -322,9 +322,11 @@ export class LiveEnvironment {
     this.snapshotMemo = undefined;
     const errors = this.errors();
     const errorsJson = JSON.stringify(errors);
-    // What narrowing left out is said in the snapshot's scope, not in patches.
-    const narrowedChanged = JSON.stringify(this.narrowed) !== narrowedBefore;
-    if (errorsJson !== this.errorsJson || narrowedChanged) {
+    // What narrowing left out is said in the status, not in patches: a
+    // neighbour's churn changes it and must not cost every viewer a snapshot.
+    if (JSON.stringify(this.narrowed) !== narrowedBefore)
+      this.stateChanged = true;
+    if (errorsJson !== this.errorsJson) {
       this.errorsJson = errorsJson;
       this.emit({ type: 'reset', seq: this.deps.nextSeq() });
     } else if (patch && !isEmptyPatch(patch)) {
@@ -423,7 +425,11 @@ export class LiveEnvironment {
     };
   }
 
-  status(): { upstream: 'live' | 'reconnecting'; kinds: LiveKindState[] } {
+  status(): {
+    upstream: 'live' | 'reconnecting';
+    kinds: LiveKindState[];
+    narrowed?: NarrowedScope;
+  } {
     const reconnecting = this.leases.some(
       l =>
         l.informer.state === 'reconnecting' &&
@@ -438,6 +444,7 @@ export class LiveEnvironment {
           ? { ...l.state, resource: `${l.state.resource} in ${namespace}` }
           : l.state;
       }),
+      ...(this.narrowed && { narrowed: this.narrowed }),
     };
   }
 

@@ -75,15 +75,18 @@ export function namespaceFromGitlabDeployments(
         d.spec.environment === environmentName &&
         serves(d.spec, projectPath),
     )
-    .map(d => ({
-      name: String(d.metadata?.name ?? ''),
-      namespace: d.spec.namespace ?? d.metadata?.name,
-      ...(readyText(d) && { status: readyText(d) }),
-      serves: [
-        ...strings(d.spec.projects),
-        ...strings(d.spec.groups).map(group => `${group}/*`),
-      ].slice(0, 100),
-    }))
+    .map(d => {
+      const status = readyText(d);
+      return {
+        name: String(d.metadata?.name ?? ''),
+        namespace: d.spec.namespace ?? d.metadata?.name,
+        ...(status && { status }),
+        serves: [
+          ...strings(d.spec.projects),
+          ...strings(d.spec.groups).map(group => `${group}/*`),
+        ].slice(0, 100),
+      };
+    })
     .filter(m => isDns1123Label(m.namespace))
     .sort((a, b) => a.name.localeCompare(b.name));
   return matches[0];

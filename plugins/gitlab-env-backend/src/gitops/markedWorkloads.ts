@@ -27,7 +27,7 @@ const appsKind = (kind: string, plural: string): ListableKind => ({
  * sets and pods); the controllers' kinds only, so one list per kind finds
  * an environment's namespace without listing every Pod of the cluster.
  */
-export const WORKLOAD_KINDS: readonly ListableKind[] = [
+const WORKLOAD_KINDS: readonly ListableKind[] = [
   appsKind('Deployment', 'deployments'),
   appsKind('StatefulSet', 'statefulsets'),
   appsKind('DaemonSet', 'daemonsets'),
@@ -44,7 +44,7 @@ const hasMarker = (object: KubernetesObject) =>
   gitlabMarkerMatch(object, { app: '', env: '' }) !== undefined;
 
 /** At most this many namespaces are listed one by one when RBAC refuses the cluster-wide list. */
-export const MAX_FALLBACK_NAMESPACES = 20;
+const MAX_FALLBACK_NAMESPACES = 20;
 
 const isForbidden = (error: unknown) =>
   asGitlabEnvError(error).code === 'KIND_FORBIDDEN';
@@ -67,18 +67,27 @@ export async function listMarkedWorkloads(
   const failures: string[] = [];
   const perNamespace = known.slice(0, MAX_FALLBACK_NAMESPACES);
   const listKnown = async (kind: ListableKind, why: string) => {
+    const refused: string[] = [];
     const lists = await Promise.all(
       perNamespace.map(namespace =>
-        listKind(kas, kind, { namespace, bounds }).catch(() => undefined),
+        listKind(kas, kind, { namespace, bounds }).catch(error => {
+          refused.push(`${namespace}: ${asGitlabEnvError(error).message}`);
+          return undefined;
+        }),
       ),
     );
-    const listed = lists.filter(l => l !== undefined).length;
+    const listed = perNamespace.length - refused.length;
+    const skipped = known.length - perNamespace.length;
     failures.push(
       `${why}${
         perNamespace.length > 0
-          ? `; only ${listed} of the namespaces it is known to deploy to (${perNamespace.join(
+          ? `; ${
+              refused.length === 0 ? 'all' : `only ${listed} of`
+            } the namespaces it is known to deploy to (${perNamespace.join(
               ', ',
-            )}) could be listed instead`
+            )}) could be listed instead${
+              refused.length > 0 ? ` (${refused.join('; ')})` : ''
+            }${skipped > 0 ? `; ${skipped} more were not looked in` : ''}`
           : ', and no namespace it deploys to is known to look in instead'
       }`,
     );

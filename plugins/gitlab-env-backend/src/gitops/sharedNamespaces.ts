@@ -53,7 +53,10 @@ export function markSharedNamespaces(
   const byPlace = new Map<string, GitlabEnvironment[]>();
   for (const environment of environments) {
     const place = placeOf(environment);
-    if (place) byPlace.set(place, [...(byPlace.get(place) ?? []), environment]);
+    if (!place) continue;
+    const together = byPlace.get(place);
+    if (together) together.push(environment);
+    else byPlace.set(place, [environment]);
   }
   return environments.map(environment => {
     const place = placeOf(environment);

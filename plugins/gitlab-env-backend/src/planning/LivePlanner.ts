@@ -44,6 +44,10 @@ function priorityOf(kind: ListableKind): number {
   return at === -1 ? PRIORITY.length : at;
 }
 
+function watchedState(kind: ListableKind): LiveKindState {
+  return { resource: kind.label, mode: 'watch' };
+}
+
 /**
  * How an informer lists and watches a kind: through KAS (without watch for
  * a kind the API server does not watch), or a backend module's source (no
@@ -405,7 +409,7 @@ export class LivePlanner {
         else this.upstream.watches += 1;
       },
     });
-    let state: LiveKindState = { resource: kind.label, mode: 'watch' };
+    let state = watchedState(kind);
     if (access.via !== 'kas')
       state = this.polledState(
         kind,
@@ -463,7 +467,7 @@ export class LivePlanner {
       return;
     }
     if (this.watchesOf(held.agentKey) <= this.settings.maxWatchesPerAgent) {
-      held.state = { resource: kind.label, mode: 'watch' };
+      held.state = watchedState(kind);
       informer.stateChanged();
       return;
     }
@@ -565,7 +569,7 @@ export class LivePlanner {
     }
     for (const { held } of plan.promote) {
       const { kind } = held.informer.options;
-      held.state = { resource: kind.label, mode: 'watch' };
+      held.state = watchedState(kind);
       held.informer.watchFromNow();
       this.logger.debug(`Live: watch ${kind.label} of ${agentKey}`);
     }

@@ -163,7 +163,7 @@ export class SharedInformer {
     this.currentMode = 'watch';
     this.relistRequested = true;
     this.wake?.();
-    this.listeners.forEach(l => l.state());
+    this.stateChanged();
     return true;
   }
 
@@ -175,7 +175,7 @@ export class SharedInformer {
     if (this.currentMode === 'poll' || this.state === 'stopped') return false;
     this.currentMode = 'poll';
     this.wake?.();
-    this.listeners.forEach(l => l.state());
+    this.stateChanged();
     return true;
   }
 

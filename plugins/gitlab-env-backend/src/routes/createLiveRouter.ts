@@ -19,6 +19,7 @@ import Router from 'express-promise-router';
 import { asGitlabEnvError, failure } from '../errors';
 import { gitlabEnvErrorHandler } from './errorHandler';
 import { encodeOnce, encodeSnapshotOnce } from './sharedEncodings';
+import { encodeServerSentEvent } from './sseChunks';
 import { GitlabEnvironmentsService } from '../service';
 import { isEnvironmentSlug, quote } from '../validation';
 import { LiveSettings } from '../config';
@@ -262,7 +263,7 @@ export function createLiveRouter(options: LiveRouterOptions): express.Router {
           ready && seq !== undefined ? `id: ${seq}\n` : '',
           ...(Array.isArray(message)
             ? message
-            : [`event: ${message.type}\ndata: ${JSON.stringify(message)}\n\n`]),
+            : encodeServerSentEvent(message)),
         ],
         MAX_UNSENT_BYTES,
         { snapshot },

@@ -1,5 +1,6 @@
 import { KubernetesObject } from '../types';
-import { isRecord } from '../health/conditions';
+import { managedResourceLabel } from '../ciAccess/managedResources';
+import { annotationsOf, labelsOf } from '../graph/relations/fields';
 
 /**
  * What GitLab puts on the objects of one environment, so they can be told
@@ -24,8 +25,9 @@ export interface GitlabMarkers {
   managedLabel?: string;
 }
 
-export const APP_ANNOTATION = 'app.gitlab.com/app';
-export const ENV_ANNOTATION = 'app.gitlab.com/env';
+const APP_ANNOTATION = 'app.gitlab.com/app';
+const ENV_ANNOTATION = 'app.gitlab.com/env';
+/** What every managedResourceLabel starts with. */
 const MANAGED_LABEL_PREFIX = 'agent.gitlab.com/env-';
 
 /**
@@ -56,7 +58,7 @@ export function gitlabMarkers(options: {
     env: environmentSlug,
     ...(projectId &&
       agentId && {
-        managedLabel: `${MANAGED_LABEL_PREFIX}${environmentSlug}-${projectId}-${agentId}`,
+        managedLabel: managedResourceLabel(environmentSlug, projectId, agentId),
       }),
   };
 }
@@ -72,17 +74,12 @@ export function gitlabMarkerMatch(
   object: KubernetesObject,
   markers: GitlabMarkers,
 ): 'ours' | 'other' | undefined {
-  const labels = isRecord(object.metadata?.labels)
-    ? object.metadata!.labels
-    : {};
-  const managed = Object.keys(labels).filter(l =>
+  const managed = Object.keys(labelsOf(object)).filter(l =>
     l.startsWith(MANAGED_LABEL_PREFIX),
   );
   if (markers.managedLabel && managed.includes(markers.managedLabel))
     return 'ours';
-  const annotations = isRecord(object.metadata?.annotations)
-    ? object.metadata!.annotations
-    : {};
+  const annotations = annotationsOf(object);
   const app = annotations[APP_ANNOTATION];
   const env = annotations[ENV_ANNOTATION];
   if (typeof app === 'string' || typeof env === 'string')
@@ -92,17 +89,12 @@ export function gitlabMarkerMatch(
 
 /** The deploy-board annotations of an object, as `app/env`, when it has them. */
 export function gitlabMarkerText(object: KubernetesObject): string | undefined {
-  const annotations = isRecord(object.metadata?.annotations)
-    ? object.metadata!.annotations
-    : {};
+  const annotations = annotationsOf(object);
   const app = annotations[APP_ANNOTATION];
   const env = annotations[ENV_ANNOTATION];
   if (typeof app === 'string' || typeof env === 'string')
     return `GitLab environment ${String(env ?? '?')} of ${String(app ?? '?')}`;
-  const labels = isRecord(object.metadata?.labels)
-    ? object.metadata!.labels
-    : {};
-  const managed = Object.keys(labels).find(l =>
+  const managed = Object.keys(labelsOf(object)).find(l =>
     l.startsWith(MANAGED_LABEL_PREFIX),
   );
   return (

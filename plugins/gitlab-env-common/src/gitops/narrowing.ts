@@ -3,6 +3,7 @@ import { isRecord, str } from '../health/conditions';
 import { parseFluxInventoryId } from '../graph/flux';
 import { resourceId } from '../graph/resourceId';
 import { buildResourceGraph } from '../graph/buildResourceGraph';
+import { annotationsOf, labelsOf } from '../graph/relations/fields';
 import { fluxOwnerByLabels, keyOf } from './fluxKinds';
 import {
   GitlabMarkers,
@@ -98,10 +99,7 @@ function foreignOwner(
     if (sameFlux(narrowing.flux, flux)) return undefined;
     return `${flux.kind} ${flux.namespace}/${flux.name}`;
   }
-  const annotations = isRecord(object.metadata?.annotations)
-    ? object.metadata!.annotations
-    : {};
-  const owning = str(annotations[OWNING_INVENTORY]);
+  const owning = str(annotationsOf(object)[OWNING_INVENTORY]);
   if (!owning || ownInventoryIds.has(owning)) return undefined;
   return `inventory ${owning}`;
 }
@@ -117,10 +115,7 @@ function ownCliUtilsInventories(
 ): Set<string> {
   const ids = new Set<string>();
   for (const object of objects) {
-    const labels = isRecord(object.metadata?.labels)
-      ? object.metadata!.labels
-      : {};
-    const id = str(labels[INVENTORY_ID_LABEL]);
+    const id = str(labelsOf(object)[INVENTORY_ID_LABEL]);
     if (id && gitlabMarkerMatch(object, markers) === 'ours') ids.add(id);
   }
   return ids;
@@ -142,10 +137,9 @@ function belongings(objects: KubernetesObject[]): Map<string, string[]> {
       edge.type === 'owns' ||
       (edge.type === 'mounts' && kinds.get(edge.source) === 'StatefulSet');
     if (!brings) continue;
-    children.set(edge.source, [
-      ...(children.get(edge.source) ?? []),
-      edge.target,
-    ]);
+    const brought = children.get(edge.source);
+    if (brought) brought.push(edge.target);
+    else children.set(edge.source, [edge.target]);
   }
   return children;
 }

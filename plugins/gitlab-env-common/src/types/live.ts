@@ -1,6 +1,6 @@
 import { GitlabEnvError } from './errors';
 import { ResourceGraphPatch } from './graph';
-import { EnvironmentResourcesResponse } from './api';
+import { EnvironmentResourcesResponse, NarrowedScope } from './api';
 
 /**
  * One environment a browser tab follows: the catalog entity that owns it
@@ -77,6 +77,12 @@ export type LiveMessage =
       key: LiveEnvironmentKey;
       upstream: 'live' | 'reconnecting';
       kinds: LiveKindState[];
+      /**
+       * In a shared namespace, what narrowing left out now (the
+       * snapshot's `scope.narrowed`): a neighbour's churn changes it
+       * without any change to this environment's objects.
+       */
+      narrowed?: NarrowedScope;
     }
   | { type: 'error'; key: LiveEnvironmentKey; error: GitlabEnvError }
   | { type: 'heartbeat'; at: string };

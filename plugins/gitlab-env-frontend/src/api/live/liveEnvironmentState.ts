@@ -44,8 +44,27 @@ export function applyLiveMessage(
         resources: applyResourceGraphPatch(state.resources, message.patch),
         dataAt: newest(state.dataAt, message.dataAt),
       };
-    case 'status':
-      return { ...state, upstream: message.upstream, kinds: message.kinds };
+    case 'status': {
+      const next = {
+        ...state,
+        upstream: message.upstream,
+        kinds: message.kinds,
+      };
+      const { resources } = state;
+      if (
+        !resources ||
+        JSON.stringify(message.narrowed) ===
+          JSON.stringify(resources.scope.narrowed)
+      )
+        return next;
+      return {
+        ...next,
+        resources: {
+          ...resources,
+          scope: { ...resources.scope, narrowed: message.narrowed },
+        },
+      };
+    }
     case 'error':
       return { ...state, error: knownError(message.error) };
     default:
