@@ -2,7 +2,7 @@ import {
   fluxDependenciesOf,
   fluxSourceKeyOf,
   KubernetesObject,
-  parseFluxInventoryId,
+  fluxInventoryKeys,
   resourceId,
   ResourceKey,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
@@ -34,16 +34,6 @@ export function refOf(
   return { ...kind, namespace: key.namespace, name: key.name };
 }
 
-function inventoryKeys(flux: KubernetesObject): ResourceKey[] {
-  const entries: unknown = flux.status?.inventory?.entries;
-  if (!Array.isArray(entries)) return [];
-  return entries
-    .map(entry =>
-      parseFluxInventoryId((entry as { id?: unknown })?.id as string),
-    )
-    .filter((key): key is ResourceKey => key !== undefined);
-}
-
 /**
  * What a Flux object names beyond the environment's namespace: inventory
  * entries in other namespaces and cluster-scoped ones, its source and the
@@ -56,7 +46,7 @@ export function fluxRelatedRefs(
 ): { refs: ObjectRef[]; unreadable: number } {
   const source = fluxSourceKeyOf(flux);
   const keys = [
-    ...inventoryKeys(flux).filter(key => key.namespace !== namespace),
+    ...fluxInventoryKeys(flux).filter(key => key.namespace !== namespace),
     ...(source ? [source] : []),
     ...fluxDependenciesOf(flux),
   ];

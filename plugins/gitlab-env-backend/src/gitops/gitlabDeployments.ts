@@ -3,7 +3,7 @@ import {
   GitlabEnvironment,
   groupOfApiVersion,
   KubernetesObject,
-  parseFluxInventoryId,
+  fluxInventoryKeys,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { checkFluxResourcePath, isDns1123Label } from '../validation';
 import { KasClient } from '../service/kasClient';
@@ -18,6 +18,7 @@ import {
   namespaceFromMarkers,
 } from './markedWorkloads';
 import { markersOf, markSharedNamespaces } from './sharedNamespaces';
+import { mostCommonNamespace } from './mostCommonNamespace';
 import { gitlabDeploymentCommand, inventoryCommand } from './mappingCommands';
 
 /** The GitLabDeployment kind of examples/gitlab-deployment/crd.yaml. */
@@ -228,17 +229,11 @@ export function namespaceFromInventory(
 ): string | undefined {
   const target = flux.spec?.targetNamespace;
   if (isDns1123Label(target)) return target;
-  const entries: unknown = flux.status?.inventory?.entries;
-  if (!Array.isArray(entries)) return undefined;
-  const counts = new Map<string, number>();
-  for (const entry of entries) {
-    const key = parseFluxInventoryId((entry as { id?: unknown })?.id as string);
-    if (key?.namespace && isDns1123Label(key.namespace))
-      counts.set(key.namespace, (counts.get(key.namespace) ?? 0) + 1);
-  }
-  return [...counts]
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-    .map(([namespace]) => namespace)[0];
+  return mostCommonNamespace(
+    fluxInventoryKeys(flux)
+      .map(key => key.namespace)
+      .filter(isDns1123Label),
+  );
 }
 
 async function withInventoryNamespace(

@@ -6,6 +6,7 @@ import {
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { isDns1123Label } from '../validation';
 import { markersCommand } from './mappingCommands';
+import { mostCommonNamespace } from './mostCommonNamespace';
 import { asGitlabEnvError } from '../errors';
 import { KasClient } from '../service/kasClient';
 import { listKind } from '../service/objectSource';
@@ -137,14 +138,7 @@ export function namespaceFromMarkers(
       gitlabMarkerMatch(w, markers) === 'ours' &&
       isDns1123Label(w.metadata?.namespace),
   );
-  const counts = new Map<string, number>();
-  for (const w of ours) {
-    const namespace = w.metadata!.namespace!;
-    counts.set(namespace, (counts.get(namespace) ?? 0) + 1);
-  }
-  const namespace = [...counts]
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-    .map(([n]) => n)[0];
+  const namespace = mostCommonNamespace(ours.map(w => w.metadata!.namespace!));
   if (!namespace) return undefined;
   const named = ours
     .filter(w => w.metadata?.namespace === namespace)

@@ -1,6 +1,6 @@
 import { GitlabEnvironment, KubernetesObject, NarrowedScope } from '../types';
 import { isRecord, str } from '../health/conditions';
-import { parseFluxInventoryId } from '../graph/flux';
+import { fluxInventoryKeys } from '../graph/flux';
 import { resourceId } from '../graph/resourceId';
 import { buildResourceGraph } from '../graph/buildResourceGraph';
 import { annotationsOf, labelsOf } from '../graph/relations/fields';
@@ -54,14 +54,8 @@ function inventoryOf(
       key.name === flux.name
     );
   });
-  const entries: unknown = isRecord(applier?.status?.inventory)
-    ? applier!.status.inventory.entries
-    : undefined;
-  if (!Array.isArray(entries)) return ids;
-  for (const entry of entries) {
-    const key = isRecord(entry) ? parseFluxInventoryId(entry.id) : undefined;
-    if (key) ids.add(resourceId(key));
-  }
+  if (!applier) return ids;
+  for (const key of fluxInventoryKeys(applier)) ids.add(resourceId(key));
   return ids;
 }
 

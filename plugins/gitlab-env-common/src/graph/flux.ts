@@ -1,4 +1,4 @@
-import { ResourceKey } from '../types';
+import { KubernetesObject, ResourceKey } from '../types';
 
 /** RBAC kinds whose names cli-utils transcodes, `:` written as `__`. */
 const COLON_TRANSCODED_GROUP = 'rbac.authorization.k8s.io';
@@ -25,6 +25,22 @@ export function parseFluxInventoryId(id: string): ResourceKey | undefined {
   if (!kind || !name) return undefined;
   if (group === COLON_TRANSCODED_GROUP) name = name.replace(/__/g, ':');
   return { group, kind, namespace, name };
+}
+
+/**
+ * The objects a Flux applier's `status.inventory` names, as keys; entries
+ * whose id does not parse are left out.
+ *
+ * @public
+ */
+export function fluxInventoryKeys(flux: KubernetesObject): ResourceKey[] {
+  const entries: unknown = flux.status?.inventory?.entries;
+  if (!Array.isArray(entries)) return [];
+  return entries
+    .map(entry =>
+      parseFluxInventoryId((entry as { id?: unknown } | null)?.id as string),
+    )
+    .filter((key): key is ResourceKey => key !== undefined);
 }
 
 /** @public */

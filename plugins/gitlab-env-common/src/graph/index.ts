@@ -8,7 +8,11 @@ export {
   resourceKeyOf,
   versionOfApiVersion,
 } from './resourceId';
-export { parseFluxInventoryId, parseFluxResourcePath } from './flux';
+export {
+  fluxInventoryKeys,
+  parseFluxInventoryId,
+  parseFluxResourcePath,
+} from './flux';
 export type { FluxResourcePath } from './flux';
 export { LiveResourceGraph } from './live/LiveResourceGraph';
 export { objectsByNodeId } from './objectsByNodeId';
