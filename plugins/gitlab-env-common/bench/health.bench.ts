@@ -8,7 +8,7 @@ import {
   agreementBySource,
   loadArgocdCases,
   runArgocdCase,
-} from './argocdCases';
+} from '../src/health/testing/argocdCases';
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import { parse } from 'yaml';

@@ -2,7 +2,7 @@ import {
   agreementBySource,
   loadArgocdCases,
   runArgocdCase,
-} from '../../bench/argocdCases';
+} from './testing/argocdCases';
 import { loadCrCorpus, runCorpusEntry } from '../../bench/crCorpus';
 
 // The goals of issue 17, kept as regressions guards; `npm run bench:health`

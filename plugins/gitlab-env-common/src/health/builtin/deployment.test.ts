@@ -1,4 +1,3 @@
-import { describeArgocdCases } from '../testing/argocdCases';
 import { KubernetesObject } from '../../types';
 import { computeHealth } from '../computeHealth';
 import { meta } from '../testing/objects';
@@ -92,5 +91,3 @@ describe('Deployment', () => {
     expect(computeHealth(object)).toEqual(expected);
   });
 });
-
-describeArgocdCases('apps/Deployment');

@@ -1,4 +1,3 @@
-import { describeArgocdCases } from '../testing/argocdCases';
 import { KubernetesObject } from '../../types';
 import { computeHealth } from '../computeHealth';
 import { meta } from '../testing/objects';
@@ -33,5 +32,3 @@ describe('Job', () => {
     ).toEqual({ status: 'Suspended', message: 'Job suspended' });
   });
 });
-
-describeArgocdCases('batch/Job');

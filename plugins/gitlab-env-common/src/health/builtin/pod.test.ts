@@ -1,4 +1,3 @@
-import { describeArgocdCases } from '../testing/argocdCases';
 import { KubernetesObject } from '../../types';
 import { computeHealth } from '../computeHealth';
 import { meta } from '../testing/objects';
@@ -119,8 +118,6 @@ describe('Pod', () => {
     ).toEqual({ status: 'Degraded', message: 'OOMKilled' });
   });
 });
-
-describeArgocdCases('Pod');
 
 describe('the ignore-restart-policy annotation', () => {
   const running = (annotations: Record<string, string>) =>

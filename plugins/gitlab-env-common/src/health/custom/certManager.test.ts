@@ -1,4 +1,3 @@
-import { describeArgocdCases } from '../testing/argocdCases';
 import { computeHealth } from '../computeHealth';
 import { condition, manifest } from '../testing/objects';
 
@@ -134,5 +133,3 @@ describe('Issuer and ClusterIssuer', () => {
     });
   });
 });
-
-describeArgocdCases('cert-manager.io/Certificate');

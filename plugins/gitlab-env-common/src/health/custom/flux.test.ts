@@ -1,4 +1,3 @@
-import { describeArgocdCases } from '../testing/argocdCases';
 import { computeHealth } from '../computeHealth';
 import { manifest } from '../testing/objects';
 
@@ -180,7 +179,3 @@ describe('Flux', () => {
     ).toEqual({ status: 'Degraded', message: 'UpgradeSucceeded' });
   });
 });
-
-describeArgocdCases('kustomize.toolkit.fluxcd.io/Kustomization');
-describeArgocdCases('helm.toolkit.fluxcd.io/HelmRelease');
-describeArgocdCases('source.toolkit.fluxcd.io/GitRepository');

@@ -1,4 +1,3 @@
-import { describeArgocdCases } from '../testing/argocdCases';
 import { computeHealth } from '../computeHealth';
 import { condition, manifest } from '../testing/objects';
 
@@ -255,6 +254,3 @@ describe('GatewayClass', () => {
     });
   });
 });
-
-describeArgocdCases('gateway.networking.k8s.io/HTTPRoute');
-describeArgocdCases('gateway.networking.k8s.io/GatewayClass');

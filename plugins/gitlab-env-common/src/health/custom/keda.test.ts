@@ -1,4 +1,3 @@
-import { describeArgocdCases } from '../testing/argocdCases';
 import { computeHealth } from '../computeHealth';
 import { condition, manifest } from '../testing/objects';
 
@@ -132,5 +131,3 @@ describe('ScaledJob', () => {
     });
   });
 });
-
-describeArgocdCases('keda.sh/ScaledObject');

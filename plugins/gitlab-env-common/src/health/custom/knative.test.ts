@@ -1,8 +1,5 @@
 import { computeHealth } from '../computeHealth';
-import { describeArgocdCases } from '../testing/argocdCases';
 import { manifest } from '../testing/objects';
-
-describeArgocdCases('serving.knative.dev/Service');
 
 describe('Knative Service', () => {
   it('waits for a status update without conditions', () => {

@@ -1,4 +1,3 @@
-import { describeArgocdCases } from '../testing/argocdCases';
 import { computeHealth } from '../computeHealth';
 import { condition, manifest } from '../testing/objects';
 
@@ -143,5 +142,3 @@ describe('SealedSecret', () => {
     });
   });
 });
-
-describeArgocdCases('external-secrets.io/ExternalSecret');

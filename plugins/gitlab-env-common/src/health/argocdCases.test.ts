@@ -1,0 +1,22 @@
+import { loadArgocdCases, runArgocdCase } from './testing/argocdCases';
+
+// gitops-engine's way: a table test over every rule's reference cases (the
+// `*.cases.yaml` next to each rule, transcribed from Argo CD's own tests).
+const byFile = new Map<string, ReturnType<typeof loadArgocdCases>>();
+for (const c of loadArgocdCases()) {
+  byFile.set(c.file, [...(byFile.get(c.file) ?? []), c]);
+}
+
+describe.each([...byFile.entries()])(
+  "Argo CD's cases in %s",
+  (_file, cases) => {
+    it.each(cases.map(c => [c.input, c] as const))('%s', (_input, c) => {
+      const { actual } = runArgocdCase(c);
+      expect({
+        status: actual?.status,
+        // Where the file says why the message differs, only the status counts.
+        message: c.messageDiffers ? c.message : actual?.message ?? '',
+      }).toEqual({ status: c.status, message: c.message });
+    });
+  },
+);
