@@ -12,6 +12,12 @@ describe.each([...byFile.entries()])(
   (_file, cases) => {
     it.each(cases.map(c => [c.input, c] as const))('%s', (_input, c) => {
       const { actual } = runArgocdCase(c);
+      if (c.statusDiffers) {
+        // Argo CD's stored test and its script disagree: the file says which
+        // the rule follows, and the bench counts the case as a disagreement.
+        expect(actual?.status).not.toBe(c.status);
+        return;
+      }
       expect({
         status: actual?.status,
         // Where the file says why the message differs, only the status counts.

@@ -59,7 +59,7 @@ import {
   routeHealth,
 } from './custom/gatewayApi';
 import { scaledJobHealth, scaledObjectHealth } from './custom/keda';
-import { openKruiseRules } from './custom/apps.kruise.io';
+import { OPERATOR_RULES } from './custom/registry';
 import {
   clusterExternalSecretHealth,
   externalSecretHealth,
@@ -197,7 +197,7 @@ export const HEALTH_RULES: ReadonlyMap<string, HealthRule> = new Map<
     'pkg.crossplane.io/ConfigurationRevision',
     crossplaneConfigurationRevisionHealth,
   ],
-  ...openKruiseRules,
+  ...OPERATOR_RULES,
 ]);
 
 /**

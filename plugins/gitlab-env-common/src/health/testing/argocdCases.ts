@@ -19,6 +19,8 @@ export interface ArgocdCase {
   message: string;
   /** Why the engine's message differs from Argo CD's on this case, where it does. */
   messageDiffers?: string;
+  /** Why the engine's status differs from Argo CD's stored test, where it does (counted as a disagreement). */
+  statusDiffers?: string;
   /** `reference` when the expectation is read from Argo CD's code, not a test file. */
   expected?: string;
   object: KubernetesObject;
