@@ -4,6 +4,18 @@ import { httpProxyHealth } from './projectcontour.io/HTTPProxy';
 import { karmadaBindingHealth } from './work.karmada.io/ResourceBinding';
 import { minioTenantHealth } from './minio.min.io/Tenant';
 import { subscriptionHealth } from './operators.coreos.com/Subscription';
+import { openTelemetryCollectorHealth } from './opentelemetry.io/OpenTelemetryCollector';
+import { zalandoPostgresqlHealth } from './acid.zalan.do/postgresql';
+import { clickHouseInstallationHealth } from './clickhouse.altinity.com/ClickHouseInstallation';
+import { flinkDeploymentHealth } from './flink.apache.org/FlinkDeployment';
+import { sparkApplicationHealth } from './sparkoperator.k8s.io/SparkApplication';
+import { elasticsearchHealth } from './elasticsearch.k8s.elastic.co/Elasticsearch';
+import { beatHealth } from './beat.k8s.elastic.co/Beat';
+import { rabbitmqClusterHealth } from './rabbitmq.com/RabbitmqCluster';
+import {
+  RABBITMQ_TOPOLOGY_KINDS,
+  rabbitmqTopologyRule,
+} from './rabbitmq.com/topology';
 
 /**
  * Rules for the operators platform teams run, one kind per file under a
@@ -17,4 +29,19 @@ export const OPERATOR_RULES: Array<[string, HealthRule]> = [
   ['operators.coreos.com/Subscription', subscriptionHealth],
   ['minio.min.io/Tenant', minioTenantHealth],
   ['projectcontour.io/HTTPProxy', httpProxyHealth],
+  ['opentelemetry.io/OpenTelemetryCollector', openTelemetryCollectorHealth],
+  ['acid.zalan.do/postgresql', zalandoPostgresqlHealth],
+  [
+    'clickhouse.altinity.com/ClickHouseInstallation',
+    clickHouseInstallationHealth,
+  ],
+  ['flink.apache.org/FlinkDeployment', flinkDeploymentHealth],
+  ['sparkoperator.k8s.io/SparkApplication', sparkApplicationHealth],
+  ['elasticsearch.k8s.elastic.co/Elasticsearch', elasticsearchHealth],
+  ['beat.k8s.elastic.co/Beat', beatHealth],
+  ['rabbitmq.com/RabbitmqCluster', rabbitmqClusterHealth],
+  ...RABBITMQ_TOPOLOGY_KINDS.map(([kind, noun]): [string, HealthRule] => [
+    `rabbitmq.com/${kind}`,
+    rabbitmqTopologyRule(noun),
+  ]),
 ];
