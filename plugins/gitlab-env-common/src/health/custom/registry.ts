@@ -12,6 +12,14 @@ import { sparkApplicationHealth } from './sparkoperator.k8s.io/SparkApplication'
 import { elasticsearchHealth } from './elasticsearch.k8s.elastic.co/Elasticsearch';
 import { beatHealth } from './beat.k8s.elastic.co/Beat';
 import { rabbitmqClusterHealth } from './rabbitmq.com/RabbitmqCluster';
+import { capiClusterHealth } from './cluster.x-k8s.io/Cluster';
+import { capiMachineHealth } from './cluster.x-k8s.io/Machine';
+import { capiMachineDeploymentHealth } from './cluster.x-k8s.io/MachineDeployment';
+import { capiMachineHealthCheckHealth } from './cluster.x-k8s.io/MachineHealthCheck';
+import { capiMachinePoolHealth } from './cluster.x-k8s.io/MachinePool';
+import { cephClusterHealth } from './ceph.rook.io/CephCluster';
+import { cephObjectStoreHealth } from './ceph.rook.io/CephObjectStore';
+import { soloKitHealth } from './gloo.solo.io/soloKit';
 import {
   RABBITMQ_TOPOLOGY_KINDS,
   rabbitmqTopologyRule,
@@ -40,6 +48,21 @@ export const OPERATOR_RULES: Array<[string, HealthRule]> = [
   ['elasticsearch.k8s.elastic.co/Elasticsearch', elasticsearchHealth],
   ['beat.k8s.elastic.co/Beat', beatHealth],
   ['rabbitmq.com/RabbitmqCluster', rabbitmqClusterHealth],
+  ['cluster.x-k8s.io/Cluster', capiClusterHealth],
+  ['cluster.x-k8s.io/Machine', capiMachineHealth],
+  ['cluster.x-k8s.io/MachineDeployment', capiMachineDeploymentHealth],
+  ['cluster.x-k8s.io/MachineHealthCheck', capiMachineHealthCheckHealth],
+  ['cluster.x-k8s.io/MachinePool', capiMachinePoolHealth],
+  ['ceph.rook.io/CephCluster', cephClusterHealth],
+  ['ceph.rook.io/CephObjectStore', cephObjectStoreHealth],
+  ['gloo.solo.io/Upstream', soloKitHealth],
+  ['gloo.solo.io/UpstreamGroup', soloKitHealth],
+  ['gloo.solo.io/Proxy', soloKitHealth],
+  ['gloo.solo.io/Settings', soloKitHealth],
+  ['gateway.solo.io/VirtualService', soloKitHealth],
+  ['gateway.solo.io/RouteTable', soloKitHealth],
+  ['gateway.solo.io/MatchableHttpGateway', soloKitHealth],
+  ['gateway.solo.io/RouteOption', soloKitHealth],
   ...RABBITMQ_TOPOLOGY_KINDS.map(([kind, noun]): [string, HealthRule] => [
     `rabbitmq.com/${kind}`,
     rabbitmqTopologyRule(noun),
