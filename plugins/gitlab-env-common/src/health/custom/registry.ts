@@ -20,6 +20,22 @@ import { capiMachinePoolHealth } from './cluster.x-k8s.io/MachinePool';
 import { cephClusterHealth } from './ceph.rook.io/CephCluster';
 import { cephObjectStoreHealth } from './ceph.rook.io/CephObjectStore';
 import { soloKitHealth } from './gloo.solo.io/soloKit';
+import { promotionStrategyHealth } from './promoter.argoproj.io/PromotionStrategy';
+import { changeTransferPolicyHealth } from './promoter.argoproj.io/ChangeTransferPolicy';
+import { commitStatusHealth } from './promoter.argoproj.io/CommitStatus';
+import { pullRequestHealth } from './promoter.argoproj.io/PullRequest';
+import { ocmPolicyHealth } from './policy.open-cluster-management.io/Policy';
+import { ocmConfigurationPolicyHealth } from './policy.open-cluster-management.io/ConfigurationPolicy';
+import { dataVolumeHealth } from './cdi.kubevirt.io/DataVolume';
+import {
+  threescaleApplicationHealth,
+  threescaleSyncedRule,
+} from './capabilities.3scale.net/threescale';
+import {
+  astraAppVaultHealth,
+  astraApplicationHealth,
+  astraOperationHealth,
+} from './astra.netapp.io/astra';
 import {
   RABBITMQ_TOPOLOGY_KINDS,
   rabbitmqTopologyRule,
@@ -63,6 +79,23 @@ export const OPERATOR_RULES: Array<[string, HealthRule]> = [
   ['gateway.solo.io/RouteTable', soloKitHealth],
   ['gateway.solo.io/MatchableHttpGateway', soloKitHealth],
   ['gateway.solo.io/RouteOption', soloKitHealth],
+  ['promoter.argoproj.io/PromotionStrategy', promotionStrategyHealth],
+  ['promoter.argoproj.io/ChangeTransferPolicy', changeTransferPolicyHealth],
+  ['promoter.argoproj.io/CommitStatus', commitStatusHealth],
+  ['promoter.argoproj.io/PullRequest', pullRequestHealth],
+  ['policy.open-cluster-management.io/Policy', ocmPolicyHealth],
+  [
+    'policy.open-cluster-management.io/ConfigurationPolicy',
+    ocmConfigurationPolicyHealth,
+  ],
+  ['cdi.kubevirt.io/DataVolume', dataVolumeHealth],
+  ['capabilities.3scale.net/Backend', threescaleSyncedRule('Backend')],
+  ['capabilities.3scale.net/Product', threescaleSyncedRule('Product')],
+  ['capabilities.3scale.net/Application', threescaleApplicationHealth],
+  ['astra.netapp.io/Application', astraApplicationHealth],
+  ['astra.netapp.io/Backup', astraOperationHealth],
+  ['astra.netapp.io/ResourceBackup', astraOperationHealth],
+  ['astra.netapp.io/AppVault', astraAppVaultHealth],
   ...RABBITMQ_TOPOLOGY_KINDS.map(([kind, noun]): [string, HealthRule] => [
     `rabbitmq.com/${kind}`,
     rabbitmqTopologyRule(noun),
