@@ -111,8 +111,8 @@ describe('any other custom resource (generic rule)', () => {
     expect(
       computeHealth(
         manifest(
-          'sparkoperator.k8s.io/v1beta2',
-          'SparkApplication',
+          'scheduling.sigs.k8s.io/v1alpha1',
+          'PodGroup',
           {},
           {
             conditions: [condition('Ready', 'True')],
