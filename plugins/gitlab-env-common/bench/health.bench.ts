@@ -8,7 +8,7 @@ import {
   agreementBySource,
   loadArgocdCases,
   runArgocdCase,
-} from '../src/health/testing/argocdCases';
+} from '../src/health/__testUtils__/argocdCases';
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import { parse } from 'yaml';

@@ -3,7 +3,7 @@ import { buildResourceGraph } from './graph';
 import { computeHealth } from './health';
 import { HEALTH_STATUSES, KubernetesObject, ResourceGraph } from './types';
 import { generateEnvironment } from '../bench/generateEnvironment';
-import { loadArgocdCases } from './health/testing/argocdCases';
+import { loadArgocdCases } from './health/__testUtils__/argocdCases';
 import { createHealthRuleSet, parseDeclarativeHealthRules } from './health';
 import { HEALTH_RULES, HealthRule } from './health/rules';
 import { awsAckHealth } from './health/custom/awsAck';

@@ -86,7 +86,7 @@ function phaseSignal(obj: KubernetesObject): HealthAssessment | undefined {
  * the status it names: suspended or paused in the spec; a True Stalled,
  * Degraded or Failed condition, or a False Ready / Available; a failing
  * phase, state or status; a generation the controller has not observed
- * (on the object or its Ready condition); a True Reconciling, an Unknown
+ * (on the object or its Ready / Available condition); a True Reconciling, an Unknown
  * Ready / Available; a progressing or paused phase. Undefined when the
  * object carries none.
  */
@@ -117,12 +117,13 @@ export function contradictingSignal(
     const observed = isRecord(obj.status)
       ? statusOf(obj).observedGeneration
       : undefined;
-    const ready = conditions.find(c => c.type === 'Ready');
-    if (
-      (typeof observed === 'number' && observed < generation) ||
-      (typeof ready?.observedGeneration === 'number' &&
-        ready.observedGeneration < generation)
-    )
+    const staleSummary = conditions.some(
+      c =>
+        (c.type === 'Ready' || c.type === 'Available') &&
+        typeof c.observedGeneration === 'number' &&
+        c.observedGeneration < generation,
+    );
+    if ((typeof observed === 'number' && observed < generation) || staleSummary)
       return health(
         'Progressing',
         `Waiting for the controller to observe generation ${generation}`,
@@ -131,7 +132,10 @@ export function contradictingSignal(
   for (const c of conditions) {
     if (c.type === 'Reconciling' && c.status === 'True')
       return health('Progressing', explain(c, 'Reconciling'));
-    if ((c.type === 'Ready' || c.type === 'Available') && c.status === 'Unknown')
+    if (
+      (c.type === 'Ready' || c.type === 'Available') &&
+      c.status === 'Unknown'
+    )
       return health('Progressing', explain(c, `${c.type} is Unknown`));
   }
   return phase;

@@ -2,7 +2,7 @@ import {
   agreementBySource,
   loadArgocdCases,
   runArgocdCase,
-} from './testing/argocdCases';
+} from './__testUtils__/argocdCases';
 import { loadCrCorpus, runCorpusEntry } from '../../bench/crCorpus';
 
 // The goals of issue 17, kept as regressions guards; `npm run bench:health`

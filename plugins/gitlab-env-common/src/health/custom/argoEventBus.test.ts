@@ -1,5 +1,5 @@
 import { computeHealth } from '../computeHealth';
-import { condition, manifest } from '../testing/objects';
+import { condition, manifest } from '../__testUtils__/objects';
 
 describe('EventBus', () => {
   it('waits for initialization without a Deployed condition, and uses the reason without a message', () => {

@@ -1,5 +1,5 @@
 import { computeHealth } from '../computeHealth';
-import { condition, manifest } from '../testing/objects';
+import { condition, manifest } from '../__testUtils__/objects';
 
 describe('Crossplane and Upbound managed resources', () => {
   const bucket = (status?: object) =>

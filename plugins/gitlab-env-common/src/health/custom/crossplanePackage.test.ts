@@ -1,5 +1,5 @@
 import { computeHealth } from '../computeHealth';
-import { condition, manifest } from '../testing/objects';
+import { condition, manifest } from '../__testUtils__/objects';
 
 describe('Crossplane packages', () => {
   it('is Unknown, saying why, when a condition has no reason (ArgoCD fails on it too)', () => {

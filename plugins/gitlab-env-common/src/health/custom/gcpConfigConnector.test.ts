@@ -1,5 +1,5 @@
 import { computeHealth } from '../computeHealth';
-import { manifest } from '../testing/objects';
+import { manifest } from '../__testUtils__/objects';
 
 describe('Config Connector', () => {
   it('is Suspended while a dependency is not ready, and reads status.healthy of the operator', () => {

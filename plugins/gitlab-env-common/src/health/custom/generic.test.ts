@@ -1,5 +1,5 @@
 import { computeHealth } from '../computeHealth';
-import { condition, manifest } from '../testing/objects';
+import { condition, manifest } from '../__testUtils__/objects';
 
 /** A CloudNativePG cluster: a custom resource no rule knows. */
 const cluster = (spec: object, status?: object, generation = 1) =>

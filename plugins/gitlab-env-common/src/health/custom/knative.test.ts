@@ -1,5 +1,5 @@
 import { computeHealth } from '../computeHealth';
-import { manifest } from '../testing/objects';
+import { manifest } from '../__testUtils__/objects';
 
 describe('Knative Service', () => {
   it('waits for a status update without conditions', () => {
