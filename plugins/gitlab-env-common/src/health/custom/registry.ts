@@ -36,6 +36,7 @@ import {
   astraApplicationHealth,
   astraOperationHealth,
 } from './astra.netapp.io/astra';
+import { appK8sApplicationHealth } from './app.k8s.io/Application';
 import {
   RABBITMQ_TOPOLOGY_KINDS,
   rabbitmqTopologyRule,
@@ -96,6 +97,7 @@ export const OPERATOR_RULES: Array<[string, HealthRule]> = [
   ['astra.netapp.io/Backup', astraOperationHealth],
   ['astra.netapp.io/ResourceBackup', astraOperationHealth],
   ['astra.netapp.io/AppVault', astraAppVaultHealth],
+  ['app.k8s.io/Application', appK8sApplicationHealth],
   ...RABBITMQ_TOPOLOGY_KINDS.map(([kind, noun]): [string, HealthRule] => [
     `rabbitmq.com/${kind}`,
     rabbitmqTopologyRule(noun),
