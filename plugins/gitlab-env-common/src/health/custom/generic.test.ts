@@ -1,10 +1,10 @@
 import { computeHealth } from '../computeHealth';
 import { condition, manifest } from '../__testUtils__/objects';
 
-/** A CloudNativePG cluster: a custom resource no rule knows. */
+/** A database cluster of an operator no rule knows. */
 const cluster = (spec: object, status?: object, generation = 1) =>
   manifest(
-    'postgresql.cnpg.io/v1',
+    'databases.example.com/v1',
     'Cluster',
     { instances: 3, ...spec },
     status,

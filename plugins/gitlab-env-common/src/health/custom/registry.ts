@@ -37,6 +37,13 @@ import {
   astraOperationHealth,
 } from './astra.netapp.io/astra';
 import { appK8sApplicationHealth } from './app.k8s.io/Application';
+import { argoApplicationHealth } from './argoproj.io/Application';
+import { prometheusHealth } from './monitoring.coreos.com/Prometheus';
+import { cnpgClusterHealth } from './postgresql.cnpg.io/Cluster';
+import { strimziKafkaHealth } from './kafka.strimzi.io/Kafka';
+import { verticalPodAutoscalerHealth } from './autoscaling.k8s.io/VerticalPodAutoscaler';
+import { virtualMachineHealth } from './kubevirt.io/VirtualMachine';
+import { inferenceServiceHealth } from './serving.kserve.io/InferenceService';
 import {
   RABBITMQ_TOPOLOGY_KINDS,
   rabbitmqTopologyRule,
@@ -98,6 +105,13 @@ export const OPERATOR_RULES: Array<[string, HealthRule]> = [
   ['astra.netapp.io/ResourceBackup', astraOperationHealth],
   ['astra.netapp.io/AppVault', astraAppVaultHealth],
   ['app.k8s.io/Application', appK8sApplicationHealth],
+  ['argoproj.io/Application', argoApplicationHealth],
+  ['monitoring.coreos.com/Prometheus', prometheusHealth],
+  ['postgresql.cnpg.io/Cluster', cnpgClusterHealth],
+  ['kafka.strimzi.io/Kafka', strimziKafkaHealth],
+  ['autoscaling.k8s.io/VerticalPodAutoscaler', verticalPodAutoscalerHealth],
+  ['kubevirt.io/VirtualMachine', virtualMachineHealth],
+  ['serving.kserve.io/InferenceService', inferenceServiceHealth],
   ...RABBITMQ_TOPOLOGY_KINDS.map(([kind, noun]): [string, HealthRule] => [
     `rabbitmq.com/${kind}`,
     rabbitmqTopologyRule(noun),
