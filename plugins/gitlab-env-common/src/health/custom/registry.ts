@@ -40,7 +40,21 @@ import { appK8sApplicationHealth } from './app.k8s.io/Application';
 import { argoApplicationHealth } from './argoproj.io/Application';
 import { prometheusHealth } from './monitoring.coreos.com/Prometheus';
 import { cnpgClusterHealth } from './postgresql.cnpg.io/Cluster';
-import { strimziKafkaHealth } from './kafka.strimzi.io/Kafka';
+import {
+  strimziKafkaConnectHealth,
+  strimziKafkaHealth,
+  strimziKafkaTopicHealth,
+} from './kafka.strimzi.io/Kafka';
+import { openshiftRouteHealth } from './route.openshift.io/Route';
+import { deploymentConfigHealth } from './apps.openshift.io/DeploymentConfig';
+import { keycloakHealth } from './k8s.keycloak.org/Keycloak';
+import { karpenterNodePoolHealth } from './karpenter.sh/NodePool';
+import { onePasswordItemHealth } from './onepassword.com/OnePasswordItem';
+import {
+  acmeChallengeHealth,
+  acmeOrderHealth,
+} from './acme.cert-manager.io/acme';
+import { istioOperatorHealth } from './install.istio.io/IstioOperator';
 import { verticalPodAutoscalerHealth } from './autoscaling.k8s.io/VerticalPodAutoscaler';
 import { virtualMachineHealth } from './kubevirt.io/VirtualMachine';
 import { inferenceServiceHealth } from './serving.kserve.io/InferenceService';
@@ -109,6 +123,16 @@ export const OPERATOR_RULES: Array<[string, HealthRule]> = [
   ['monitoring.coreos.com/Prometheus', prometheusHealth],
   ['postgresql.cnpg.io/Cluster', cnpgClusterHealth],
   ['kafka.strimzi.io/Kafka', strimziKafkaHealth],
+  ['kafka.strimzi.io/KafkaTopic', strimziKafkaTopicHealth],
+  ['kafka.strimzi.io/KafkaConnect', strimziKafkaConnectHealth],
+  ['route.openshift.io/Route', openshiftRouteHealth],
+  ['apps.openshift.io/DeploymentConfig', deploymentConfigHealth],
+  ['k8s.keycloak.org/Keycloak', keycloakHealth],
+  ['karpenter.sh/NodePool', karpenterNodePoolHealth],
+  ['onepassword.com/OnePasswordItem', onePasswordItemHealth],
+  ['acme.cert-manager.io/Order', acmeOrderHealth],
+  ['acme.cert-manager.io/Challenge', acmeChallengeHealth],
+  ['install.istio.io/IstioOperator', istioOperatorHealth],
   ['autoscaling.k8s.io/VerticalPodAutoscaler', verticalPodAutoscalerHealth],
   ['kubevirt.io/VirtualMachine', virtualMachineHealth],
   ['serving.kserve.io/InferenceService', inferenceServiceHealth],
