@@ -17,9 +17,11 @@ export function keycloakHealth(obj: KubernetesObject): HealthAssessment {
   const sorted = conditionsOf(obj)
     .map((c, i) => ({ c, i, t: time(c.lastTransitionTime) }))
     .sort((a, b) => {
-      if (a.t === undefined || b.t === undefined)
-        return a.t === b.t ? a.i - b.i : a.t === undefined ? 1 : -1;
-      return a.t < b.t ? -1 : a.t > b.t ? 1 : a.i - b.i;
+      // Without a time, last; equal times keep their order.
+      if (a.t === b.t) return a.i - b.i;
+      if (a.t === undefined) return 1;
+      if (b.t === undefined) return -1;
+      return a.t < b.t ? -1 : 1;
     });
   for (const { c } of sorted) {
     if (c.type === 'Ready' && c.status === 'True') return health('Healthy');
