@@ -26,6 +26,7 @@ const KINDS: Array<[apiVersion: string, kind: string]> = [
   ['s3.aws.upbound.io/v1beta1', 'Bucket'],
   ['sqs.services.k8s.aws/v1alpha1', 'Queue'],
   ['storage.cnrm.cloud.google.com/v1beta1', 'StorageBucket'],
+  ['operator.victoriametrics.com/v1beta1', 'VMCluster'],
   ['widgets.example.com/v1', 'Widget'],
 ];
 

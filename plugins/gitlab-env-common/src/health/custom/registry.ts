@@ -55,6 +55,11 @@ import {
   acmeOrderHealth,
 } from './acme.cert-manager.io/acme';
 import { istioOperatorHealth } from './install.istio.io/IstioOperator';
+import { flaggerCanaryHealth } from './flagger.app/Canary';
+import { grafanaHealth } from './grafana.integreatly.org/Grafana';
+import { virtualMachineInstanceHealth } from './kubevirt.io/VirtualMachineInstance';
+import { kubeadmControlPlaneHealth } from './controlplane.cluster.x-k8s.io/KubeadmControlPlane';
+import { mariaDbHealth } from './k8s.mariadb.com/MariaDB';
 import { verticalPodAutoscalerHealth } from './autoscaling.k8s.io/VerticalPodAutoscaler';
 import { virtualMachineHealth } from './kubevirt.io/VirtualMachine';
 import { inferenceServiceHealth } from './serving.kserve.io/InferenceService';
@@ -133,6 +138,14 @@ export const OPERATOR_RULES: Array<[string, HealthRule]> = [
   ['acme.cert-manager.io/Order', acmeOrderHealth],
   ['acme.cert-manager.io/Challenge', acmeChallengeHealth],
   ['install.istio.io/IstioOperator', istioOperatorHealth],
+  ['flagger.app/Canary', flaggerCanaryHealth],
+  ['grafana.integreatly.org/Grafana', grafanaHealth],
+  ['kubevirt.io/VirtualMachineInstance', virtualMachineInstanceHealth],
+  [
+    'controlplane.cluster.x-k8s.io/KubeadmControlPlane',
+    kubeadmControlPlaneHealth,
+  ],
+  ['k8s.mariadb.com/MariaDB', mariaDbHealth],
   ['autoscaling.k8s.io/VerticalPodAutoscaler', verticalPodAutoscalerHealth],
   ['kubevirt.io/VirtualMachine', virtualMachineHealth],
   ['serving.kserve.io/InferenceService', inferenceServiceHealth],
