@@ -60,6 +60,12 @@ import { grafanaHealth } from './grafana.integreatly.org/Grafana';
 import { virtualMachineInstanceHealth } from './kubevirt.io/VirtualMachineInstance';
 import { kubeadmControlPlaneHealth } from './controlplane.cluster.x-k8s.io/KubeadmControlPlane';
 import { mariaDbHealth } from './k8s.mariadb.com/MariaDB';
+import { confluentKafkaHealth } from './platform.confluent.io/Kafka';
+import { vaultStaticSecretHealth } from './secrets.hashicorp.com/VaultStaticSecret';
+import { imageUpdaterHealth } from './argocd-image-updater.argoproj.io/ImageUpdater';
+import { clusterResourceSetHealth } from './addons.cluster.x-k8s.io/ClusterResourceSet';
+import { apiManagerHealth } from './apps.3scale.net/APIManager';
+import { camelIntegrationHealth } from './camel.apache.org/Integration';
 import { verticalPodAutoscalerHealth } from './autoscaling.k8s.io/VerticalPodAutoscaler';
 import { virtualMachineHealth } from './kubevirt.io/VirtualMachine';
 import { inferenceServiceHealth } from './serving.kserve.io/InferenceService';
@@ -146,6 +152,12 @@ export const OPERATOR_RULES: Array<[string, HealthRule]> = [
     kubeadmControlPlaneHealth,
   ],
   ['k8s.mariadb.com/MariaDB', mariaDbHealth],
+  ['platform.confluent.io/Kafka', confluentKafkaHealth],
+  ['secrets.hashicorp.com/VaultStaticSecret', vaultStaticSecretHealth],
+  ['argocd-image-updater.argoproj.io/ImageUpdater', imageUpdaterHealth],
+  ['addons.cluster.x-k8s.io/ClusterResourceSet', clusterResourceSetHealth],
+  ['apps.3scale.net/APIManager', apiManagerHealth],
+  ['camel.apache.org/Integration', camelIntegrationHealth],
   ['autoscaling.k8s.io/VerticalPodAutoscaler', verticalPodAutoscalerHealth],
   ['kubevirt.io/VirtualMachine', virtualMachineHealth],
   ['serving.kserve.io/InferenceService', inferenceServiceHealth],
