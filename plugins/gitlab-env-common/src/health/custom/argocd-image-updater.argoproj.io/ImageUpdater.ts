@@ -1,5 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../../types';
 import { conditionsOf, health, isRecord, statusOf } from '../../conditions';
+import { decidingCondition } from '../readyCondition';
 
 /**
  * Argo CD Image Updater ImageUpdater (Argo CD's
@@ -27,14 +28,8 @@ export function imageUpdaterHealth(obj: KubernetesObject): HealthAssessment {
     c => c.type === 'Reconciling' && c.status === 'True',
   );
   if (reconciling) return health('Progressing', reconciling.message);
-  const ready = conditions.find(
-    c => c.type === 'Ready' && (c.status === 'True' || c.status === 'False'),
-  );
-  if (ready)
-    return health(
-      ready.status === 'True' ? 'Healthy' : 'Degraded',
-      ready.message,
-    );
+  const ready = decidingCondition(obj, 'Ready');
+  if (ready) return ready;
   return health(
     'Progressing',
     'Waiting for ImageUpdater to report a Ready condition',

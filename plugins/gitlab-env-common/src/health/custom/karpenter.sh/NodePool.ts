@@ -1,5 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../../types';
 import { conditionsOf, health } from '../../conditions';
+import { decidingCondition } from '../readyCondition';
 
 /**
  * Karpenter NodePool (Argo CD's karpenter.sh/NodePool): the Ready
@@ -8,16 +9,9 @@ import { conditionsOf, health } from '../../conditions';
 export function karpenterNodePoolHealth(
   obj: KubernetesObject,
 ): HealthAssessment {
-  const conditions = conditionsOf(obj);
-  const ready = conditions.find(
-    c => c.type === 'Ready' && (c.status === 'True' || c.status === 'False'),
-  );
-  if (ready)
-    return health(
-      ready.status === 'True' ? 'Healthy' : 'Degraded',
-      ready.message,
-    );
-  const nodeClass = conditions.find(
+  const ready = decidingCondition(obj, 'Ready');
+  if (ready) return ready;
+  const nodeClass = conditionsOf(obj).find(
     c => c.type === 'NodeClassReady' && c.status === 'False',
   );
   if (nodeClass) return health('Degraded', nodeClass.message);
