@@ -3,9 +3,9 @@
 // the same kind, on the same objects, in the same run (printed, never
 // asserted). The Lua sandbox is the backend's: rules run on the server.
 // eslint-disable-next-line @backstage/no-relative-monorepo-imports
-import { LuaSandbox } from '../../gitlab-env-backend/src/health/luaSandbox';
+import { LuaSandbox } from '../../gitlab-env-backend/src/config/argocd/luaSandbox';
 // eslint-disable-next-line @backstage/no-relative-monorepo-imports
-import { luaHealthRule } from '../../gitlab-env-backend/src/health/luaHealthRules';
+import { luaHealthRule } from '../../gitlab-env-backend/src/config/argocd/luaHealthRules';
 import { computeHealth, createHealthRuleSet } from '../src/health';
 import { loadArgocdCases } from '../src/health/__testUtils__/argocdCases';
 import { KubernetesObject } from '../src/types';

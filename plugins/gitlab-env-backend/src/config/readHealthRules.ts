@@ -8,9 +8,9 @@ import { resolve } from 'path';
 import {
   argocdConfigMapData,
   readArgocdHealthScripts,
-} from '../health/argocdCustomizations';
-import { compileLuaHealthRules } from '../health/luaHealthRules';
-import { LuaSandbox } from '../health/luaSandbox';
+} from './argocd/argocdCustomizations';
+import { compileLuaHealthRules } from './argocd/luaHealthRules';
+import { LuaSandbox } from './argocd/luaSandbox';
 
 /** Adopters' health rules from app-config, and what is wrong with any of them. */
 export interface HealthRulesFromConfig {

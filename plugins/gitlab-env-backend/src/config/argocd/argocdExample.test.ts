@@ -7,9 +7,9 @@ import {
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import { parse } from 'yaml';
-import { readHealthRules } from '../config/readHealthRules';
+import { readHealthRules } from '../readHealthRules';
 
-const EXAMPLES = join(__dirname, '../../../../examples/health-rules');
+const EXAMPLES = join(__dirname, '../../../../../examples/health-rules');
 
 const velero = (kind: string, spec: object, status?: object) =>
   ({
