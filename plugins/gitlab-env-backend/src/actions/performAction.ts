@@ -13,7 +13,7 @@ import {
   reconcilesWithSource,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { failure, GitlabEnvFailure } from '../errors';
-import { KasClient, KasWrite } from '../service/kasClient';
+import { KasClient, KasWrite } from '../transport/kasClient';
 import { normalizeObject } from '../service/objects';
 import { acceptedBody } from './clusterAnswer';
 import { describeTarget, pathOf, readTarget } from './targets';

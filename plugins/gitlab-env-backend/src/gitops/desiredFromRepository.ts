@@ -10,7 +10,7 @@ import {
   resourceId,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { parseAllDocuments, parse } from 'yaml';
-import { isProjectPath } from '../ciAccess/paths';
+import { isProjectPath } from '../validation/gitlabPaths';
 import { normalizeObject } from '../service/objects';
 
 /** Reads stop here: a deploy directory is a handful of small files. */

@@ -6,11 +6,11 @@ import {
   fluxInventoryKeys,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { checkFluxResourcePath, isDns1123Label } from '../validation';
-import { KasClient } from '../service/kasClient';
+import { KasClient } from '../transport/kasClient';
 import { getObject, listKind } from '../service/objectSource';
 import { ReadBounds } from '../service/readBounds';
 import { ListableKind } from '../service/discovery';
-import { isRecord } from '../service/json';
+import { isRecord } from '../validation/json';
 import { GitlabEnvConfig } from '../config';
 import {
   listMarkedWorkloads,

@@ -8,7 +8,7 @@ import { isDns1123Label } from '../validation';
 import { markersCommand } from './mappingCommands';
 import { mostCommonNamespace } from './mostCommonNamespace';
 import { asGitlabEnvError } from '../errors';
-import { KasClient } from '../service/kasClient';
+import { KasClient } from '../transport/kasClient';
 import { listKind } from '../service/objectSource';
 import { ReadBounds } from '../service/readBounds';
 import { ListableKind } from '../service/discovery';

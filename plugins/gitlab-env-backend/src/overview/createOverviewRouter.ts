@@ -18,7 +18,7 @@ import express from 'express';
 import Router from 'express-promise-router';
 import pLimit from 'p-limit';
 import { GitlabEnvironmentsService } from '../service';
-import { deadlineSignal } from '../service/deadline';
+import { deadlineSignal } from '../transport/deadline';
 import { listEntityRows, readRowHealth } from './entityRows';
 import { HealthRead, healthReadOrder } from './healthReadOrder';
 

@@ -7,7 +7,7 @@ import {
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { GitlabEnvConfig, GitlabInstanceConfig } from '../config';
 import { asGitlabEnvError, failure, GitlabEnvFailure } from '../errors';
-import { tokenFailure } from '../instance/InstanceProbe';
+import { tokenFailure } from '../transport/InstanceProbe';
 import { invalidSetting } from '../validation';
 import {
   assembleRead,

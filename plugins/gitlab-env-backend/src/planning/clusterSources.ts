@@ -4,7 +4,7 @@ import {
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { asGitlabEnvError, GitlabEnvFailure } from '../errors';
 import type { ListableKind } from '../service/discovery';
-import { KasClient } from '../service/kasClient';
+import { KasClient } from '../transport/kasClient';
 import {
   apiVersionOf,
   inspectOrWarn,

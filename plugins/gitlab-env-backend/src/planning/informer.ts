@@ -4,7 +4,7 @@ import {
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { asGitlabEnvError, failure } from '../errors';
 import type { ListableKind } from '../service/discovery';
-import { isRecord, statusMessage } from '../service/json';
+import { isRecord, statusMessage } from '../validation/json';
 import { inspectObject, PlannedKind } from '../service/objects';
 import { apiVersionOf } from '../service/objectSource';
 import { ReadBounds } from '../service/readBounds';

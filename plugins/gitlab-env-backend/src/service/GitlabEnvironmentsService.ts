@@ -18,8 +18,8 @@ import {
   GitlabEnvFailure,
   isDefinitiveFailure,
 } from '../errors';
-import { MINIMUM_GITLAB_VERSION } from '../instance/gitlabVersion';
-import { InstanceFacts, InstanceProbe } from '../instance/InstanceProbe';
+import { MINIMUM_GITLAB_VERSION } from '../transport/gitlabVersion';
+import { InstanceFacts, InstanceProbe } from '../transport/InstanceProbe';
 import {
   isPartialRead,
   Judging,
@@ -41,11 +41,11 @@ import {
   SharedTransport,
 } from '../transport/SharedTransport';
 import { CoalescingCache } from './cache';
-import { deadlineSignal } from './deadline';
+import { deadlineSignal } from '../transport/deadline';
 import { ListableKind, namespacedKinds } from './discovery';
-import type { KasClient } from './kasClient';
+import type { KasClient } from '../transport/kasClient';
 import { SharedReadCache } from './sharedCache';
-import { GitlabRestClient } from '../ciAccess/gitlabRest';
+import { GitlabRestClient } from '../transport/gitlabRest';
 import { compareWithRepository } from '../gitops/desiredFromRepository';
 import { driftedCount } from '../gitops/driftedCount';
 

@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'events';
 import { failure } from '../errors';
-import { deadlineSignal } from './deadline';
+import { deadlineSignal } from '../transport/deadline';
 
 interface Entry<T> {
   promise: Promise<T>;

@@ -1,7 +1,7 @@
 import { KubernetesObject } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { GitlabEnvFailure } from '../errors';
 import { ListableKind, namespacedKinds } from './discovery';
-import { KasClient } from './kasClient';
+import { KasClient } from '../transport/kasClient';
 import { ReadBounds } from './readBounds';
 import {
   getObject,

@@ -1,6 +1,6 @@
 import { failure } from '../errors';
-import { KasClient } from './kasClient';
-import { isRecord } from './json';
+import { KasClient } from '../transport/kasClient';
+import { isRecord } from '../validation/json';
 import {
   basePathOf,
   isApiGroup,

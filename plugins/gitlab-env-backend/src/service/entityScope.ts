@@ -13,7 +13,7 @@ import {
 import { GitlabInstanceConfig } from '../config';
 import { failure } from '../errors';
 import { isProjectFullPath } from '../validation';
-import { ProjectLocator } from './gitlabClient';
+import { ProjectLocator } from '../transport/gitlabClient';
 
 /** What an entity's annotations ask for, validated. */
 export interface EntityScope {

@@ -5,8 +5,8 @@ import {
 import { failure } from '../errors';
 import { collectionPath, objectPath } from '../validation';
 import type { ListableKind } from './discovery';
-import { isRecord } from './json';
-import { KasClient } from './kasClient';
+import { isRecord } from '../validation/json';
+import { KasClient } from '../transport/kasClient';
 import { describeItem, inspectObject, PlannedKind } from './objects';
 import { ReadBounds } from './readBounds';
 

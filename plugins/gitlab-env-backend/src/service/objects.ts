@@ -3,7 +3,7 @@ import {
   KubernetesObject,
   lastAppliedChanges,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import { isRecord, MAX_JSON_DEPTH } from './json';
+import { isRecord, MAX_JSON_DEPTH } from '../validation/json';
 
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 

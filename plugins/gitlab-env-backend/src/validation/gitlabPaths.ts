@@ -3,22 +3,14 @@ import { failure } from '../errors';
 /**
  * Values from GitLab and from the browser that end up in URL paths; each is
  * checked against what GitLab or Kubernetes allow before it is encoded.
+ * Agent and namespace names are DNS-1123 labels (GitLab's
+ * doc/user/clusters/agent/install, "agent name"): isDns1123Label.
  */
 
-/** GitLab agent names: lower-case RFC 1123 labels (doc/user/clusters/agent/install, "agent name"). */
-const AGENT_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 /** GitLab project/group path segments: letters, digits, `_`, `-`, `.`; no `..`. */
 const PATH_SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
 /** Environment template file names. */
 const TEMPLATE_NAME = /^[a-z0-9]([-a-z0-9_.]*[a-z0-9])?$/;
-/** Kubernetes namespace names (RFC 1123 label). */
-const NAMESPACE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-
-export function isAgentName(value: unknown): value is string {
-  return (
-    typeof value === 'string' && value.length <= 63 && AGENT_NAME.test(value)
-  );
-}
 
 export function isProjectPath(value: unknown): value is string {
   if (typeof value !== 'string' || value.length === 0 || value.length > 500)
@@ -35,12 +27,6 @@ export function isTemplateName(value: unknown): value is string {
     typeof value === 'string' &&
     value.length <= 100 &&
     TEMPLATE_NAME.test(value)
-  );
-}
-
-export function isNamespaceName(value: unknown): value is string {
-  return (
-    typeof value === 'string' && value.length <= 63 && NAMESPACE.test(value)
   );
 }
 

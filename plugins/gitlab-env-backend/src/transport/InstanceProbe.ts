@@ -5,8 +5,8 @@ import {
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { GitlabInstanceConfig } from '../config';
 import { asGitlabEnvError, failure, GitlabEnvFailure } from '../errors';
-import { requestUpstream, UpstreamResponse } from '../service/http';
-import { isRecord } from '../service/json';
+import { requestUpstream, UpstreamResponse } from './http';
+import { isRecord } from '../validation/json';
 import {
   FIELD_SINCE,
   MINIMUM_GITLAB_VERSION,

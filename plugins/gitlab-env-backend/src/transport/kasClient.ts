@@ -7,7 +7,7 @@ import {
   UpstreamRequest,
   UpstreamResponse,
 } from './http';
-import { isRecord, statusMessage } from './json';
+import { isRecord, statusMessage } from '../validation/json';
 
 export interface KasTarget {
   kasProxyUrl: string;

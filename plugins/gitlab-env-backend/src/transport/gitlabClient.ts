@@ -9,9 +9,9 @@ import {
 import { GitlabInstanceConfig } from '../config';
 import { failure } from '../errors';
 import { checkEnvironmentValues } from '../validation';
-import { FIELD_SINCE, versionAtLeast } from '../instance/gitlabVersion';
+import { FIELD_SINCE, versionAtLeast } from './gitlabVersion';
 import { requestUpstream } from './http';
-import { isRecord } from './json';
+import { isRecord } from '../validation/json';
 
 /** How the entity names its project. */
 export type ProjectLocator = { fullPath: string } | { id: string };
@@ -25,7 +25,6 @@ export interface ProjectEnvironments {
 
 /** 100 environments a page: 10,000 environments is far past any real project. */
 const MAX_ENVIRONMENT_PAGES = 100;
-
 
 /** Whether an agent's agentk ever connected, as GitLab's own dashboard tells. */
 export interface AgentActivity {

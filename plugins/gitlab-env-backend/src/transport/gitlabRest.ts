@@ -1,14 +1,13 @@
 import { GitlabInstanceConfig } from '../config';
 import { failure } from '../errors';
-import { requestUpstream, UpstreamResponse } from '../service/http';
-import { isRecord } from '../service/json';
-import { isBranchName, isProjectPath } from './paths';
+import type { Limit } from './concurrencyLimit';
+import { requestUpstream, UpstreamResponse } from './http';
+import { isRecord } from '../validation/json';
+import { isBranchName, isProjectPath } from '../validation/gitlabPaths';
 
 /** Agent configuration files are small; refuse anything that is not. */
 const MAX_FILE_BYTES = 256 * 1024;
 const MAX_PROTECTED_BRANCH_PAGES = 5;
-
-type Limit = <T>(fn: () => Promise<T>) => Promise<T>;
 
 export interface ProjectInfo {
   id: string;
@@ -17,7 +16,7 @@ export interface ProjectInfo {
 }
 
 /**
- * The GitLab REST reads this feature needs: a project's default branch, its
+ * The GitLab REST reads CI access and the repository comparison need: a project's default branch, its
  * protected branches and repository files
  * (https://docs.gitlab.com/api/repository_files/#get-file-from-repository).
  */
