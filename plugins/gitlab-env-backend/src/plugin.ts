@@ -28,7 +28,7 @@ import { createOverviewRouter } from './overview';
 import { createLiveRouter, createRouter } from './routes';
 import { liveDesiredState } from './gitops/liveDesiredState';
 import { GitlabEnvironmentsService } from './service';
-import { sharedStoreOf } from './service/sharedCache';
+import { sharedStoreOf } from './caching/sharedCache';
 
 /**
  * The gitlab-env backend plugin: `/api/gitlab-env`.

@@ -20,7 +20,7 @@ import {
 import { GitlabEnvConfig, GitlabInstanceConfig } from '../config';
 import { asGitlabEnvError, failure, isDefinitiveFailure } from '../errors';
 import { GitlabEnvTransport, Limit, SharedTransport } from '../transport';
-import { CoalescingCache } from '../service/cache';
+import { CoalescingCache } from '../caching/cache';
 import {
   EntityScope,
   isInScope,

@@ -7,7 +7,7 @@ import {
 import { GitlabEnvConfig, GitlabInstanceConfig } from '../config';
 import { asGitlabEnvError, failure } from '../errors';
 import { isInScope, readEntityScope } from '../service/entityScope';
-import { SharedReadCache } from '../service/sharedCache';
+import { SharedReadCache } from '../caching/sharedCache';
 import { GitlabEnvTransport } from '../transport/SharedTransport';
 import { namespaceSourcesThroughAgents } from '../gitops/gitlabDeployments';
 import { ReadBounds } from '../service/readBounds';

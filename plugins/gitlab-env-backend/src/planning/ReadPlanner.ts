@@ -20,7 +20,7 @@ import { discoverListableKinds, ListableKind } from '../service/discovery';
 import { missingKubernetesSetting } from '../service/kubernetesSettings';
 import { ObjectSource } from '../service/objectSource';
 import { ReadBounds } from '../service/readBounds';
-import { SharedReadCache } from '../service/sharedCache';
+import { SharedReadCache } from '../caching/sharedCache';
 import { GitlabEnvTransport } from '../transport/SharedTransport';
 import {
   ClusterAccess,

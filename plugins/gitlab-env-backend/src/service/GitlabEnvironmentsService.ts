@@ -40,11 +40,11 @@ import {
   GitlabEnvTransport,
   SharedTransport,
 } from '../transport/SharedTransport';
-import { CoalescingCache } from './cache';
+import { CoalescingCache } from '../caching/cache';
 import { deadlineSignal } from '../transport/deadline';
 import { ListableKind, namespacedKinds } from './discovery';
 import type { KasClient } from '../transport/kasClient';
-import { SharedReadCache } from './sharedCache';
+import { SharedReadCache } from '../caching/sharedCache';
 import { GitlabRestClient } from '../transport/gitlabRest';
 import { compareWithRepository } from '../gitops/desiredFromRepository';
 import { driftedCount } from '../gitops/driftedCount';
