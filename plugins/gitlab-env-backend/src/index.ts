@@ -18,13 +18,13 @@ export type {
   GitlabEnvObjectSourceExtensionPoint,
 } from './extensions';
 export type { GitlabEnvLocator, LocatedEntity } from './locating';
+export type { RefreshTarget } from './planning';
 export type {
   GitlabEnvClusterSource,
   GitlabEnvClusterTarget,
-  RefreshTarget,
-} from './planning';
-export type { ListableKind } from './service/discovery';
-export type { ObjectRef } from './service/objectSource';
+  ListableKind,
+  ObjectRef,
+} from './reading';
 export type {
   GitlabEnvConfig,
   GitlabInstanceConfig,

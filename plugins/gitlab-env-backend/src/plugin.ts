@@ -22,7 +22,8 @@ import {
   gitlabEnvObjectSourceExtensionPoint,
 } from './extensions';
 import { GitlabEnvLocator } from './locating';
-import { GitlabEnvClusterSource, LivePlanner } from './planning';
+import { LivePlanner } from './planning';
+import { GitlabEnvClusterSource } from './reading';
 import { SharedTransport } from './transport';
 import { createOverviewRouter } from './overview';
 import { createLiveRouter, createRouter } from './routes';

@@ -11,7 +11,7 @@ import {
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { parseAllDocuments, parse } from 'yaml';
 import { isProjectPath } from '../validation/gitlabPaths';
-import { normalizeObject } from '../service/objects';
+import { normalizeObject } from '../reading/objects';
 
 /** Reads stop here: a deploy directory is a handful of small files. */
 const MAX_FILES = 50;

@@ -7,9 +7,9 @@ import {
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { checkFluxResourcePath, isDns1123Label } from '../validation';
 import { KasClient } from '../transport/kasClient';
-import { getObject, listKind } from '../service/objectSource';
-import { ReadBounds } from '../service/readBounds';
-import { ListableKind } from '../service/discovery';
+import { getObject, listKind } from '../reading/objectSource';
+import { ReadBounds } from '../reading/readBounds';
+import { ListableKind } from '../reading/discovery';
 import { isRecord } from '../validation/json';
 import { GitlabEnvConfig } from '../config';
 import {

@@ -9,9 +9,9 @@ import { markersCommand } from './mappingCommands';
 import { mostCommonNamespace } from './mostCommonNamespace';
 import { asGitlabEnvError } from '../errors';
 import { KasClient } from '../transport/kasClient';
-import { listKind } from '../service/objectSource';
-import { ReadBounds } from '../service/readBounds';
-import { ListableKind } from '../service/discovery';
+import { listKind } from '../reading/objectSource';
+import { ReadBounds } from '../reading/readBounds';
+import { ListableKind } from '../reading/discovery';
 
 const appsKind = (kind: string, plural: string): ListableKind => ({
   group: 'apps',

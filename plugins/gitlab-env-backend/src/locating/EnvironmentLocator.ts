@@ -10,7 +10,7 @@ import { isInScope, readEntityScope } from '../service/entityScope';
 import { SharedReadCache } from '../caching/sharedCache';
 import { GitlabEnvTransport } from '../transport/SharedTransport';
 import { namespaceSourcesThroughAgents } from '../gitops/gitlabDeployments';
-import { ReadBounds } from '../service/readBounds';
+import { ReadBounds } from '../reading/readBounds';
 
 /**
  * Where a catalog entity deploys: its GitLab project and the environments

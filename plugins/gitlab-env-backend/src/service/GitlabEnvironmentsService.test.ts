@@ -15,7 +15,7 @@ import {
   entityWith,
   failureOf,
 } from '../__testUtils__/serviceFixture';
-import { REDACTED_SECRET_VALUE } from './objects';
+import { REDACTED_SECRET_VALUE } from '../reading/objects';
 
 const server = setupServer();
 registerMswTestHooks(server);

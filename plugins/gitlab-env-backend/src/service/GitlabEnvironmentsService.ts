@@ -34,7 +34,7 @@ import {
 import {
   ClusterAccess,
   GitlabEnvClusterSource,
-} from '../planning/clusterSources';
+} from '../reading/clusterSources';
 import { EnvironmentContext, ReadPlanner } from '../planning/ReadPlanner';
 import {
   GitlabEnvTransport,
@@ -42,7 +42,7 @@ import {
 } from '../transport/SharedTransport';
 import { CoalescingCache } from '../caching/cache';
 import { deadlineSignal } from '../transport/deadline';
-import { ListableKind, namespacedKinds } from './discovery';
+import { ListableKind, namespacedKinds } from '../reading/discovery';
 import type { KasClient } from '../transport/kasClient';
 import { SharedReadCache } from '../caching/sharedCache';
 import { GitlabRestClient } from '../transport/gitlabRest';

@@ -15,7 +15,7 @@ import {
   readProduction,
 } from '../__testUtils__/serviceFixture';
 import { GitlabEnvConfig } from '../config';
-import { REDACTED_SECRET_VALUE } from './objects';
+import { REDACTED_SECRET_VALUE } from '../reading/objects';
 
 /**
  * Values from GitLab and answers from the cluster are untrusted: crafted

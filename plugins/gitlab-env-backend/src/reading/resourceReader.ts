@@ -4,11 +4,7 @@ import {
   KubernetesObject,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { asGitlabEnvError, GitlabEnvFailure } from '../errors';
-import {
-  fluxRelatedRefs,
-  MAX_RELATED_READS,
-  refOf,
-} from '../gitops/fluxRelatedRefs';
+import { fluxRelatedRefs, MAX_RELATED_READS, refOf } from './fluxRelatedRefs';
 import { checkFluxResourcePath } from '../validation';
 import { ListableKind, namespacedKinds } from './discovery';
 import { ObjectRef, ObjectSource } from './objectSource';

@@ -1,4 +1,4 @@
-import { ListableKind } from '../service/discovery';
+import { ListableKind } from './discovery';
 import { fluxRelatedRefs } from './fluxRelatedRefs';
 
 const kind = (

@@ -7,8 +7,8 @@ import {
   ResourceKey,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { isDns1123Label, isPathSegmentName } from '../validation';
-import { ListableKind } from '../service/discovery';
-import { ObjectRef } from '../service/objectSource';
+import { ListableKind } from './discovery';
+import { ObjectRef } from './objectSource';
 
 /** Reads beyond the environment's namespace stop here; the rest is a warning. */
 export const MAX_RELATED_READS = 500;

@@ -3,7 +3,7 @@ import {
   KubernetesObject,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { asGitlabEnvError, GitlabEnvFailure } from '../errors';
-import type { ListableKind } from '../service/discovery';
+import type { ListableKind } from './discovery';
 import { KasClient } from '../transport/kasClient';
 import {
   apiVersionOf,
@@ -11,8 +11,8 @@ import {
   kasObjectSource,
   ObjectRef,
   ObjectSource,
-} from '../service/objectSource';
-import { ReadBounds } from '../service/readBounds';
+} from './objectSource';
+import { ReadBounds } from './readBounds';
 
 /** The agent whose cluster a source may serve. @public */
 export interface GitlabEnvClusterTarget {

@@ -1,5 +1,10 @@
 import { KubernetesObject } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import type { InformerEvent } from './informer';
+
+/** One change an informer passes on: objects are validated and redacted. */
+export interface InformerEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  object: KubernetesObject;
+}
 
 /**
  * Replaces what `held` holds with `found` and says what changed, as watch

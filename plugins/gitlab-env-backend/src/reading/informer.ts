@@ -3,24 +3,20 @@ import {
   KubernetesObject,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { asGitlabEnvError, failure } from '../errors';
-import type { ListableKind } from '../service/discovery';
+import type { ListableKind } from './discovery';
 import { isRecord, statusMessage } from '../validation/json';
-import { inspectObject, PlannedKind } from '../service/objects';
-import { apiVersionOf } from '../service/objectSource';
-import { ReadBounds } from '../service/readBounds';
-import { replaceObjects } from './objectDiff';
+import { inspectObject, PlannedKind } from './objects';
+import { apiVersionOf } from './objectSource';
+import { ReadBounds } from './readBounds';
+import { InformerEvent, replaceObjects } from './objectDiff';
 import { informerStrings } from './stringPool';
 
-/** One change an informer passes on: objects are validated and redacted. */
+export type { InformerEvent };
+
 /** The namespaces a cluster-wide watch keeps; read per object, so never copied. */
 export interface NamespaceSet {
   has(namespace: string): boolean;
   readonly size: number;
-}
-
-export interface InformerEvent {
-  type: 'ADDED' | 'MODIFIED' | 'DELETED';
-  object: KubernetesObject;
 }
 
 /** What subscribers of an informer hear. */
