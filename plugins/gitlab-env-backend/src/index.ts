@@ -17,6 +17,7 @@ export type {
   GitlabEnvLocatorExtensionPoint,
   GitlabEnvObjectSourceExtensionPoint,
 } from './extensions';
+export { isValidLabelSelector } from './locating';
 export type { GitlabEnvLocator, LocatedEntity } from './locating';
 export type { RefreshTarget } from './planning';
 export type {

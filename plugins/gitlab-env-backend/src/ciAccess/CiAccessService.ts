@@ -25,7 +25,7 @@ import {
   EntityScope,
   isInScope,
   readEntityScope,
-} from '../service/entityScope';
+} from '../locating/entityScope';
 import { GitlabClient, ProjectEnvironments } from '../transport/gitlabClient';
 import { requestUpstream } from '../transport/http';
 import { isRecord } from '../validation/json';

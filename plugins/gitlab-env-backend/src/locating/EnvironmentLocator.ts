@@ -6,10 +6,10 @@ import {
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { GitlabEnvConfig, GitlabInstanceConfig } from '../config';
 import { asGitlabEnvError, failure } from '../errors';
-import { isInScope, readEntityScope } from '../service/entityScope';
+import { isInScope, readEntityScope } from './entityScope';
 import { SharedReadCache } from '../caching/sharedCache';
 import { GitlabEnvTransport } from '../transport/SharedTransport';
-import { namespaceSourcesThroughAgents } from '../gitops/gitlabDeployments';
+import { namespaceSourcesThroughAgents } from './gitlabDeployments';
 import { ReadBounds } from '../reading/readBounds';
 
 /**

@@ -11,7 +11,7 @@ import {
 import { asGitlabEnvError } from '../errors';
 import { GitlabEnvironmentsService } from '../service';
 import { invalidSetting } from '../validation';
-import { missingKubernetesSetting } from '../service/kubernetesSettings';
+import { missingKubernetesSetting } from '../locating/kubernetesSettings';
 
 function relationRef(
   entity: Entity,

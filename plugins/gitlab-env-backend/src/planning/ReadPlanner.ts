@@ -17,7 +17,7 @@ import {
 import { LocatedEntity } from '../locating/EnvironmentLocator';
 import { readAcrossCluster } from '../reading/clusterWideSource';
 import { discoverListableKinds, ListableKind } from '../reading/discovery';
-import { missingKubernetesSetting } from '../service/kubernetesSettings';
+import { missingKubernetesSetting } from '../locating/kubernetesSettings';
 import { ObjectSource } from '../reading/objectSource';
 import { ReadBounds } from '../reading/readBounds';
 import { SharedReadCache } from '../caching/sharedCache';

@@ -4,4 +4,3 @@ export type {
   GitlabEnvironmentsServiceOptions,
   ListEnvironmentsOptions,
 } from './GitlabEnvironmentsService';
-export { isValidLabelSelector } from './entityScope';
