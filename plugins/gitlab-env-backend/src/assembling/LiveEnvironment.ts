@@ -12,7 +12,7 @@ import {
   WatchEvent,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { asGitlabEnvError } from '../errors';
-import type { LiveTarget } from '../service/GitlabEnvironmentsService';
+import type { LiveTarget } from './liveTarget';
 import { readEnvironmentObjects } from '../reading/resourceReader';
 import { ReadBounds } from '../reading/readBounds';
 import { objectSourceOf } from '../reading/clusterSources';

@@ -11,7 +11,7 @@ import {
   summarizeGraphHealth,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import type { ListableKind } from '../reading/discovery';
-import { markExpectedRefusals } from '../service/expectedRefusals';
+import { markExpectedRefusals } from './expectedRefusals';
 import { ObjectSource } from '../reading/objectSource';
 import { ReadBounds } from '../reading/readBounds';
 import { readEnvironmentObjects } from '../reading/resourceReader';

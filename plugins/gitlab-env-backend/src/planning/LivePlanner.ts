@@ -1,7 +1,7 @@
 import { LoggerService } from '@backstage/backend-plugin-api';
 import { LiveKindState } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { LiveSettings } from '../config';
-import { LiveTarget } from '../service/GitlabEnvironmentsService';
+import type { LiveTarget } from '../assembling/liveTarget';
 import type { ListableKind } from '../reading/discovery';
 import { collectionPath } from '../validation';
 import { listKind } from '../reading/objectSource';

@@ -31,23 +31,21 @@ import {
   instanceOf,
   LocatedEntity,
 } from '../locating/EnvironmentLocator';
-import {
-  ClusterAccess,
-  GitlabEnvClusterSource,
-} from '../reading/clusterSources';
+import { GitlabEnvClusterSource } from '../reading/clusterSources';
 import { EnvironmentContext, ReadPlanner } from '../planning/ReadPlanner';
+import type { LiveTarget } from '../assembling/liveTarget';
 import {
   GitlabEnvTransport,
   SharedTransport,
 } from '../transport/SharedTransport';
 import { CoalescingCache } from '../caching/cache';
 import { deadlineSignal } from '../transport/deadline';
-import { ListableKind, namespacedKinds } from '../reading/discovery';
+import { namespacedKinds } from '../reading/discovery';
 import type { KasClient } from '../transport/kasClient';
 import { SharedReadCache } from '../caching/sharedCache';
 import { GitlabRestClient } from '../transport/gitlabRest';
-import { compareWithRepository } from '../gitops/desiredFromRepository';
-import { driftedCount } from '../gitops/driftedCount';
+import { compareWithRepository } from '../assembling/desiredFromRepository';
+import { driftedCount } from '../assembling/driftedCount';
 
 /** Repository files are read at a commit: they do not change. */
 const REPOSITORY_FILE_TTL_MS = 30 * 60_000;
@@ -116,29 +114,6 @@ export interface EnvironmentAgent {
   instanceHost: string;
   /** Drops the environment's cached read (here and in a shared store): a write changed it. */
   forgetRead: () => void;
-}
-
-/**
- * An environment located for live updates (see GitlabEnvironmentsService.locateLive).
- * Not exported from the package; no release tag, so the type declarations
- * keep it for the modules that import it.
- */
-export interface LiveTarget {
-  entityRef: string;
-  environment: GitlabEnvironment;
-  labelSelector?: string;
-  /** What the environment's read depends on: environments with one key share one live state. */
-  readKey: string;
-  /** `host|agentId`: watches are shared and capped per agent. */
-  agentKey: string;
-  host: string;
-  /** The kinds watched (or polled) in the namespace: namespaced ones only. */
-  kinds: ListableKind[];
-  /** Every discovered kind, cluster-scoped ones included: what a Flux object names is read through these. */
-  allKinds?: ListableKind[];
-  /** How the cluster is reached: KAS (watched) or a backend module's source (polled). */
-  access: ClusterAccess;
-  judging: Judging;
 }
 
 /**
