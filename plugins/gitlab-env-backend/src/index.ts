@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 export { gitlabEnvPlugin as default } from './plugin';
-export * from './service';
+export * from './facade';
 export { readGitlabEnvConfig } from './config';
 export {
   gitlabEnvHealthRulesExtensionPoint,

@@ -28,7 +28,7 @@ import { SharedTransport } from './transport';
 import { createOverviewRouter } from './overview';
 import { createLiveRouter, createRouter } from './routes';
 import { liveDesiredState } from './gitops/liveDesiredState';
-import { GitlabEnvironmentsService } from './service';
+import { GitlabEnvironmentsService } from './facade';
 import { sharedStoreOf } from './caching/sharedCache';
 
 /**

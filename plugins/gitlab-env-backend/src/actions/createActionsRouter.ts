@@ -23,7 +23,7 @@ import Router from 'express-promise-router';
 import { failure, GitlabEnvFailure } from '../errors';
 import { clientSignal, routeParams } from '../routes/createRouter';
 import { gitlabEnvErrorHandler } from '../routes/errorHandler';
-import { GitlabEnvironmentsService } from '../service';
+import { GitlabEnvironmentsService } from '../facade';
 import { quote } from '../validation';
 import { AccessReviewer } from './accessReview';
 import { decideAllowed, noneAllowed } from './allowedActions';

@@ -10,7 +10,7 @@ import express from 'express';
 import Router from 'express-promise-router';
 import { failure } from '../errors';
 import { gitlabEnvErrorHandler } from '../routes/errorHandler';
-import { GitlabEnvironmentsService } from '../service';
+import { GitlabEnvironmentsService } from '../facade';
 
 export interface DiagnosticsRouterOptions {
   service: GitlabEnvironmentsService;

@@ -17,7 +17,7 @@ import {
 import express from 'express';
 import Router from 'express-promise-router';
 import pLimit from 'p-limit';
-import { GitlabEnvironmentsService } from '../service';
+import { GitlabEnvironmentsService } from '../facade';
 import { deadlineSignal } from '../transport/deadline';
 import { listEntityRows, readRowHealth } from './entityRows';
 import { HealthRead, healthReadOrder } from './healthReadOrder';

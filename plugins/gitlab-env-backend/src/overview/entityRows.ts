@@ -9,7 +9,7 @@ import {
   OverviewRow,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { asGitlabEnvError } from '../errors';
-import { GitlabEnvironmentsService } from '../service';
+import { GitlabEnvironmentsService } from '../facade';
 import { invalidSetting } from '../validation';
 import { missingKubernetesSetting } from '../locating/kubernetesSettings';
 

@@ -20,7 +20,7 @@ import { asGitlabEnvError, failure } from '../errors';
 import { gitlabEnvErrorHandler } from './errorHandler';
 import { encodeOnce, encodeSnapshotOnce } from './sharedEncodings';
 import { encodeServerSentEvent } from './sseChunks';
-import { GitlabEnvironmentsService } from '../service';
+import { GitlabEnvironmentsService } from '../facade';
 import { isEnvironmentSlug, quote } from '../validation';
 import { LiveSettings } from '../config';
 import { LivePlanner } from '../planning/LivePlanner';

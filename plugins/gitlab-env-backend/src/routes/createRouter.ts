@@ -22,7 +22,7 @@ import Router from 'express-promise-router';
 import { failure } from '../errors';
 import { gitlabEnvErrorHandler } from './errorHandler';
 import { sendReadOnce } from './sendReadOnce';
-import { GitlabEnvironmentsService } from '../service';
+import { GitlabEnvironmentsService } from '../facade';
 import { isEnvironmentSlug, quote } from '../validation';
 
 export interface RouterOptions {
