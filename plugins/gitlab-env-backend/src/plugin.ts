@@ -26,7 +26,7 @@ import { LivePlanner } from './planning';
 import { GitlabEnvClusterSource } from './reading';
 import { SharedTransport } from './transport';
 import { createOverviewRouter } from './overview';
-import { createLiveRouter, createRouter } from './routes';
+import { createLiveRouter, createRouter } from './http';
 import { liveDesiredState } from './gitops/liveDesiredState';
 import { GitlabEnvironmentsService } from './facade';
 import { sharedStoreOf } from './caching/sharedCache';

@@ -9,7 +9,7 @@ import { gitlabEnvDiagnosticsReadPermission } from '@gitlab-env/backstage-plugin
 import express from 'express';
 import Router from 'express-promise-router';
 import { failure } from '../errors';
-import { gitlabEnvErrorHandler } from '../routes/errorHandler';
+import { gitlabEnvErrorHandler } from '../http/errorHandler';
 import { GitlabEnvironmentsService } from '../facade';
 
 export interface DiagnosticsRouterOptions {

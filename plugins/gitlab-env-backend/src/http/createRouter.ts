@@ -4,11 +4,7 @@ import {
   LoggerService,
   PermissionsService,
 } from '@backstage/backend-plugin-api';
-import {
-  Entity,
-  makeValidator,
-  stringifyEntityRef,
-} from '@backstage/catalog-model';
+import { Entity, stringifyEntityRef } from '@backstage/catalog-model';
 import { CatalogService } from '@backstage/plugin-catalog-node';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import {
@@ -21,9 +17,9 @@ import express from 'express';
 import Router from 'express-promise-router';
 import { failure } from '../errors';
 import { gitlabEnvErrorHandler } from './errorHandler';
+import { clientSignal, routeParams } from './routeParams';
 import { sendReadOnce } from './sendReadOnce';
 import { GitlabEnvironmentsService } from '../facade';
-import { isEnvironmentSlug, quote } from '../validation';
 
 export interface RouterOptions {
   service: GitlabEnvironmentsService;
@@ -41,45 +37,6 @@ export interface RouterOptions {
     slug: string,
     signal: AbortSignal,
   ) => Promise<DesiredStateComparison | undefined>;
-}
-
-const entityRefValidator = makeValidator();
-
-/**
- * The route's entity ref and slug, checked before anything else: a value
- * the catalog or GitLab could never hold is the caller's mistake
- * (INVALID_REQUEST), not an upstream failure.
- */
-export function routeParams(req: express.Request) {
-  const { namespace, kind, name, slug } = req.params;
-  const bad = (what: string, value: string, rule: string) =>
-    failure(
-      'INVALID_REQUEST',
-      `The request's ${what} ${quote(value)} is not ${rule}.`,
-      { hint: 'Open the entity again from the catalog.' },
-    );
-  if (!entityRefValidator.isValidNamespace(namespace))
-    throw bad('entity namespace', namespace, 'a valid catalog namespace');
-  if (!entityRefValidator.isValidKind(kind))
-    throw bad('entity kind', kind, 'a valid catalog kind');
-  if (!entityRefValidator.isValidEntityName(name))
-    throw bad('entity name', name, 'a valid catalog entity name');
-  if (slug !== undefined && !isEnvironmentSlug(slug))
-    throw bad(
-      'environment slug',
-      slug,
-      'a GitLab environment slug (lower-case letters, digits and -, at most 24)',
-    );
-  return { namespace, kind, name, slug };
-}
-
-/** Aborted when the client goes away before the answer is written: its reads then stop. */
-export function clientSignal(res: express.Response): AbortSignal {
-  const controller = new AbortController();
-  res.on('close', () => {
-    if (!res.writableFinished) controller.abort();
-  });
-  return controller.signal;
 }
 
 function flag(value: unknown, fallback: boolean): boolean {
