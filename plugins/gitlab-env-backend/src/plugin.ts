@@ -22,13 +22,14 @@ import {
   gitlabEnvObjectSourceExtensionPoint,
 } from './extensions';
 import { GitlabEnvLocator } from './locating';
-import { GitlabEnvClusterSource, LivePlanner } from './planning';
+import { LivePlanner } from './planning';
+import { GitlabEnvClusterSource } from './reading';
 import { SharedTransport } from './transport';
 import { createOverviewRouter } from './overview';
-import { createLiveRouter, createRouter } from './routes';
+import { createLiveRouter, createRouter } from './http';
 import { liveDesiredState } from './gitops/liveDesiredState';
-import { GitlabEnvironmentsService } from './service';
-import { sharedStoreOf } from './service/sharedCache';
+import { GitlabEnvironmentsService } from './facade';
+import { sharedStoreOf } from './caching/sharedCache';
 
 /**
  * The gitlab-env backend plugin: `/api/gitlab-env`.
