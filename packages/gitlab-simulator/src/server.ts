@@ -81,6 +81,8 @@ export interface SimulatorStats {
   rest: number;
   kas: number;
   byPath: Record<string, number>;
+  /** Bytes of repository file content written to clients (raw bodies and the JSON API's content). */
+  repositoryFileBytes: number;
   /** Per agent name, the most agentk tunnels in use at once. */
   peakTunnelsInUse: Record<string, number>;
   /** Per agent name, requests that waited in KAS for a tunnel and the longest wait. */
@@ -138,6 +140,7 @@ function emptyStats(): SimulatorStats {
     rest: 0,
     kas: 0,
     byPath: {},
+    repositoryFileBytes: 0,
     peakTunnelsInUse: {},
     tunnelWaits: {},
   };
@@ -336,6 +339,9 @@ export async function startGitlabSimulator(
       baseUrl: urls.url,
       kasProxyUrl: urls.kasProxyUrl,
       kasEnabled: faults.kasEnabled,
+      countFileBytes: (bytes: number) => {
+        stats.repositoryFileBytes += bytes;
+      },
     };
     if (surface === 'rest') {
       handleRest(req, res, url, pathname.slice('/api/v4'.length), context);

@@ -99,4 +99,32 @@ describe('GitLab repository files API', () => {
       memberships.pop();
     }
   });
+
+  it('streams a large raw file in chunks, its size in X-Gitlab-Size only, and counts what it wrote', async () => {
+    const infra = sim().scenario.projects.find(
+      p => p.fullPath === 'acme/infra',
+    )!;
+    const big = 'x'.repeat(3 * 1024 * 1024);
+    infra.files['big.yaml'] = big;
+    try {
+      sim().resetStats();
+      const whole = await get('/projects/100/repository/files/big.yaml/raw');
+      expect(whole.headers.get('x-gitlab-size')).toBe(String(big.length));
+      expect(whole.headers.get('content-length')).toBeNull();
+      expect((await whole.text()).length).toBe(big.length);
+      expect(sim().stats().repositoryFileBytes).toBe(big.length);
+
+      // A client that stops reading stops the transfer: past the socket
+      // buffers (Linux: up to 4 MiB sent on loopback), nothing more is written.
+      const huge = 'x'.repeat(24 * 1024 * 1024);
+      infra.files['big.yaml'] = huge;
+      sim().resetStats();
+      const head = await get('/projects/100/repository/files/big.yaml/raw');
+      await head.body?.cancel();
+      await new Promise(resolve => setTimeout(resolve, 100));
+      expect(sim().stats().repositoryFileBytes).toBeLessThan(huge.length / 3);
+    } finally {
+      delete infra.files['big.yaml'];
+    }
+  });
 });

@@ -21,11 +21,48 @@ import { Caller, GitlabDirectory } from './access';
  *   cannot see the project get 404 Project Not Found, members below
  *   Reporter 403 Forbidden.
  *
+ * - Every answer for a file carries its metadata as `X-Gitlab-*` headers,
+ *   `X-Gitlab-Size` among them (`set_http_headers(blob_data)` in
+ *   lib/api/files.rb), so a client knows the size before it reads the body.
+ * - A raw body is streamed (Workhorse's send-git-blob, from Gitaly in
+ *   chunks); files past STREAMED_FROM_BYTES go out in chunks as the client
+ *   reads them, without Content-Length, so a client that stops reading
+ *   stops the transfer, and only X-Gitlab-Size says the size up front.
+ *
  * The simulator's repository holds one commit per project: the default
  * branch, also reachable as `HEAD` or `refs/heads/<default>`.
  */
 
 const FILE_ROUTE = /^\/repository\/files\/([^/]+)(\/raw)?$/;
+const STREAMED_FROM_BYTES = 64 * 1024;
+const CHUNK_BYTES = 16 * 1024;
+
+/**
+ * Writes `body` in chunks, each after the client took the one before
+ * (backpressure); stops when the client goes. Counts what was written.
+ */
+function streamBody(
+  res: ServerResponse,
+  body: Buffer,
+  headers: Record<string, string | number>,
+  countBytes: (bytes: number) => void,
+) {
+  res.writeHead(200, headers);
+  let offset = 0;
+  const next = () => {
+    while (offset < body.length && !res.destroyed) {
+      const chunk = body.subarray(offset, offset + CHUNK_BYTES);
+      offset += chunk.length;
+      countBytes(chunk.length);
+      if (!res.write(chunk)) {
+        res.once('drain', next);
+        return;
+      }
+    }
+    if (!res.destroyed) res.end();
+  };
+  next();
+}
 
 function canReadCode(
   directory: GitlabDirectory,
@@ -76,7 +113,9 @@ export function handleRepositoryFile(
   project: ScenarioProject,
   directory: GitlabDirectory,
   caller: Caller | undefined,
+  options: { countBytes?: (bytes: number) => void } = {},
 ): boolean {
+  const countBytes = options.countBytes ?? (() => undefined);
   const match = rest.match(FILE_ROUTE);
   if (!match) return false;
   if (!canReadCode(directory, caller, project)) {
@@ -110,16 +149,24 @@ export function handleRepositoryFile(
     .update(`blob ${Buffer.byteLength(content)}\0${content}`)
     .digest('hex');
   if (raw) {
-    sendBody(res, 200, content, {
+    const bytes = Buffer.from(content);
+    const headers = {
       'Content-Type': 'text/plain; charset=utf-8',
       'X-Gitlab-File-Path': filePath,
       'X-Gitlab-Ref': ref,
       'X-Gitlab-Blob-Id': blobId,
       'X-Gitlab-Commit-Id': commitId(project),
-      'X-Gitlab-Size': Buffer.byteLength(content),
-    });
+      'X-Gitlab-Size': bytes.length,
+    };
+    if (bytes.length >= STREAMED_FROM_BYTES) {
+      streamBody(res, bytes, headers, countBytes);
+    } else {
+      countBytes(bytes.length);
+      sendBody(res, 200, content, headers);
+    }
     return true;
   }
+  countBytes(Buffer.byteLength(content));
   sendJson(res, 200, {
     file_name: filePath.split('/').pop(),
     file_path: filePath,

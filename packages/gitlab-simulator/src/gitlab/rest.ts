@@ -19,6 +19,8 @@ export interface RestContext {
   baseUrl: string;
   kasProxyUrl: string;
   kasEnabled: boolean;
+  /** Counts repository file bytes written (SimulatorStats.repositoryFileBytes). */
+  countFileBytes?: (bytes: number) => void;
 }
 
 const NOT_FOUND = { error: '404 Not Found' };
@@ -317,7 +319,11 @@ export function handleRest(
     );
     return;
   }
-  if (handleRepositoryFile(res, url, rest, project, directory, caller)) {
+  if (
+    handleRepositoryFile(res, url, rest, project, directory, caller, {
+      countBytes: ctx.countFileBytes,
+    })
+  ) {
     return;
   }
   if (
