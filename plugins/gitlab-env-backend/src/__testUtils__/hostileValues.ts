@@ -22,6 +22,26 @@ export const HOSTILE_WILDCARD = 'a*a*a*a*a*b';
 /** A name of GitLab's maximum length that HOSTILE_WILDCARD does not match. */
 export const HOSTILE_NAME = 'a'.repeat(PATTERN_LIMITS.maxNameLength);
 
+/**
+ * A `ci_access` section for acme/shop/storefront with the hostile rule and
+ * an environment wildcard; with protected branches `main` and
+ * HOSTILE_WILDCARD, a branch gets: HOSTILE_BRANCH_RULE matches →
+ * storefront-features; else protected → storefront-protected; else never.
+ */
+export const HOSTILE_CI_ACCESS = [
+  'ci_access:',
+  '  projects:',
+  '    - id: acme/shop/storefront',
+  `      environments: ['${HOSTILE_WILDCARD}', '*']`,
+  '      rules:',
+  `        - if: '${HOSTILE_BRANCH_RULE}'`,
+  '          namespace: storefront-features',
+  `        - if: '$CI_COMMIT_REF_PROTECTED == "true"'`,
+  '          namespace: storefront-protected',
+  '        - when: never',
+  '',
+].join('\n');
+
 /** A "billion laughs" document: each level names the one before nine times. */
 export function aliasBomb(levels = 9): string {
   const lines = ['a0: &a0 [lol]'];

@@ -18,7 +18,7 @@ import {
 import { AuditRecord, recordAuditEvents } from '../__testUtils__/auditRecords';
 import {
   aliasBomb,
-  HOSTILE_BRANCH_RULE,
+  HOSTILE_CI_ACCESS,
   HOSTILE_NAME,
   HOSTILE_WILDCARD,
   hostileBranch,
@@ -544,19 +544,7 @@ describe('CI access and namespaces against the simulator', () => {
         files: { ...infra().files },
         protected: storefront().protectedBranches,
       };
-      infra().files[CONFIG] = [
-        'ci_access:',
-        '  projects:',
-        '    - id: acme/shop/storefront',
-        `      environments: ['${HOSTILE_WILDCARD}', '*']`,
-        '      rules:',
-        `        - if: '${HOSTILE_BRANCH_RULE}'`,
-        '          namespace: storefront-features',
-        `        - if: '$CI_COMMIT_REF_PROTECTED == "true"'`,
-        '          namespace: storefront-protected',
-        '        - when: never',
-        '',
-      ].join('\n');
+      infra().files[CONFIG] = HOSTILE_CI_ACCESS;
       storefront().protectedBranches = ['main', HOSTILE_WILDCARD];
     });
     afterEach(() => {
