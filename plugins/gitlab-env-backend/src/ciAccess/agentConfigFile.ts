@@ -8,6 +8,7 @@ import {
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { Document, LineCounter, parseDocument } from 'yaml';
 import { failure, GitlabEnvFailure } from '../errors';
+import { MAX_ALIAS_COUNT } from '../transport/gitlabRest';
 
 /**
  * Reads the `ci_access` of an agent configuration file and the parts of an
@@ -106,8 +107,6 @@ function parseYaml(
   return { doc, lines };
 }
 
-/** Aliases a configuration file may use, as YAML's own default: enough for anchors, not for a bomb. */
-const MAX_ALIAS_COUNT = 100;
 
 /**
  * The document as plain data. Aliases are expanded with a bound, so a few

@@ -7,6 +7,12 @@ import { isBranchName, isProjectPath } from '../validation/gitlabPaths';
 
 /** Agent configuration files are small; refuse anything that is not. */
 export const MAX_FILE_BYTES = 256 * 1024;
+/**
+ * Aliases a repository YAML file (agent configuration, template, GitOps
+ * manifest) may expand, as the yaml package's default: enough for anchors,
+ * not for a bomb.
+ */
+export const MAX_ALIAS_COUNT = 100;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** X-Gitlab-Size: the blob's size, sent with the headers of the files API's answers. */
