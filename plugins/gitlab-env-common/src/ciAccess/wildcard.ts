@@ -5,7 +5,8 @@ import { PATTERN_LIMITS, PatternLimitError } from './patternLimits';
  * supply: environment scopes and `ci_access` environments (`review/*`),
  * protected branches (`release/*`), the entity's environment globs. A
  * translation to a RegExp (`.*` per star) backtracks: `a*a*a*a*a*b` against
- * 255 `a`s tries every split. Here a greedy scan that, on a mismatch, only
+ * 255 `a`s tries every split, and glob libraries (minimatch, picomatch)
+ * compile to a RegExp too. Here a greedy scan that, on a mismatch, only
  * moves the last star on by one character runs in O(pattern × text) at
  * worst, and in one pass for the usual single trailing star.
  */
