@@ -415,6 +415,16 @@ describe('pattern limits', () => {
       }),
     ).toBe(true);
   });
+
+  it('matches a large pattern against fewer characters, still any GitLab name', () => {
+    // 1,999 RE2 instructions: the largest pattern the limits take.
+    const large = '/[a-z]{998}[a-z]{998}$/';
+    const name = 'a'.repeat(PATTERN_LIMITS.maxNameLength);
+    expect(truthOf(`$T =~ ${large}`, { T: name })).toBe(false);
+    expect(errorOf(`$T =~ ${large}`, { T: `${name}a` }).message).toContain(
+      `at most ${PATTERN_LIMITS.maxNameLength} are matched against this pattern`,
+    );
+  });
 });
 
 describe('grammar errors (statement_spec.rb, lexer_spec.rb, parser_spec.rb)', () => {

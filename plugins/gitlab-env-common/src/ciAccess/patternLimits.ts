@@ -15,6 +15,12 @@ export const PATTERN_LIMITS = {
   maxProgramSize: 2000,
   /** Characters of a value a pattern is matched against. */
   maxSubjectLength: 1024,
+  /**
+   * RE2 instructions × characters of one match, what its time grows with:
+   * the largest pattern still matches any GitLab name, a smaller one
+   * longer values (up to maxSubjectLength).
+   */
+  maxMatchWork: 2000 * 255,
 } as const;
 
 /** Which bound a PatternLimitError is about. @public */

@@ -27,7 +27,8 @@ export interface Re2Pattern {
   /**
    * Whether the pattern matches anywhere in `text` (RE2's PartialMatch, as
    * GitLab's `=~`). Throws PatternLimitError for a text longer than
-   * PATTERN_LIMITS.maxSubjectLength.
+   * PATTERN_LIMITS.maxSubjectLength, or than maxMatchWork allows for the
+   * pattern's size.
    */
   test(text: string): boolean;
 }
@@ -37,14 +38,18 @@ function re2Pattern(
   flags: string,
   compiled: RE2JS,
 ): Re2Pattern {
+  const maxLength = Math.min(
+    PATTERN_LIMITS.maxSubjectLength,
+    Math.floor(PATTERN_LIMITS.maxMatchWork / compiled.programSize()),
+  );
   return {
     source,
     flags,
     test(text: string) {
-      if (text.length > PATTERN_LIMITS.maxSubjectLength) {
+      if (text.length > maxLength) {
         throw new PatternLimitError(
           'input_too_long',
-          `The value matched against /${source}/ has ${text.length} characters; at most ${PATTERN_LIMITS.maxSubjectLength} are matched`,
+          `The value matched against /${source}/ has ${text.length} characters; at most ${maxLength} are matched against this pattern`,
         );
       }
       return compiled.test(text);
