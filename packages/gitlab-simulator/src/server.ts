@@ -233,6 +233,7 @@ export async function startGitlabSimulator(
         return () => streams.delete(stop);
       },
       logFollowIntervalMs: options.logFollowIntervalMs ?? 1000,
+      metricsApi: () => knobs().metricsApi && agent?.metricsServer !== false,
     });
   }
 

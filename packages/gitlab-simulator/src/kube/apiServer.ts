@@ -5,6 +5,8 @@ import {
   ApiResource,
   apiVersionOf,
   BUILTIN_RESOURCES,
+  catalogWith,
+  ResourceCatalog,
 } from '../cluster/resources';
 import {
   parseFieldSelector,
@@ -24,6 +26,7 @@ import {
   versionInfo,
 } from './discovery';
 import { logOptions, logRequestError, streamLogs } from './logs';
+import { handleMetrics, METRICS_GROUP, METRICS_RESOURCES } from './metrics';
 import {
   badRequest,
   failure,
@@ -80,6 +83,8 @@ export interface KubeApi {
   /** Keeps a long-lived response closable when the simulator shuts down. */
   trackStream(stop: () => void): () => void;
   logFollowIntervalMs: number;
+  /** Is metrics-server installed and answering (the scenario and the `metricsApi` knob)? */
+  metricsApi(): boolean;
 }
 
 const BUILTIN = new Set(BUILTIN_RESOURCES);
@@ -137,9 +142,19 @@ function verbOf(method: string, target: Target, watch: boolean) {
   );
 }
 
+/** What discovery describes: the stored resources, and metrics-server's when it runs. */
+function catalog(api: KubeApi): ResourceCatalog {
+  return catalogWith(
+    api.store.registry,
+    api.metricsApi() ? METRICS_RESOURCES : [],
+  );
+}
+
 /** What `GET /` lists: every discovery path, like kube-apiserver. */
 function rootPaths(api: KubeApi): string[] {
-  const groups = api.store.registry.groups().filter(g => g.name !== '');
+  const groups = catalog(api)
+    .groups()
+    .filter(g => g.name !== '');
   return [
     '/api',
     '/api/v1',
@@ -193,11 +208,7 @@ export async function handleKubeRequest(
       sendJson(
         res,
         200,
-        aggregatedDiscovery(
-          api.store.registry,
-          segments[0] === 'api',
-          aggregated,
-        ),
+        aggregatedDiscovery(catalog(api), segments[0] === 'api', aggregated),
         { 'Content-Type': aggregated, Vary: 'Accept' },
       );
       return;
@@ -205,12 +216,12 @@ export async function handleKubeRequest(
     sendJson(
       res,
       200,
-      segments[0] === 'api' ? coreVersions() : groupList(api.store.registry),
+      segments[0] === 'api' ? coreVersions() : groupList(catalog(api)),
     );
     return;
   }
   if (segments[0] === 'apis' && segments.length === 2) {
-    const doc = apiGroup(api.store.registry, segments[1]);
+    const doc = apiGroup(catalog(api), segments[1]);
     if (doc) {
       sendJson(res, 200, doc);
     } else {
@@ -218,11 +229,21 @@ export async function handleKubeRequest(
     }
     return;
   }
+  if (segments[0] === 'apis' && segments[1] === METRICS_GROUP) {
+    if (!api.metricsApi() || segments[2] !== 'v1beta1') {
+      sendStatus(res, pathNotFound());
+    } else if (segments.length === 3) {
+      sendJson(res, 200, resourceList(catalog(api), METRICS_GROUP, 'v1beta1'));
+    } else {
+      handleMetrics(api, method, res, segments.slice(3), query);
+    }
+    return;
+  }
   const target = parseTarget(api.store, segments);
   if (target === 'discovery') {
     const core = segments[0] === 'api';
     const doc = resourceList(
-      api.store.registry,
+      catalog(api),
       core ? '' : segments[1],
       core ? segments[1] : segments[2],
     );

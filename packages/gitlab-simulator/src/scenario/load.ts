@@ -163,6 +163,7 @@ export function loadScenario(dir: string): Scenario {
     createdAt: ago(now, a.age, 200 * 86400e3),
     forbiddenResources: a.forbidden ?? [],
     forbiddenActions: a.forbiddenActions ?? [],
+    ...(a.metricsServer === false ? { metricsServer: false } : {}),
     kubernetesVersion: a.kubernetesVersion,
   }));
   const projects: ScenarioProject[] = (raw.projects ?? []).map((p: any) => ({

@@ -178,6 +178,8 @@ export interface ScenarioAgent {
   forbiddenResources: string[];
   /** Writes the service account may not make, as `<verb> <resource>` (like the `forbiddenActions` knob). */
   forbiddenActions?: string[];
+  /** false: the cluster runs no metrics-server (no `metrics.k8s.io`); default true. */
+  metricsServer?: boolean;
 }
 
 export interface ScenarioCluster {

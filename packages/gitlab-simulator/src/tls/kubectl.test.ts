@@ -500,6 +500,49 @@ describeWithKubectl('kubectl against the simulator over HTTPS', () => {
     );
   });
 
+  it('kubectl top pod and top node read metrics.k8s.io; without metrics-server: "Metrics API not available" (kubectl/pkg/cmd/top)', async () => {
+    const pods = await kubectl('top', 'pod');
+    expect(pods.stderr).toBe('');
+    const [header, ...rows] = pods.stdout.trimEnd().split('\n');
+    expect(header.trim().split(/\s{2,}/)).toEqual([
+      'NAME',
+      'CPU(cores)',
+      'MEMORY(bytes)',
+    ]);
+    expect(rows).toHaveLength(3);
+    for (const row of rows)
+      expect(row).toMatch(/^storefront-web-\S+\s+\d+m\s+\d+Mi\s*$/);
+    const containers = await kubectl(
+      '-n',
+      'checkout',
+      'top',
+      'pod',
+      '--containers',
+      '-l',
+      'app.kubernetes.io/name=checkout-api',
+    );
+    expect(
+      containers.stdout
+        .trimEnd()
+        .split('\n')
+        .slice(1)
+        .map(line => line.split(/\s+/)[1])
+        .sort(),
+    ).toEqual(['api', 'api', 'envoy', 'envoy']);
+    const nodes = await kubectl('top', 'node');
+    expect(
+      nodes.stdout
+        .split('\n')[0]
+        .trim()
+        .split(/\s{2,}/),
+    ).toEqual(['NAME', 'CPU(cores)', 'CPU%', 'MEMORY(bytes)', 'MEMORY%']);
+    expect(nodes.stdout).toMatch(/prod-us-pool-1\s+\d+m\s+\d+%\s+\d+Mi\s+\d+%/);
+    sim().setClusterKnobs({ metricsApi: false });
+    const off = await kubectl('top', 'pod');
+    expect(off.code).toBe(1);
+    expect(off.stderr.trim()).toBe('error: Metrics API not available');
+  });
+
   it('kubectl auth can-i answers from the cluster RBAC', async () => {
     expect(
       (await kubectl('auth', 'can-i', 'delete', 'pods')).stdout.trim(),
