@@ -98,7 +98,14 @@ export const BUILTIN_RESOURCES: ApiResource[] = [
   builtin('', 'v1', 'services', 'Service', true, {
     shortNames: ['svc'],
     categories: ['all'],
-    subresources: [STATUS],
+    subresources: [
+      STATUS,
+      {
+        name: 'proxy',
+        kind: 'ServiceProxyOptions',
+        verbs: ['create', 'delete', 'get', 'patch', 'update'],
+      },
+    ],
   }),
   builtin('', 'v1', 'endpoints', 'Endpoints', true, {
     shortNames: ['ep'],

@@ -27,6 +27,7 @@ import {
 } from './discovery';
 import { logOptions, logRequestError, streamLogs } from './logs';
 import { handleMetrics, METRICS_GROUP, METRICS_RESOURCES } from './metrics';
+import { handleServiceProxy } from './serviceProxy';
 import {
   badRequest,
   failure,
@@ -227,6 +228,25 @@ export async function handleKubeRequest(
     } else {
       sendStatus(res, pathNotFound());
     }
+    return;
+  }
+  if (
+    segments[0] === 'api' &&
+    segments[1] === 'v1' &&
+    segments[2] === 'namespaces' &&
+    segments[4] === 'services' &&
+    segments[6] === 'proxy'
+  ) {
+    const prefix = `/${segments.slice(0, 7).join('/')}`;
+    await handleServiceProxy(
+      api,
+      req,
+      res,
+      segments[3],
+      decodeURIComponent(segments[5]),
+      path.slice(path.indexOf(prefix) + prefix.length),
+      query,
+    );
     return;
   }
   if (segments[0] === 'apis' && segments[1] === METRICS_GROUP) {
