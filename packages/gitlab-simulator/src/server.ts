@@ -2,6 +2,7 @@ import { createServer, IncomingMessage, ServerResponse } from 'http';
 import { createServer as createHttpsServer } from 'https';
 import { AddressInfo } from 'net';
 import { Controllers } from './cluster/controllers';
+import { setImages } from './cluster/setImages';
 import { ClusterStore } from './cluster/store';
 import {
   ClusterKnobs,
@@ -10,7 +11,8 @@ import {
 } from './clusterKnobs';
 import { DEFAULT_FAULTS, FaultKnobs, isForbiddenBy } from './faults';
 import { GitlabDirectory } from './gitlab/access';
-import { runGraphql } from './gitlab/graphql';
+import { GraphqlInternalError, runGraphql } from './gitlab/graphql';
+import { DeployRunner } from './gitlab/jobs';
 import { handleRest } from './gitlab/rest';
 import {
   anyDataFault,
@@ -73,6 +75,11 @@ export interface SimulatorOptions {
   kasTunnels?: Partial<TunnelPoolOptions>;
   /** The clock of KAS's authorization cache (default Date.now). */
   now?: () => number;
+  /**
+   * How long a retried deploy job stays pending, then running, before it
+   * succeeds and its images reach the cluster (default 1500 ms each).
+   */
+  deployJobPhaseMs?: number;
 }
 
 export interface SimulatorStats {
@@ -191,7 +198,6 @@ export async function startGitlabSimulator(
     return pool;
   };
   const authorizations = new AuthorizationCache(options.now);
-
   const forbiddenKinds = () => faults.forbiddenKinds;
   const knobs = () => clusterKnobs;
   const namespacedRbacOnly = () => faults.namespacedRbacOnly;
@@ -236,6 +242,22 @@ export async function startGitlabSimulator(
       metricsApi: () => knobs().metricsApi && agent?.metricsServer !== false,
     });
   }
+
+  // A retried deploy job that succeeds applies its deployment's images to the
+  // environment's namespace in the agent's cluster.
+  const runner = new DeployRunner(directory, {
+    jobPhaseMs: options.deployJobPhaseMs ?? 1500,
+    onDeployed: (_project, env, deployment) => {
+      const cluster = env.agent ? clusters.get(env.agent) : undefined;
+      if (cluster && env.kubernetesNamespace && deployment.images.length)
+        setImages(
+          cluster.store,
+          cluster.controllers,
+          env.kubernetesNamespace,
+          deployment.images,
+        );
+    },
+  });
 
   let urls: { url: string; kasProxyUrl: string } = { url: '', kasProxyUrl: '' };
   const churns = new Map<string, () => void>();
@@ -337,6 +359,7 @@ export async function startGitlabSimulator(
       baseUrl: urls.url,
       kasProxyUrl: urls.kasProxyUrl,
       kasEnabled: faults.kasEnabled,
+      runner,
     };
     if (surface === 'rest') {
       handleRest(req, res, url, pathname.slice('/api/v4'.length), context);
@@ -372,9 +395,17 @@ export async function startGitlabSimulator(
       return;
     }
     // An array body is a multiplexed batch: each operation gets its own limits.
-    const result = Array.isArray(body)
-      ? await Promise.all(body.map(op => runGraphql(op, context)))
-      : await runGraphql(body, context);
+    let result;
+    try {
+      result = Array.isArray(body)
+        ? await Promise.all(body.map(op => runGraphql(op, context)))
+        : await runGraphql(body, context);
+    } catch (error) {
+      if (!(error instanceof GraphqlInternalError)) throw error;
+      // GraphqlController rescues what a resolver raised with this answer.
+      sendJson(res, 500, { errors: [{ message: 'Internal server error' }] });
+      return;
+    }
     sendJson(res, 200, result);
   }
 
@@ -512,6 +543,7 @@ export async function startGitlabSimulator(
     close: () =>
       new Promise<void>((resolve, reject) => {
         clearInterval(ticker);
+        runner.dispose();
         clusters.forEach(c => c.controllers.dispose());
         churns.forEach(stop => stop());
         [...streams].forEach(stop => stop());
