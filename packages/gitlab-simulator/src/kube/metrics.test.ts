@@ -112,7 +112,23 @@ describe('metrics.k8s.io (metrics-server through the aggregation layer)', () => 
     const missing = await kasJson(sim(), PROD_US, `${PODS}/no-such-pod`);
     expect(missing.status).toBe(404);
     expect(missing.body.message).toBe(
-      'podmetrics.metrics.k8s.io "storefront/no-such-pod" not found',
+      'pods "storefront/no-such-pod" not found',
+    );
+    // A pod metrics-server has no sample of (finished, pending, just started).
+    const pending = (
+      await kasJson(
+        sim(),
+        PROD_US,
+        '/api/v1/pods?fieldSelector=status.phase%3DSucceeded',
+      )
+    ).body.items[0];
+    const unmeasured = await kasJson(
+      sim(),
+      PROD_US,
+      `/apis/metrics.k8s.io/v1beta1/namespaces/${pending.metadata.namespace}/pods/${pending.metadata.name}`,
+    );
+    expect(unmeasured.body.message).toBe(
+      `podmetrics.metrics.k8s.io "${pending.metadata.namespace}/${pending.metadata.name}" not found`,
     );
     const badField = await kasJson(
       sim(),

@@ -168,10 +168,20 @@ export function handleMetrics(
       namespace,
       name,
     );
-    const metrics = object ? toMetrics(object) : undefined;
+    const id = namespace ? `${namespace}/${name}` : name;
+    if (!object) {
+      // metrics-server looks the object up first (pkg/api/pod.go, node.go).
+      const core = resource.kind === 'PodMetrics' ? 'pods' : 'nodes';
+      sendStatus(
+        res,
+        failure(404, `${core} "${id}" not found`, { name: id, kind: core }),
+      );
+      return;
+    }
+    const metrics = toMetrics(object);
     if (!metrics) {
+      // It has no sample for it: metrics.Resource("podmetrics"|"nodemetrics").
       const kind = resource.kind.toLowerCase();
-      const id = namespace ? `${namespace}/${name}` : name;
       sendStatus(
         res,
         failure(404, `${kind}.${METRICS_GROUP} "${id}" not found`, {
