@@ -20,7 +20,7 @@ import {
   gitlabEnvLocatorExtensionPoint,
   gitlabEnvObjectSourceExtensionPoint,
 } from './extensions';
-import { GitlabEnvClusterSource } from './planning';
+import { GitlabEnvClusterSource } from './reading';
 
 /** Maps entities by an annotation of the adopter's own, through the default locator. */
 const ownAnnotationLocator = createBackendModule({

@@ -1,7 +1,7 @@
 import { createExtensionPoint } from '@backstage/backend-plugin-api';
 import { HealthRule } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import type { GitlabEnvLocator } from './locating';
-import type { GitlabEnvClusterSource } from './planning';
+import type { GitlabEnvClusterSource } from './reading';
 
 /**
  * Lets backend modules add health rules for kinds the built-in rules do not

@@ -1,8 +1,6 @@
 import { IncomingMessage, ServerResponse } from 'http';
 import { KubeObject } from '../scenario/types';
-import { Controllers } from '../cluster/controllers';
 import {
-  ApiResource,
   apiVersionOf,
   BUILTIN_RESOURCES,
   catalogWith,
@@ -13,8 +11,6 @@ import {
   parseLabelSelector,
   SelectorError,
 } from '../cluster/selectors';
-import { ClusterStore } from '../cluster/store';
-import { ClusterKnobs } from '../clusterKnobs';
 import { sendJson } from '../http/respond';
 import {
   aggregatedDiscovery,
@@ -45,8 +41,8 @@ import {
   handleWrite,
   toScale,
 } from './writes';
+import type { ActiveWatch, KubeApi } from './kubeApi';
 import {
-  ActiveWatch,
   expiredStatus,
   handleWatch,
   tooLargeResourceVersion,
@@ -60,33 +56,7 @@ import {
   wantsTable,
 } from './table';
 
-/**
- * A kube-apiserver over a ClusterStore: discovery, get/list/watch with
- * selectors and pagination, logs, delete, patch, scale and create.
- */
-export interface KubeApi {
-  store: ClusterStore;
-  controllers: Controllers;
-  kubernetesVersion: string;
-  /**
-   * The cluster's RBAC: may agentk's service account touch this resource
-   * (in this namespace; undefined is across all namespaces)?
-   */
-  isForbidden(
-    resource: ApiResource,
-    subresource: string | undefined,
-    namespace: string | undefined,
-    verb: string,
-  ): boolean;
-  /** Open watches and followed logs, for the knobs that cut or expire them. */
-  watches: Set<ActiveWatch>;
-  knobs(): ClusterKnobs;
-  /** Keeps a long-lived response closable when the simulator shuts down. */
-  trackStream(stop: () => void): () => void;
-  logFollowIntervalMs: number;
-  /** Is metrics-server installed and answering (the scenario and the `metricsApi` knob)? */
-  metricsApi(): boolean;
-}
+export type { KubeApi };
 
 const BUILTIN = new Set(BUILTIN_RESOURCES);
 

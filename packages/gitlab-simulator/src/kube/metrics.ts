@@ -18,7 +18,7 @@ import {
   Usage,
 } from '../cluster/usage';
 import { sendJson } from '../http/respond';
-import type { KubeApi } from './apiServer';
+import type { KubeApi } from './kubeApi';
 import {
   badRequest,
   failure,

@@ -2,7 +2,7 @@ import { IncomingMessage, ServerResponse } from 'http';
 import { KubeObject } from '../scenario/types';
 import { handlePrometheus } from '../apps/prometheus/api';
 import { readBody } from '../http/respond';
-import type { KubeApi } from './apiServer';
+import type { KubeApi } from './kubeApi';
 import { failure, forbidden, notFound, sendStatus } from './status';
 
 /**
