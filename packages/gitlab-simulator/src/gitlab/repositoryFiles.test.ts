@@ -1,5 +1,5 @@
 import { DEMO_TOKEN } from '../scenario/generate';
-import { useSimulator } from '../testing/harness';
+import { useSimulator, withMembership } from '../testing/harness';
 
 // Shapes and errors of https://docs.gitlab.com/api/repository_files/.
 const CONFIG = '.gitlab%2Fagents%2Fnonprod%2Fconfig.yaml';
@@ -69,6 +69,28 @@ describe('GitLab repository files API', () => {
     expect(await unencoded.json()).toEqual({ error: '404 Not Found' });
   });
 
+  it('serves files as a test edits them on the running simulator', async () => {
+    const files = sim().scenario.projects.find(
+      p => p.fullPath === 'acme/infra',
+    )!.files;
+    const path = '.gitlab/agents/nonprod/config.yaml';
+    const original = files[path];
+    try {
+      delete files[path];
+      expect(
+        (await get(`/projects/100/repository/files/${CONFIG}/raw`)).status,
+      ).toBe(404);
+      files[path] = 'user_access: {}\n';
+      expect(
+        await (
+          await get(`/projects/100/repository/files/${CONFIG}/raw`)
+        ).text(),
+      ).toBe('user_access: {}\n');
+    } finally {
+      files[path] = original;
+    }
+  });
+
   it('answers 404 Project Not Found to callers who cannot see a private project', async () => {
     const outsider = await get(
       `/projects/100/repository/files/${CONFIG}/raw`,
@@ -82,22 +104,18 @@ describe('GitLab repository files API', () => {
   });
 
   it('answers 403 to members below Reporter of a private project (guests cannot read code)', async () => {
-    const memberships = sim().scenario.memberships;
-    memberships.push({
-      username: 'outsider',
-      path: 'acme/infra',
-      role: 'guest',
-    });
-    try {
-      const guest = await get(
-        `/projects/100/repository/files/${CONFIG}/raw`,
-        'glpat-outsider',
-      );
-      expect(guest.status).toBe(403);
-      expect(await guest.json()).toEqual({ message: '403 Forbidden' });
-    } finally {
-      memberships.pop();
-    }
+    await withMembership(
+      sim(),
+      { username: 'outsider', path: 'acme/infra', role: 'guest' },
+      async () => {
+        const guest = await get(
+          `/projects/100/repository/files/${CONFIG}/raw`,
+          'glpat-outsider',
+        );
+        expect(guest.status).toBe(403);
+        expect(await guest.json()).toEqual({ message: '403 Forbidden' });
+      },
+    );
   });
 
   it('streams a large raw file in chunks, its size in X-Gitlab-Size only, and counts what it wrote', async () => {

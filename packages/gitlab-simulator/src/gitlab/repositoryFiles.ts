@@ -3,6 +3,7 @@ import { ServerResponse } from 'http';
 import { ScenarioProject } from '../scenario/types';
 import { sendBody, sendJson } from '../http/respond';
 import { Caller, GitlabDirectory } from './access';
+import { blobId, repositoryOf } from './repository';
 
 /**
  * GitLab's repository files API (https://docs.gitlab.com/api/repository_files/):
@@ -29,8 +30,10 @@ import { Caller, GitlabDirectory } from './access';
  *   reads them, without Content-Length, so a client that stops reading
  *   stops the transfer, and only X-Gitlab-Size says the size up front.
  *
- * The simulator's repository holds one commit per project: the default
- * branch, also reachable as `HEAD` or `refs/heads/<default>`.
+ * `ref` is any ref Git resolves (`gitlab/repository.ts`): a branch, a tag,
+ * `HEAD`, `refs/heads/…`, `refs/tags/…` or a commit id, and the file is
+ * served as it is in that commit's tree; `last_commit_id` is the commit
+ * that last changed it.
  */
 
 const FILE_ROUTE = /^\/repository\/files\/([^/]+)(\/raw)?$/;
@@ -64,44 +67,6 @@ function streamBody(
   next();
 }
 
-function canReadCode(
-  directory: GitlabDirectory,
-  caller: Caller | undefined,
-  project: ScenarioProject,
-): boolean {
-  if (project.visibility === 'public') return true;
-  if (project.visibility === 'internal' && caller) return true;
-  return directory.hasRole(caller?.user, project.fullPath, 'reporter');
-}
-
-/**
- * The commits the project's deployments record, full or abbreviated (GitLab
- * resolves a commit id of 7 or more hex digits as a ref). The simulator
- * holds one snapshot of each repository, served for them and the default
- * branch; every other ref answers 404 Commit Not Found.
- */
-function deployedCommit(project: ScenarioProject, ref: string): boolean {
-  if (!/^[0-9a-f]{7,40}$/.test(ref)) return false;
-  return project.environments.some(environment =>
-    environment.deployments.some(({ sha }) => sha.startsWith(ref)),
-  );
-}
-
-function knownRef(project: ScenarioProject, ref: string): boolean {
-  return (
-    [
-      project.defaultBranch,
-      'HEAD',
-      `refs/heads/${project.defaultBranch}`,
-    ].includes(ref) || deployedCommit(project, ref)
-  );
-}
-
-/** A stable fake commit id for the project's only commit. */
-function commitId(project: ScenarioProject): string {
-  return createHash('sha1').update(`commit:${project.fullPath}`).digest('hex');
-}
-
 /**
  * Handles `rest` (the part after `/projects/:id`) when it is a repository
  * file route; answers false when it is not one, so the caller goes on.
@@ -118,7 +83,7 @@ export function handleRepositoryFile(
   const countBytes = options.countBytes ?? (() => undefined);
   const match = rest.match(FILE_ROUTE);
   if (!match) return false;
-  if (!canReadCode(directory, caller, project)) {
+  if (!directory.canReadCode(caller, project)) {
     sendJson(res, 403, { message: '403 Forbidden' });
     return true;
   }
@@ -129,7 +94,9 @@ export function handleRepositoryFile(
     return true;
   }
   const ref = refParam || project.defaultBranch;
-  if (!knownRef(project, ref)) {
+  const repository = repositoryOf(project);
+  const commit = repository.resolve(ref, project.defaultBranch);
+  if (!commit) {
     sendJson(res, 404, { message: '404 Commit Not Found' });
     return true;
   }
@@ -140,22 +107,22 @@ export function handleRepositoryFile(
     sendJson(res, 400, { error: 'file_path is invalid' });
     return true;
   }
-  const content = project.files[filePath];
+  const content = repository.tree(commit).get(filePath);
   if (content === undefined) {
     sendJson(res, 404, { message: '404 File Not Found' });
     return true;
   }
-  const blobId = createHash('sha1')
-    .update(`blob ${Buffer.byteLength(content)}\0${content}`)
-    .digest('hex');
+  const blob = blobId(content);
+  const lastCommit = repository.lastCommitTouching(filePath, commit) ?? commit;
   if (raw) {
     const bytes = Buffer.from(content);
     const headers = {
       'Content-Type': 'text/plain; charset=utf-8',
       'X-Gitlab-File-Path': filePath,
       'X-Gitlab-Ref': ref,
-      'X-Gitlab-Blob-Id': blobId,
-      'X-Gitlab-Commit-Id': commitId(project),
+      'X-Gitlab-Blob-Id': blob,
+      'X-Gitlab-Commit-Id': commit,
+      'X-Gitlab-Last-Commit-Id': lastCommit,
       'X-Gitlab-Size': bytes.length,
     };
     if (bytes.length >= STREAMED_FROM_BYTES) {
@@ -175,9 +142,9 @@ export function handleRepositoryFile(
     content: Buffer.from(content, 'utf8').toString('base64'),
     content_sha256: createHash('sha256').update(content).digest('hex'),
     ref,
-    blob_id: blobId,
-    commit_id: commitId(project),
-    last_commit_id: commitId(project),
+    blob_id: blob,
+    commit_id: commit,
+    last_commit_id: lastCommit,
     execute_filemode: false,
   });
   return true;
