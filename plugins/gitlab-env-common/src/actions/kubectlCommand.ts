@@ -8,6 +8,8 @@ export interface KubectlCommandOptions {
   context?: string;
   /** For `workload.scale`. */
   replicas?: number;
+  /** For `workload.rollback`: the revision; 0 or absent is the previous one. */
+  toRevision?: number;
   /**
    * For `flux.reconcile`: reconcile this source first (fluxSourceOf), as
    * `flux reconcile --with-source` does.
@@ -97,6 +99,16 @@ export function kubectlCommandFor(
         : [];
       commands.push(annotateReconcile(target, options));
       return commands.join(' && ');
+    }
+    case 'workload.rollback': {
+      const revision = options.toRevision ?? 0;
+      if (!Number.isSafeInteger(revision) || revision < 0)
+        throw new RangeError(
+          'workload.rollback needs a whole, non-negative revision',
+        );
+      return `kubectl rollout undo ${resource}${
+        revision > 0 ? ` --to-revision=${revision}` : ''
+      } ${scope}`;
     }
     case 'flux.suspend':
     case 'flux.resume':
