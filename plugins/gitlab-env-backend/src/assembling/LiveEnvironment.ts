@@ -19,6 +19,7 @@ import { objectSourceOf } from '../reading/clusterSources';
 import { environmentErrors, markPartial } from './assembleRead';
 import { replaceObjects } from '../reading/objectDiff';
 import { isTransportFailure, SharedInformer } from '../reading/informer';
+import { EnvironmentObserver, notify } from './environmentObserver';
 
 /** What an environment tells its viewers; the stream turns it into LiveMessages. */
 export type LiveEnvironmentEvent =
@@ -60,6 +61,10 @@ export interface LiveEnvironmentDeps {
     target: LiveTarget,
     kind: LiveTarget['kinds'][number],
   ): void;
+  /** Told of every applied batch (the timeline). */
+  observer?: EnvironmentObserver;
+  /** Where an observer's failure is said. */
+  onObserverError?: (error: unknown) => void;
 }
 
 /** Patches kept for viewers that reconnect (Last-Event-ID). */
@@ -159,6 +164,8 @@ export class LiveEnvironment {
   lastSeq: number;
   dataAt = new Date().toISOString();
   private stopped = false;
+  /** Set once the first lists are in: until then the state is partial and not observed. */
+  private observing = false;
   /**
    * A shared namespace: every object of it as the informers see it, the
    * ones narrowing admits (what the graph holds), and what it left out.
@@ -206,6 +213,13 @@ export class LiveEnvironment {
     }
     await extras;
     this.flush();
+    // The observer hears of the state once whole (the batches before
+    // were of kinds listed so far), then batch by batch.
+    this.observing = true;
+    this.observe(
+      this.graph.objects().map(object => ({ type: 'ADDED', object })),
+      this.errors(),
+    );
     this.errorsJson = JSON.stringify(this.errors());
     this.statusJson = JSON.stringify(this.status());
     this.scheduleExtras();
@@ -312,15 +326,17 @@ export class LiveEnvironment {
     if (this.pending.length > 0 || this.stateChanged)
       this.lastFlushAt = Date.now();
     const narrowedBefore = JSON.stringify(this.narrowed);
+    let applied: WatchEvent[] = [];
     if (this.pending.length > 0) {
-      const events = this.narrow(this.pending);
+      applied = this.narrow(this.pending);
       this.pending = [];
-      patch = this.graph.apply(events);
+      patch = this.graph.apply(applied);
       this.dataAt = this.pendingDataAt;
     }
     if (!patch && !this.stateChanged) return;
     this.snapshotMemo = undefined;
     const errors = this.errors();
+    this.observe(applied, errors);
     const errorsJson = JSON.stringify(errors);
     // What narrowing left out is said in the status, not in patches: a
     // neighbour's churn changes it and must not cost every viewer a snapshot.
@@ -346,6 +362,26 @@ export class LiveEnvironment {
         this.emit({ type: 'status', seq: this.deps.nextSeq() });
       }
     }
+  }
+
+  /** Tells the observer what a batch changed and the health it left. */
+  private observe(applied: WatchEvent[], errors: GitlabEnvError[]) {
+    if (!this.observing) return;
+    const { target, observer, onObserverError } = this.deps;
+    notify(
+      observer,
+      () => ({
+        target: { host: target.host, environment: target.environment },
+        objects: applied
+          .filter(e => e.type !== 'DELETED')
+          .map(e => ({ object: e.object, modified: e.type === 'MODIFIED' })),
+        health: markPartial(this.graph.health(), errors),
+        nodes: () => this.graph.graph().nodes,
+        at: new Date().toISOString(),
+        source: 'watch',
+      }),
+      onObserverError ?? (() => undefined),
+    );
   }
 
   /**

@@ -5,3 +5,5 @@ export type {
   LiveSettings,
 } from './readGitlabEnvConfig';
 export { readHealthRules } from './readHealthRules';
+export { readTimelineConfig } from './readTimelineConfig';
+export type { TimelineSettings } from './readTimelineConfig';

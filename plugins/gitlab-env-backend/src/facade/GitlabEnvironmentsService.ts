@@ -46,6 +46,7 @@ import { SharedReadCache } from '../caching/sharedCache';
 import { GitlabRestClient } from '../transport/gitlabRest';
 import { compareWithRepository } from '../assembling/desiredFromRepository';
 import { driftedCount } from '../assembling/driftedCount';
+import type { EnvironmentObserver } from '../assembling/environmentObserver';
 
 /** Repository files are read at a commit: they do not change. */
 const REPOSITORY_FILE_TTL_MS = 30 * 60_000;
@@ -72,6 +73,11 @@ export interface GitlabEnvironmentsServiceOptions {
   locator?: (defaultLocator: GitlabEnvLocator) => GitlabEnvLocator;
   /** Backend modules' cluster sources, tried before KAS. */
   clusterSources?: GitlabEnvClusterSource[];
+  /**
+   * Told of every environment read assembled (the timeline).
+   * @internal
+   */
+  observer?: EnvironmentObserver;
 }
 
 /** What every service call may carry: the caller's signal (its deadline, its client leaving). @public */
@@ -85,6 +91,27 @@ export interface ListEnvironmentsOptions extends CallOptions {
   includeStopped?: boolean;
   /** Add each environment's rolled-up health (one resource read each, cached). */
   withHealth?: boolean;
+}
+
+/** The locator, telling the observer what it found (every route locates through it). */
+function observedLocator(
+  locator: GitlabEnvLocator,
+  observer: EnvironmentObserver | undefined,
+  logger: LoggerService,
+): GitlabEnvLocator {
+  const located = observer?.located?.bind(observer);
+  if (!located) return locator;
+  return {
+    async locate(entity, options) {
+      const found = await locator.locate(entity, options);
+      try {
+        located(stringifyEntityRef(entity), found);
+      } catch (error) {
+        logger.warn(`Recording the environments of an entity failed: ${error}`);
+      }
+      return found;
+    },
+  };
 }
 
 /** Failures about the object an action names, not about the agent. */
@@ -162,7 +189,11 @@ export class GitlabEnvironmentsService {
       this.transport,
       this.cache,
     );
-    this.locator = options.locator?.(annotations) ?? annotations;
+    this.locator = observedLocator(
+      options.locator?.(annotations) ?? annotations,
+      options.observer,
+      logger,
+    );
     this.judging = {
       healthRules: options.healthRules,
       expectedForbiddenKinds: config.expectedForbiddenKinds,
@@ -174,6 +205,7 @@ export class GitlabEnvironmentsService {
       options.clusterSources ?? [],
       this.judging,
       logger,
+      options.observer,
     );
   }
 

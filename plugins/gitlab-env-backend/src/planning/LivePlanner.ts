@@ -9,6 +9,7 @@ import { InformerLease, LiveEnvironment } from '../assembling/LiveEnvironment';
 import { adopterObjectSource } from '../reading/clusterSources';
 import { InformerOptions, SharedInformer } from '../reading/informer';
 import { planWatchSlots } from './watchSlots';
+import type { EnvironmentObserver } from '../assembling/environmentObserver';
 
 /** What a write names: the objects it changed (see LivePlanner.refresh). @public */
 export interface RefreshTarget {
@@ -167,6 +168,8 @@ export class LivePlanner {
     private readonly limits: { maxObjects: number; maxPagesPerList: number },
     private readonly clusterWide: { enabled: boolean; minNamespaces: number },
     private readonly logger: LoggerService,
+    /** Told of every batch each environment applies (the timeline). */
+    private readonly observer?: EnvironmentObserver,
   ) {}
 
   nextSeq = () => ++this.seq;
@@ -199,6 +202,11 @@ export class LivePlanner {
             .map(k => k.index),
         onClusterWideRefused: (t, kind) =>
           this.clusterForbidden.add(this.forbiddenKey(t, kind)),
+        observer: this.observer,
+        onObserverError: error =>
+          this.logger.warn(
+            `Recording a change of ${target.readKey} failed: ${error}`,
+          ),
       });
       const created: HeldEnvironment = {
         refs: 0,

@@ -14,6 +14,7 @@ import {
   EnvironmentRead,
   Judging,
 } from '../assembling/assembleRead';
+import { EnvironmentObserver, notify } from '../assembling/environmentObserver';
 import { LocatedEntity } from '../locating/EnvironmentLocator';
 import { readAcrossCluster } from '../reading/clusterWideSource';
 import { discoverListableKinds, ListableKind } from '../reading/discovery';
@@ -55,7 +56,29 @@ export class ReadPlanner {
     private readonly sources: readonly GitlabEnvClusterSource[],
     private readonly judging: Judging,
     private readonly logger: LoggerService,
+    /** Told of every read assembled (the timeline records what nobody watches). */
+    private readonly observer?: EnvironmentObserver,
   ) {}
+
+  /** Tells the observer what a read found; the read goes on whatever it does. */
+  private observed(ctx: EnvironmentContext, read: EnvironmentRead) {
+    notify(
+      this.observer,
+      () => ({
+        target: { host: ctx.instance.host, environment: ctx.environment },
+        objects: read.resources.map(object => ({ object, modified: false })),
+        health: read.health,
+        nodes: () => read.graph.nodes,
+        at: read.fetchedAt,
+        source: 'read',
+      }),
+      error =>
+        this.logger.warn(
+          `Recording a read of ${ctx.environment.name} failed: ${error}`,
+        ),
+    );
+    return read;
+  }
 
   /** The cache key of an environment's read: what the upstream answer depends on. */
   readKey({ instance, located, environment }: EnvironmentContext): string {
@@ -227,13 +250,16 @@ export class ReadPlanner {
       const { bounds, warnings } = this.readBounds(loadSignal);
       const kinds = await this.listableKinds(ctx, access, loadSignal);
       const source = objectSourceOf(access, bounds, labelSelector);
-      return assembleRead(
-        source,
-        kinds,
-        ctx.environment,
-        labelSelector,
-        { bounds, warnings: () => warnings.map(w => w.warning) },
-        this.judging,
+      return this.observed(
+        ctx,
+        await assembleRead(
+          source,
+          kinds,
+          ctx.environment,
+          labelSelector,
+          { bounds, warnings: () => warnings.map(w => w.warning) },
+          this.judging,
+        ),
       );
     });
   }
@@ -318,22 +344,26 @@ export class ReadPlanner {
       this.cache
         .getOrLoad(this.readKey(ctx), async () => {
           const read = await readShared();
-          return assembleRead(
-            read.source,
-            read.kinds,
-            e,
-            ctx.located.labelSelector,
-            {
-              bounds: read.bounds,
-              warnings: () =>
-                read.warnings
-                  .filter(
-                    w =>
-                      w.namespace === undefined || w.namespace === e.namespace,
-                  )
-                  .map(w => w.warning),
-            },
-            this.judging,
+          return this.observed(
+            ctx,
+            await assembleRead(
+              read.source,
+              read.kinds,
+              e,
+              ctx.located.labelSelector,
+              {
+                bounds: read.bounds,
+                warnings: () =>
+                  read.warnings
+                    .filter(
+                      w =>
+                        w.namespace === undefined ||
+                        w.namespace === e.namespace,
+                    )
+                    .map(w => w.warning),
+              },
+              this.judging,
+            ),
           );
         })
         .catch(error =>

@@ -1,0 +1,308 @@
+import { createHash } from 'crypto';
+import {
+  DatabaseService,
+  resolvePackagePath,
+} from '@backstage/backend-plugin-api';
+import {
+  HealthStatus,
+  TimelineEntry,
+  TimelineEntryKind,
+  TimelineRecord,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import type { Knex } from 'knex';
+import { failure } from '../../errors';
+
+const TIMELINE = 'gitlab_env_timeline';
+const HEALTH = 'gitlab_env_environment_health';
+const MAPPING = 'gitlab_env_entity_environments';
+/** Rows per insert: well under SQLite's 999 bound variables (8 columns each). */
+const INSERT_BATCH = 100;
+const MAX_KEY = 255;
+
+/** A key longer than its column is stored as its digest: equal keys stay equal. */
+export function boundedKey(key: string): string {
+  return key.length <= MAX_KEY
+    ? key
+    : `sha256:${createHash('sha256').update(key).digest('hex')}`;
+}
+
+/** An environment's timeline entry to store. */
+export interface StoredRecord {
+  environmentKey: string;
+  environmentSlug: string;
+  record: TimelineRecord;
+}
+
+/** One page of a timeline. */
+export interface TimelinePageQuery {
+  /** The entity whose environments to read (as the mapping holds them). */
+  entityRef: string;
+  /** One of its environments; all when left out. */
+  environmentSlug?: string;
+  kinds?: readonly TimelineEntryKind[];
+  /** Milliseconds since the epoch: entries at or after. */
+  from?: number;
+  /** Entries before. */
+  to?: number;
+  cursor?: string;
+  limit: number;
+}
+
+/** A page's row, as the query selects it. */
+interface TimelineRow {
+  id: number | string;
+  kind: TimelineEntryKind;
+  occurred_at: number | string;
+  environment_slug: string;
+  entry: string;
+}
+
+function encodeCursor(occurredAt: number, id: number): string {
+  return Buffer.from(`${occurredAt}:${id}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { occurredAt: number; id: number } {
+  const [occurredAt, id] = Buffer.from(cursor, 'base64url')
+    .toString()
+    .split(':')
+    .map(Number);
+  if (!Number.isSafeInteger(occurredAt) || !Number.isSafeInteger(id))
+    throw failure('INVALID_REQUEST', 'The timeline cursor is not valid.', {
+      hint: 'Reload the timeline.',
+    });
+  return { occurredAt, id };
+}
+
+/** Anything the database throws, as the typed failure the API answers. */
+function unavailable(error: unknown): never {
+  throw failure(
+    'TIMELINE_UNAVAILABLE',
+    `The plugin's database failed: ${String(
+      (error as Error)?.message ?? error,
+    ).slice(0, 300)}`,
+    { hint: "Check backend.database and the backend's logs." },
+  );
+}
+
+/**
+ * The timeline in the plugin's own database (`coreServices.database`:
+ * SQLite in the demo, PostgreSQL in production), created by the package's
+ * knex migrations. A fact is stored once per environment whichever replica
+ * records it: the unique (environment, fact) key and an insert that ignores
+ * conflicts (`ON CONFLICT DO NOTHING`).
+ */
+export class TimelineStore {
+  private constructor(private readonly db: Knex) {}
+
+  static async create(database: DatabaseService): Promise<TimelineStore> {
+    const db = await database.getClient();
+    if (!database.migrations?.skip)
+      await db.migrate.latest({
+        directory: resolvePackagePath(
+          '@gitlab-env/backstage-plugin-gitlab-env-backend',
+          'migrations',
+        ),
+        tableName: 'gitlab_env_knex_migrations',
+      });
+    return new TimelineStore(db);
+  }
+
+  /** Stores the facts not stored yet; the others are left as they are. */
+  async insert(records: readonly StoredRecord[]): Promise<void> {
+    const now = Date.now();
+    try {
+      for (let i = 0; i < records.length; i += INSERT_BATCH) {
+        const rows = records.slice(i, i + INSERT_BATCH).map(r => {
+          const { key, kind, at, ...entry } = r.record;
+          return {
+            environment_key: boundedKey(r.environmentKey),
+            entry_key: boundedKey(key),
+            kind,
+            occurred_at: Date.parse(at),
+            environment_slug: r.environmentSlug,
+            entry: JSON.stringify(entry),
+            recorded_at: now,
+          };
+        });
+        await this.db(TIMELINE)
+          .insert(rows)
+          .onConflict(['environment_key', 'entry_key'])
+          .ignore();
+      }
+    } catch (error) {
+      unavailable(error);
+    }
+  }
+
+  /** The last health recorded for an environment. */
+  async lastHealth(environmentKey: string): Promise<HealthStatus | undefined> {
+    try {
+      const row = await this.db(HEALTH)
+        .where({ environment_key: boundedKey(environmentKey) })
+        .first('health');
+      return row?.health;
+    } catch (error) {
+      return unavailable(error);
+    }
+  }
+
+  async setHealth(environmentKey: string, health: HealthStatus): Promise<void> {
+    try {
+      await this.db(HEALTH)
+        .insert({
+          environment_key: boundedKey(environmentKey),
+          health,
+          updated_at: Date.now(),
+        })
+        .onConflict('environment_key')
+        .merge();
+    } catch (error) {
+      unavailable(error);
+    }
+  }
+
+  /** Which environments an entity's timeline shows: replaces what was stored for it. */
+  async setEntityEnvironments(
+    entityRef: string,
+    environments: ReadonlyArray<{ key: string; slug: string; name: string }>,
+  ): Promise<void> {
+    const entity = boundedKey(entityRef);
+    const now = Date.now();
+    try {
+      await this.db.transaction(async tx => {
+        await tx(MAPPING)
+          .where({ entity_ref: entity })
+          .whereNotIn(
+            'environment_key',
+            environments.map(e => boundedKey(e.key)),
+          )
+          .delete();
+        if (environments.length > 0)
+          await tx(MAPPING)
+            .insert(
+              environments.map(e => ({
+                entity_ref: entity,
+                environment_key: boundedKey(e.key),
+                environment_slug: e.slug,
+                environment_name: e.name,
+                updated_at: now,
+              })),
+            )
+            .onConflict(['entity_ref', 'environment_key'])
+            .merge(['environment_slug', 'environment_name', 'updated_at']);
+      });
+    } catch (error) {
+      unavailable(error);
+    }
+  }
+
+  /**
+   * One page, newest first: a single query, keyset-paged on (time, id), on
+   * the (environment, time, id) index.
+   */
+  async page(
+    query: TimelinePageQuery,
+  ): Promise<{ entries: TimelineEntry[]; nextCursor?: string }> {
+    const after = query.cursor ? decodeCursor(query.cursor) : undefined;
+    try {
+      const rows = await this.db(`${TIMELINE} as t`)
+        .join(`${MAPPING} as m`, 'm.environment_key', 't.environment_key')
+        .where('m.entity_ref', boundedKey(query.entityRef))
+        .modify(q => {
+          if (query.environmentSlug)
+            q.where('m.environment_slug', query.environmentSlug);
+          if (query.kinds?.length) q.whereIn('t.kind', [...query.kinds]);
+          if (query.from !== undefined)
+            q.where('t.occurred_at', '>=', query.from);
+          if (query.to !== undefined) q.where('t.occurred_at', '<', query.to);
+          if (after)
+            q.where(inner =>
+              inner
+                .where('t.occurred_at', '<', after.occurredAt)
+                .orWhere(same =>
+                  same
+                    .where('t.occurred_at', after.occurredAt)
+                    .andWhere('t.id', '<', after.id),
+                ),
+            );
+        })
+        .orderBy([
+          { column: 't.occurred_at', order: 'desc' },
+          { column: 't.id', order: 'desc' },
+        ])
+        .limit(query.limit + 1)
+        .select(
+          't.id',
+          't.kind',
+          't.occurred_at',
+          'm.environment_slug',
+          't.entry',
+        );
+      const entries = rows.slice(0, query.limit).map((row: TimelineRow) => ({
+        ...JSON.parse(row.entry),
+        id: String(row.id),
+        kind: row.kind,
+        at: new Date(Number(row.occurred_at)).toISOString(),
+        environment: row.environment_slug,
+      }));
+      const last = rows[query.limit - 1];
+      return {
+        entries,
+        ...(rows.length > query.limit &&
+          last && {
+            nextCursor: encodeCursor(Number(last.occurred_at), Number(last.id)),
+          }),
+      };
+    } catch (error) {
+      return unavailable(error);
+    }
+  }
+
+  /**
+   * Deletes what retention and the size bound leave out: entries older than
+   * `olderThan`, then, per environment over `maxPerEnvironment`, its oldest.
+   */
+  async prune(options: {
+    olderThan: number;
+    maxPerEnvironment: number;
+  }): Promise<{ expired: number; overflow: number }> {
+    const expired = await this.db(TIMELINE)
+      .where('occurred_at', '<', options.olderThan)
+      .delete();
+    let overflow = 0;
+    const crowded = await this.db(TIMELINE)
+      .select('environment_key')
+      .count({ n: '*' })
+      .groupBy('environment_key')
+      .having(this.db.raw('count(*) > ?', [options.maxPerEnvironment]));
+    for (const { environment_key: key, n } of crowded as Array<{
+      environment_key: string;
+      n: number | string;
+    }>) {
+      const excess = Number(n) - options.maxPerEnvironment;
+      const oldest = this.db(TIMELINE)
+        .select('id')
+        .where({ environment_key: key })
+        .orderBy([
+          { column: 'occurred_at', order: 'asc' },
+          { column: 'id', order: 'asc' },
+        ])
+        .limit(excess);
+      overflow += await this.db(TIMELINE)
+        .whereIn('id', this.db.select('id').from(oldest.as('oldest')))
+        .delete();
+    }
+    return { expired, overflow };
+  }
+
+  /** The row count (for tests and the benchmark). */
+  async count(): Promise<number> {
+    const [{ n }] = await this.db(TIMELINE).count({ n: '*' });
+    return Number(n);
+  }
+
+  /** The database client, for the benchmark's baseline query. */
+  get client(): Knex {
+    return this.db;
+  }
+}
