@@ -1,7 +1,9 @@
+import { randomUUID } from 'crypto';
 import {
   coreServices,
   createBackendPlugin,
 } from '@backstage/backend-plugin-api';
+import { stringifyEntityRef } from '@backstage/catalog-model';
 import { catalogServiceRef } from '@backstage/plugin-catalog-node';
 import {
   createHealthRuleSet,
@@ -14,7 +16,11 @@ import {
   readActionsConfig,
 } from './actions';
 import { CiAccessService, createCiAccessRouter } from './ciAccess';
-import { readGitlabEnvConfig, readHealthRules } from './config';
+import {
+  readGitlabEnvConfig,
+  readHealthRules,
+  readTimelineConfig,
+} from './config';
 import { createDiagnosticsRouter } from './diagnostics';
 import {
   gitlabEnvHealthRulesExtensionPoint,
@@ -30,6 +36,15 @@ import { createLiveRouter, createRouter } from './http';
 import { liveDesiredState } from './gitops/liveDesiredState';
 import { GitlabEnvironmentsService } from './facade';
 import { sharedStoreOf } from './caching/sharedCache';
+import {
+  createHistoryRouter,
+  DeploymentHistory,
+  EnvironmentVersions,
+  GitlabAccess,
+  MergeRequestPreviews,
+  TimelineRecorder,
+  TimelineStore,
+} from './history';
 
 /**
  * The gitlab-env backend plugin: `/api/gitlab-env`.
@@ -74,6 +89,8 @@ export const gitlabEnvPlugin = createBackendPlugin({
         auditor: coreServices.auditor,
         cache: coreServices.cache,
         lifecycle: coreServices.lifecycle,
+        database: coreServices.database,
+        scheduler: coreServices.scheduler,
         catalog: catalogServiceRef,
       },
       async init({
@@ -86,6 +103,8 @@ export const gitlabEnvPlugin = createBackendPlugin({
         auditor,
         cache,
         lifecycle,
+        database,
+        scheduler,
         catalog,
       }) {
         const gitlabEnvConfig = readGitlabEnvConfig(config);
@@ -101,6 +120,12 @@ export const gitlabEnvPlugin = createBackendPlugin({
           );
         // One transport: every service draws on the same concurrency budgets.
         const transport = new SharedTransport(gitlabEnvConfig);
+        // The timeline: recorded from what the reads and watches assemble.
+        const timelineSettings = readTimelineConfig(config);
+        const timeline = timelineSettings.enabled
+          ? await TimelineStore.create(database)
+          : undefined;
+        const recorder = timeline && new TimelineRecorder(timeline, logger);
         const ciAccess = new CiAccessService(
           gitlabEnvConfig,
           gitlabEnvConfig.ciAccess,
@@ -113,6 +138,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
           transport,
           locator,
           clusterSources,
+          observer: recorder,
         });
         const planner = new LivePlanner(
           gitlabEnvConfig.live,
@@ -125,8 +151,28 @@ export const gitlabEnvPlugin = createBackendPlugin({
             minNamespaces: gitlabEnvConfig.overview.clusterWideMinNamespaces,
           },
           logger,
+          recorder,
         );
         lifecycle.addShutdownHook(() => planner.close());
+        if (recorder) lifecycle.addShutdownHook(() => recorder.flush());
+        if (timeline)
+          await scheduler.scheduleTask({
+            id: 'gitlab-env-timeline-prune',
+            frequency: { minutes: timelineSettings.pruneIntervalMinutes },
+            timeout: { minutes: 10 },
+            initialDelay: { minutes: 1 },
+            fn: async () => {
+              const pruned = await timeline.prune({
+                olderThan:
+                  Date.now() - timelineSettings.retentionDays * 86_400_000,
+                maxPerEnvironment: timelineSettings.maxEntriesPerEnvironment,
+              });
+              if (pruned.expired + pruned.overflow > 0)
+                logger.info(
+                  `Timeline: deleted ${pruned.expired} entries past ${timelineSettings.retentionDays} days and ${pruned.overflow} past ${timelineSettings.maxEntriesPerEnvironment} per environment`,
+                );
+            },
+          });
         permissionsRegistry.addPermissions(gitlabEnvPermissions);
         httpRouter.use(
           createOverviewRouter({
@@ -181,8 +227,52 @@ export const gitlabEnvPlugin = createBackendPlugin({
             logger,
             config: readActionsConfig(config),
             // Viewers of the live stream see a write's effect at once.
-            onWritten: written =>
-              listsAfterWrite(written).forEach(lists => planner.refresh(lists)),
+            onWritten: written => {
+              listsAfterWrite(written).forEach(lists => planner.refresh(lists));
+              recorder?.recordAction(
+                stringifyEntityRef(written.entity),
+                written.slug,
+                {
+                  id: randomUUID(),
+                  action: written.action,
+                  target: written.written[written.written.length - 1],
+                  summary: written.message,
+                  actor: written.actor,
+                  at: new Date().toISOString(),
+                },
+              );
+            },
+          }),
+        );
+        const gitlab = new GitlabAccess(gitlabEnvConfig, transport);
+        httpRouter.use(
+          createHistoryRouter({
+            service,
+            history: new DeploymentHistory(service, gitlab, recorder),
+            versions: new EnvironmentVersions(service, gitlab),
+            previews: new MergeRequestPreviews(service, gitlab),
+            timeline,
+            timelineSettings,
+            catalog,
+            permissions,
+            httpAuth,
+            auditor,
+            logger,
+            onRolledBack: done =>
+              recorder?.recordAction(
+                stringifyEntityRef(done.entity),
+                done.slug,
+                {
+                  id: randomUUID(),
+                  action: 'gitlab.rollback',
+                  actor: done.actor,
+                  summary: done.message,
+                  at: new Date().toISOString(),
+                  links: done.jobUrl
+                    ? [{ label: `Job ${done.newJobId}`, url: done.jobUrl }]
+                    : [],
+                },
+              ),
           }),
         );
         httpRouter.use(

@@ -1,5 +1,4 @@
 import { mockServices } from '@backstage/backend-test-utils';
-import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import {
   ActionsAllowedResponse,
   EntityEnvironmentsResponse,
@@ -26,7 +25,11 @@ import {
   STOREFRONT_ENTITY_PATH,
   storefrontWeb,
 } from '../__testUtils__/storefrontTargets';
-import { AuditRecord, recordAuditEvents } from '../__testUtils__/auditRecords';
+import {
+  AuditRecord,
+  denyNamed,
+  recordAuditEvents,
+} from '../__testUtils__/auditRecords';
 
 const entities = [
   component('storefront', {
@@ -58,14 +61,7 @@ describe('actions on the environment objects, against the simulator', () => {
       events,
       options => options.eventId !== 'environment-resources-read',
     );
-    permissions.authorize.mockImplementation(
-      async requests =>
-        requests.map(r => ({
-          result: denied.has(r.permission.name)
-            ? AuthorizeResult.DENY
-            : AuthorizeResult.ALLOW,
-        })) as any,
-    );
+    denyNamed(permissions, denied);
     const backend = await startBackendOnSimulator(simulator, {
       entities,
       // The environment's read is kept: a test removes an object behind it.
@@ -500,6 +496,7 @@ describe('actions on the environment objects, against the simulator', () => {
         allowed: false,
         reason: expect.stringContaining('gitlab-env.workloads.scale'),
       },
+      'workload.rollback': { allowed: true },
     });
     expect(body.targets[1].decisions['pod.logs']).toEqual({ allowed: true });
     expect(body.targets[1].decisions['pod.delete']).toEqual({

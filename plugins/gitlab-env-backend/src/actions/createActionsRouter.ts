@@ -21,6 +21,7 @@ import {
 import express from 'express';
 import Router from 'express-promise-router';
 import { failure, GitlabEnvFailure } from '../errors';
+import { actorOf } from '../http/actor';
 import { clientSignal, routeParams } from '../http/routeParams';
 import { gitlabEnvErrorHandler } from '../http/errorHandler';
 import { GitlabEnvironmentsService } from '../facade';
@@ -48,6 +49,10 @@ export interface ActionWritten {
   written: ActionTarget[];
   /** The environment's namespace: its live state holds objects of other namespaces too (the Flux object). */
   environmentNamespace?: string;
+  /** What the action did, as its answer says it. */
+  message: string;
+  /** Who took it, as Backstage names the user. */
+  actor?: string;
 }
 
 export interface ActionsRouterOptions {
@@ -177,13 +182,15 @@ export function createActionsRouter(
         environment: slug,
         object: auditedTarget(body.target),
         replicas: typeof body.replicas === 'number' ? body.replicas : undefined,
+        toRevision:
+          typeof body.toRevision === 'number' ? body.toRevision : undefined,
         withSource: body.withSource === true ? true : undefined,
       },
     });
     try {
       const action = readAction(body.action);
       const target = readTarget(body.target);
-      const { entity } = await authorizedEntity(
+      const { entity, credentials } = await authorizedEntity(
         req,
         permissionForCapability(action),
       );
@@ -199,6 +206,7 @@ export function createActionsRouter(
               target,
               replicas: body.replicas as number | undefined,
               withSource: body.withSource === true,
+              toRevision: body.toRevision as number | undefined,
             },
             {
               kas: agent.kas,
@@ -234,6 +242,8 @@ export function createActionsRouter(
           agent: result.agent,
           written: result.written,
           environmentNamespace: result.environmentNamespace,
+          message: result.response.message,
+          actor: actorOf(credentials.principal),
         });
       } catch (error) {
         // The write happened: a failing refresh must not turn it into an error.

@@ -371,10 +371,30 @@ export class GitlabEnvironmentsService {
     );
   }
 
+  /**
+   * Desired vs live as the repository holds it at `ref` (a merge request's
+   * head), or at the applied revision without it (see compareWithRepository).
+   *
+   * @internal
+   */
+  desiredStateAt(
+    target: { host: string; fluxResourcePath?: string },
+    resources: readonly KubernetesObject[],
+    ref?: string,
+  ): Promise<DesiredStateComparison | undefined> {
+    return this.compareWithRepository(
+      instanceOf(this.config, target.host),
+      target.fluxResourcePath,
+      resources,
+      ref,
+    );
+  }
+
   private async compareWithRepository(
     instance: EnvironmentContext['instance'],
     fluxResourcePath: string | undefined,
     resources: readonly KubernetesObject[],
+    ref?: string,
   ): Promise<DesiredStateComparison | undefined> {
     const rest = new GitlabRestClient(
       instance,
@@ -385,10 +405,11 @@ export class GitlabEnvironmentsService {
       objects: resources,
       fluxResourcePath,
       host: instance.host,
-      readFile: (project, path, ref) =>
+      ref,
+      readFile: (project, path, at) =>
         this.cache.getOrLoad(
-          `repofile|${instance.host}|${project}|${ref}|${path}`,
-          () => rest.file(project, path, ref),
+          `repofile|${instance.host}|${project}|${at}|${path}`,
+          () => rest.file(project, path, at),
           { ttlMs: REPOSITORY_FILE_TTL_MS },
         ),
     }).catch(error => ({
@@ -409,6 +430,36 @@ export class GitlabEnvironmentsService {
     const signal = this.requestSignal(options.signal);
     const ctx = await this.findEnvironment(entity, slug, signal);
     return (await this.reads.readEnvironment(ctx, signal)).health;
+  }
+
+  /**
+   * An entity's project and environments through the locator, for the
+   * history routes.
+   *
+   * @internal
+   */
+  locateEntity(entity: Entity, options: CallOptions = {}) {
+    return this.locator.locate(entity, {
+      signal: this.requestSignal(options.signal),
+    });
+  }
+
+  /**
+   * One environment of an entity, with the configured instance it is read
+   * through, for the history routes.
+   *
+   * @internal
+   */
+  environmentOf(
+    entity: Entity,
+    slug: string,
+    options: CallOptions = {},
+  ): Promise<EnvironmentContext> {
+    return this.findEnvironment(
+      entity,
+      slug,
+      this.requestSignal(options.signal),
+    );
   }
 
   private async findEnvironment(

@@ -6,7 +6,10 @@ export {
   reconcilesWithSource,
 } from './actionKinds';
 export { fluxSourceOf } from './fluxSource';
-export { kubectlCommandFor } from './kubectlCommand';
+export {
+  kubectlCommandFor,
+  kubectlRolloutHistoryCommand,
+} from './kubectlCommand';
 export { shellWord } from './shellWord';
 export type { KubectlCommandOptions } from './kubectlCommand';
 export { permissionForCapability } from './actionPermissions';

@@ -119,3 +119,18 @@ export function kubectlCommandFor(
       throw new RangeError(`Unknown action ${String(action)}`);
   }
 }
+
+/**
+ * `kubectl rollout history` of a Deployment, StatefulSet or DaemonSet
+ * (with `--revision=N`, that revision's pod template).
+ *
+ * @public
+ */
+export function kubectlRolloutHistoryCommand(
+  target: ActionTarget,
+  options: Pick<KubectlCommandOptions, 'context'> & { revision?: number } = {},
+): string {
+  return `kubectl rollout history ${resourceArg(target)}${
+    options.revision ? ` --revision=${options.revision}` : ''
+  } ${scopeFlags(target, options).join(' ')}`;
+}

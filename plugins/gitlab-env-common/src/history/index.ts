@@ -18,3 +18,9 @@ export {
 export type { TimelineRecord } from './timelineRecords';
 export { workloadManager } from './workloadManager';
 export { environmentImages, promotionDiff } from './promotionDiff';
+export {
+  deploymentImageChanges,
+  fluxAppliedAt,
+  revisionOfDeployment,
+} from './deploymentImages';
+export type { DeployedCommit } from './deploymentImages';

@@ -82,6 +82,11 @@ export interface DeploymentChanges {
   /** The successful deployment compared against; absent for the first. */
   since?: { iid: string; sha?: string; ref?: string };
   commits: DeploymentCommit[];
+  /**
+   * `back`: the deployment went to an older commit (a rollback): `commits`
+   * are the ones it took back.
+   */
+  direction?: 'back';
   /** Set when GitLab said the commit list is cut short (compare limits) or the backend stopped reading. */
   commitsTruncated?: boolean;
   mergeRequests: DeploymentMergeRequest[];

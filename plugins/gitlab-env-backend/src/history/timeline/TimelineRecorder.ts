@@ -58,6 +58,11 @@ export class TimelineRecorder implements EnvironmentObserver {
   private readonly written = new RecentKeys(RECENT_KEYS);
   private readonly lastHealth = new Map<string, HealthStatus | undefined>();
   private readonly entitySignatures = new Map<string, string>();
+  /** Each entity's environments as last located: slug → where its timeline is kept. */
+  private readonly environmentsOf = new Map<
+    string,
+    Map<string, Pick<GitlabEnvironment, 'id' | 'slug'> & { host: string }>
+  >();
   private pending = 0;
   private lastWarning = 0;
 
@@ -105,6 +110,15 @@ export class TimelineRecorder implements EnvironmentObserver {
       slug: e.slug,
       name: e.name,
     }));
+    this.environmentsOf.set(
+      entityRef,
+      new Map(
+        located.environments.map(e => [
+          e.slug,
+          { id: e.id, slug: e.slug, host: located.host },
+        ]),
+      ),
+    );
     const signature = JSON.stringify(environments);
     if (this.entitySignatures.get(entityRef) !== signature)
       this.enqueue(`entity|${entityRef}`, async () => {
@@ -132,13 +146,23 @@ export class TimelineRecorder implements EnvironmentObserver {
     this.enqueue(key, () => this.write(key, environment.slug, records));
   }
 
-  /** An action taken through the portal. */
+  /**
+   * An action taken through the portal on an entity's environment (located
+   * just before, by the route that took it).
+   */
   recordAction(
-    host: string,
-    environment: Pick<GitlabEnvironment, 'id' | 'slug'>,
+    entityRef: string,
+    slug: string,
     action: Parameters<typeof actionTimelineRecord>[0],
   ): void {
-    const key = environmentKey(host, environment.id);
+    const environment = this.environmentsOf.get(entityRef)?.get(slug);
+    if (!environment) {
+      this.warn(
+        `The timeline could not place an action on ${entityRef}/${slug}.`,
+      );
+      return;
+    }
+    const key = environmentKey(environment.host, environment.id);
     this.enqueue(key, () =>
       this.write(key, environment.slug, [actionTimelineRecord(action)]),
     );
