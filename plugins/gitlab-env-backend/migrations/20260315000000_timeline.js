@@ -35,7 +35,10 @@ exports.up = async function up(knex) {
     table.comment('The last health recorded per environment: transitions are told against it');
     table.string('environment_key', 255).primary();
     table.string('health', 16).notNullable();
-    table.bigInteger('updated_at').notNullable();
+    table
+      .bigInteger('observed_at')
+      .notNullable()
+      .comment('When the state stored was observed: older observations do not overwrite it');
   });
   await knex.schema.createTable('gitlab_env_entity_environments', table => {
     table.comment('The environments each entity timeline shows, as the locator last found them');

@@ -28,6 +28,8 @@ const RECENT_KEYS = 50_000;
 /** Observations waiting for the database; beyond it they are dropped (and said). */
 const MAX_PENDING = 1_000;
 const WARN_EVERY_MS = 60_000;
+/** How often an unchanged health is checked against the database's. */
+const RECHECK_MS = 5_000;
 
 /** A set that forgets its oldest members past `max`. */
 class RecentKeys {
@@ -56,7 +58,11 @@ class RecentKeys {
 export class TimelineRecorder implements EnvironmentObserver {
   private readonly chains = new Map<string, Promise<void>>();
   private readonly written = new RecentKeys(RECENT_KEYS);
-  private readonly lastHealth = new Map<string, HealthStatus | undefined>();
+  /** The health each environment was last seen with here, and when the database was last asked. */
+  private readonly seen = new Map<
+    string,
+    { status: HealthStatus; checkedAt: number }
+  >();
   private readonly entitySignatures = new Map<string, string>();
   /** Each entity's environments as last located: slug → where its timeline is kept. */
   private readonly environmentsOf = new Map<
@@ -78,28 +84,34 @@ export class TimelineRecorder implements EnvironmentObserver {
       timelineRecordsOf(object, at, { modified }),
     );
     const status = health.status;
-    // The cause is read now, from the state that has this health; only
-    // when the health may have changed (the graph's nodes cost a walk).
-    const known = this.lastHealth.get(key);
-    const cause =
-      known === status ? undefined : healthCauseOf(observation.nodes(), status);
+    // The database holds the state replicas share; it is asked when the
+    // health changed here, and now and then besides (another replica may
+    // have moved it). The cause is read now, from the state with this
+    // health: the graph's nodes cost a walk, so only then.
+    const seen = this.seen.get(key);
+    const now = Date.now();
+    const ask =
+      !seen || seen.status !== status || now - seen.checkedAt > RECHECK_MS;
+    const cause = ask ? healthCauseOf(observation.nodes(), status) : undefined;
     this.enqueue(key, async () => {
-      const last = this.lastHealth.has(key)
-        ? this.lastHealth.get(key)
-        : await this.store.lastHealth(key);
-      if (last !== status) {
-        records.push(
-          healthTransitionRecord({
-            from: last,
-            to: status,
-            cause,
-            at,
-            partial: Boolean(health.partial),
-          }),
+      if (ask) {
+        const moved = await this.store.transitionHealth(
+          key,
+          status,
+          Date.parse(at),
         );
-        await this.store.setHealth(key, status);
+        this.seen.set(key, { status, checkedAt: now });
+        if (moved)
+          records.push(
+            healthTransitionRecord({
+              from: moved.from,
+              to: status,
+              cause,
+              at,
+              partial: Boolean(health.partial),
+            }),
+          );
       }
-      this.lastHealth.set(key, status);
       await this.write(key, target.environment.slug, records);
     });
   }

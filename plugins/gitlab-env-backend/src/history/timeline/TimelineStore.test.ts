@@ -118,15 +118,26 @@ describe.each(databases.eachSupportedId())('TimelineStore on %s', id => {
     expect(await store.count()).toBe(3);
   });
 
-  it('keeps the last health across instances (a restart)', async () => {
+  it('moves the stored health once per transition, whichever replica asks, never back to an older observation', async () => {
     const { knex, store } = await storeOn(id);
-    expect(await store.lastHealth(PROD)).toBeUndefined();
-    await store.setHealth(PROD, 'Degraded');
-    await store.setHealth(PROD, 'Healthy');
+    const replica = await TimelineStore.create(mockServices.database({ knex }));
+    expect(await store.transitionHealth(PROD, 'Healthy', 1000)).toEqual({});
+    expect(await replica.transitionHealth(PROD, 'Healthy', 1001)).toBe(false);
+    const both = await Promise.all([
+      store.transitionHealth(PROD, 'Degraded', 2000),
+      replica.transitionHealth(PROD, 'Degraded', 2001),
+    ]);
+    expect(both.filter(Boolean)).toEqual([{ from: 'Healthy' }]);
+    // A replica behind the others saw Progressing before the Degraded stored.
+    expect(await replica.transitionHealth(PROD, 'Progressing', 1500)).toBe(
+      false,
+    );
     const restarted = await TimelineStore.create(
       mockServices.database({ knex }),
     );
-    expect(await restarted.lastHealth(PROD)).toBe('Healthy');
+    expect(await restarted.transitionHealth(PROD, 'Healthy', 3000)).toEqual({
+      from: 'Degraded',
+    });
   });
 
   it('deletes what retention and the per-environment bound leave out', async () => {

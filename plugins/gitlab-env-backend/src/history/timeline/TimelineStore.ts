@@ -134,30 +134,51 @@ export class TimelineStore {
     }
   }
 
-  /** The last health recorded for an environment. */
-  async lastHealth(environmentKey: string): Promise<HealthStatus | undefined> {
+  /**
+   * Moves an environment's stored health to `health`, observed at `at`,
+   * when it is another and the stored one was observed earlier: a
+   * compare-and-set on the row, so of several replicas (or a replica
+   * lagging behind another) one records each transition, and a stale
+   * observation never writes back an older state. Returns what it moved
+   * from (`undefined` for the first state ever stored), or `false` when it
+   * recorded nothing.
+   */
+  async transitionHealth(
+    environmentKey: string,
+    health: HealthStatus,
+    at: number,
+  ): Promise<{ from?: HealthStatus } | false> {
+    const key = boundedKey(environmentKey);
     try {
-      const row = await this.db(HEALTH)
-        .where({ environment_key: boundedKey(environmentKey) })
-        .first('health');
-      return row?.health;
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const row = await this.db(HEALTH)
+          .where({ environment_key: key })
+          .first('health', 'observed_at');
+        if (!row) {
+          await this.db(HEALTH)
+            .insert({ environment_key: key, health, observed_at: at })
+            .onConflict('environment_key')
+            .ignore();
+          const stored = await this.db(HEALTH)
+            .where({ environment_key: key })
+            .first('health', 'observed_at');
+          if (stored?.health === health && Number(stored.observed_at) === at)
+            return {};
+          continue;
+        }
+        if (row.health === health || Number(row.observed_at) > at) return false;
+        const moved = await this.db(HEALTH)
+          .where({
+            environment_key: key,
+            health: row.health,
+            observed_at: row.observed_at,
+          })
+          .update({ health, observed_at: at });
+        if (moved === 1) return { from: row.health };
+      }
+      return false;
     } catch (error) {
       return unavailable(error);
-    }
-  }
-
-  async setHealth(environmentKey: string, health: HealthStatus): Promise<void> {
-    try {
-      await this.db(HEALTH)
-        .insert({
-          environment_key: boundedKey(environmentKey),
-          health,
-          updated_at: Date.now(),
-        })
-        .onConflict('environment_key')
-        .merge();
-    } catch (error) {
-      unavailable(error);
     }
   }
 
