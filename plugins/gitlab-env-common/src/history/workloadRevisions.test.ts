@@ -150,7 +150,7 @@ describe('rolloutUndoPlan', () => {
       revision: 1,
       contentType: 'application/json-patch+json',
       template: {
-        metadata: { labels: { app: 'web' } },
+        metadata: { creationTimestamp: null, labels: { app: 'web' } },
         spec: { containers: [{ name: 'api', image: 'web:1' }] },
       },
       body: [
@@ -158,7 +158,7 @@ describe('rolloutUndoPlan', () => {
           op: 'replace',
           path: '/spec/template',
           value: {
-            metadata: { labels: { app: 'web' } },
+            metadata: { creationTimestamp: null, labels: { app: 'web' } },
             spec: { containers: [{ name: 'api', image: 'web:1' }] },
           },
         },

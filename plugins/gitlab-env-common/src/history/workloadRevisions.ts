@@ -274,7 +274,12 @@ export function rolloutUndoPlan(
   };
 }
 
-/** kubectl deletes the `pod-template-hash` label before patching the template back. */
+/**
+ * The template kubectl patches back: without the `pod-template-hash`
+ * label, and as Go marshals a PodTemplateSpec, with `creationTimestamp:
+ * null` (a zero metav1.Time cannot be omitted), so the Deployment ends as
+ * it does after `kubectl rollout undo`.
+ */
 function withoutHashLabel(
   template: Record<string, unknown>,
 ): Record<string, unknown> {
@@ -283,6 +288,10 @@ function withoutHashLabel(
   if (labels) delete labels[POD_TEMPLATE_HASH];
   return {
     ...template,
-    metadata: { ...metadata, ...(labels && { labels }) },
+    metadata: {
+      creationTimestamp: null,
+      ...metadata,
+      ...(labels && { labels }),
+    },
   };
 }
