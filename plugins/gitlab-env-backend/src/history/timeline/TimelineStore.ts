@@ -225,41 +225,69 @@ export class TimelineStore {
     query: TimelinePageQuery,
   ): Promise<{ entries: TimelineEntry[]; nextCursor?: string }> {
     const after = query.cursor ? decodeCursor(query.cursor) : undefined;
-    try {
-      const rows = await this.db(`${TIMELINE} as t`)
-        .join(`${MAPPING} as m`, 'm.environment_key', 't.environment_key')
-        .where('m.entity_ref', boundedKey(query.entityRef))
-        .modify(q => {
-          if (query.environmentSlug)
-            q.where('m.environment_slug', query.environmentSlug);
-          if (query.kinds?.length) q.whereIn('t.kind', [...query.kinds]);
-          if (query.from !== undefined)
-            q.where('t.occurred_at', '>=', query.from);
-          if (query.to !== undefined) q.where('t.occurred_at', '<', query.to);
-          if (after)
-            q.where(inner =>
-              inner
-                .where('t.occurred_at', '<', after.occurredAt)
-                .orWhere(same =>
-                  same
-                    .where('t.occurred_at', after.occurredAt)
-                    .andWhere('t.id', '<', after.id),
-                ),
-            );
-        })
-        .orderBy([
-          { column: 't.occurred_at', order: 'desc' },
-          { column: 't.id', order: 'desc' },
-        ])
-        .limit(query.limit + 1)
-        .select(
-          't.id',
-          't.kind',
-          't.occurred_at',
-          'm.environment_slug',
-          't.entry',
+    const limit = query.limit + 1;
+    /** What an entry must be, as conditions on the timeline's `t`. */
+    const entriesWanted = (q: Knex.QueryBuilder) => {
+      if (query.kinds?.length) q.whereIn('t.kind', [...query.kinds]);
+      if (query.from !== undefined) q.where('t.occurred_at', '>=', query.from);
+      if (query.to !== undefined) q.where('t.occurred_at', '<', query.to);
+      // A range on the index's time column, then the tie on id: an OR of
+      // the two alone would leave the planner no range to scan.
+      if (after)
+        q.where('t.occurred_at', '<=', after.occurredAt).andWhereRaw(
+          '(t.occurred_at, t.id) < (?, ?)',
+          [after.occurredAt, after.id],
         );
-      const entries = rows.slice(0, query.limit).map((row: TimelineRow) => ({
+    };
+    const environments = (q: Knex.QueryBuilder) => {
+      q.where('m.entity_ref', boundedKey(query.entityRef));
+      if (query.environmentSlug)
+        q.where('m.environment_slug', query.environmentSlug);
+    };
+    const newestFirst = (prefix: string) => [
+      { column: `${prefix}.occurred_at`, order: 'desc' as const },
+      { column: `${prefix}.id`, order: 'desc' as const },
+    ];
+    try {
+      const rows: TimelineRow[] =
+        this.db.client.config.client === 'pg'
+          ? // Each environment's newest entries from its own index range
+            // (LATERAL), then the newest of those: the planner cannot carry
+            // ORDER BY … LIMIT through a plain join.
+            await this.db(`${MAPPING} as m`)
+              .modify(environments)
+              .joinRaw('cross join lateral (?) as x', [
+                // knex takes a builder as a binding: a parameterised subquery.
+                this.db(`${TIMELINE} as t`)
+                  .select('t.id', 't.kind', 't.occurred_at', 't.entry')
+                  .whereRaw('t.environment_key = m.environment_key')
+                  .modify(entriesWanted)
+                  .orderBy(newestFirst('t'))
+                  .limit(limit) as unknown as Knex.Raw,
+              ])
+              .orderBy(newestFirst('x'))
+              .limit(limit)
+              .select(
+                'x.id',
+                'x.kind',
+                'x.occurred_at',
+                'm.environment_slug',
+                'x.entry',
+              )
+          : await this.db(`${TIMELINE} as t`)
+              .join(`${MAPPING} as m`, 'm.environment_key', 't.environment_key')
+              .modify(environments)
+              .modify(entriesWanted)
+              .orderBy(newestFirst('t'))
+              .limit(limit)
+              .select(
+                't.id',
+                't.kind',
+                't.occurred_at',
+                'm.environment_slug',
+                't.entry',
+              );
+      const entries = rows.slice(0, query.limit).map(row => ({
         ...JSON.parse(row.entry),
         id: String(row.id),
         kind: row.kind,
