@@ -1,5 +1,5 @@
 import { ComputeHealthOptions } from '../health';
-import { KubernetesObject, ResourceGraph } from '../types';
+import { KubernetesObject, ResourceGraph, ResourceKey } from '../types';
 import { assembleForest } from './forest';
 import { inferEdges } from './inferEdges';
 import { buildLookups } from './lookups';
@@ -9,6 +9,11 @@ import { collectNodes } from './nodeTable';
 export interface BuildResourceGraphOptions {
   /** Health options: adopters' rules (see createHealthRuleSet). */
   health?: ComputeHealthOptions;
+  /**
+   * Why the environment never acts on an object (see readOnlyOf), kept on
+   * its node as `readOnly`; without it no node is marked.
+   */
+  readOnly?: (key: ResourceKey, object: KubernetesObject) => string | undefined;
 }
 
 /**
@@ -31,6 +36,7 @@ export function buildResourceGraph(
   const table = collectNodes(
     Array.isArray(objects) ? objects : [],
     options?.health,
+    options?.readOnly,
   );
   const lookups = buildLookups(table);
   const edges = inferEdges(table, lookups);

@@ -96,6 +96,7 @@ class ApiVersions {
 export function collectNodes(
   objects: readonly KubernetesObject[],
   healthOptions?: ComputeHealthOptions,
+  readOnly?: (key: ResourceKey, object: KubernetesObject) => string | undefined,
 ): NodeTable {
   const table: NodeTable = {
     nodes: [],
@@ -155,6 +156,7 @@ export function collectNodes(
       subtreeHealth: undefined,
       parentId: undefined,
       childIds: [],
+      readOnly: readOnly?.({ group, kind, namespace, name }, object),
     };
     if (earlier !== undefined) {
       table.nodes[earlier] = node;

@@ -321,6 +321,10 @@ export class LiveResourceGraph implements LiveLookups {
       subtreeHealth: undefined,
       parentId: undefined,
       childIds: [],
+      readOnly: this.options.readOnly?.(
+        { group, kind: object.kind, namespace, name: name! },
+        object,
+      ),
     };
     const published = publishedOf(node, object);
     const existing = this.index.realById.get(id);
