@@ -14,17 +14,15 @@ import {
 import request from 'supertest';
 import {
   component,
+  ownedComponent,
+  storefrontComponent,
   startBackendOnSimulator,
   TEST_KAS_TUNNELS,
 } from './__testUtils__/backendOnSimulator';
 
 const entities = [
-  component('storefront', {
-    'gitlab.com/project-slug': 'acme/shop/storefront',
-  }),
-  component('checkout-api', {
-    'gitlab.com/project-slug': 'acme/shop/checkout-api',
-  }),
+  storefrontComponent(),
+  ownedComponent('checkout-api', 'acme/shop/checkout-api'),
   component('notifications', {
     'gitlab.com/project-slug': 'acme/platform/notifications',
     'gitlab-env/environments': 'production, staging, development, sandbox',

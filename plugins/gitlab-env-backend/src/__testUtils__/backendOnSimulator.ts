@@ -19,6 +19,28 @@ export function component(
 }
 
 /**
+ * A catalog Component registered from a catalog-info.yaml in its project's
+ * repository on the simulator's instance (the catalog sets
+ * backstage.io/managed-by-location so): its claim on the project is
+ * verified, so it may act on what its environments own.
+ */
+export function ownedComponent(
+  name: string,
+  projectPath: string,
+  annotations: Record<string, string> = {},
+): Entity {
+  return component(name, {
+    'gitlab.com/project-slug': projectPath,
+    'backstage.io/managed-by-location': `url:https://gitlab.example.com/${projectPath}/-/blob/main/catalog-info.yaml`,
+    ...annotations,
+  });
+}
+
+/** acme/shop/storefront's entity, verified (see ownedComponent). */
+export const storefrontComponent = () =>
+  ownedComponent('storefront', 'acme/shop/storefront');
+
+/**
  * KAS's tunnel search, scaled down from its real 20 s so tests of a
  * disconnected agent stay fast; the backend's first-request timeout (25 s by
  * default) stays above it, as it does above the real one.

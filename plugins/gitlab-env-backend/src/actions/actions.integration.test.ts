@@ -16,7 +16,7 @@ import {
 } from '@gitlab-env/gitlab-simulator';
 import request from 'supertest';
 import {
-  component,
+  storefrontComponent,
   startBackendOnSimulator,
   TEST_KAS_TUNNELS,
 } from '../__testUtils__/backendOnSimulator';
@@ -28,11 +28,7 @@ import {
 } from '../__testUtils__/storefrontTargets';
 import { AuditRecord, recordAuditEvents } from '../__testUtils__/auditRecords';
 
-const entities = [
-  component('storefront', {
-    'gitlab.com/project-slug': 'acme/shop/storefront',
-  }),
-];
+const entities = [storefrontComponent()];
 const ENTITY = STOREFRONT_ENTITY_PATH;
 
 describe('actions on the environment objects, against the simulator', () => {

@@ -144,9 +144,7 @@ describe('normalizeObject', () => {
   it('keys redaction on the core group: a Secret kind of another group is not a core Secret', () => {
     expect(isCoreSecret('v1', 'Secret')).toBe(true);
     expect(isCoreSecret('v1beta1', 'Secret')).toBe(true);
-    expect(isCoreSecret('secrets-store.csi.x-k8s.io/v1', 'Secret')).toBe(
-      false,
-    );
+    expect(isCoreSecret('secrets-store.csi.x-k8s.io/v1', 'Secret')).toBe(false);
     expect(isCoreSecret('v1', 'ConfigMap')).toBe(false);
   });
 

@@ -25,8 +25,7 @@ export interface PlannedKind {
  * the kind is compared without case.
  */
 export function isCoreSecret(apiVersion: unknown, kind: unknown): boolean {
-  if (typeof kind !== 'string' || kind.toLowerCase() !== 'secret')
-    return false;
+  if (typeof kind !== 'string' || kind.toLowerCase() !== 'secret') return false;
   const group =
     typeof apiVersion === 'string' ? groupOfApiVersion(apiVersion) : '';
   return group === '' || group.toLowerCase() === 'core';
