@@ -30,4 +30,5 @@ export type {
   GitlabEnvConfig,
   GitlabInstanceConfig,
   LiveSettings,
+  OwnershipSettings,
 } from './config';

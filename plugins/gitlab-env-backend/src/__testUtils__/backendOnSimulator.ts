@@ -2,7 +2,12 @@ import { BackendFeature } from '@backstage/backend-plugin-api';
 import { mockServices, startTestBackend } from '@backstage/backend-test-utils';
 import { Entity } from '@backstage/catalog-model';
 import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
-import { DEMO_TOKEN, RunningSimulator } from '@gitlab-env/gitlab-simulator';
+import {
+  DEMO_TOKEN,
+  RunningSimulator,
+  SimulatorOptions,
+  startGitlabSimulator,
+} from '@gitlab-env/gitlab-simulator';
 import { gitlabEnvPlugin } from '../plugin';
 
 /** A catalog Component with the given annotations. */
@@ -46,6 +51,16 @@ export const storefrontComponent = () =>
  * default) stays above it, as it does above the real one.
  */
 export const TEST_KAS_TUNNELS = { findTimeoutMs: 200 };
+
+/** A simulator for a test: a free port, no clock of its own, KAS's search scaled down. */
+export function startTestSimulator(options: SimulatorOptions = {}) {
+  return startGitlabSimulator({
+    port: 0,
+    tickMs: 0,
+    kasTunnels: TEST_KAS_TUNNELS,
+    ...options,
+  });
+}
 
 /**
  * The gitlab-env plugin in a test backend whose one GitLab instance is the

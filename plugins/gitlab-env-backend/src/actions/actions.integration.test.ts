@@ -1,5 +1,4 @@
 import { mockServices } from '@backstage/backend-test-utils';
-import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import {
   ActionsAllowedResponse,
   EntityEnvironmentsResponse,
@@ -27,6 +26,7 @@ import {
   storefrontWeb,
 } from '../__testUtils__/storefrontTargets';
 import { AuditRecord, recordAuditEvents } from '../__testUtils__/auditRecords';
+import { permissionsDenying } from '../__testUtils__/permissions';
 
 const entities = [storefrontComponent()];
 const ENTITY = STOREFRONT_ENTITY_PATH;
@@ -35,10 +35,10 @@ describe('actions on the environment objects, against the simulator', () => {
   let simulator: RunningSimulator;
   let server: any;
   const auditor = mockServices.auditor.mock();
-  const permissions = mockServices.permissions.mock();
+  const denied = new Set<string>();
+  const permissions = permissionsDenying(denied);
   /** The actions' audit records (resource reads are audited too, not kept here). */
   const events: AuditRecord[] = [];
-  const denied = new Set<string>();
   let prodSlug: string;
   let stagingSlug: string;
 
@@ -53,14 +53,6 @@ describe('actions on the environment objects, against the simulator', () => {
       auditor,
       events,
       options => options.eventId !== 'environment-resources-read',
-    );
-    permissions.authorize.mockImplementation(
-      async requests =>
-        requests.map(r => ({
-          result: denied.has(r.permission.name)
-            ? AuthorizeResult.DENY
-            : AuthorizeResult.ALLOW,
-        })) as any,
     );
     const backend = await startBackendOnSimulator(simulator, {
       entities,

@@ -194,9 +194,10 @@ export function readOnlyReason(
   }
   if (scope.namespace && scope.root && isRootsOwnChart(scope.root, key))
     return undefined;
-  if (isPlatformNamespace(scope, key.namespace))
-    return `${what} lies in ${key.namespace}, where the agent or the cluster's platform runs: shown, never acted on.`;
-  if (key.namespace !== scope.namespace) {
+  if (
+    key.namespace !== scope.namespace ||
+    isPlatformNamespace(scope, key.namespace)
+  ) {
     if (!scope.namespace && scope.namespaceRefusal)
       return scope.namespaceRefusal.message;
     if (
@@ -211,6 +212,8 @@ export function readOnlyReason(
           ? 'what that depends on (dependsOn) and other teams’ appliers belong to their own owners'
           : `a source in the shared namespace ${key.namespace} serves others too`
       }; shown, never acted on.`;
+    if (isPlatformNamespace(scope, key.namespace))
+      return `${what} lies in ${key.namespace}, where the agent or the cluster's platform runs: shown, never acted on.`;
     return `${what} lies outside ${
       scope.namespace
         ? `the namespace this environment owns (${scope.namespace})`
