@@ -98,8 +98,10 @@ export const gitlabEnvPlugin = createBackendPlugin({
         catalog,
       }) {
         const gitlabEnvConfig = readGitlabEnvConfig(config);
+        const configRules = await readHealthRules(config);
+        for (const warning of configRules.warnings) logger.warn(warning);
         const healthRules = createHealthRuleSet([
-          ...readHealthRules(config),
+          ...configRules.registrations,
           ...moduleRules,
         ]);
         if (healthRules.keys().length > 0)

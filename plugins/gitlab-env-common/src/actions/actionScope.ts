@@ -28,7 +28,7 @@ const FLUX_OWNER_LABELS: ReadonlyArray<[string, string, string]> = [
   ],
 ];
 
-/** Whether the namespace is one of the platform's: a name, or a prefix ending in `*`. */
+/** Whether the namespace is one of the platform's: a name, or a prefix ending in `*`. @public */
 export function isPlatformNamespace(
   scope: Pick<EnvironmentActionScope, 'platformNamespaces'>,
   namespace: string,
@@ -68,7 +68,7 @@ function isRootsOwnChart(root: ResourceKey, key: ResourceKey): boolean {
   );
 }
 
-/** agentk itself: its Deployment (or what it owns) by the chart's label or its image. */
+/** agentk itself: its Deployment (or what it owns) by the chart's label or its image. @public */
 export function isAgentObject(object: KubernetesObject | undefined): boolean {
   if (!object) return false;
   if (object.metadata?.labels?.[AGENT_NAME_LABEL] === AGENT_NAME) return true;
@@ -87,6 +87,8 @@ export function isAgentObject(object: KubernetesObject | undefined): boolean {
  * The namespace a Flux applier deploys to: `spec.targetNamespace`; else,
  * for a HelmRelease, its own namespace (helm-controller's default); else
  * the namespace most of its inventory's namespaced entries live in.
+ *
+ * @public
  */
 export function fluxAppliesInto(flux: KubernetesObject): string | undefined {
   const target = flux.spec?.targetNamespace;
@@ -236,7 +238,7 @@ export function readOnlyOf(
     : undefined;
 }
 
-/** The group of an apiVersion, for callers holding a target rather than a key. */
+/** The key of an action's target (its group from the apiVersion). @public */
 export function targetKey(target: {
   apiVersion: string;
   kind: string;

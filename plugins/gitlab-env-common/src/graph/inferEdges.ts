@@ -96,6 +96,10 @@ class TableContext implements RelationContext {
     return this.table.sources[index].metadata?.labels ?? NO_FIELDS;
   }
 
+  nodeAt(index: number) {
+    return this.table.nodes[index];
+  }
+
   inventoryNode(key: ResourceKey, version: string) {
     return inventoryNode(this.table, key, version, this.node);
   }

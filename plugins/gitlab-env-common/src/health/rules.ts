@@ -59,6 +59,8 @@ import {
   routeHealth,
 } from './custom/gatewayApi';
 import { scaledJobHealth, scaledObjectHealth } from './custom/keda';
+import { OPERATOR_RULES } from './custom/registry';
+import { victoriaMetricsHealth } from './custom/operator.victoriametrics.com/victoriaMetrics';
 import {
   clusterExternalSecretHealth,
   externalSecretHealth,
@@ -196,6 +198,7 @@ export const HEALTH_RULES: ReadonlyMap<string, HealthRule> = new Map<
     'pkg.crossplane.io/ConfigurationRevision',
     crossplaneConfigurationRevisionHealth,
   ],
+  ...OPERATOR_RULES,
 ]);
 
 /**
@@ -212,6 +215,14 @@ const WILDCARD_RULES: ReadonlyArray<
   ['.services.k8s.aws', awsAckHealth],
   ['.upbound.io', upboundHealth],
 ];
+
+/**
+ * ArgoCD's wildcard directories for every kind of one group
+ * (`operator.victoriametrics.com/_`), tried after the exact rules.
+ */
+const GROUP_RULES: ReadonlyMap<string, HealthRule> = new Map([
+  ['operator.victoriametrics.com', victoriaMetricsHealth],
+]);
 
 /**
  * HEALTH_RULES per kind, then group: found without joining a `group/Kind`
@@ -233,6 +244,8 @@ export function healthRuleOf(
 ): HealthRule | undefined {
   const exact = RULES_BY_KIND.get(kind)?.get(group);
   if (exact) return exact;
+  const groupRule = GROUP_RULES.get(group);
+  if (groupRule) return groupRule;
   for (const [suffix, rule] of WILDCARD_RULES) {
     if (group.endsWith(suffix)) return rule;
   }

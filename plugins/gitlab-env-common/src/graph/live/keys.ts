@@ -72,6 +72,13 @@ export function publishedOf(
     published.references,
     // A HelmRelease reads this label of what it manages.
     labelsOf(object)['helm.toolkit.fluxcd.io/namespace'],
+    // An app.k8s.io Application's selector reads every label of the
+    // objects its recommended labels find (see relations/groups.ts).
+    published.references.some(([label]) =>
+      label.startsWith('app.kubernetes.io/'),
+    )
+      ? labels
+      : undefined,
   ]);
   return published;
 }

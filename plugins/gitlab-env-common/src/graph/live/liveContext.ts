@@ -101,6 +101,9 @@ export class LiveContext implements RelationContext {
   labelsOf(slot: number) {
     return this.graph.labelsOf(slot);
   }
+  nodeAt(slot: number) {
+    return this.graph.contextOf(slot).node;
+  }
   inventoryNode(key: ResourceKey, version: string) {
     return this.graph.inventoryNode(this.frame, key, version, this.listing);
   }
