@@ -4,6 +4,7 @@ import {
   CiAccessRule,
   DEFAULT_MANAGED_NAMESPACE_TEMPLATE,
   DeleteResourcesPolicy,
+  yamlErrorReason,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { Document, LineCounter, parseDocument } from 'yaml';
 import { failure, GitlabEnvFailure } from '../errors';
@@ -96,9 +97,9 @@ function parseYaml(
     const line = error.linePos?.[0]?.line;
     throw failure(
       'AGENT_CONFIG_INVALID',
-      `${file}${line ? ` line ${line}` : ''} is not valid YAML: ${
-        error.message.split('\n')[0]
-      }`,
+      `${file}${
+        line ? ` line ${line}` : ''
+      } is not valid YAML: ${yamlErrorReason(error)}.`,
       { file, line, hint: `Fix the YAML syntax of ${file}.` },
     );
   }

@@ -19,3 +19,4 @@ export * from './environments';
 export * from './managedResources';
 export * from './rules';
 export * from './api';
+export * from './yamlError';

@@ -1,3 +1,4 @@
+import { command } from '../../__testUtils__/commands';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setupServer } from 'msw/node';
@@ -427,10 +428,14 @@ describe('EntityGitlabEnvContent', () => {
       within(drawer).getByText('Back-off restarting failed container'),
     ).toBeInTheDocument();
     expect(
-      within(drawer).getByText('kubectl get pod api-7c9b-3 -n shop -o yaml'),
+      within(drawer).getByText(
+        command('kubectl get pod api-7c9b-3 -n shop -o yaml'),
+      ),
     ).toBeInTheDocument();
     expect(
-      within(drawer).getByText('kubectl describe pod api-7c9b-3 -n shop'),
+      within(drawer).getByText(
+        command('kubectl describe pod api-7c9b-3 -n shop'),
+      ),
     ).toBeInTheDocument();
     const chain = within(drawer).getByRole('list', { name: 'Owner chain' });
     expect(chain).toHaveTextContent(

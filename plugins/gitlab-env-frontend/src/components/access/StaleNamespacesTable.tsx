@@ -5,7 +5,10 @@ import {
   gitlabEnvNamespaceDeletePermission,
   StaleNamespace,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { EntityRefLink } from '@backstage/plugin-catalog-react';
 import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import { VISUALLY_HIDDEN_SX } from '../text/visuallyHidden';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Table from '@mui/material/Table';
@@ -81,16 +84,29 @@ export function StaleNamespacesTable({
           No namespace left behind by stopped or deleted environments.
         </Alert>
       ) : (
-        <Table size="small" aria-label="Stale namespaces">
+        <Table
+          size="small"
+          aria-label="Stale namespaces"
+          // Short columns keep their words on one line; the long ones
+          // (why, contents) wrap between words.
+          sx={{
+            '& th, & td': { overflowWrap: 'normal', wordBreak: 'normal' },
+            '& .gitlab-env-nowrap': { whiteSpace: 'nowrap' },
+          }}
+        >
           <TableHead>
             <TableRow>
               <TableCell>Namespace</TableCell>
               {showEntity ? <TableCell>Entity</TableCell> : null}
               <TableCell>Why it is stale</TableCell>
-              <TableCell>Age</TableCell>
-              <TableCell>Created by</TableCell>
+              <TableCell className="gitlab-env-nowrap">Age</TableCell>
+              <TableCell className="gitlab-env-nowrap">Created by</TableCell>
               <TableCell>Contents</TableCell>
-              <TableCell />
+              <TableCell>
+                <Box component="span" sx={VISUALLY_HIDDEN_SX}>
+                  Actions
+                </Box>
+              </TableCell>
             </TableRow>
           </TableHead>
           <TableBody>
@@ -104,12 +120,21 @@ export function StaleNamespacesTable({
                     agent {ns.agent.name}
                   </Typography>
                 </TableCell>
-                {showEntity ? <TableCell>{ns.entityRef}</TableCell> : null}
+                {showEntity ? (
+                  <TableCell className="gitlab-env-nowrap">
+                    <EntityRefLink
+                      entityRef={ns.entityRef}
+                      defaultKind="component"
+                    />
+                  </TableCell>
+                ) : null}
                 <TableCell>
                   {ns.reasons.map(describeReason).join('; ')}
                 </TableCell>
-                <TableCell>{formatAge(ns.createdAt, now) ?? '—'}</TableCell>
-                <TableCell>
+                <TableCell className="gitlab-env-nowrap">
+                  {formatAge(ns.createdAt, now) ?? '—'}
+                </TableCell>
+                <TableCell className="gitlab-env-nowrap">
                   {CREATOR_LABEL[ns.creator]}
                   {ns.gitlabDeletes ? (
                     <Chip
@@ -141,7 +166,7 @@ export function StaleNamespacesTable({
                     </Typography>
                   ) : null}
                 </TableCell>
-                <TableCell>
+                <TableCell className="gitlab-env-nowrap">
                   <DeleteButton namespace={ns} onAsk={() => setAsking(ns)} />
                 </TableCell>
               </TableRow>

@@ -14,7 +14,7 @@ import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { driftCommands, fluxCommands } from '../../view/fluxCommands';
 import { formatAge } from '../../view/format';
-import { CommandList } from './CommandList';
+import { CommandList } from '../text/CommandBlock';
 import { COMPACT_TABLE_SX } from '../tableStyle';
 import { SyncChip } from './SyncChip';
 

@@ -11,7 +11,7 @@ import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { unmanagedCommands } from '../../view/fluxCommands';
 import { GitlabEnvErrorPanel } from '../errors/GitlabEnvErrorPanel';
-import { CommandList } from './CommandList';
+import { CommandList } from '../text/CommandBlock';
 import { SyncChip } from './SyncChip';
 import {
   NO_FLUX_RESOURCE_WORDS,
