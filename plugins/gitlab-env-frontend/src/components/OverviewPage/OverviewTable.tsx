@@ -24,6 +24,7 @@ import Typography from '@mui/material/Typography';
 import ErrorOutlineIcon from '@mui/icons-material/ErrorOutline';
 import FolderOutlinedIcon from '@mui/icons-material/FolderOutlined';
 import { HealthBadge } from '../health/HealthBadge';
+import { OptionalLink } from '../text/OptionalLink';
 import { HealthIcon } from '../health/healthStyle';
 import { ERROR_CATALOG } from '../errors/errorCatalog';
 
@@ -52,16 +53,6 @@ function since(iso: string | undefined): string {
   if (minutes < 60) return `${Math.max(minutes, 0)}m ago`;
   if (minutes < 48 * 60) return `${Math.round(minutes / 60)}h ago`;
   return `${Math.round(minutes / 1440)}d ago`;
-}
-
-function MaybeLink({
-  to,
-  children,
-}: {
-  to?: string;
-  children: React.ReactNode;
-}) {
-  return to ? <Link to={to}>{children}</Link> : <>{children}</>;
 }
 
 /** A row's failures; refusals the agent's RBAC makes on purpose are the tab's information, not the row's warning. */
@@ -156,16 +147,8 @@ function OverviewTableRow({ row }: { row: OverviewRow }) {
   const environment = row.environment;
   const deployment = environment?.lastDeployment;
   return (
-    <TableRow
-      hover
-      data-testid="overview-row"
-      sx={{
-        verticalAlign: 'top',
-        '& > td': { whiteSpace: 'nowrap' },
-        '& > td:first-of-type': { whiteSpace: 'normal' },
-      }}
-    >
-      <TableCell sx={{ minWidth: 270 }}>
+    <TableRow hover data-testid="overview-row" sx={{ verticalAlign: 'top' }}>
+      <TableCell>
         <RowHealth row={row} />
         <RowProblems row={row} />
       </TableCell>
@@ -182,14 +165,16 @@ function OverviewTableRow({ row }: { row: OverviewRow }) {
       </TableCell>
       <TableCell>
         {environment?.webUrl ? (
-          <Link to={environment.webUrl}>{environment.name}</Link>
+          <Link to={environment.webUrl}>
+            <Path text={environment.name} />
+          </Link>
         ) : (
-          environment?.name ?? '—'
+          <Path text={environment?.name ?? '—'} />
         )}
         {row.project && (
           <Secondary>
             <Link to={row.project.webUrl} color="inherit">
-              {row.project.fullPath}
+              <Path text={row.project.fullPath} />
             </Link>
           </Secondary>
         )}
@@ -197,9 +182,9 @@ function OverviewTableRow({ row }: { row: OverviewRow }) {
       <TableCell>{shortRef(row.owner, 'group')}</TableCell>
       <TableCell>{shortRef(row.system, 'system')}</TableCell>
       <TableCell>
-        <MaybeLink to={environment?.agent?.webUrl}>
+        <OptionalLink to={environment?.agent?.webUrl}>
           {environment?.agent?.name ?? '—'}
-        </MaybeLink>
+        </OptionalLink>
         {environment?.namespace && (
           <Secondary monospace>{environment.namespace}</Secondary>
         )}
@@ -220,15 +205,37 @@ function OverviewTableRow({ row }: { row: OverviewRow }) {
   );
 }
 
-const COLUMNS = [
-  'Health',
-  'Entity',
-  'Environment · project',
-  'Owner',
-  'System',
-  'Agent · namespace',
-  'Last deployment',
+// One set of widths for every tier's table, so their columns line up; the
+// cells wrap between words (and after the slashes of paths) to fit them.
+const COLUMNS: Array<[title: string, width: string]> = [
+  ['Health', '20%'],
+  ['Entity', '11%'],
+  ['Environment · project', '18%'],
+  ['Owner', '10%'],
+  ['System', '8%'],
+  ['Agent · namespace', '18%'],
+  ['Last deployment', '15%'],
 ];
+
+/** A path that may wrap after its slashes (`acme/platform/search-indexer`). */
+function Path({ text }: { text: string }) {
+  const parts = text.split('/');
+  return (
+    <>
+      {parts.map((part, index) => (
+        // eslint-disable-next-line react/no-array-index-key
+        <React.Fragment key={index}>
+          {index > 0 ? (
+            <>
+              /<wbr />
+            </>
+          ) : null}
+          {part}
+        </React.Fragment>
+      ))}
+    </>
+  );
+}
 
 function FolderHeading({
   folder,
@@ -296,12 +303,24 @@ export function OverviewTable({ groups }: { groups: OverviewTierGroup[] }) {
             <Table
               size="small"
               aria-label={`${TIER_TITLES[group.tier]} environments`}
+              sx={{
+                tableLayout: 'fixed',
+                width: '100%',
+                // Narrower than this, the card scrolls rather than crush words.
+                minWidth: 960,
+                '& th, & td': { overflowWrap: 'normal', wordBreak: 'normal' },
+              }}
             >
+              <colgroup>
+                {COLUMNS.map(([title, width]) => (
+                  <col key={title} style={{ width }} />
+                ))}
+              </colgroup>
               <TableHead>
                 <TableRow>
-                  {COLUMNS.map(column => (
-                    <TableCell key={column} sx={{ fontWeight: 600 }}>
-                      {column}
+                  {COLUMNS.map(([title]) => (
+                    <TableCell key={title} sx={{ fontWeight: 600 }}>
+                      {title}
                     </TableCell>
                   ))}
                 </TableRow>
