@@ -50,17 +50,15 @@ test('the cards show each environment with its health', async () => {
   console.log(`storefront badges:\n  ${labels.join('\n  ')}`);
   assert.ok(labels.length >= 2, 'at least two environments have health');
 
-  // Stopped environments, when the project lists any, start collapsed.
-  const collapsed = await page
-    .locator('section[data-environment] button[aria-expanded]')
-    .evaluateAll(buttons =>
-      buttons.map(button => [
-        button.closest('section').textContent.includes('stopped'),
-        button.getAttribute('aria-expanded'),
-      ]),
-    );
-  for (const [stopped, expanded] of collapsed) {
-    assert.equal(expanded, stopped ? 'false' : 'true');
+  // Stopped environments, when the project lists any, say so.
+  const stopped = page.locator(
+    'section[data-environment][data-state="stopped"]',
+  );
+  for (let i = 0; i < (await stopped.count()); i++) {
+    await stopped
+      .nth(i)
+      .getByText('Stopped: nothing deployed.')
+      .waitFor({ timeout: TIMEOUT });
   }
   await portal.screenshot(page, 'entity-tab');
   assert.deepEqual(page.errors.filter(isAppError), []);
@@ -208,12 +206,15 @@ test('a 1,000-resource environment becomes interactive quickly (timing printed)'
   );
   await portal.goto(page, '/catalog/default/component/storefront/gitlab-env');
   await page
-    .getByRole('button', { name: /^Show resources of review\/feature-cart/ })
+    .locator('section[data-environment^="review-feature-ca"]')
+    .getByRole('button', { name: 'feature-cart' })
     .click({ timeout: TIMEOUT });
   await requested;
   const arrivedAt = Date.now();
   await held.fulfill(reply);
-  const graph = page.getByTestId('resource-graph');
+  const graph = page
+    .getByRole('region', { name: 'Resources of review/feature-cart' })
+    .getByTestId('resource-graph');
   await graph
     .locator('.react-flow__node')
     .first()

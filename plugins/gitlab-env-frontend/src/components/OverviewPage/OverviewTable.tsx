@@ -67,8 +67,11 @@ function RowProblems({ row }: { row: OverviewRow }) {
         mt: 0.5,
         pl: 0,
         listStyle: 'none',
-        // With health, the problems are gaps in the read; without, the reason there is none.
-        color: row.health ? 'warning.dark' : 'error.main',
+        // With health, the problems are gaps in the read; without, the
+        // reason there is none. Orange text would not read: dark words,
+        // an orange icon.
+        color: row.health ? 'text.primary' : 'error.main',
+        '& svg': { color: row.health ? 'warning.main' : 'inherit' },
       }}
     >
       {problems.map((error, index) => (

@@ -17,6 +17,7 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import WarningAmberIcon from '@mui/icons-material/WarningAmber';
 import { useAuthorized } from '../../hooks/useAuthorized';
 import { formatAge } from '../../view/format';
 import { DeleteNamespaceDialog } from './DeleteNamespaceDialog';
@@ -149,9 +150,9 @@ export function StaleNamespacesTable({
                   {ns.contents.runningWorkloads > 0 ? (
                     <Typography
                       variant="caption"
-                      display="block"
-                      color="warning.main"
+                      sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}
                     >
+                      <WarningAmberIcon fontSize="inherit" color="warning" />
                       {ns.contents.runningWorkloads} workload(s) still running,{' '}
                       {ns.contents.runningPods} pod(s)
                     </Typography>

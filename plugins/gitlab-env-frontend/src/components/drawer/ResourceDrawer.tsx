@@ -37,6 +37,7 @@ import { NodeActionsBar } from '../actions/NodeActionsBar';
 import { useNodeActions } from '../actions/useNodeActions';
 import { ResourceLogs, hasLogs } from '../logs/ResourceLogs';
 import { MessageText } from '../text/MessageText';
+import { WarningChip } from '../text/WarningChip';
 
 export interface ResourceDrawerProps {
   node?: ResourceNode;
@@ -248,9 +249,7 @@ function Summary({
             {node.health?.status ?? 'No health for this kind'}
           </Typography>
           <HealthOriginHint origin={node.health?.origin} />
-          {node.missing ? (
-            <Chip size="small" label="not in cluster" color="warning" />
-          ) : null}
+          {node.missing ? <WarningChip label="not in cluster" /> : null}
         </Box>
         {node.health?.message ? (
           <Typography variant="body2" sx={{ mt: 0.5 }}>

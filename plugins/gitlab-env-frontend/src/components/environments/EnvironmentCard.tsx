@@ -18,15 +18,8 @@ import { HealthBadge } from '../health/HealthBadge';
 import { formatAge, shortSha } from '../../view/format';
 import { gitlabEnvErrorDetail } from '../../api';
 import { ERROR_CATALOG } from '../errors/errorCatalog';
-
-export const TIER_COLORS: Record<
-  string,
-  'error' | 'warning' | 'info' | 'default'
-> = {
-  production: 'error',
-  staging: 'warning',
-  testing: 'info',
-};
+import { TierChip } from './TierChip';
+import { WarningChip } from '../text/WarningChip';
 
 export interface EnvironmentCardProps {
   environment: GitlabEnvironment;
@@ -59,6 +52,7 @@ export function EnvironmentCard({
       variant="outlined"
       data-environment={environment.slug}
       data-selected={selected || undefined}
+      data-state={environment.state}
       onClick={() => onOpen(environment.slug)}
       sx={{
         width: 280,
@@ -72,8 +66,8 @@ export function EnvironmentCard({
         borderColor: selected ? 'primary.main' : 'divider',
         boxShadow: theme =>
           selected ? `inset 0 0 0 1px ${theme.palette.primary.main}` : 'none',
-        bgcolor: selected ? 'action.selected' : 'background.paper',
-        opacity: stopped ? 0.8 : 1,
+        // A stopped card is not greyed out: its words must stay readable.
+        borderStyle: stopped ? 'dashed' : 'solid',
         '&:hover': { borderColor: selected ? 'primary.main' : 'text.primary' },
       }}
     >
@@ -109,12 +103,7 @@ export function EnvironmentCard({
           </ButtonBase>
         </Typography>
         <Box sx={{ flexGrow: 1 }} />
-        <Chip
-          size="small"
-          label={environment.tier}
-          color={TIER_COLORS[environment.tier] ?? 'default'}
-          variant="outlined"
-        />
+        <TierChip tier={environment.tier} />
       </Box>
       <EnvironmentHealth environment={environment} resources={resources} />
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
@@ -164,9 +153,7 @@ function DriftedCount({
   );
   if (!drifted) return null;
   return (
-    <Chip
-      size="small"
-      color="warning"
+    <WarningChip
       variant="outlined"
       label={`${drifted} drifted`}
       title="Objects whose live state differs from what Flux applied"

@@ -14,7 +14,6 @@ import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
-import Chip from '@mui/material/Chip';
 import { Link } from '@backstage/core-components';
 import { Polled } from '../../hooks/usePolledMap';
 import {
@@ -39,7 +38,7 @@ import { NodeContextMenu } from '../actions/NodeContextMenu';
 import { ResourceTable } from './ResourceTable';
 import { ResourceFiltersBar, ResourceViewMode } from './ResourceFiltersBar';
 import { formatAge, shortSha } from '../../view/format';
-import { TIER_COLORS } from '../environments/EnvironmentCard';
+import { TierChip } from '../environments/TierChip';
 import { GitOpsPanel, MappingSource, NamespaceMappingDetails } from '../gitops';
 
 /** One environment opened: its resources as a graph or a list, and the drawer. */
@@ -78,12 +77,7 @@ export function EnvironmentResources({
         <Typography variant="h5" component="h2">
           {environment.name}
         </Typography>
-        <Chip
-          size="small"
-          label={environment.tier}
-          color={TIER_COLORS[environment.tier] ?? 'default'}
-          variant="outlined"
-        />
+        <TierChip tier={environment.tier} />
         {polled?.value ? <HealthBadge summary={polled.value.health} /> : null}
         <Box sx={{ flexGrow: 1 }} />
         {live ? (
