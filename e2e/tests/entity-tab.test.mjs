@@ -50,14 +50,14 @@ test('the cards show each environment with its health', async () => {
   console.log(`storefront badges:\n  ${labels.join('\n  ')}`);
   assert.ok(labels.length >= 2, 'at least two environments have health');
 
-  // Stopped environments, when the project lists any, say so.
+  // Stopped environments, when the project lists any, are marked so.
   const stopped = page.locator(
     'section[data-environment][data-state="stopped"]',
   );
   for (let i = 0; i < (await stopped.count()); i++) {
     await stopped
       .nth(i)
-      .getByText('Stopped: nothing deployed.')
+      .getByText('stopped', { exact: true })
       .waitFor({ timeout: TIMEOUT });
   }
   await portal.screenshot(page, 'entity-tab');
@@ -124,7 +124,8 @@ test('the wheel over the graph scrolls the page; Ctrl+wheel, or the wheel once t
     .locator('.react-flow__node')
     .first()
     .waitFor({ timeout: TIMEOUT });
-  await graph.scrollIntoViewIfNeeded();
+  // The graph in view; the page then scrolls up (the graph may end it).
+  await graph.evaluate(node => node.scrollIntoView({ block: 'end' }));
   const viewport = graph.locator('.react-flow__viewport');
   const transform = () =>
     viewport.evaluate(node => getComputedStyle(node).transform);
@@ -141,11 +142,12 @@ test('the wheel over the graph scrolls the page; Ctrl+wheel, or the wheel once t
 
   const before = await transform();
   const scrollBefore = await scrolled();
-  await page.mouse.wheel(0, 200);
+  assert.ok(scrollBefore > 0, 'the page is scrolled down to the graph');
+  await page.mouse.wheel(0, -200);
   await page.waitForTimeout(300);
   assert.equal(await transform(), before, 'a plain wheel leaves the zoom');
   assert.ok(
-    (await scrolled()) > scrollBefore,
+    (await scrolled()) < scrollBefore,
     'a plain wheel scrolls the page',
   );
   await graph
@@ -153,6 +155,9 @@ test('the wheel over the graph scrolls the page; Ctrl+wheel, or the wheel once t
     .waitFor({ timeout: TIMEOUT });
   await portal.screenshot(page, 'entity-tab-wheel-hint');
 
+  // The graph moved down with the page: back over it.
+  const moved = await graph.boundingBox();
+  await page.mouse.move(moved.x + moved.width / 2, moved.y + 60);
   await page.keyboard.down('Control');
   await page.mouse.wheel(0, -200);
   await page.keyboard.up('Control');

@@ -25,6 +25,8 @@ import ErrorOutlineIcon from '@mui/icons-material/ErrorOutline';
 import FolderOutlinedIcon from '@mui/icons-material/FolderOutlined';
 import { HealthBadge } from '../health/HealthBadge';
 import { OptionalLink } from '../text/OptionalLink';
+import { Path } from '../text/Path';
+import { WHOLE_WORDS_SX } from '../tableStyle';
 import { HealthIcon } from '../health/healthStyle';
 import { ERROR_CATALOG } from '../errors/errorCatalog';
 
@@ -220,26 +222,6 @@ const COLUMNS: Array<[title: string, width: string]> = [
   ['Last deployment', '15%'],
 ];
 
-/** A path that may wrap after its slashes (`acme/platform/search-indexer`). */
-function Path({ text }: { text: string }) {
-  const parts = text.split('/');
-  return (
-    <>
-      {parts.map((part, index) => (
-        // eslint-disable-next-line react/no-array-index-key
-        <React.Fragment key={index}>
-          {index > 0 ? (
-            <>
-              /<wbr />
-            </>
-          ) : null}
-          {part}
-        </React.Fragment>
-      ))}
-    </>
-  );
-}
-
 function FolderHeading({
   folder,
   status,
@@ -311,7 +293,7 @@ export function OverviewTable({ groups }: { groups: OverviewTierGroup[] }) {
                 width: '100%',
                 // Narrower than this, the card scrolls rather than crush words.
                 minWidth: 960,
-                '& th, & td': { overflowWrap: 'normal', wordBreak: 'normal' },
+                ...WHOLE_WORDS_SX,
               }}
             >
               <colgroup>

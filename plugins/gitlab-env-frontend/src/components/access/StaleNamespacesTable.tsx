@@ -19,6 +19,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import WarningAmberIcon from '@mui/icons-material/WarningAmber';
 import { useAuthorized } from '../../hooks/useAuthorized';
+import { WHOLE_WORDS_SX } from '../tableStyle';
 import { formatAge } from '../../view/format';
 import { DeleteNamespaceDialog } from './DeleteNamespaceDialog';
 import { CREATOR_LABEL, describeContents, describeReason } from './describe';
@@ -91,7 +92,7 @@ export function StaleNamespacesTable({
           // Short columns keep their words on one line; the long ones
           // (why, contents) wrap between words.
           sx={{
-            '& th, & td': { overflowWrap: 'normal', wordBreak: 'normal' },
+            ...WHOLE_WORDS_SX,
             '& .gitlab-env-nowrap': { whiteSpace: 'nowrap' },
           }}
         >
