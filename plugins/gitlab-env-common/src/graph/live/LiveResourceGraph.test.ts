@@ -347,7 +347,7 @@ describe('LiveResourceGraph', () => {
   });
 
   it('counts resources, not the Events about them, in its health summary', () => {
-    const event = (name: string): KubernetesObject => ({
+    const eventAbout = (name: string): KubernetesObject => ({
       apiVersion: 'v1',
       kind: 'Event',
       metadata: meta(name),
@@ -356,8 +356,8 @@ describe('LiveResourceGraph', () => {
     });
     const live = new LiveResourceGraph([configMap('settings')]);
     const patch = live.apply([
-      { type: 'ADDED', object: event('settings.1') },
-      { type: 'ADDED', object: event('settings.2') },
+      { type: 'ADDED', object: eventAbout('settings.1') },
+      { type: 'ADDED', object: eventAbout('settings.2') },
     ]);
     expect(live.graph().nodes.filter(n => n.kind === 'Event')).toHaveLength(2);
     expect(live.health()).toMatchObject({ total: 1, counts: { none: 1 } });
