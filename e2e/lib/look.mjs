@@ -47,6 +47,16 @@ export async function brokenWords(locator, { whole = false } = {}) {
 export async function axeViolations(page, selector) {
   if (!(await page.evaluate(() => Boolean(window.axe))))
     await page.evaluate(AXE_SOURCE);
+  // A dialog fading in is measured at its final colours, not mid-fade.
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        a =>
+          a.playState !== 'running' ||
+          a.effect?.getTiming().iterations === Infinity,
+      ),
+  );
   const violations = await page.evaluate(
     async context =>
       (
