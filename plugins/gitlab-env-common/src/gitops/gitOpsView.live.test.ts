@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { buildResourceGraph } from '../graph/buildResourceGraph';
-import { LiveResourceGraph } from '../graph/live/LiveResourceGraph';
+import { LiveResourceGraph } from '../graph/LiveResourceGraph';
 import {
   applyResourceGraphPatch,
   PatchableResources,
-} from '../graph/live/applyResourceGraphPatch';
+} from '../graph/applyResourceGraphPatch';
 import { resourceId, resourceKeyOf } from '../graph/resourceId';
 import { KubernetesObject, WatchEvent } from '../types';
 import { buildGitOpsView, countDrifted, GitOpsView } from './gitOpsView';

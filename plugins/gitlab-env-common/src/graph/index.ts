@@ -1,4 +1,11 @@
 export { buildResourceGraph } from './buildResourceGraph';
+export { createRelationSet, PARENT_RANK } from './relations';
+export type {
+  RelationContext,
+  RelationSet,
+  RelationSource,
+  RelationSourceKind,
+} from './relations';
 export type { BuildResourceGraphOptions } from './buildResourceGraph';
 export { summarizeGraphHealth } from './summarizeGraphHealth';
 export {
@@ -14,9 +21,9 @@ export {
   parseFluxResourcePath,
 } from './flux';
 export type { FluxResourcePath } from './flux';
-export { LiveResourceGraph } from './live/LiveResourceGraph';
+export { LiveResourceGraph } from './LiveResourceGraph';
 export { objectsByNodeId } from './objectsByNodeId';
 export { resourceTree, treePath } from './resourceTree';
 export type { ResourceTree, TreePlace } from './resourceTree';
-export { applyResourceGraphPatch } from './live/applyResourceGraphPatch';
-export type { PatchableResources } from './live/applyResourceGraphPatch';
+export { applyResourceGraphPatch } from './applyResourceGraphPatch';
+export type { PatchableResources } from './applyResourceGraphPatch';

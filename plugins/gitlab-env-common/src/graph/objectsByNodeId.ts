@@ -1,6 +1,6 @@
 import { isRecord } from '../health/conditions';
 import { KubernetesObject } from '../types';
-import { isNewer } from './nodeTable';
+import { isNewer } from './engine/nodes';
 import { hasResourceKey, resourceId, resourceKeyOf } from './resourceId';
 
 /**

@@ -21,11 +21,12 @@ function scaleTarget(context: RelationContext): number | undefined {
 export const scales: Relation = {
   type: 'scales',
   placesUnowned: true,
-  rules: [
+  sources: [
     {
-      kind: 'HorizontalPodAutoscaler',
+      id: 'scales/hpa-target',
+      kinds: [{ kind: 'HorizontalPodAutoscaler' }],
       infer: context =>
-        context.add(context.index, scaleTarget(context), 'scales'),
+        context.add(context.origin, scaleTarget(context), 'scales'),
     },
   ],
 };

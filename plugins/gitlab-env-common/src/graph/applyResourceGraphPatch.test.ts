@@ -1,6 +1,6 @@
-import { generateEnvironment } from '../../../bench/generateEnvironment';
-import { KubernetesObject } from '../../types';
-import { resourceId, resourceKeyOf } from '../resourceId';
+import { generateEnvironment } from '../../bench/generateEnvironment';
+import { KubernetesObject } from '../types';
+import { resourceId, resourceKeyOf } from './resourceId';
 import { LiveResourceGraph } from './LiveResourceGraph';
 import { applyResourceGraphPatch } from './applyResourceGraphPatch';
 
