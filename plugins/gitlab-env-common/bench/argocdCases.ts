@@ -1,54 +1,10 @@
-import { readdirSync, readFileSync } from 'fs';
-import { join } from 'path';
-import { parse } from 'yaml';
-import { computeHealth } from '../src/health';
-import { HealthAssessment, KubernetesObject } from '../src/types';
+import {
+  ArgocdCaseResult,
+  loadArgocdCases,
+  runArgocdCase,
+} from '../src/health/testing/argocdCaseFiles';
 
-/** One of ArgoCD's own health test cases, transcribed into argocd-cases/. */
-export interface ArgocdCase {
-  /** The ArgoCD directory the case comes from, e.g. resource_customizations/apps/Deployment. */
-  source: string;
-  /** The testdata file, relative to `source` (or to the repository root). */
-  input: string;
-  status: string;
-  message: string;
-  /** `reference` when the expectation is read from ArgoCD's code, not a test file. */
-  expected?: string;
-  object: KubernetesObject;
-}
-
-export interface ArgocdCaseResult {
-  case: ArgocdCase;
-  actual: HealthAssessment | undefined;
-  statusAgrees: boolean;
-  messageAgrees: boolean;
-}
-
-const CASES_DIR = join(__dirname, 'argocd-cases');
-
-export function loadArgocdCases(dir = CASES_DIR): ArgocdCase[] {
-  return readdirSync(dir)
-    .filter(file => file.endsWith('.yaml'))
-    .sort()
-    .flatMap(file => {
-      const doc = parse(readFileSync(join(dir, file), 'utf8'));
-      return (doc.cases as Omit<ArgocdCase, 'source'>[]).map(c => ({
-        ...c,
-        message: c.message ?? '',
-        source: doc.source as string,
-      }));
-    });
-}
-
-export function runArgocdCase(c: ArgocdCase): ArgocdCaseResult {
-  const actual = computeHealth(c.object);
-  return {
-    case: c,
-    actual,
-    statusAgrees: actual?.status === c.status,
-    messageAgrees: (actual?.message ?? '') === c.message,
-  };
-}
+export { loadArgocdCases, runArgocdCase };
 
 export interface AgreementRow {
   source: string;

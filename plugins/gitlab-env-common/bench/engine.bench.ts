@@ -20,7 +20,7 @@ import {
   buildResourceGraph,
   summarizeGraphHealth,
 } from '../src';
-import { generateEnvironment } from './generateEnvironment';
+import { generateEnvironment } from '../src/graph/testing/generateEnvironment';
 import { measureLiveEngine } from './liveEngineMeasure';
 import { time, timePaired } from './timing';
 

@@ -8,7 +8,7 @@ import {
   buildResourceGraph,
   summarizeGraphHealth,
 } from '../src';
-import { generateEnvironment } from './generateEnvironment';
+import { generateEnvironment } from '../src/graph/testing/generateEnvironment';
 
 import { median } from './timing';
 

@@ -5,7 +5,7 @@ import {
   applyResourceGraphPatch,
   PatchableResources,
 } from '../graph/applyResourceGraphPatch';
-import { resourceId, resourceKeyOf } from '../graph/resourceId';
+import { resourceId, resourceKeyOf } from '../k8s/resourceId';
 import { KubernetesObject, WatchEvent } from '../types';
 import { buildGitOpsView, countDrifted, GitOpsView } from './gitOpsView';
 

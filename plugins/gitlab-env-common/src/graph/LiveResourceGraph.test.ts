@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { generateEnvironment } from '../../bench/generateEnvironment';
+import { generateEnvironment } from './testing/generateEnvironment';
 import {
   HealthSummary,
   KubernetesObject,
@@ -10,7 +10,7 @@ import {
 import { computeHealth, createHealthRuleSet } from '../health';
 import { buildResourceGraph } from './buildResourceGraph';
 import { summarizeGraphHealth } from './summarizeGraphHealth';
-import { resourceKeyOf, resourceId } from './resourceId';
+import { resourceKeyOf, resourceId } from '../k8s/resourceId';
 import { objectsByNodeId } from './objectsByNodeId';
 import { LiveResourceGraph } from './LiveResourceGraph';
 import {

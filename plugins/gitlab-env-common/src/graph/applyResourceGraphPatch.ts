@@ -6,7 +6,7 @@ import {
   ResourceGraphPatch,
   ResourceNode,
 } from '../types';
-import { resourceId, resourceKeyOf } from './resourceId';
+import { resourceId, resourceKeyOf } from '../k8s/resourceId';
 
 /**
  * What a page holds of an environment and a patch updates: the objects,

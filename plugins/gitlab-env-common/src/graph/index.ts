@@ -8,19 +8,6 @@ export type {
 } from './relations';
 export type { BuildResourceGraphOptions } from './buildResourceGraph';
 export { summarizeGraphHealth } from './summarizeGraphHealth';
-export {
-  groupOfApiVersion,
-  parseResourceId,
-  resourceId,
-  resourceKeyOf,
-  versionOfApiVersion,
-} from './resourceId';
-export {
-  fluxInventoryKeys,
-  parseFluxInventoryId,
-  parseFluxResourcePath,
-} from './flux';
-export type { FluxResourcePath } from './flux';
 export { LiveResourceGraph } from './LiveResourceGraph';
 export { objectsByNodeId } from './objectsByNodeId';
 export { resourceTree, treePath } from './resourceTree';

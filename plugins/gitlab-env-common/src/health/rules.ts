@@ -1,5 +1,5 @@
 import { HealthAssessment, KubernetesObject } from '../types';
-import { kindOf, text } from './conditions';
+import { kindOf, text } from '../k8s/objects';
 import { apiServiceHealth } from './builtin/apiService';
 import { cronJobHealth } from './builtin/cronJob';
 import { customResourceDefinitionHealth } from './builtin/customResourceDefinition';

@@ -1,6 +1,6 @@
 import { ComputeHealthOptions, emptyHealthCounts, rollsUp } from '../../health';
 import { healthSeverity } from '../../health/aggregate';
-import { isRecord } from '../../health/conditions';
+import { isRecord } from '../../k8s/objects';
 import {
   HEALTH_STATUSES,
   HealthStatus,
@@ -16,7 +16,7 @@ import {
 import { serviceSelector } from '../references';
 import { BUILTIN_RELATIONS, RelationSet } from '../relations';
 import { RelationContext } from '../relations/types';
-import { hasResourceKey, namespaceOf, resourceId } from '../resourceId';
+import { hasResourceKey, namespaceOf, resourceId } from '../../k8s/resourceId';
 import { BidTable } from './bids';
 import { grown } from './columns';
 import { sameItem, sameLabels, selectorMatches } from './compare';

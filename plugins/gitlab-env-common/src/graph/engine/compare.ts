@@ -1,4 +1,4 @@
-import { isRecord } from '../../health/conditions';
+import { isRecord } from '../../k8s/objects';
 
 /** Whether labels hold every string-valued pair of a selector. */
 export function selectorMatches(

@@ -1,7 +1,7 @@
 import { KubernetesObject, ResourceKey, ResourceNode } from '../../types';
-import { isRecord } from '../../health/conditions';
+import { isRecord } from '../../k8s/objects';
 import { REFERENCE_LABELS } from '../relations/types';
-import { resourceId } from '../resourceId';
+import { resourceId } from '../../k8s/resourceId';
 import { Numbers, grown } from './columns';
 import type { FrameTable, MissingEntry } from './frames';
 

@@ -1,6 +1,6 @@
 import { ComputeHealthOptions, computeHealth } from '../../health';
 import { KubernetesObject, ResourceKey, ResourceNode } from '../../types';
-import { groupOfApiVersion, versionOfApiVersion } from '../resourceId';
+import { groupOfApiVersion, versionOfApiVersion } from '../../k8s/resourceId';
 
 const NO_API_VERSION = { group: '', version: '' };
 

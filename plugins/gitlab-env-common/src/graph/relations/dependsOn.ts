@@ -1,5 +1,5 @@
-import { specOf } from '../../health/conditions';
-import { fluxDependencyOf } from '../../gitops/fluxKinds';
+import { specOf } from '../../k8s/objects';
+import { fluxDependencyOf } from '../../k8s/flux';
 import { Relation, RelationContext } from './types';
 
 /**

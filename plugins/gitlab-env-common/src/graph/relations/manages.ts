@@ -1,6 +1,5 @@
-import { isRecord } from '../../health/conditions';
-import { parseFluxInventoryId } from '../flux';
-import { NO_FIELDS, annotationsOf } from './fields';
+import { isRecord, NO_FIELDS, annotationsOf } from '../../k8s/objects';
+import { parseFluxInventoryId } from '../../k8s/flux';
 import { PARENT_RANK, Relation, RelationContext } from './types';
 
 /**

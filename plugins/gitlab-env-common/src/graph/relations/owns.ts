@@ -1,5 +1,4 @@
-import { isRecord } from '../../health/conditions';
-import { annotationsOf, labelsOf } from './fields';
+import { isRecord, annotationsOf, labelsOf } from '../../k8s/objects';
 import { PARENT_RANK, Relation, RelationContext } from './types';
 
 /** `metadata.ownerReferences`: by uid, else by kind and name in the same namespace. */

@@ -1,5 +1,5 @@
-import { isRecord } from '../../health/conditions';
-import { groupOfApiVersion } from '../resourceId';
+import { isRecord } from '../../k8s/objects';
+import { groupOfApiVersion } from '../../k8s/resourceId';
 import { Relation, RelationContext } from './types';
 
 /** An HPA's `scaleTargetRef`: the exact object (group included) if present, else by kind and name. */

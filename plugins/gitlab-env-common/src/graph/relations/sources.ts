@@ -1,4 +1,4 @@
-import { fluxSourceKeyOf } from '../../gitops/fluxSource';
+import { fluxSourceKeyOf } from '../../k8s/flux';
 import { Relation, RelationContext } from './types';
 
 /** A Flux applier or HelmChart → the source whose artifact it reads. */

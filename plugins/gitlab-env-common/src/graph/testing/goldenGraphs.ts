@@ -1,4 +1,4 @@
-import { generateEnvironment } from '../../../bench/generateEnvironment';
+import { generateEnvironment } from './generateEnvironment';
 import { summarizeGraphHealth } from '../summarizeGraphHealth';
 import { KubernetesObject, ResourceGraph } from '../../types';
 import { CRAFTED } from './craftedObjects';

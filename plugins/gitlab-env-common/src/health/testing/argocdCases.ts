@@ -1,8 +1,4 @@
-import {
-  ArgocdCase,
-  loadArgocdCases,
-  runArgocdCase,
-} from '../../../bench/argocdCases';
+import { ArgocdCase, loadArgocdCases, runArgocdCase } from './argocdCaseFiles';
 
 let cases: ArgocdCase[] | undefined;
 
