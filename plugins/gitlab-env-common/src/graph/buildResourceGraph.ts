@@ -3,7 +3,7 @@ import { KubernetesObject, ResourceGraph } from '../types';
 import { GraphEngine } from './engine/GraphEngine';
 import { RelationSet } from './relations';
 
-/** @public */
+/** How `buildResourceGraph` and `LiveResourceGraph` judge and relate objects. @public */
 export interface BuildResourceGraphOptions {
   /** Health options: adopters' rules (see createHealthRuleSet). */
   health?: ComputeHealthOptions;

@@ -26,9 +26,11 @@ export const PARENT_RANK = { controller: 0, owns: 1, manages: 2 } as const;
  * @public
  */
 export interface RelationContext {
-  /** The origin's handle, node and object. */
+  /** The origin's handle. */
   readonly origin: number;
+  /** The origin's node (its key, id and own health). */
   readonly node: ResourceNode;
+  /** The origin's object, as listed or watched. */
   readonly object: KubernetesObject;
   /**
    * Infers edges item by item through the context each call is given. The
@@ -78,7 +80,9 @@ export interface RelationContext {
  * @public
  */
 export interface RelationSourceKind {
+  /** The kind, e.g. `Deployment`. */
   kind: string;
+  /** The API group, `''` for the core group; any group when absent. */
   group?: string;
 }
 
@@ -94,7 +98,9 @@ export interface RelationSourceKind {
 export interface RelationSource {
   /** Unique among all sources, e.g. `example.com/widget-secret`. */
   id: string;
+  /** The kinds whose objects it infers edges for; every object when absent. */
   kinds?: readonly RelationSourceKind[];
+  /** Adds the edges of the context's origin (see RelationContext). */
   infer(context: RelationContext): void;
 }
 
