@@ -125,7 +125,10 @@ export function measureLiveEngine(
   size: number,
   eventCount: number,
 ): LiveEngineFigures {
-  const objects = generateEnvironment(size);
+  // Parsed from JSON, as the backend gets them.
+  const objects: KubernetesObject[] = JSON.parse(
+    JSON.stringify(generateEnvironment(size)),
+  );
   const rebuild = () => summarizeGraphHealth(buildResourceGraph(objects));
   for (let i = 0; i < 8; i++) rebuild();
   const rebuilds: number[] = [];

@@ -33,6 +33,11 @@ class Marks {
     this.list.push(slot);
   }
 
+  /** Room for this many slots without growing. */
+  reserve(slots: number) {
+    if (slots > this.marked.length) this.marked = grown(this.marked, slots);
+  }
+
   /** The slots marked since the last take, unmarked. */
   take(): number[] {
     const list = this.list;
@@ -102,6 +107,13 @@ export class Forest {
     this.subtree = grown(this.subtree, nodes);
     this.walked = grown(this.walked, nodes);
     this.counts = grown(this.counts, this.parents.length * STATUSES);
+    for (const marks of [
+      this.parentDirty,
+      this.rollupDirty,
+      this.childrenChanged,
+      this.affected,
+    ])
+      marks.reserve(nodes);
   }
 
   add(slot: number, reused: boolean) {
