@@ -104,6 +104,33 @@ export interface Config {
           | 'Degraded'
           | 'Unknown';
       }>;
+      /**
+       * Argo CD's own health customizations, as Lua scripts, taken as they
+       * are from argocd-cm: `resource.customizations.health.<group>_<kind>`
+       * (`<kind>` for the core group), `resource.customizations.useOpenLibs.<group>_<kind>`
+       * and the YAML form `resource.customizations` (wildcard keys such as
+       * `"*.example.com/*"` allowed). They run on the server in a Lua
+       * sandbox (no I/O; bounded instructions and memory), are tried before
+       * the built-in rules, and a script error shows as Unknown with the
+       * error. Other argocd-cm keys are ignored.
+       */
+      argocd?: {
+        /**
+         * An argocd-cm ConfigMap manifest (YAML, one or more documents) to
+         * read, e.g. the one in your GitOps repository; relative to the
+         * backend's working directory.
+         */
+        configMapFile?: string;
+        /**
+         * argocd-cm data keys written here (a script can be a `$file`
+         * include); they win over the same keys of configMapFile.
+         */
+        data?: { [key: string]: string | boolean };
+        /** Lua instructions one script may run on one object (default 1000000). */
+        maxInstructions?: number;
+        /** Bytes of memory one script may take on one object (default 8388608). */
+        maxMemoryBytes?: number;
+      };
     };
     /** Actions on an environment's objects, and pod logs. */
     actions?: {

@@ -21,7 +21,7 @@ import {
   gitlabEnvObjectSourceExtensionPoint,
   gitlabEnvRelationsExtensionPoint,
 } from './extensions';
-import { GitlabEnvClusterSource } from './planning';
+import { GitlabEnvClusterSource } from './reading';
 
 /** Maps entities by an annotation of the adopter's own, through the default locator. */
 const ownAnnotationLocator = createBackendModule({

@@ -4,7 +4,7 @@ import {
   RelationSource,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import type { GitlabEnvLocator } from './locating';
-import type { GitlabEnvClusterSource } from './planning';
+import type { GitlabEnvClusterSource } from './reading';
 
 /**
  * Lets backend modules add health rules for kinds the built-in rules do not

@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 export { gitlabEnvPlugin as default } from './plugin';
-export * from './service';
+export * from './facade';
 export { readGitlabEnvConfig } from './config';
 export {
   gitlabEnvHealthRulesExtensionPoint,
@@ -19,14 +19,15 @@ export type {
   GitlabEnvObjectSourceExtensionPoint,
   GitlabEnvRelationsExtensionPoint,
 } from './extensions';
+export { isValidLabelSelector } from './locating';
 export type { GitlabEnvLocator, LocatedEntity } from './locating';
+export type { RefreshTarget } from './planning';
 export type {
   GitlabEnvClusterSource,
   GitlabEnvClusterTarget,
-  RefreshTarget,
-} from './planning';
-export type { ListableKind } from './service/discovery';
-export type { ObjectRef } from './service/objectSource';
+  ListableKind,
+  ObjectRef,
+} from './reading';
 export type {
   GitlabEnvConfig,
   GitlabInstanceConfig,

@@ -25,13 +25,14 @@ import {
   gitlabEnvRelationsExtensionPoint,
 } from './extensions';
 import { GitlabEnvLocator } from './locating';
-import { GitlabEnvClusterSource, LivePlanner } from './planning';
+import { LivePlanner } from './planning';
+import { GitlabEnvClusterSource } from './reading';
 import { SharedTransport } from './transport';
 import { createOverviewRouter } from './overview';
-import { createLiveRouter, createRouter } from './routes';
+import { createLiveRouter, createRouter } from './http';
 import { liveDesiredState } from './gitops/liveDesiredState';
-import { GitlabEnvironmentsService } from './service';
-import { sharedStoreOf } from './service/sharedCache';
+import { GitlabEnvironmentsService } from './facade';
+import { sharedStoreOf } from './caching/sharedCache';
 
 /**
  * The gitlab-env backend plugin: `/api/gitlab-env`.
@@ -97,8 +98,10 @@ export const gitlabEnvPlugin = createBackendPlugin({
         catalog,
       }) {
         const gitlabEnvConfig = readGitlabEnvConfig(config);
+        const configRules = await readHealthRules(config);
+        for (const warning of configRules.warnings) logger.warn(warning);
         const healthRules = createHealthRuleSet([
-          ...readHealthRules(config),
+          ...configRules.registrations,
           ...moduleRules,
         ]);
         if (healthRules.keys().length > 0)

@@ -7,12 +7,13 @@ import {
 } from './health';
 import { HEALTH_STATUSES, KubernetesObject, ResourceGraph } from './types';
 import { generateEnvironment } from './graph/testing/generateEnvironment';
-import { loadArgocdCases } from './health/testing/argocdCaseFiles';
+import { loadArgocdCases } from './health/__testUtils__/argocdCases';
 import { HEALTH_RULES, HealthRule } from './health/rules';
 import { awsAckHealth } from './health/custom/awsAck';
 import { crossplaneHealth, upboundHealth } from './health/custom/crossplane';
 import { gcpConfigConnectorHealth } from './health/custom/gcpConfigConnector';
 import { genericHealth } from './health/custom/generic';
+import { victoriaMetricsHealth } from './health/custom/operator.victoriametrics.com/victoriaMetrics';
 
 const KINDS = [
   'Deployment',
@@ -256,6 +257,7 @@ describe('the engine on random input', () => {
       ['*.upbound.io', upboundHealth],
       ['*.services.k8s.aws', awsAckHealth],
       ['*.cnrm.cloud.google.com', gcpConfigConnectorHealth],
+      ['operator.victoriametrics.com/*', victoriaMetricsHealth],
       ['generic', genericHealth],
       ['declarative', declarative],
     ];

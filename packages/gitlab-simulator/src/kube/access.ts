@@ -1,7 +1,7 @@
 import { IncomingMessage, ServerResponse } from 'http';
 import { ApiResource } from '../cluster/resources';
 import { readBody, sendJson } from '../http/respond';
-import type { KubeApi } from './apiServer';
+import type { KubeApi } from './kubeApi';
 import { badRequest, failure, sendStatus } from './status';
 
 /**

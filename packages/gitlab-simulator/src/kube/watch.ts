@@ -3,7 +3,7 @@ import { KubeObject } from '../scenario/types';
 import { apiVersionOf } from '../cluster/resources';
 import { parseFieldSelector, parseLabelSelector } from '../cluster/selectors';
 import { StoreEvent } from '../cluster/store';
-import type { KubeApi } from './apiServer';
+import type { ActiveWatch, KubeApi } from './kubeApi';
 import { badRequest, failure, KubeStatus, sendStatus } from './status';
 import { Target } from './target';
 
@@ -19,14 +19,6 @@ const DEFAULT_WATCH_TIMEOUT_S = 1800;
 /** The watch cache waits this long for a future resourceVersion before answering 504 (cacher `waitUntilFreshAndBlock`). */
 const TOO_LARGE_WAIT_MS = 3000;
 const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
-
-/** An open watch the simulator can cut or expire (the `dropStreams`/`expireWatches` knobs). */
-export interface ActiveWatch {
-  /** Ends the stream: `abrupt` destroys the socket mid-stream, as a dropped tunnel does. */
-  drop(abrupt: boolean): void;
-  /** Sends the 410 ERROR event an etcd compaction gives an open watch, then ends. */
-  expire(): void;
-}
 
 /** Turns a watched object into what the client asked for (the object, or a Table). */
 export type WatchRenderer = (object: KubeObject, first: boolean) => unknown;

@@ -6,7 +6,7 @@ import { withWorkloadDefaults } from '../cluster/defaults';
 import { jsonPatch, mergePatch, strategicMergePatch } from '../cluster/patch';
 import { apiVersionOf } from '../cluster/resources';
 import { readBody, sendJson } from '../http/respond';
-import type { KubeApi } from './apiServer';
+import type { KubeApi } from './kubeApi';
 import {
   badRequest,
   failure,

@@ -1,6 +1,6 @@
 import { registerMswTestHooks } from '@backstage/backend-test-utils';
 import { setupServer } from 'msw/node';
-import { KasClient } from '../service/kasClient';
+import { KasClient } from '../transport/kasClient';
 
 export const MSW_KAS = 'https://kas.test/k8s-proxy';
 

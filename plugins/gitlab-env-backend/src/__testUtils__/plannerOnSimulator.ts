@@ -4,7 +4,7 @@ import { ConfigReader } from '@backstage/config';
 import { DEMO_TOKEN, RunningSimulator } from '@gitlab-env/gitlab-simulator';
 import { readGitlabEnvConfig } from '../config';
 import { LivePlanner } from '../planning';
-import { GitlabEnvironmentsService } from '../service';
+import { GitlabEnvironmentsService } from '../facade';
 
 /** The service and live planner alone (no router) on the simulator, with these live settings. */
 export function plannerOnSimulator(

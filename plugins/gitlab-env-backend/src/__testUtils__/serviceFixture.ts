@@ -4,7 +4,7 @@ import { GitlabEnvError } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { ConfigReader } from '@backstage/config';
 import { GitlabEnvConfig, readGitlabEnvConfig } from '../config';
 import { GitlabEnvFailure } from '../errors';
-import { GitlabEnvironmentsService } from '../service';
+import { GitlabEnvironmentsService } from '../facade';
 import { GITLAB_URL, TOKEN } from './fakeGitlab';
 
 export function testConfig(

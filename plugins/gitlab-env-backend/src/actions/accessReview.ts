@@ -4,8 +4,8 @@ import {
   EnvironmentCapability,
   GitlabAgentRef,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import { KasClient } from '../service/kasClient';
-import { isRecord } from '../service/json';
+import { KasClient } from '../transport/kasClient';
+import { isRecord } from '../validation/json';
 import { addressOf } from './targets';
 
 /** What a SelfSubjectAccessReview asks (authorization.k8s.io/v1 ResourceAttributes). */

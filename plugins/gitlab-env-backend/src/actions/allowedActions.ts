@@ -6,7 +6,7 @@ import {
   EnvironmentCapability,
   permissionForCapability,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import { EnvironmentAgent } from '../service/GitlabEnvironmentsService';
+import { EnvironmentAgent } from '../facade/GitlabEnvironmentsService';
 import { AccessReviewer, attributesFor } from './accessReview';
 import { findObject, outsideEnvironment } from './targets';
 

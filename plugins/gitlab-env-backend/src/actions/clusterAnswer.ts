@@ -1,7 +1,7 @@
 import { GitlabAgentRef } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { failure, GitlabEnvFailure } from '../errors';
-import { UpstreamResponse } from '../service/http';
-import { isRecord, statusMessage } from '../service/json';
+import { UpstreamResponse } from '../transport/http';
+import { isRecord, statusMessage } from '../validation/json';
 
 /**
  * What the API server's refusal of an action means, as a typed failure

@@ -21,9 +21,9 @@ import {
 import express from 'express';
 import Router from 'express-promise-router';
 import { failure, GitlabEnvFailure } from '../errors';
-import { clientSignal, routeParams } from '../routes/createRouter';
-import { gitlabEnvErrorHandler } from '../routes/errorHandler';
-import { GitlabEnvironmentsService } from '../service';
+import { clientSignal, routeParams } from '../http/routeParams';
+import { gitlabEnvErrorHandler } from '../http/errorHandler';
+import { GitlabEnvironmentsService } from '../facade';
 import { quote } from '../validation';
 import { AccessReviewer } from './accessReview';
 import { decideAllowed, noneAllowed } from './allowedActions';

@@ -19,7 +19,7 @@ import {
   stagingReleaseChart,
 } from '../__testUtils__/storefrontTargets';
 import { readGitlabEnvConfig } from '../config';
-import { GitlabEnvironmentsService } from '../service';
+import { GitlabEnvironmentsService } from '../facade';
 import { readActionsConfig } from './actionsConfig';
 import { ActionWritten, createActionsRouter } from './createActionsRouter';
 import { listsAfterWrite } from './refreshAfterWrite';

@@ -13,8 +13,8 @@ import {
   reconcilesWithSource,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { failure, GitlabEnvFailure } from '../errors';
-import { KasClient, KasWrite } from '../service/kasClient';
-import { normalizeObject } from '../service/objects';
+import { KasClient, KasWrite } from '../transport/kasClient';
+import { normalizeObject } from '../reading/objects';
 import { acceptedBody } from './clusterAnswer';
 import { describeTarget, pathOf, readTarget } from './targets';
 

@@ -9,10 +9,10 @@ import {
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import express from 'express';
 import { failure } from '../errors';
-import { UpstreamResponse } from '../service/http';
-import { KasClient } from '../service/kasClient';
+import { UpstreamResponse } from '../transport/http';
+import { KasClient } from '../transport/kasClient';
 import { isDns1123Label, isPathSegmentName, quote } from '../validation';
-import { statusMessage } from '../service/json';
+import { statusMessage } from '../validation/json';
 import { refusalOf } from './clusterAnswer';
 import { pathOf } from './targets';
 

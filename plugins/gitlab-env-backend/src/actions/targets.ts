@@ -5,7 +5,7 @@ import {
   versionOfApiVersion,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { failure } from '../errors';
-import { EnvironmentAgent } from '../service/GitlabEnvironmentsService';
+import { EnvironmentAgent } from '../facade/GitlabEnvironmentsService';
 import {
   isApiGroup,
   isDns1123Label,

@@ -12,13 +12,13 @@ import {
   WatchEvent,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { asGitlabEnvError } from '../errors';
-import type { LiveTarget } from '../service/GitlabEnvironmentsService';
-import { readEnvironmentObjects } from '../service/resourceReader';
-import { ReadBounds } from '../service/readBounds';
-import { objectSourceOf } from '../planning/clusterSources';
+import type { LiveTarget } from './liveTarget';
+import { readEnvironmentObjects } from '../reading/resourceReader';
+import { ReadBounds } from '../reading/readBounds';
+import { objectSourceOf } from '../reading/clusterSources';
 import { environmentErrors, markPartial } from './assembleRead';
-import { replaceObjects } from '../planning/objectDiff';
-import { isTransportFailure, SharedInformer } from '../planning/informer';
+import { replaceObjects } from '../reading/objectDiff';
+import { isTransportFailure, SharedInformer } from '../reading/informer';
 
 /** What an environment tells its viewers; the stream turns it into LiveMessages. */
 export type LiveEnvironmentEvent =

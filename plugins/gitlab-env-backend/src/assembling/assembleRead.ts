@@ -11,11 +11,11 @@ import {
   ResourceGraph,
   summarizeGraphHealth,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import type { ListableKind } from '../service/discovery';
-import { markExpectedRefusals } from '../service/expectedRefusals';
-import { ObjectSource } from '../service/objectSource';
-import { ReadBounds } from '../service/readBounds';
-import { readEnvironmentObjects } from '../service/resourceReader';
+import type { ListableKind } from '../reading/discovery';
+import { markExpectedRefusals } from './expectedRefusals';
+import { ObjectSource } from '../reading/objectSource';
+import { ReadBounds } from '../reading/readBounds';
+import { readEnvironmentObjects } from '../reading/resourceReader';
 
 /** An environment's objects with the engine's graph and health, and what made them incomplete. */
 export interface EnvironmentRead {

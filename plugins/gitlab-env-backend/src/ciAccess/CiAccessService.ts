@@ -20,34 +20,33 @@ import {
 import { GitlabEnvConfig, GitlabInstanceConfig } from '../config';
 import { asGitlabEnvError, failure, isDefinitiveFailure } from '../errors';
 import { GitlabEnvTransport, Limit, SharedTransport } from '../transport';
-import { CoalescingCache } from '../service/cache';
+import { CoalescingCache } from '../caching/cache';
 import {
   EntityScope,
   isInScope,
   readEntityScope,
-} from '../service/entityScope';
-import { GitlabClient, ProjectEnvironments } from '../service/gitlabClient';
-import { requestUpstream } from '../service/http';
-import { isRecord } from '../service/json';
-import { KasClient } from '../service/kasClient';
+} from '../locating/entityScope';
+import { GitlabClient, ProjectEnvironments } from '../transport/gitlabClient';
+import { requestUpstream } from '../transport/http';
+import { isRecord } from '../validation/json';
+import { KasClient } from '../transport/kasClient';
 import {
   BUILT_IN_DEFAULT_TEMPLATE,
   EnvironmentTemplate,
   parseAgentConfigFile,
   parseEnvironmentTemplate,
 } from './agentConfigFile';
-import { GitlabRestClient } from './gitlabRest';
+import { GitlabRestClient } from '../transport/gitlabRest';
 import { jobVariables } from './jobVariables';
 import { namespaceCreator, readNamespaceContents } from './namespaceContents';
 import {
   agentConfigPath,
   environmentTemplatePath,
-  isAgentName,
   isBranchName,
-  isNamespaceName,
   isProjectPath,
   isTemplateName,
-} from './paths';
+} from '../validation/gitlabPaths';
+import { isDns1123Label } from '../validation';
 
 export interface CiAccessOptions {
   namespaceOverflow: NamespaceOverflow;
@@ -196,7 +195,7 @@ export class CiAccessService {
         configProject: agent.configProject,
       };
       try {
-        if (!isAgentName(agent.name)) {
+        if (!isDns1123Label(agent.name)) {
           throw failure(
             'UPSTREAM_MALFORMED',
             `GitLab named an agent ${JSON.stringify(
@@ -469,7 +468,7 @@ export class CiAccessService {
     const inUse = new Set<string>();
     const candidates = new Map<string, StaleReason[]>();
     const add = (name: string, reason: StaleReason) => {
-      if (!isNamespaceName(name)) return;
+      if (!isDns1123Label(name)) return;
       candidates.set(name, [...(candidates.get(name) ?? []), reason]);
     };
     // Every environment of the project, also those the entity's annotations
@@ -618,7 +617,7 @@ export class CiAccessService {
     agentId: string,
     name: string,
   ): Promise<DeleteNamespaceResponse> {
-    if (!/^\d+$/.test(agentId) || !isNamespaceName(name)) {
+    if (!/^\d+$/.test(agentId) || !isDns1123Label(name)) {
       throw failure(
         'NAMESPACE_NOT_STALE',
         `"${String(name).slice(

@@ -22,8 +22,8 @@ import express from 'express';
 import Router from 'express-promise-router';
 import pLimit from 'p-limit';
 import { asGitlabEnvError, failure, GitlabEnvFailure } from '../errors';
-import { annotatedEntities } from '../overview/createOverviewRouter';
-import { gitlabEnvErrorHandler } from '../routes/errorHandler';
+import { annotatedEntities } from '../http/annotatedEntities';
+import { gitlabEnvErrorHandler } from '../http/errorHandler';
 import { CiAccessService } from './CiAccessService';
 
 export interface CiAccessRouterOptions {

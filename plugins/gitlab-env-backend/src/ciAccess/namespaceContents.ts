@@ -4,7 +4,7 @@ import {
   StaleNamespace,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { asGitlabEnvError } from '../errors';
-import { KasClient } from '../service/kasClient';
+import { KasClient } from '../transport/kasClient';
 
 /** What is counted in a namespace, namespace-scoped list paths. */
 const CONTENT_KINDS: Array<[kind: string, path: string]> = [

@@ -9,8 +9,8 @@ import { gitlabEnvDiagnosticsReadPermission } from '@gitlab-env/backstage-plugin
 import express from 'express';
 import Router from 'express-promise-router';
 import { failure } from '../errors';
-import { gitlabEnvErrorHandler } from '../routes/errorHandler';
-import { GitlabEnvironmentsService } from '../service';
+import { gitlabEnvErrorHandler } from '../http/errorHandler';
+import { GitlabEnvironmentsService } from '../facade';
 
 export interface DiagnosticsRouterOptions {
   service: GitlabEnvironmentsService;

@@ -1,7 +1,7 @@
 import { Entity } from '@backstage/catalog-model';
 import { DesiredStateComparison } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import type { LivePlanner } from '../planning/LivePlanner';
-import type { GitlabEnvironmentsService } from '../service';
+import type { GitlabEnvironmentsService } from '../facade';
 
 /**
  * Desired vs live for the live tab: the repository's manifests (see

@@ -6,11 +6,11 @@ import {
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { GitlabEnvConfig, GitlabInstanceConfig } from '../config';
 import { asGitlabEnvError, failure } from '../errors';
-import { isInScope, readEntityScope } from '../service/entityScope';
-import { SharedReadCache } from '../service/sharedCache';
+import { isInScope, readEntityScope } from './entityScope';
+import { SharedReadCache } from '../caching/sharedCache';
 import { GitlabEnvTransport } from '../transport/SharedTransport';
-import { namespaceSourcesThroughAgents } from '../gitops/gitlabDeployments';
-import { ReadBounds } from '../service/readBounds';
+import { namespaceSourcesThroughAgents } from './gitlabDeployments';
+import { ReadBounds } from '../reading/readBounds';
 
 /**
  * Where a catalog entity deploys: its GitLab project and the environments

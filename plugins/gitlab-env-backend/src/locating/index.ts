@@ -1,2 +1,3 @@
+export { isValidLabelSelector } from './entityScope';
 export { AnnotationLocator, instanceOf } from './EnvironmentLocator';
 export type { GitlabEnvLocator, LocatedEntity } from './EnvironmentLocator';

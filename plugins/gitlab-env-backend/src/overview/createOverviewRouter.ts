@@ -1,24 +1,21 @@
 import {
   AuditorService,
-  BackstageCredentials,
   HttpAuthService,
   PermissionsService,
 } from '@backstage/backend-plugin-api';
-import { CATALOG_FILTER_EXISTS } from '@backstage/catalog-client';
 import { Entity, stringifyEntityRef } from '@backstage/catalog-model';
 import { CatalogService } from '@backstage/plugin-catalog-node';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import {
-  GITLAB_PROJECT_ID_ANNOTATION,
-  GITLAB_PROJECT_SLUG_ANNOTATION,
   OverviewStreamLine,
   gitlabEnvResourcesReadPermission,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import express from 'express';
 import Router from 'express-promise-router';
 import pLimit from 'p-limit';
-import { GitlabEnvironmentsService } from '../service';
-import { deadlineSignal } from '../service/deadline';
+import { GitlabEnvironmentsService } from '../facade';
+import { annotatedEntities } from '../http/annotatedEntities';
+import { deadlineSignal } from '../transport/deadline';
 import { listEntityRows, readRowHealth } from './entityRows';
 import { HealthRead, healthReadOrder } from './healthReadOrder';
 
@@ -41,47 +38,6 @@ export interface OverviewRouterOptions {
    * UPSTREAM_TIMEOUT line, and `done` follows.
    */
   deadlineMs?: number;
-}
-
-const ENTITY_FIELDS = [
-  'kind',
-  'metadata.name',
-  'metadata.namespace',
-  'metadata.title',
-  'metadata.annotations',
-  'spec.owner',
-  'spec.system',
-];
-
-/** Every catalog entity with a GitLab project annotation, one catalog page at a time. */
-export async function* annotatedEntities(
-  catalog: CatalogService,
-  credentials: BackstageCredentials,
-): AsyncGenerator<Entity[]> {
-  let cursor: string | undefined;
-  do {
-    const page = await catalog.queryEntities(
-      cursor
-        ? { cursor, limit: 500 }
-        : {
-            filter: [
-              {
-                [`metadata.annotations.${GITLAB_PROJECT_SLUG_ANNOTATION}`]:
-                  CATALOG_FILTER_EXISTS,
-              },
-              {
-                [`metadata.annotations.${GITLAB_PROJECT_ID_ANNOTATION}`]:
-                  CATALOG_FILTER_EXISTS,
-              },
-            ],
-            fields: ENTITY_FIELDS,
-            limit: 500,
-          },
-      { credentials },
-    );
-    yield page.items;
-    cursor = page.pageInfo.nextCursor;
-  } while (cursor);
 }
 
 /**

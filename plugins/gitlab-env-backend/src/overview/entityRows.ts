@@ -9,9 +9,9 @@ import {
   OverviewRow,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { asGitlabEnvError } from '../errors';
-import { GitlabEnvironmentsService } from '../service';
+import { GitlabEnvironmentsService } from '../facade';
 import { invalidSetting } from '../validation';
-import { missingKubernetesSetting } from '../service/kubernetesSettings';
+import { missingKubernetesSetting } from '../locating/kubernetesSettings';
 
 function relationRef(
   entity: Entity,

@@ -1,13 +1,13 @@
 import { LoggerService } from '@backstage/backend-plugin-api';
 import { LiveKindState } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { LiveSettings } from '../config';
-import { LiveTarget } from '../service/GitlabEnvironmentsService';
-import type { ListableKind } from '../service/discovery';
+import type { LiveTarget } from '../assembling/liveTarget';
+import type { ListableKind } from '../reading/discovery';
 import { collectionPath } from '../validation';
-import { listKind } from '../service/objectSource';
+import { listKind } from '../reading/objectSource';
 import { InformerLease, LiveEnvironment } from '../assembling/LiveEnvironment';
-import { adopterObjectSource } from './clusterSources';
-import { InformerOptions, SharedInformer } from './informer';
+import { adopterObjectSource } from '../reading/clusterSources';
+import { InformerOptions, SharedInformer } from '../reading/informer';
 import { planWatchSlots } from './watchSlots';
 
 /** What a write names: the objects it changed (see LivePlanner.refresh). @public */

@@ -7,7 +7,7 @@ import {
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { GitlabEnvConfig, GitlabInstanceConfig } from '../config';
 import { asGitlabEnvError, failure, GitlabEnvFailure } from '../errors';
-import { tokenFailure } from '../instance/InstanceProbe';
+import { tokenFailure } from '../transport/InstanceProbe';
 import { invalidSetting } from '../validation';
 import {
   assembleRead,
@@ -15,18 +15,18 @@ import {
   Judging,
 } from '../assembling/assembleRead';
 import { LocatedEntity } from '../locating/EnvironmentLocator';
-import { readAcrossCluster } from '../service/clusterWideSource';
-import { discoverListableKinds, ListableKind } from '../service/discovery';
-import { missingKubernetesSetting } from '../service/kubernetesSettings';
-import { ObjectSource } from '../service/objectSource';
-import { ReadBounds } from '../service/readBounds';
-import { SharedReadCache } from '../service/sharedCache';
+import { readAcrossCluster } from '../reading/clusterWideSource';
+import { discoverListableKinds, ListableKind } from '../reading/discovery';
+import { missingKubernetesSetting } from '../locating/kubernetesSettings';
+import { ObjectSource } from '../reading/objectSource';
+import { ReadBounds } from '../reading/readBounds';
+import { SharedReadCache } from '../caching/sharedCache';
 import { GitlabEnvTransport } from '../transport/SharedTransport';
 import {
   ClusterAccess,
   GitlabEnvClusterSource,
   objectSourceOf,
-} from './clusterSources';
+} from '../reading/clusterSources';
 
 /** Discovery changes when CRDs are installed, which is rare: keep it longer. */
 const DISCOVERY_TTL_MS = 5 * 60_000;

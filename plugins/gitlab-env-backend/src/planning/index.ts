@@ -2,9 +2,3 @@ export { ReadPlanner } from './ReadPlanner';
 export type { EnvironmentContext } from './ReadPlanner';
 export { LivePlanner } from './LivePlanner';
 export type { RefreshTarget } from './LivePlanner';
-export { adopterObjectSource } from './clusterSources';
-export type {
-  ClusterAccess,
-  GitlabEnvClusterSource,
-  GitlabEnvClusterTarget,
-} from './clusterSources';

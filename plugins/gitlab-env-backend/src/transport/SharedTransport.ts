@@ -1,18 +1,13 @@
 import { GitlabAgentRef } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import { concurrencyLimit } from '../service/concurrencyLimit';
+import { concurrencyLimit, Limit } from './concurrencyLimit';
 import { GitlabEnvConfig, GitlabInstanceConfig } from '../config';
-import { DiagnosticsRecorder } from '../diagnostics/DiagnosticsRecorder';
+import { DiagnosticsRecorder } from './DiagnosticsRecorder';
 import { failure, GitlabEnvFailure } from '../errors';
-import {
-  InstanceFacts,
-  InstanceProbe,
-  tokenFailure,
-} from '../instance/InstanceProbe';
-import { GitlabClient } from '../service/gitlabClient';
-import { KasClient } from '../service/kasClient';
+import { InstanceFacts, InstanceProbe, tokenFailure } from './InstanceProbe';
+import { GitlabClient } from './gitlabClient';
+import { KasClient } from './kasClient';
 
-/** Runs a call within a concurrency budget. */
-export type Limit = <T>(fn: () => Promise<T>) => Promise<T>;
+export type { Limit };
 
 /**
  * How the backend reaches GitLab and KAS: clients on the configured token,

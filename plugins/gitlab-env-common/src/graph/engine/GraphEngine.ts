@@ -909,6 +909,11 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     return isRecord(labels) ? labels : NO_FIELDS;
   }
 
+  /** A node's key never changes while it lives: reading it is no dependency. */
+  nodeAt(slot: number): ResourceNode {
+    return this.nodes[slot]!;
+  }
+
   inventoryNode(context: EngineContext, key: ResourceKey, version: string) {
     const slashed = isSlashed(key);
     const [home, name] = this.keys.identityHome(key, slashed);

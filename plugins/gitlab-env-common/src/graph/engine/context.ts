@@ -33,6 +33,7 @@ export interface EngineLookups {
     value: string,
   ): readonly number[];
   labelsOf(node: number): Readonly<Record<string, unknown>>;
+  nodeAt(node: number): ResourceNode;
   inventoryNode(
     context: EngineContext,
     key: ResourceKey,
@@ -90,6 +91,9 @@ export class EngineContext implements RelationContext {
   }
   labelsOf(node: number) {
     return this.engine.labelsOf(node);
+  }
+  nodeAt(node: number) {
+    return this.engine.nodeAt(node);
   }
   inventoryNode(key: ResourceKey, version: string) {
     return this.engine.inventoryNode(this, key, version);

@@ -1,5 +1,6 @@
 import { ResourceEdgeType } from '../../types';
 import { dependsOn } from './dependsOn';
+import { groups } from './groups';
 import { manages } from './manages';
 import { mounts } from './mounts';
 import { owns } from './owns';
@@ -32,6 +33,7 @@ export const RELATIONS: readonly Relation[] = [
   mounts,
   uses,
   manages,
+  groups,
   sources,
   dependsOn,
 ];

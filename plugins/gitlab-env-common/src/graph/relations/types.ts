@@ -57,6 +57,8 @@ export interface RelationContext {
   byReferenceLabel(label: string, value: string): readonly number[];
   /** The labels of a node built from an object. */
   labelsOf(node: number): Readonly<Record<string, unknown>>;
+  /** A node by handle (its key never changes, so reading it is no dependency). */
+  nodeAt(node: number): ResourceNode;
   /** The node of an inventory entry, a Missing one when the cluster lacks it. */
   inventoryNode(key: ResourceKey, version: string): number;
   /**
@@ -117,8 +119,14 @@ export interface Relation {
   placesUnowned?: boolean;
 }
 
-/** Labels by which Flux and cli-utils name what manages an object. */
+/**
+ * Labels by which Flux and cli-utils name what manages an object, and the
+ * recommended labels an app.k8s.io Application selects its components by.
+ */
 export const REFERENCE_LABELS: readonly string[] = [
   'helm.toolkit.fluxcd.io/name',
   'cli-utils.sigs.k8s.io/inventory-id',
+  'app.kubernetes.io/name',
+  'app.kubernetes.io/instance',
+  'app.kubernetes.io/part-of',
 ];

@@ -140,7 +140,8 @@ function fromSummaryCondition(
 }
 
 function fromPhase(status: Record<string, any>): HealthAssessment | undefined {
-  const phase = str(status.phase) ?? str(status.state);
+  // `status.status` too: some operators keep their phase there (ClickHouse).
+  const phase = str(status.phase) ?? str(status.state) ?? str(status.status);
   if (!phase) return undefined;
   const mapped = PHASES.get(phase.toLowerCase().replace(/[\s_-]/g, ''));
   if (!mapped) return undefined;

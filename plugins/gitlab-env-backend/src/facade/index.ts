@@ -1,0 +1,6 @@
+export { GitlabEnvironmentsService } from './GitlabEnvironmentsService';
+export type {
+  CallOptions,
+  GitlabEnvironmentsServiceOptions,
+  ListEnvironmentsOptions,
+} from './GitlabEnvironmentsService';

@@ -1,0 +1,39 @@
+import { KubernetesObject } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+
+/** One change an informer passes on: objects are validated and redacted. */
+export interface InformerEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  object: KubernetesObject;
+}
+
+/**
+ * Replaces what `held` holds with `found` and says what changed, as watch
+ * events: a relist (or a poll) passes on only its differences. An object
+ * whose resourceVersion and uid did not change is not an event.
+ */
+export function replaceObjects(
+  held: Map<string, KubernetesObject>,
+  found: readonly KubernetesObject[],
+  keyOf: (o: KubernetesObject) => string,
+): InformerEvent[] {
+  const seen = new Set<string>();
+  const events: InformerEvent[] = [];
+  for (const object of found) {
+    const key = keyOf(object);
+    seen.add(key);
+    const before = held.get(key);
+    if (
+      before?.metadata?.resourceVersion === object.metadata?.resourceVersion &&
+      before?.metadata?.uid === object.metadata?.uid
+    )
+      continue;
+    held.set(key, object);
+    events.push({ type: before ? 'MODIFIED' : 'ADDED', object });
+  }
+  for (const [key, before] of held) {
+    if (seen.has(key)) continue;
+    held.delete(key);
+    events.push({ type: 'DELETED', object: before });
+  }
+  return events;
+}

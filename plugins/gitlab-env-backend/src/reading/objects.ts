@@ -1,0 +1,176 @@
+import {
+  foreignFieldManagers,
+  KubernetesObject,
+  lastAppliedChanges,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { isRecord, MAX_JSON_DEPTH } from '../validation/json';
+
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/** What every value of a Secret reads as once it has left the backend. */
+export const REDACTED_SECRET_VALUE = '<redacted>';
+
+/** The kind an object was asked for as: from the path the backend built, never from the answer. */
+export interface PlannedKind {
+  apiVersion: string;
+  kind: string;
+}
+
+function isCoreSecret(apiVersion: unknown, kind: unknown): boolean {
+  return apiVersion === 'v1' && kind === 'Secret';
+}
+
+function redactValues(values: unknown): unknown {
+  if (!isRecord(values)) return values === undefined ? values : {};
+  return Object.fromEntries(
+    Object.keys(values).map(key => [key, REDACTED_SECRET_VALUE]),
+  );
+}
+
+/** Metadata without managedFields and the last-applied copy: a Secret's copies hold its values. */
+function stripAllCopies(metadata: Record<string, any>): Record<string, any> {
+  const { managedFields: _managed, ...rest } = metadata;
+  if (isRecord(rest.annotations) && LAST_APPLIED in rest.annotations) {
+    const { [LAST_APPLIED]: _lastApplied, ...annotations } = rest.annotations;
+    rest.annotations = annotations;
+  }
+  return rest;
+}
+
+/**
+ * The object's metadata without the bulky copies — except what is evidence
+ * of drift, which the GitOps view shows: managedFields entries of managers
+ * other than Flux and Kubernetes, and a last-applied annotation that
+ * differs from the live object.
+ */
+function stripCopiesKeepingDrift(
+  record: Record<string, any>,
+): Record<string, any> {
+  const { managedFields: _managed, ...rest } = record.metadata;
+  const foreign = foreignFieldManagers(record);
+  if (foreign.length > 0) rest.managedFields = foreign;
+  if (
+    isRecord(rest.annotations) &&
+    LAST_APPLIED in rest.annotations &&
+    lastAppliedChanges(record).length === 0
+  ) {
+    const { [LAST_APPLIED]: _lastApplied, ...annotations } = rest.annotations;
+    rest.annotations = annotations;
+  }
+  return rest;
+}
+
+function isStringMap(value: unknown): boolean {
+  return (
+    value === undefined ||
+    (isRecord(value) && Object.values(value).every(v => typeof v === 'string'))
+  );
+}
+
+/**
+ * Why an item of an upstream answer cannot be shown, or undefined when it
+ * can: the engine and the browser may rely on what a Kubernetes object
+ * promises (string name, uid, labels). Depth is checked by normalizeObject.
+ */
+export function objectProblem(item: unknown): string | undefined {
+  if (!isRecord(item) || !isRecord(item.metadata))
+    return 'it has no metadata object';
+  const { name, namespace, uid, labels, annotations } = item.metadata;
+  if (typeof name !== 'string' || name === '')
+    return 'its metadata.name is not a string';
+  if (namespace !== undefined && typeof namespace !== 'string')
+    return 'its metadata.namespace is not a string';
+  if (uid !== undefined && typeof uid !== 'string')
+    return 'its metadata.uid is not a string';
+  if (!isStringMap(labels)) return 'its metadata.labels are not strings';
+  if (!isStringMap(annotations))
+    return 'its metadata.annotations are not strings';
+  return undefined;
+}
+
+/**
+ * Fail-closed Secret redaction of any value that holds objects: every
+ * object claiming to be a core v1 Secret, wherever it sits (a `List` inside
+ * an object, a watch event's `object`, an embedded copy), loses its values
+ * and the last-applied and managed-fields copies. Iterative, so nesting
+ * depth cannot overflow it. Mutates `value`; false when it nests deeper
+ * than `maxDepth` (then it may be left half-walked and must be dropped).
+ */
+export function redactSecretsDeep(
+  value: unknown,
+  maxDepth = Infinity,
+): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (depth > maxDepth) return false;
+    if (isRecord(current) && isCoreSecret(current.apiVersion, current.kind))
+      redactSecret(current);
+    for (const child of Object.values(current as object)) {
+      if (typeof child === 'object' && child !== null)
+        stack.push([child, depth + 1]);
+    }
+  }
+  return true;
+}
+
+function redactSecret(secret: Record<string, any>) {
+  if ('data' in secret) secret.data = redactValues(secret.data);
+  if ('stringData' in secret)
+    secret.stringData = redactValues(secret.stringData);
+  if (isRecord(secret.metadata))
+    secret.metadata = stripAllCopies(secret.metadata);
+}
+
+/**
+ * An object as the engine wants it: apiVersion and kind those of the
+ * collection the backend asked for (the API server leaves them off list
+ * items, and an answer's own claim is not trusted), without the bulky
+ * copies (managedFields, the last-applied annotation) but what of them
+ * is evidence of drift; a Secret keeps none of them.
+ * Redaction is decided per item and fails closed: an item is a Secret when
+ * it was asked for as one or claims to be one, and every value of a Secret
+ * (service account tokens among them) reads REDACTED_SECRET_VALUE; its keys
+ * and type stay, as in ArgoCD's resource views. Undefined for items
+ * `objectProblem` refuses.
+ */
+export function normalizeObject(
+  item: unknown,
+  planned: PlannedKind,
+): KubernetesObject | undefined {
+  return inspectObject(item, planned).object;
+}
+
+/** normalizeObject, saying why an item was refused. */
+export function inspectObject(
+  item: unknown,
+  planned: PlannedKind,
+): { object?: KubernetesObject; problem?: string } {
+  const problem = objectProblem(item);
+  if (problem) return { problem };
+  const record = item as Record<string, any>;
+  const claimedSecret = isCoreSecret(record.apiVersion, record.kind);
+  const object: KubernetesObject = {
+    ...record,
+    apiVersion: planned.apiVersion,
+    kind: planned.kind,
+    metadata: stripCopiesKeepingDrift(record),
+  };
+  if (claimedSecret || isCoreSecret(planned.apiVersion, planned.kind))
+    redactSecret(object);
+  // Walks (and redacts) copies, not the caller's item: spread is shallow,
+  // but the item is the parsed answer, held by nothing else.
+  if (!redactSecretsDeep(object, MAX_JSON_DEPTH))
+    return { problem: `it nests deeper than ${MAX_JSON_DEPTH} levels` };
+  return { object };
+}
+
+/** How warnings name an object: `apps/v1 Deployment shop/web`. */
+export function describeItem(item: unknown, planned: PlannedKind): string {
+  const metadata =
+    isRecord(item) && isRecord(item.metadata) ? item.metadata : {};
+  const text = (v: unknown) => (typeof v === 'string' ? v.slice(0, 253) : '?');
+  const where =
+    metadata.namespace !== undefined ? `${text(metadata.namespace)}/` : '';
+  return `${planned.apiVersion} ${planned.kind} ${where}${text(metadata.name)}`;
+}

@@ -1,7 +1,0 @@
-export { GitlabEnvironmentsService } from './GitlabEnvironmentsService';
-export type {
-  CallOptions,
-  GitlabEnvironmentsServiceOptions,
-  ListEnvironmentsOptions,
-} from './GitlabEnvironmentsService';
-export { isValidLabelSelector } from './entityScope';
