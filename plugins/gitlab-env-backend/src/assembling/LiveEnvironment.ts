@@ -174,6 +174,7 @@ export class LiveEnvironment {
     this.graph = new LiveResourceGraph([], {
       health: { rules: deps.target.judging.healthRules },
       readOnly: readOnlyOf(deps.target.environment.actionScope),
+      relations: deps.target.judging.relations,
     });
     this.subscriptions = deps.target.kinds.map((_, kindIndex) => ({
       kindIndex,

@@ -8,6 +8,7 @@ import {
   NarrowedScope,
   narrowEnvironmentObjects,
   readOnlyOf,
+  RelationSet,
   ResourceGraph,
   summarizeGraphHealth,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
@@ -31,6 +32,7 @@ export interface EnvironmentRead {
 /** How the engine judges what it assembles. */
 export interface Judging {
   healthRules: HealthRuleSet | undefined;
+  relations?: RelationSet;
   expectedForbiddenKinds: string[];
 }
 
@@ -75,6 +77,7 @@ export async function assembleRead(
   const graph = buildResourceGraph(kept, {
     health: { rules: judging.healthRules },
     readOnly: readOnlyOf(environment.actionScope),
+    relations: judging.relations,
   });
   return {
     resources: kept,

@@ -10,6 +10,7 @@ import { SharedReadCache } from '../caching/sharedCache';
 import { GitlabEnvConfig } from '../config';
 import { asGitlabEnvError, failure, GitlabEnvFailure } from '../errors';
 import { claimRefusal, LocatedEntity, NamespaceClaims } from '../locating';
+import { explainKasRefusal } from '../planning/explainKasRefusal';
 import { GitlabEnvTransport } from '../transport';
 import { isDns1123Label } from '../validation';
 import { AgentConfigs } from './agentConfigs';
@@ -61,6 +62,26 @@ export class CiAccessService {
     return transport.kas(ctx.instance, facts, agent);
   }
 
+  /** An agent's KAS refusal named as the environment reads name it (never connected, token). */
+  private explainRefusal(
+    ctx: CiAccessContext,
+    agent: GitlabAgentRef,
+    error: unknown,
+  ): Promise<never> {
+    const environment = ctx.environments.find(e => e.agent?.id === agent.id);
+    if (!environment) throw error;
+    return explainKasRefusal(
+      this.deps.transport,
+      ctx.instance,
+      {
+        projectFullPath: ctx.project.fullPath,
+        environmentName: environment.name,
+      },
+      agent,
+      error,
+    );
+  }
+
   private async staleDeps(): Promise<StaleDeps> {
     return {
       ...this.decisions,
@@ -102,7 +123,7 @@ export class CiAccessService {
               agent,
               await this.kas(ctx, agent),
               deps,
-            )),
+            ).catch(error => this.explainRefusal(ctx, agent, error))),
           );
         } catch (error) {
           result.errors.push({

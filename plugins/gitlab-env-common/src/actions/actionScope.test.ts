@@ -1,5 +1,5 @@
 import { buildResourceGraph } from '../graph/buildResourceGraph';
-import { LiveResourceGraph } from '../graph/live/LiveResourceGraph';
+import { LiveResourceGraph } from '../graph/LiveResourceGraph';
 import { EnvironmentActionScope, KubernetesObject } from '../types';
 import {
   fluxAppliesInto,

@@ -1,7 +1,6 @@
-import { isFluxApplier, isFluxObject } from '../gitops/fluxKinds';
-import { fluxInventoryKeys } from '../graph/flux';
-import { groupOfApiVersion } from '../graph/resourceId';
-import { isRecord } from '../health/conditions';
+import { fluxInventoryKeys, isFluxApplier, isFluxObject } from '../k8s/flux';
+import { isRecord } from '../k8s/objects';
+import { groupOfApiVersion } from '../k8s/resourceId';
 import {
   EnvironmentActionScope,
   KubernetesObject,
