@@ -32,4 +32,5 @@ export type {
   GitlabEnvConfig,
   GitlabInstanceConfig,
   LiveSettings,
+  OwnershipSettings,
 } from './config';
