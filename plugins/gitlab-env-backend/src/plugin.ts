@@ -7,8 +7,10 @@ import { stringifyEntityRef } from '@backstage/catalog-model';
 import { catalogServiceRef } from '@backstage/plugin-catalog-node';
 import {
   createHealthRuleSet,
+  createRelationSet,
   gitlabEnvPermissions,
   HealthRuleRegistration,
+  RelationSource,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import {
   createActionsRouter,
@@ -26,13 +28,21 @@ import {
   gitlabEnvHealthRulesExtensionPoint,
   gitlabEnvLocatorExtensionPoint,
   gitlabEnvObjectSourceExtensionPoint,
+  gitlabEnvRelationsExtensionPoint,
 } from './extensions';
 import { GitlabEnvLocator } from './locating';
 import { LivePlanner } from './planning';
 import { GitlabEnvClusterSource } from './reading';
 import { SharedTransport } from './transport';
 import { createOverviewRouter } from './overview';
-import { createLiveRouter, createRouter } from './http';
+import {
+  annotatedEntities,
+  createLiveRouter,
+  createRouter,
+  RequestPipeline,
+  routeErrors,
+} from './http';
+import Router from 'express-promise-router';
 import { liveDesiredState } from './gitops/liveDesiredState';
 import { GitlabEnvironmentsService } from './facade';
 import { sharedStoreOf } from './caching/sharedCache';
@@ -58,6 +68,12 @@ export const gitlabEnvPlugin = createBackendPlugin({
     env.registerExtensionPoint(gitlabEnvHealthRulesExtensionPoint, {
       addHealthRule({ group, kind, rule }) {
         moduleRules.push({ group, kind, rule, source: 'a backend module' });
+      },
+    });
+    const relationSources: RelationSource[] = [];
+    env.registerExtensionPoint(gitlabEnvRelationsExtensionPoint, {
+      addRelationSource(source) {
+        relationSources.push(source);
       },
     });
     let locator:
@@ -89,6 +105,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
         auditor: coreServices.auditor,
         cache: coreServices.cache,
         lifecycle: coreServices.lifecycle,
+        auth: coreServices.auth,
         database: coreServices.database,
         scheduler: coreServices.scheduler,
         catalog: catalogServiceRef,
@@ -103,6 +120,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
         auditor,
         cache,
         lifecycle,
+        auth,
         database,
         scheduler,
         catalog,
@@ -118,6 +136,13 @@ export const gitlabEnvPlugin = createBackendPlugin({
           logger.info(
             `Adopters' health rules for ${healthRules.keys().join(', ')}`,
           );
+        const relations = createRelationSet(relationSources);
+        if (relationSources.length > 0)
+          logger.info(
+            `Adopters' relation sources: ${relationSources
+              .map(source => source.id)
+              .join(', ')}`,
+          );
         // One transport: every service draws on the same concurrency budgets.
         const transport = new SharedTransport(gitlabEnvConfig);
         // The timeline: recorded from what the reads and watches assemble.
@@ -126,19 +151,28 @@ export const gitlabEnvPlugin = createBackendPlugin({
           ? await TimelineStore.create(database)
           : undefined;
         const recorder = timeline && new TimelineRecorder(timeline, logger);
-        const ciAccess = new CiAccessService(
-          gitlabEnvConfig,
-          gitlabEnvConfig.ciAccess,
-          logger,
-          transport,
-        );
         const service = new GitlabEnvironmentsService(gitlabEnvConfig, logger, {
           healthRules,
+          relations,
           sharedStore: sharedStoreOf(config, cache),
           transport,
           locator,
           clusterSources,
           observer: recorder,
+          // Who else claims a namespace: the catalog read with the plugin's own credentials.
+          portalEntities: async function* portalEntities() {
+            yield* annotatedEntities(
+              catalog,
+              await auth.getOwnServiceCredentials(),
+            );
+          },
+        });
+        const ciAccess = new CiAccessService({
+          config: gitlabEnvConfig,
+          transport,
+          cache: service.readCache,
+          logger,
+          claims: () => service.portalClaims(),
         });
         const planner = new LivePlanner(
           gitlabEnvConfig.live,
@@ -174,59 +208,50 @@ export const gitlabEnvPlugin = createBackendPlugin({
             },
           });
         permissionsRegistry.addPermissions(gitlabEnvPermissions);
-        httpRouter.use(
-          createOverviewRouter({
-            service,
+        // The one request pipeline every route goes through, with the one locator.
+        const routes = {
+          pipeline: new RequestPipeline({
             catalog,
             permissions,
-            httpAuth,
             auditor,
+            locate: (entity, options) => service.locate(entity, options),
+          }),
+          httpAuth,
+        };
+        const router = Router();
+        router.use(
+          createRouter({
+            ...routes,
+            service,
+            liveDesiredState: (entity, slug, options) =>
+              liveDesiredState(service, planner, entity, slug, options),
+          }),
+        );
+        router.use(
+          createOverviewRouter({
+            ...routes,
+            service,
             deadlineMs: gitlabEnvConfig.overview.deadlineMs,
           }),
         );
-        httpRouter.use(
+        router.use(
           createLiveRouter({
+            ...routes,
             service,
             planner,
             settings: gitlabEnvConfig.live,
-            catalog,
-            permissions,
-            httpAuth,
-            auditor,
-            logger,
           }),
         );
-        httpRouter.use(
-          createDiagnosticsRouter({
-            service,
-            permissions,
-            httpAuth,
-            auditor,
-            logger,
-          }),
-        );
-        httpRouter.use(
-          await createRouter({
-            service,
-            catalog,
-            permissions,
-            httpAuth,
-            auditor,
-            logger,
-            liveDesiredState: (entity, slug, signal) =>
-              liveDesiredState(service, planner, entity, slug, signal),
-          }),
-        );
-        httpRouter.use(
+        router.use(createDiagnosticsRouter({ ...routes, service }));
+        router.use(
           createActionsRouter({
+            ...routes,
             service,
-            catalog,
-            permissions,
-            httpAuth,
-            auditor,
+            transport,
             logger,
             config: readActionsConfig(config),
-            // Viewers of the live stream see a write's effect at once.
+            // Viewers of the live stream see a write's effect at once; the
+            // timeline records it.
             onWritten: written => {
               listsAfterWrite(written).forEach(lists => planner.refresh(lists));
               recorder?.recordAction(
@@ -245,18 +270,15 @@ export const gitlabEnvPlugin = createBackendPlugin({
           }),
         );
         const gitlab = new GitlabAccess(gitlabEnvConfig, transport);
-        httpRouter.use(
+        router.use(
           createHistoryRouter({
+            ...routes,
             service,
             history: new DeploymentHistory(service, gitlab, recorder),
             versions: new EnvironmentVersions(service, gitlab),
             previews: new MergeRequestPreviews(service, gitlab),
             timeline,
             timelineSettings,
-            catalog,
-            permissions,
-            httpAuth,
-            auditor,
             logger,
             onRolledBack: done =>
               recorder?.recordAction(
@@ -275,16 +297,9 @@ export const gitlabEnvPlugin = createBackendPlugin({
               ),
           }),
         );
-        httpRouter.use(
-          createCiAccessRouter({
-            service: ciAccess,
-            catalog,
-            permissions,
-            httpAuth,
-            auditor,
-            logger,
-          }),
-        );
+        router.use(createCiAccessRouter({ ...routes, service: ciAccess }));
+        router.use(routeErrors(logger, auditor));
+        httpRouter.use(router);
         httpRouter.addAuthPolicy({ path: '/health', allow: 'unauthenticated' });
       },
     });

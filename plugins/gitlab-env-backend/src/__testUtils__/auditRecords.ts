@@ -1,5 +1,4 @@
 import { mockServices } from '@backstage/backend-test-utils';
-import { AuthorizeResult } from '@backstage/plugin-permission-common';
 
 /** One audit event as a test sees it: how it was created, and how it ended. */
 export interface AuditRecord {
@@ -33,20 +32,3 @@ export function recordAuditEvents(
   });
 }
 
-/**
- * Makes the permissions mock allow everything but the permissions named
- * in `denied` (a set the test changes as it goes).
- */
-export function denyNamed(
-  permissions: ReturnType<typeof mockServices.permissions.mock>,
-  denied: ReadonlySet<string>,
-) {
-  permissions.authorize.mockImplementation(
-    async requests =>
-      requests.map(r => ({
-        result: denied.has(r.permission.name)
-          ? AuthorizeResult.DENY
-          : AuthorizeResult.ALLOW,
-      })) as any,
-  );
-}

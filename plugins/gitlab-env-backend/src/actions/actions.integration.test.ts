@@ -15,7 +15,7 @@ import {
 } from '@gitlab-env/gitlab-simulator';
 import request from 'supertest';
 import {
-  component,
+  storefrontComponent,
   startBackendOnSimulator,
   TEST_KAS_TUNNELS,
 } from '../__testUtils__/backendOnSimulator';
@@ -25,27 +25,20 @@ import {
   STOREFRONT_ENTITY_PATH,
   storefrontWeb,
 } from '../__testUtils__/storefrontTargets';
-import {
-  AuditRecord,
-  denyNamed,
-  recordAuditEvents,
-} from '../__testUtils__/auditRecords';
+import { AuditRecord, recordAuditEvents } from '../__testUtils__/auditRecords';
+import { permissionsDenying } from '../__testUtils__/permissions';
 
-const entities = [
-  component('storefront', {
-    'gitlab.com/project-slug': 'acme/shop/storefront',
-  }),
-];
+const entities = [storefrontComponent()];
 const ENTITY = STOREFRONT_ENTITY_PATH;
 
 describe('actions on the environment objects, against the simulator', () => {
   let simulator: RunningSimulator;
   let server: any;
   const auditor = mockServices.auditor.mock();
-  const permissions = mockServices.permissions.mock();
+  const denied = new Set<string>();
+  const permissions = permissionsDenying(denied);
   /** The actions' audit records (resource reads are audited too, not kept here). */
   const events: AuditRecord[] = [];
-  const denied = new Set<string>();
   let prodSlug: string;
   let stagingSlug: string;
 
@@ -61,7 +54,6 @@ describe('actions on the environment objects, against the simulator', () => {
       events,
       options => options.eventId !== 'environment-resources-read',
     );
-    denyNamed(permissions, denied);
     const backend = await startBackendOnSimulator(simulator, {
       entities,
       // The environment's read is kept: a test removes an object behind it.

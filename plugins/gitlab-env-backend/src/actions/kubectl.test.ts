@@ -14,7 +14,8 @@ import {
 } from '@gitlab-env/gitlab-simulator';
 import request from 'supertest';
 import {
-  component,
+  ownedComponent,
+  storefrontComponent,
   startBackendOnSimulator,
   TEST_KAS_TUNNELS,
 } from '../__testUtils__/backendOnSimulator';
@@ -109,10 +110,8 @@ describeWithKubectl(
         sim.cluster('nonprod').store.upsert(structuredClone(chart) as any);
       const backend = await startBackendOnSimulator(viaBackend, {
         entities: [
-          component('storefront', {
-            'gitlab.com/project-slug': 'acme/shop/storefront',
-          }),
-          component('search-indexer', { 'gitlab.com/project-id': '104' }),
+          storefrontComponent(),
+          ownedComponent('search-indexer', 'acme/platform/search-indexer'),
         ],
         gitlabEnv: { requestTimeoutMs: 10_000 },
         features: [mockServices.auditor.factory()],

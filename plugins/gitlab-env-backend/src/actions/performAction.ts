@@ -9,6 +9,7 @@ import {
   GitlabAgentRef,
   groupOfApiVersion,
   kubectlCommandFor,
+  kubectlGetCommand,
   KubernetesObject,
   reconcilesWithSource,
   rolloutUndoPlan,
@@ -29,6 +30,8 @@ export interface ActionContext {
   object: KubernetesObject;
   /** Every object of the environment: where a scale looks for an HPA. */
   resources: KubernetesObject[];
+  /** Throws unless the environment may write this object (see ownedObject): asked before every write. */
+  mayWrite: (target: ActionTarget) => Promise<unknown>;
   now: () => Date;
 }
 
@@ -57,12 +60,14 @@ async function write(
   context: ActionContext,
   target: ActionTarget,
   what: string,
-  request: Omit<KasWrite, 'path'> & { subresource?: string },
+  request: Omit<KasWrite, 'path' | 'checkWith'> & { subresource?: string },
 ) {
   const { subresource, ...rest } = request;
+  await context.mayWrite(target);
   const response = await context.kas.send({
     ...rest,
     path: pathOf(target, subresource),
+    checkWith: kubectlGetCommand(target),
   });
   return {
     body: acceptedBody(response, what, context.agent),

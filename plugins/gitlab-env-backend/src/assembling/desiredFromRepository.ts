@@ -97,6 +97,11 @@ export async function compareWithRepository(options: {
   objects: readonly KubernetesObject[];
   fluxResourcePath?: string;
   host: string;
+  /**
+   * Why this project's repository may not be read for the environment
+   * (see repositoryRefusal); undefined when it may. Asked before any read.
+   */
+  mayRead: (project: string) => string | undefined;
   readFile: RepositoryFileReader;
   /** Read the manifests at this commit instead of the applied one (a merge request's head). */
   ref?: string;
@@ -135,6 +140,8 @@ export async function compareWithRepository(options: {
     return unavailable(
       `The GitRepository's URL is not a project of ${options.host}: the backend reads repositories only through this GitLab's API.`,
     );
+  const refused = options.mayRead(project);
+  if (refused) return unavailable(refused);
   if (options.ref !== undefined && !COMMIT.test(options.ref))
     return unavailable(`${options.ref} is not a commit id.`);
   const ref = options.ref ?? appliedCommit(root.status?.lastAppliedRevision);

@@ -33,7 +33,11 @@ function component(name: string, slug: string): Entity {
     metadata: {
       name,
       namespace: 'default',
-      annotations: { 'gitlab.com/project-slug': slug },
+      annotations: {
+        'gitlab.com/project-slug': slug,
+        // Registered from its project's repository: its claim is verified.
+        'backstage.io/managed-by-location': `url:https://gitlab.example.com/${slug}/-/blob/main/catalog-info.yaml`,
+      },
     },
     spec: { type: 'service', owner: 'team', lifecycle: 'production' },
   };
@@ -251,6 +255,21 @@ describe('CI access and namespaces against the simulator', () => {
     const names = body.namespaces.map(n => n.name);
     expect(names).toContain('review-push-v1-gb4nik-103-3');
     expect(names).not.toContain('review-push-v2-c9p9nq-103-3');
+  });
+
+  it('names an agent that never connected as the environment reads do, not as unshared', async () => {
+    const body = (
+      await request(server)
+        .get(
+          api(
+            '/entity/default/component/search-indexer/ci-access/stale-namespaces',
+          ),
+        )
+        .expect(200)
+    ).body as StaleNamespacesResponse;
+    const lab = body.errors.find(e => e.agent === 'lab');
+    expect(lab?.error.code).toBe('AGENT_NEVER_CONNECTED');
+    expect(lab?.error.message).toMatch(/has never connected/);
   });
 
   it('finds namespaces of stopped environments from rules and environment settings, with their creator', async () => {

@@ -1,8 +1,12 @@
-export { readGitlabEnvConfig } from './readGitlabEnvConfig';
+export {
+  DEFAULT_PLATFORM_NAMESPACES,
+  readGitlabEnvConfig,
+} from './readGitlabEnvConfig';
 export type {
   GitlabEnvConfig,
   GitlabInstanceConfig,
   LiveSettings,
+  OwnershipSettings,
 } from './readGitlabEnvConfig';
 export { readHealthRules } from './readHealthRules';
 export { readTimelineConfig } from './readTimelineConfig';

@@ -4,10 +4,12 @@ import {
   DesiredStateComparison,
   DiagnosticsResponse,
   EntityEnvironmentsResponse,
+  EnvironmentActionScope,
   EnvironmentResourcesResponse,
   GitlabEnvironment,
   GitlabEnvError,
   HealthRuleSet,
+  RelationSet,
   HealthSummary,
   KubernetesObject,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
@@ -27,10 +29,14 @@ import {
 } from '../assembling/assembleRead';
 import {
   AnnotationLocator,
+  environmentOf,
   GitlabEnvLocator,
   instanceOf,
   LocatedEntity,
 } from '../locating/EnvironmentLocator';
+import { OwningLocator } from '../locating/OwningLocator';
+import { PortalClaims } from '../locating/portalClaims';
+import { NamespaceClaims, repositoryRefusal } from '../locating/ownership';
 import { GitlabEnvClusterSource } from '../reading/clusterSources';
 import { EnvironmentContext, ReadPlanner } from '../planning/ReadPlanner';
 import type { LiveTarget } from '../assembling/liveTarget';
@@ -43,7 +49,6 @@ import { deadlineSignal } from '../transport/deadline';
 import { namespacedKinds } from '../reading/discovery';
 import type { KasClient } from '../transport/kasClient';
 import { SharedReadCache } from '../caching/sharedCache';
-import { GitlabRestClient } from '../transport/gitlabRest';
 import { compareWithRepository } from '../assembling/desiredFromRepository';
 import { driftedCount } from '../assembling/driftedCount';
 import type { EnvironmentObserver } from '../assembling/environmentObserver';
@@ -55,6 +60,8 @@ const REPOSITORY_FILE_TTL_MS = 30 * 60_000;
 export interface GitlabEnvironmentsServiceOptions {
   /** Adopters' health rules (extension point and app-config), tried before the built-in ones. */
   healthRules?: HealthRuleSet;
+  /** The graph's relation sources, adopters' included (createRelationSet); the built-in ones by default. */
+  relations?: RelationSet;
   /**
    * Backstage's CacheService on a store replicas share: values read here
    * are shared through it and survive a restart; without it the cache
@@ -78,11 +85,25 @@ export interface GitlabEnvironmentsServiceOptions {
    * @internal
    */
   observer?: EnvironmentObserver;
+  /**
+   * Every annotated entity of the catalog, page by page, read with the
+   * plugin's own credentials: which other projects claim an environment's
+   * namespace (see the README's "Ownership"). Without it, no namespace is
+   * seen as contested.
+   * @internal
+   */
+  portalEntities?: () => AsyncIterable<Entity[]>;
 }
 
 /** What every service call may carry: the caller's signal (its deadline, its client leaving). @public */
 export interface CallOptions {
   signal?: AbortSignal;
+  /**
+   * The entity as the request pipeline located it (through `locate`), so a
+   * call does not locate it again.
+   * @internal
+   */
+  located?: LocatedEntity;
 }
 
 /** Options of GitlabEnvironmentsService.listEnvironments. @public */
@@ -141,6 +162,8 @@ export interface EnvironmentAgent {
   instanceHost: string;
   /** Drops the environment's cached read (here and in a shared store): a write changed it. */
   forgetRead: () => void;
+  /** What the entity may act on, decided at the moment of the write (see OwningLocator.scopeForWrite). */
+  scope: EnvironmentActionScope;
 }
 
 /**
@@ -158,7 +181,7 @@ export interface EnvironmentAgent {
 export class GitlabEnvironmentsService {
   private readonly cache: SharedReadCache;
   private readonly transport: GitlabEnvTransport;
-  private readonly locator: GitlabEnvLocator;
+  private readonly locator: OwningLocator;
   private readonly reads: ReadPlanner;
   private readonly judging: Judging;
 
@@ -189,13 +212,26 @@ export class GitlabEnvironmentsService {
       this.transport,
       this.cache,
     );
-    this.locator = observedLocator(
+    // The timeline learns each entity's environments from what is located.
+    const configured = observedLocator(
       options.locator?.(annotations) ?? annotations,
       options.observer,
       logger,
     );
+    this.locator = new OwningLocator(
+      configured,
+      config,
+      options.portalEntities &&
+        new PortalClaims({
+          entities: options.portalEntities,
+          locate: entity => configured.locate(entity),
+          refreshMs: config.ownership.claimsRefreshMs,
+          logger,
+        }),
+    );
     this.judging = {
       healthRules: options.healthRules,
+      relations: options.relations,
       expectedForbiddenKinds: config.expectedForbiddenKinds,
     };
     this.reads = new ReadPlanner(
@@ -227,6 +263,45 @@ export class GitlabEnvironmentsService {
       located,
       environment,
     };
+  }
+
+  /**
+   * The entity through the one locator (the configured one, a module's or
+   * the default), each environment with what the entity owns in it
+   * (`actionScope`): the request pipeline's locate step.
+   *
+   * @internal
+   */
+  async locate(
+    entity: Entity,
+    options: CallOptions = {},
+  ): Promise<LocatedEntity> {
+    return (
+      options.located ??
+      this.locator.locate(entity, {
+        signal: this.requestSignal(options.signal),
+      })
+    );
+  }
+
+  /**
+   * The read cache (in the process, and in the replicas' shared store
+   * when configured), for the plugin's other services to cache in.
+   *
+   * @internal
+   */
+  get readCache(): SharedReadCache {
+    return this.cache;
+  }
+
+  /**
+   * Which projects' environments claim which namespaces, portal-wide
+   * (undefined without `portalEntities`).
+   *
+   * @internal
+   */
+  portalClaims(): Promise<NamespaceClaims | undefined> {
+    return this.locator.portalClaims();
   }
 
   /** `GET /diagnostics`: every instance checked afresh, with what reads met. */
@@ -273,7 +348,8 @@ export class GitlabEnvironmentsService {
     options: ListEnvironmentsOptions = {},
   ): Promise<EntityEnvironmentsResponse> {
     const signal = this.requestSignal(options.signal);
-    const located = await this.locator.locate(entity, { signal });
+    const located =
+      options.located ?? (await this.locator.locate(entity, { signal }));
     const environments = located.environments.filter(
       e => options.includeStopped || e.state !== 'stopped',
     );
@@ -321,7 +397,12 @@ export class GitlabEnvironmentsService {
     options: CallOptions = {},
   ): Promise<EnvironmentResourcesResponse> {
     const signal = this.requestSignal(options.signal);
-    const ctx = await this.findEnvironment(entity, slug, signal);
+    const ctx = await this.findEnvironment(
+      entity,
+      slug,
+      signal,
+      options.located,
+    );
     const read = await this.reads.readEnvironment(ctx, signal);
     const desired = await this.desiredState(ctx, read.resources);
     const { narrowed, ...rest } = read;
@@ -347,11 +428,7 @@ export class GitlabEnvironmentsService {
     ctx: EnvironmentContext,
     resources: readonly KubernetesObject[],
   ): Promise<DesiredStateComparison | undefined> {
-    return this.compareWithRepository(
-      ctx.instance,
-      ctx.environment.fluxResourcePath,
-      resources,
-    );
+    return this.compareWithRepository(ctx.instance, ctx.environment, resources);
   }
 
   /**
@@ -366,7 +443,7 @@ export class GitlabEnvironmentsService {
   ): Promise<DesiredStateComparison | undefined> {
     return this.compareWithRepository(
       instanceOf(this.config, target.host),
-      target.environment.fluxResourcePath,
+      target.environment,
       resources,
     );
   }
@@ -378,34 +455,36 @@ export class GitlabEnvironmentsService {
    * @internal
    */
   desiredStateAt(
-    target: { host: string; fluxResourcePath?: string },
+    target: { host: string; environment: GitlabEnvironment },
     resources: readonly KubernetesObject[],
     ref?: string,
   ): Promise<DesiredStateComparison | undefined> {
     return this.compareWithRepository(
       instanceOf(this.config, target.host),
-      target.fluxResourcePath,
+      target.environment,
       resources,
       ref,
     );
   }
 
+  /**
+   * Reads only the repositories the environment's scope allows: the
+   * entity's own verified project and those its GitLabDeployment names,
+   * never one named only by cluster data (the GitRepository's URL).
+   */
   private async compareWithRepository(
     instance: EnvironmentContext['instance'],
-    fluxResourcePath: string | undefined,
+    environment: GitlabEnvironment,
     resources: readonly KubernetesObject[],
     ref?: string,
   ): Promise<DesiredStateComparison | undefined> {
-    const rest = new GitlabRestClient(
-      instance,
-      this.config.requestTimeoutMs,
-      this.transport.instanceLimit(instance.host),
-    );
+    const rest = this.transport.rest(instance);
     return compareWithRepository({
       objects: resources,
-      fluxResourcePath,
+      fluxResourcePath: environment.fluxResourcePath,
       host: instance.host,
       ref,
+      mayRead: project => repositoryRefusal(environment.actionScope, project),
       readFile: (project, path, at) =>
         this.cache.getOrLoad(
           `repofile|${instance.host}|${project}|${at}|${path}`,
@@ -428,20 +507,13 @@ export class GitlabEnvironmentsService {
     options: CallOptions = {},
   ): Promise<HealthSummary> {
     const signal = this.requestSignal(options.signal);
-    const ctx = await this.findEnvironment(entity, slug, signal);
+    const ctx = await this.findEnvironment(
+      entity,
+      slug,
+      signal,
+      options.located,
+    );
     return (await this.reads.readEnvironment(ctx, signal)).health;
-  }
-
-  /**
-   * An entity's project and environments through the locator, for the
-   * history routes.
-   *
-   * @internal
-   */
-  locateEntity(entity: Entity, options: CallOptions = {}) {
-    return this.locator.locate(entity, {
-      signal: this.requestSignal(options.signal),
-    });
   }
 
   /**
@@ -450,7 +522,7 @@ export class GitlabEnvironmentsService {
    *
    * @internal
    */
-  environmentOf(
+  environmentContext(
     entity: Entity,
     slug: string,
     options: CallOptions = {},
@@ -459,6 +531,7 @@ export class GitlabEnvironmentsService {
       entity,
       slug,
       this.requestSignal(options.signal),
+      options.located,
     );
   }
 
@@ -466,18 +539,10 @@ export class GitlabEnvironmentsService {
     entity: Entity,
     slug: string,
     signal?: AbortSignal,
+    given?: LocatedEntity,
   ): Promise<EnvironmentContext> {
-    const located = await this.locator.locate(entity, { signal });
-    const environment = located.environments.find(e => e.slug === slug);
-    if (!environment) {
-      throw failure(
-        'ENVIRONMENT_NOT_FOUND',
-        `The project ${located.project.fullPath} has no environment '${slug}' shown for this entity.`,
-        {
-          hint: "The environment may have been deleted, or the entity's gitlab-env annotations filter it out.",
-        },
-      );
-    }
+    const located = given ?? (await this.locator.locate(entity, { signal }));
+    const environment = environmentOf(located, slug);
     return this.context(located, environment);
   }
 
@@ -497,7 +562,12 @@ export class GitlabEnvironmentsService {
     options: CallOptions & { streaming?: boolean } = {},
   ): Promise<T> {
     const signal = this.requestSignal(options.signal);
-    const ctx = await this.findEnvironment(entity, slug, signal);
+    const ctx = await this.findEnvironment(
+      entity,
+      slug,
+      signal,
+      options.located,
+    );
     const read = await this.reads.readEnvironment(ctx, signal);
     const agent = ctx.environment.agent!;
     const kasSignal =
@@ -511,15 +581,23 @@ export class GitlabEnvironmentsService {
             'ACTION_NOT_APPLICABLE',
             `The cluster of agent ${agent.name} is read through a backend module, which takes no actions.`,
           );
+        const kas = access.kas(kasSignal);
+        const scope = await this.locator.scopeForWrite(
+          entity,
+          ctx.located,
+          ctx.environment,
+          access.kas(signal),
+        );
         return {
           value: await act({
+            scope,
             environment: ctx.environment,
             resources: read.resources,
             freshResources: async () =>
               (
                 await this.reads.loadEnvironment(ctx, signal)
               ).resources,
-            kas: access.kas(kasSignal),
+            kas,
             agentKey: `${ctx.instance.host}|${agent.id}`,
             instanceHost: ctx.instance.host,
             forgetRead: () => this.reads.forget(ctx),
@@ -551,7 +629,12 @@ export class GitlabEnvironmentsService {
     options: CallOptions = {},
   ): Promise<LiveTarget> {
     const signal = this.requestSignal(options.signal);
-    const ctx = await this.findEnvironment(entity, slug, signal);
+    const ctx = await this.findEnvironment(
+      entity,
+      slug,
+      signal,
+      options.located,
+    );
     this.reads.refuseUnreadable(ctx);
     const { kinds: allKinds, access } = await this.reads.throughAgent(
       ctx,

@@ -1,23 +1,11 @@
-import {
-  AuditorService,
-  HttpAuthService,
-  LoggerService,
-  PermissionsService,
-} from '@backstage/backend-plugin-api';
+import { LoggerService } from '@backstage/backend-plugin-api';
 import {
   Entity,
   parseEntityRef,
   stringifyEntityRef,
 } from '@backstage/catalog-model';
-import { CatalogService } from '@backstage/plugin-catalog-node';
-import {
-  AuthorizeResult,
-  ResourcePermission,
-} from '@backstage/plugin-permission-common';
-import { JsonObject } from '@backstage/types';
 import {
   gitlabEnvDeploymentRollbackPermission,
-  gitlabEnvResourcesReadPermission,
   TIMELINE_ENTRY_KINDS,
   TimelineEntryKind,
   TimelineResponse,
@@ -27,10 +15,17 @@ import express from 'express';
 import Router from 'express-promise-router';
 import pLimit from 'p-limit';
 import { TimelineSettings } from '../config';
-import { failure, GitlabEnvFailure } from '../errors';
+import { failure } from '../errors';
+import { GitlabEnvironmentsService } from '../facade';
 import { actorOf } from '../http/actor';
-import { gitlabEnvErrorHandler } from '../http/errorHandler';
-import { clientSignal, routeParams } from '../http/routeParams';
+import {
+  auditedEntity,
+  auditText,
+  entityPathParams,
+  RawParameters,
+  RouteSpec,
+} from '../http/pipeline';
+import { route, RouteDeps } from '../http/route';
 import { isEnvironmentSlug, quote } from '../validation';
 import { DeploymentHistory } from './deploymentHistory';
 import { MergeRequestPreviews } from './mergeRequestPreview';
@@ -38,9 +33,8 @@ import { TIMELINE_RECORDING } from './timeline/recentChanges';
 import { TimelineStore } from './timeline/TimelineStore';
 import { EnvironmentVersions } from './versions';
 import { workloadHistories } from './workloadHistory';
-import { GitlabEnvironmentsService } from '../facade';
 
-export interface HistoryRouterOptions {
+export interface HistoryRouterOptions extends RouteDeps {
   service: GitlabEnvironmentsService;
   history: DeploymentHistory;
   versions: EnvironmentVersions;
@@ -48,32 +42,26 @@ export interface HistoryRouterOptions {
   /** Absent when gitlabEnv.timeline.enabled is false. */
   timeline?: TimelineStore;
   timelineSettings: TimelineSettings;
-  catalog: CatalogService;
-  permissions: PermissionsService;
-  httpAuth: HttpAuthService;
-  auditor: AuditorService;
   logger: LoggerService;
   /** A GitLab rollback started: the timeline records it. */
   onRolledBack?: (done: {
     entity: Entity;
     slug: string;
-    deploymentId: string;
-    jobId: string;
-    newJobId: string;
     actor?: string;
     message: string;
+    newJobId: string;
     jobUrl?: string;
   }) => void;
 }
 
 const ENTITY = '/entity/:namespace/:kind/:name';
-
 const ENVIRONMENT = `${ENTITY}/environments/:slug`;
 const MAX_TIMELINE_PAGE = 200;
 const MAX_SYSTEM_ENTITIES = 50;
+const DEPLOYMENT_ID = /^\d{1,19}$/;
 
-function query(req: express.Request, name: string): string | undefined {
-  const value = req.query[name];
+function text(raw: RawParameters, name: string): string | undefined {
+  const value = raw.query[name];
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || value.length > 500)
     throw failure(
@@ -83,25 +71,25 @@ function query(req: express.Request, name: string): string | undefined {
   return value;
 }
 
-function timeParam(req: express.Request, name: string): number | undefined {
-  const value = query(req, name);
+function time(raw: RawParameters, name: string): number | undefined {
+  const value = text(raw, name);
   if (value === undefined) return undefined;
-  const time = /^\d+$/.test(value) ? Number(value) : Date.parse(value);
-  if (!Number.isSafeInteger(time))
+  const at = /^\d+$/.test(value) ? Number(value) : Date.parse(value);
+  if (!Number.isSafeInteger(at))
     throw failure(
       'INVALID_REQUEST',
       `The query parameter ${name} ${quote(
         value,
       )} is not a time (ISO 8601 or milliseconds).`,
     );
-  return time;
+  return at;
 }
 
-function kindsParam(req: express.Request): TimelineEntryKind[] | undefined {
-  const value = query(req, 'kinds');
+function kinds(raw: RawParameters): TimelineEntryKind[] | undefined {
+  const value = text(raw, 'kinds');
   if (!value) return undefined;
-  const kinds = value.split(',');
-  const unknown = kinds.filter(
+  const asked = value.split(',');
+  const unknown = asked.filter(
     k => !TIMELINE_ENTRY_KINDS.includes(k as TimelineEntryKind),
   );
   if (unknown.length > 0)
@@ -111,26 +99,22 @@ function kindsParam(req: express.Request): TimelineEntryKind[] | undefined {
         .map(quote)
         .join(', ')}; known: ${TIMELINE_ENTRY_KINDS.join(', ')}.`,
     );
-  return kinds as TimelineEntryKind[];
+  return asked as TimelineEntryKind[];
 }
 
-function limitParam(
-  req: express.Request,
-  fallback: number,
-  max: number,
-): number {
-  const value = query(req, 'limit');
-  const limit = value === undefined ? fallback : Number(value);
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > max)
+function limit(raw: RawParameters, fallback: number, max: number): number {
+  const value = text(raw, 'limit');
+  const n = value === undefined ? fallback : Number(value);
+  if (!Number.isSafeInteger(n) || n < 1 || n > max)
     throw failure(
       'INVALID_REQUEST',
       `limit must be a whole number from 1 to ${max}.`,
     );
-  return limit;
+  return n;
 }
 
-function slugParam(req: express.Request, name: string): string | undefined {
-  const value = query(req, name);
+function slug(raw: RawParameters, name: string): string | undefined {
+  const value = text(raw, name);
   if (value !== undefined && !isEnvironmentSlug(value))
     throw failure(
       'INVALID_REQUEST',
@@ -141,168 +125,134 @@ function slugParam(req: express.Request, name: string): string | undefined {
   return value;
 }
 
+function deploymentParams(raw: RawParameters) {
+  const target = entityPathParams(raw);
+  const id = raw.path.deploymentId;
+  if (!id || !DEPLOYMENT_ID.test(id))
+    throw failure(
+      'INVALID_REQUEST',
+      `The deployment id ${quote(id)} is not a GitLab deployment id.`,
+    );
+  return { ...target, slug: target.slug!, deploymentId: id };
+}
+
+/** A read of the entity (or one of its environments): gitlab-env.resources.read. */
+function read<P extends { entityRef: string; slug?: string }>(
+  eventId: string,
+  params: (raw: RawParameters) => P,
+  locate: RouteSpec<P>['locate'],
+): RouteSpec<P> {
+  return {
+    audit: { eventId, meta: auditedEntity },
+    params,
+    entities: 'one',
+    entity: p => p,
+    permission: {},
+    locate,
+  };
+}
+
 /**
- * The history routes: deployments and what each brought, GitLab's
- * rollback, workload revisions, the persisted timeline, versions across
- * environments, the promotion diff and merge request previews. Each needs
- * `gitlab-env.resources.read` on the entity (the GitLab rollback also
- * `gitlab-env.deployments.rollback`) and is audited; the Kubernetes
- * rollback is an action (`workload.rollback`) of the actions routes.
+ * The history routes, each through the request pipeline: deployments and
+ * what each brought, GitLab's rollback (also `gitlab-env.deployments.rollback`),
+ * workload revisions, the timeline (from the database alone: the route
+ * does not locate), versions across environments, the promotion diff and
+ * merge request previews. The Kubernetes rollback is the actions route's
+ * `workload.rollback`.
  */
 export function createHistoryRouter(
   options: HistoryRouterOptions,
 ): express.Router {
-  const {
-    service,
-    history,
-    versions,
-    previews,
-    timeline,
-    catalog,
-    permissions,
-    httpAuth,
-    auditor,
-    logger,
-  } = options;
+  const { service, history, versions, previews, timeline, logger } = options;
   const router = Router();
 
-  async function granted(
-    req: express.Request,
-    entityRef: string,
-    wanted: ResourcePermission<'catalog-entity'>[],
-  ) {
-    const credentials = await httpAuth.credentials(req);
-    const decisions = await permissions.authorize(
-      wanted.map(permission => ({ permission, resourceRef: entityRef })),
-      { credentials },
-    );
-    return {
-      credentials,
-      allowed: new Set(
-        wanted
-          .filter((_, i) => decisions[i]?.result === AuthorizeResult.ALLOW)
-          .map(p => p.name),
-      ),
-    };
-  }
-
-  /** The entity the caller may read (and hold `needed` on), with the caller's credentials. */
-  async function authorizedEntity(
-    req: express.Request,
-    needed?: ResourcePermission<'catalog-entity'>,
-  ) {
-    const { namespace, kind, name } = routeParams(req);
-    const entityRef = stringifyEntityRef({ kind, namespace, name });
-    const { credentials, allowed } = await granted(req, entityRef, [
-      gitlabEnvResourcesReadPermission,
-      ...(needed ? [needed] : []),
-    ]);
-    if (!allowed.has(gitlabEnvResourcesReadPermission.name))
-      throw failure(
-        'NOT_ALLOWED',
-        `You are not allowed to see the environments of ${entityRef}.`,
-      );
-    if (needed && !allowed.has(needed.name))
-      throw failure(
-        'NOT_ALLOWED',
-        `You are not allowed to do this with the environments of ${entityRef} (permission ${needed.name}).`,
-        { hint: 'Ask the portal’s administrators for that permission.' },
-      );
-    const entity = await catalog.getEntityByRef(entityRef, { credentials });
-    if (!entity)
-      throw failure(
-        'ENTITY_NOT_FOUND',
-        `The catalog has no entity ${entityRef}, or you cannot see it.`,
-      );
-    return { entity, entityRef, credentials };
-  }
-
-  /** One audit event per call: `serve` answers and returns what the event records. */
-  async function audited(
-    eventId: string,
-    req: express.Request,
-    serve: () => Promise<JsonObject>,
-    severityLevel: 'low' | 'medium' = 'low',
-  ) {
-    const event = await auditor.createEvent({
-      eventId,
-      severityLevel,
-      request: req,
-      meta: {
-        entityRef: `${req.params.kind}:${req.params.namespace}/${req.params.name}`,
-        ...(req.params.slug && { environment: req.params.slug }),
-        ...(req.params.deploymentId && {
-          deploymentId: req.params.deploymentId.slice(0, 20),
+  router.get(
+    `${ENVIRONMENT}/deployments`,
+    route(
+      options,
+      read(
+        'environment-deployments-read',
+        raw => ({
+          ...entityPathParams(raw),
+          cursor: text(raw, 'cursor'),
+          limit: limit(raw, 20, 100),
         }),
+        'environment',
+      ),
+      async ({ entity, located, environment, params, signal }, _req, res) => {
+        const body = await history.page(entity, environment.slug, {
+          cursor: params.cursor,
+          limit: params.limit,
+          signal,
+          located,
+        });
+        res.json(body);
+        return { deployments: body.deployments.length, source: body.source };
       },
-    });
-    try {
-      await event.success({ meta: await serve() });
-    } catch (error) {
-      const detail =
-        error instanceof GitlabEnvFailure ? error.detail : undefined;
-      await event.fail({
-        error: error as Error,
-        meta: { code: detail?.code, upstreamStatus: detail?.upstreamStatus },
-      });
-      throw error;
-    }
-  }
-
-  router.get(`${ENVIRONMENT}/deployments`, (req, res) =>
-    audited('environment-deployments-read', req, async () => {
-      const { entity } = await authorizedEntity(req);
-      const body = await history.page(entity, req.params.slug, {
-        cursor: query(req, 'cursor'),
-        limit: limitParam(req, 20, 100),
-        signal: clientSignal(res),
-      });
-      res.json(body);
-      return { deployments: body.deployments.length, source: body.source };
-    }),
+    ),
   );
 
-  router.get(`${ENVIRONMENT}/deployments/:deploymentId/changes`, (req, res) =>
-    audited('environment-deployment-changes-read', req, async () => {
-      const { entity } = await authorizedEntity(req);
-      const body = await history.changes(
-        entity,
-        req.params.slug,
-        req.params.deploymentId,
-        {
-          signal: clientSignal(res),
-        },
-      );
-      res.json(body);
-      return { commits: body.commits.length, images: body.images.length };
-    }),
-  );
-
-  router.post(`${ENVIRONMENT}/deployments/:deploymentId/rollback`, (req, res) =>
-    audited(
-      'environment-gitlab-rollback',
-      req,
-      async () => {
-        const { entity, credentials } = await authorizedEntity(
-          req,
-          gitlabEnvDeploymentRollbackPermission,
+  router.get(
+    `${ENVIRONMENT}/deployments/:deploymentId/changes`,
+    route(
+      options,
+      read(
+        'environment-deployment-changes-read',
+        deploymentParams,
+        'environment',
+      ),
+      async ({ entity, located, environment, params, signal }, _req, res) => {
+        const body = await history.changes(
+          entity,
+          environment.slug,
+          params.deploymentId,
+          { signal, located },
         );
+        res.json(body);
+        return { commits: body.commits.length, images: body.images.length };
+      },
+    ),
+  );
+
+  router.post(
+    `${ENVIRONMENT}/deployments/:deploymentId/rollback`,
+    route(
+      options,
+      {
+        audit: {
+          eventId: 'environment-gitlab-rollback',
+          severity: 'medium',
+          meta: raw => ({
+            ...auditedEntity(raw),
+            deploymentId: auditText(raw.path.deploymentId, 20) ?? null,
+          }),
+        },
+        params: deploymentParams,
+        entities: 'one',
+        entity: p => p,
+        permission: { required: () => [gitlabEnvDeploymentRollbackPermission] },
+        locate: 'environment',
+      },
+      async (
+        { entity, located, environment, params, credentials },
+        _req,
+        res,
+      ) => {
         // No client signal: a retry the client stopped waiting for still happens.
         const done = await history.rollback(
           entity,
-          req.params.slug,
-          req.params.deploymentId,
+          environment.slug,
+          params.deploymentId,
+          { located },
         );
         const { jobId, ...body } = done;
         try {
           options.onRolledBack?.({
             entity,
-            slug: req.params.slug,
-            deploymentId: req.params.deploymentId,
-            jobId,
-            newJobId: done.job.id,
+            slug: environment.slug,
             actor: actorOf(credentials.principal),
             message: done.message,
+            newJobId: done.job.id,
             jobUrl: done.job.webUrl,
           });
         } catch (error) {
@@ -311,153 +261,197 @@ export function createHistoryRouter(
         res.json(body);
         return { jobId, newJobId: done.job.id };
       },
-      'medium',
     ),
   );
 
-  router.get(`${ENVIRONMENT}/revisions`, (req, res) =>
-    audited('environment-revisions-read', req, async () => {
-      const { entity } = await authorizedEntity(req);
-      const body = await workloadHistories(
-        service,
-        entity,
-        req.params.slug,
-        clientSignal(res),
-      );
-      res.json(body);
-      return { workloads: body.workloads.length };
-    }),
-  );
-
-  router.get(`${ENTITY}/timeline`, (req, res) =>
-    audited('entity-timeline-read', req, async () => {
-      const page = {
-        environmentSlug: slugParam(req, 'environment'),
-        kinds: kindsParam(req),
-        from: timeParam(req, 'from'),
-        to: timeParam(req, 'to'),
-        cursor: query(req, 'cursor'),
-        limit: limitParam(req, 50, MAX_TIMELINE_PAGE),
-      };
-      // The catalog and the database alone: no GitLab or cluster request.
-      const { entityRef } = await authorizedEntity(req);
-      const found = timeline
-        ? await timeline.page({ entityRef, ...page })
-        : { entries: [] };
-      const body: TimelineResponse = {
-        ...found,
-        retentionDays: options.timelineSettings.retentionDays,
-        recording: timeline
-          ? TIMELINE_RECORDING
-          : 'The timeline is off (gitlabEnv.timeline.enabled: false): nothing is recorded.',
-      };
-      res.json(body);
-      return { entries: body.entries.length };
-    }),
-  );
-
-  router.get(`${ENTITY}/versions`, (req, res) =>
-    audited('entity-versions-read', req, async () => {
-      const { entity } = await authorizedEntity(req);
-      const body: VersionsResponse = {
-        entities: [
-          await versions.ofEntity(entity, { signal: clientSignal(res) }),
-        ],
-      };
-      res.json(body);
-      return { environments: body.entities[0].environments.length };
-    }),
-  );
-
-  router.get('/versions', async (req, res) => {
-    const event = await auditor.createEvent({
-      eventId: 'system-versions-read',
-      request: req,
-      meta: { system: query(req, 'system')?.slice(0, 253) },
-    });
-    try {
-      const systemText = query(req, 'system');
-      let systemRef: string;
-      try {
-        systemRef = stringifyEntityRef(
-          parseEntityRef(systemText ?? '', {
-            defaultKind: 'system',
-            defaultNamespace: 'default',
-          }),
+  router.get(
+    `${ENVIRONMENT}/revisions`,
+    route(
+      options,
+      read('environment-revisions-read', entityPathParams, 'environment'),
+      async ({ entity, located, environment, signal }, _req, res) => {
+        const body = await workloadHistories(
+          service,
+          entity,
+          environment.slug,
+          {
+            signal,
+            located,
+          },
         );
-      } catch {
-        throw failure(
-          'INVALID_REQUEST',
-          `The system ${quote(systemText)} is not an entity reference.`,
-        );
-      }
-      const credentials = await httpAuth.credentials(req);
-      const { items } = await catalog.queryEntities(
-        {
-          filter: { 'relations.partOf': systemRef },
-          limit: MAX_SYSTEM_ENTITIES,
+        res.json(body);
+        return { workloads: body.workloads.length };
+      },
+    ),
+  );
+
+  router.get(
+    `${ENTITY}/timeline`,
+    route(
+      options,
+      // The catalog, the permissions and the database: no GitLab or cluster request.
+      read(
+        'entity-timeline-read',
+        raw => ({
+          ...entityPathParams(raw),
+          environmentSlug: slug(raw, 'environment'),
+          kinds: kinds(raw),
+          from: time(raw, 'from'),
+          to: time(raw, 'to'),
+          cursor: text(raw, 'cursor'),
+          limit: limit(raw, 50, MAX_TIMELINE_PAGE),
+        }),
+        'none',
+      ),
+      async ({ entityRef, params }, _req, res) => {
+        const { entityRef: _ref, slug: _slug, ...page } = params;
+        const found = timeline
+          ? await timeline.page({ entityRef, ...page })
+          : { entries: [] };
+        const body: TimelineResponse = {
+          ...found,
+          retentionDays: options.timelineSettings.retentionDays,
+          recording: timeline
+            ? TIMELINE_RECORDING
+            : 'The timeline is off (gitlabEnv.timeline.enabled: false): nothing is recorded.',
+        };
+        res.json(body);
+        return { entries: body.entries.length };
+      },
+    ),
+  );
+
+  router.get(
+    `${ENTITY}/versions`,
+    route(
+      options,
+      read('entity-versions-read', entityPathParams, 'entity'),
+      async ({ entity, located, signal }, _req, res) => {
+        const body: VersionsResponse = {
+          entities: [await versions.ofEntity(entity, { signal, located })],
+        };
+        res.json(body);
+        return { environments: body.entities[0].environments.length };
+      },
+    ),
+  );
+
+  router.get(
+    '/versions',
+    route(
+      options,
+      {
+        audit: {
+          eventId: 'system-versions-read',
+          meta: raw => ({ system: auditText(raw.query.system) ?? null }),
         },
-        { credentials },
-      );
-      const annotated = items.filter(
-        e =>
-          e.metadata.annotations?.['gitlab.com/project-slug'] ||
-          e.metadata.annotations?.['gitlab.com/project-id'],
-      );
-      const decisions = await permissions.authorize(
-        annotated.map(e => ({
-          permission: gitlabEnvResourcesReadPermission,
-          resourceRef: stringifyEntityRef(e),
-        })),
-        { credentials },
-      );
-      const readable = annotated.filter(
-        (_, i) => decisions[i]?.result === AuthorizeResult.ALLOW,
-      );
-      const limit = pLimit(4);
-      const signal = clientSignal(res);
-      const body: VersionsResponse = {
-        entities: await Promise.all(
-          readable.map(e => limit(() => versions.ofEntity(e, { signal }))),
-        ),
-      };
-      res.json(body);
-      await event.success({ meta: { entities: body.entities.length } });
-    } catch (error) {
-      await event.fail({ error: error as Error });
-      throw error;
-    }
-  });
-
-  router.get(`${ENTITY}/promotion`, (req, res) =>
-    audited('entity-promotion-read', req, async () => {
-      const from = slugParam(req, 'from');
-      const to = slugParam(req, 'to');
-      if (!from || !to)
-        throw failure(
-          'INVALID_REQUEST',
-          'Name the environments to compare with from= and to=.',
-        );
-      const { entity } = await authorizedEntity(req);
-      const body = await versions.promotion(entity, from, to, {
-        signal: clientSignal(res),
-      });
-      res.json(body);
-      return { from, to, differences: body.differences.length };
-    }),
+        params: raw => {
+          const value = text(raw, 'system');
+          try {
+            return {
+              system: stringifyEntityRef(
+                parseEntityRef(value ?? '', {
+                  defaultKind: 'system',
+                  defaultNamespace: 'default',
+                }),
+              ),
+            };
+          } catch {
+            throw failure(
+              'INVALID_REQUEST',
+              `The system ${quote(value)} is not an entity reference.`,
+            );
+          }
+        },
+        // Every annotated entity the caller may read; those of the system are kept.
+        entities: 'catalog',
+        permission: {},
+        locate: 'none',
+      },
+      async ({ entities, params, signal, locate }, _req, res) => {
+        const members = entities
+          .flatMap(e => ('entity' in e ? [e.entity] : []))
+          .filter(entity => {
+            const system = entity.spec?.system;
+            if (typeof system !== 'string') return false;
+            try {
+              return (
+                stringifyEntityRef(
+                  parseEntityRef(system, {
+                    defaultKind: 'system',
+                    defaultNamespace: entity.metadata.namespace ?? 'default',
+                  }),
+                ) === params.system
+              );
+            } catch {
+              return false;
+            }
+          })
+          .slice(0, MAX_SYSTEM_ENTITIES);
+        const limited = pLimit(4);
+        const body: VersionsResponse = {
+          entities: await Promise.all(
+            members.map(entity =>
+              limited(async () =>
+                versions.ofEntity(entity, {
+                  signal,
+                  located: await locate(entity).catch(() => undefined),
+                }),
+              ),
+            ),
+          ),
+        };
+        res.json(body);
+        return { entities: body.entities.length };
+      },
+    ),
   );
 
-  router.get(`${ENTITY}/merge-requests/preview`, (req, res) =>
-    audited('entity-merge-request-preview-read', req, async () => {
-      const { entity } = await authorizedEntity(req);
-      const body = await previews.preview(entity, {
-        signal: clientSignal(res),
-      });
-      res.json(body);
-      return { mergeRequests: body.mergeRequests.length };
-    }),
+  router.get(
+    `${ENTITY}/promotion`,
+    route(
+      options,
+      read(
+        'entity-promotion-read',
+        raw => {
+          const from = slug(raw, 'from');
+          const to = slug(raw, 'to');
+          if (!from || !to)
+            throw failure(
+              'INVALID_REQUEST',
+              'Name the environments to compare with from= and to=.',
+            );
+          return { ...entityPathParams(raw), from, to };
+        },
+        'entity',
+      ),
+      async ({ entity, located, params, signal }, _req, res) => {
+        const body = await versions.promotion(entity, params.from, params.to, {
+          signal,
+          located,
+        });
+        res.json(body);
+        return {
+          from: params.from,
+          to: params.to,
+          differences: body.differences.length,
+        };
+      },
+    ),
   );
 
-  router.use(gitlabEnvErrorHandler(logger));
+  router.get(
+    `${ENTITY}/merge-requests/preview`,
+    route(
+      options,
+      read('entity-merge-request-preview-read', entityPathParams, 'entity'),
+      async ({ entity, located, signal }, _req, res) => {
+        const body = await previews.preview(entity, { signal, located });
+        res.json(body);
+        return { mergeRequests: body.mergeRequests.length };
+      },
+    ),
+  );
+
   return router;
 }

@@ -13,7 +13,7 @@ import {
 import pLimit from 'p-limit';
 import { GitlabInstanceConfig } from '../config';
 import { asGitlabEnvError, failure, GitlabEnvFailure } from '../errors';
-import { GitlabEnvironmentsService } from '../facade';
+import { CallOptions, GitlabEnvironmentsService } from '../facade';
 import {
   DeploymentPage,
   graphqlDeployments,
@@ -84,9 +84,9 @@ export class DeploymentHistory {
   async page(
     entity: Entity,
     slug: string,
-    options: { cursor?: string; limit?: number; signal?: AbortSignal } = {},
+    options: CallOptions & { cursor?: string; limit?: number } = {},
   ): Promise<DeploymentHistoryResponse> {
-    const ctx = await this.service.environmentOf(entity, slug, options);
+    const ctx = await this.service.environmentContext(entity, slug, options);
     const { instance, located, environment } = ctx;
     const limit = Math.min(
       options.limit ?? DEFAULT_PAGE,
@@ -214,9 +214,9 @@ export class DeploymentHistory {
     entity: Entity,
     slug: string,
     deploymentId: string,
-    options: { signal?: AbortSignal } = {},
+    options: CallOptions = {},
   ): Promise<DeploymentChanges & { errors?: GitlabEnvError[] }> {
-    const ctx = await this.service.environmentOf(entity, slug, options);
+    const ctx = await this.service.environmentContext(entity, slug, options);
     const { instance, located } = ctx;
     const project = located.project.fullPath;
     const rest = this.gitlab.rest(instance);
@@ -273,13 +273,7 @@ export class DeploymentHistory {
       return [];
     });
     try {
-      const images = await this.imagesOf(
-        entity,
-        slug,
-        body,
-        previous,
-        options.signal,
-      );
+      const images = await this.imagesOf(entity, slug, body, previous, options);
       changes.images = images.changes;
       if (images.note) changes.notes!.push(images.note);
     } catch (error) {
@@ -338,11 +332,13 @@ export class DeploymentHistory {
     slug: string,
     deployment: Record<string, any>,
     previous: DeploymentRecord | undefined,
-    signal?: AbortSignal,
+    options: CallOptions,
   ): Promise<{ changes: DeploymentImageChange[]; note?: string }> {
-    const read = await this.service.getEnvironmentResources(entity, slug, {
-      signal,
-    });
+    const read = await this.service.getEnvironmentResources(
+      entity,
+      slug,
+      options,
+    );
     const changes = deploymentImageChanges(
       read.resources,
       {
@@ -371,8 +367,9 @@ export class DeploymentHistory {
     entity: Entity,
     slug: string,
     deploymentId: string,
+    options: Pick<CallOptions, 'located'> = {},
   ): Promise<GitlabRollbackResponse & { jobId: string }> {
-    const ctx = await this.service.environmentOf(entity, slug);
+    const ctx = await this.service.environmentContext(entity, slug, options);
     const { instance, located, environment } = ctx;
     const readiness = await this.gitlab.rollbackReadiness(instance);
     if (!readiness.configured || !instance.rollbackToken)

@@ -41,11 +41,7 @@ export class GitlabAccess {
   }
 
   rest(instance: GitlabInstanceConfig): GitlabRestClient {
-    return new GitlabRestClient(
-      instance,
-      this.config.requestTimeoutMs,
-      this.transport.instanceLimit(instance.host),
-    );
+    return this.transport.rest(instance);
   }
 
   /** Kept for HISTORY_TTL_MS: `load` reads what a commit or deployment id fixes. */

@@ -16,15 +16,13 @@ import {
 } from '@gitlab-env/gitlab-simulator';
 import request from 'supertest';
 import {
-  component,
+  ownedComponent,
   startBackendOnSimulator,
+  storefrontComponent,
   TEST_KAS_TUNNELS,
 } from '../__testUtils__/backendOnSimulator';
-import {
-  AuditRecord,
-  denyNamed,
-  recordAuditEvents,
-} from '../__testUtils__/auditRecords';
+import { AuditRecord, recordAuditEvents } from '../__testUtils__/auditRecords';
+import { permissionsDenying } from '../__testUtils__/permissions';
 import { readGitlabEnvConfig } from '../config';
 import { ConfigReader } from '@backstage/config';
 import { GitlabRestClient } from '../transport/gitlabRest';
@@ -34,21 +32,17 @@ import { retryJob } from '../transport/gitlabRepository';
 const CHECKOUT = '/api/gitlab-env/entity/default/component/checkout-api';
 const STOREFRONT = '/api/gitlab-env/entity/default/component/storefront';
 const entities = [
-  component('checkout-api', {
-    'gitlab.com/project-slug': 'acme/shop/checkout-api',
-  }),
-  component('storefront', {
-    'gitlab.com/project-slug': 'acme/shop/storefront',
-  }),
+  ownedComponent('checkout-api', 'acme/shop/checkout-api'),
+  storefrontComponent(),
 ];
 
 describe('history against the simulator', () => {
   let simulator: RunningSimulator;
   let server: any;
   const auditor = mockServices.auditor.mock();
-  const permissions = mockServices.permissions.mock();
   const events: AuditRecord[] = [];
   const denied = new Set<string>();
+  const permissions = permissionsDenying(denied);
 
   beforeAll(async () => {
     simulator = await startGitlabSimulator({
@@ -62,7 +56,6 @@ describe('history against the simulator', () => {
       events,
       o => o.eventId !== 'environment-resources-read',
     );
-    denyNamed(permissions, denied);
     const backend = await startBackendOnSimulator(simulator, {
       entities,
       gitlabEnv: {

@@ -14,7 +14,7 @@ import {
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import pLimit from 'p-limit';
 import { asGitlabEnvError } from '../errors';
-import { GitlabEnvironmentsService } from '../facade';
+import { CallOptions, GitlabEnvironmentsService } from '../facade';
 import { directoryOf, projectOfUrl } from '../assembling/desiredFromRepository';
 import {
   mergeRequestChangedPaths,
@@ -67,9 +67,9 @@ export class MergeRequestPreviews {
 
   async preview(
     entity: Entity,
-    options: { signal?: AbortSignal } = {},
+    options: CallOptions = {},
   ): Promise<MergeRequestPreviewResponse> {
-    const located = await this.service.locateEntity(entity, options);
+    const located = await this.service.locate(entity, options);
     const instance = this.gitlab.instance(located.host);
     const rest = this.gitlab.rest(instance);
     const project = located.project.fullPath;
@@ -84,7 +84,7 @@ export class MergeRequestPreviews {
         environment,
         located.host,
         project,
-        options.signal,
+        { ...options, located },
       ).catch(error => {
         errors.push(asGitlabEnvError(error));
         return undefined;
@@ -148,7 +148,7 @@ export class MergeRequestPreviews {
     environment: GitlabEnvironment,
     host: string,
     project: string,
-    signal?: AbortSignal,
+    options: CallOptions,
   ): Promise<
     | AppliedDirectory
     | { unavailable: MergeRequestEnvironmentPreview }
@@ -176,7 +176,7 @@ export class MergeRequestPreviews {
     const read = await this.service.getEnvironmentResources(
       entity,
       environment.slug,
-      { signal },
+      options,
     );
     const byId = objectsByNodeId(read.resources);
     const root = byId.get(resourceId(path));
@@ -208,10 +208,7 @@ export class MergeRequestPreviews {
     host: string,
     headSha: string,
   ): Promise<MergeRequestEnvironmentPreview> {
-    const target = {
-      host,
-      fluxResourcePath: applied.environment.fluxResourcePath,
-    };
+    const target = { host, environment: applied.environment };
     const [deployed, head] = await Promise.all([
       this.service.desiredStateAt(target, applied.objects),
       this.service.desiredStateAt(target, applied.objects, headSha),

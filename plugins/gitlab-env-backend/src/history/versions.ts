@@ -10,7 +10,7 @@ import {
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import pLimit from 'p-limit';
 import { asGitlabEnvError, failure } from '../errors';
-import { GitlabEnvironmentsService } from '../facade';
+import { CallOptions, GitlabEnvironmentsService } from '../facade';
 import type { LocatedEntity } from '../locating';
 import { compareCommits } from '../transport/gitlabRepository';
 import { GitlabAccess } from './gitlabAccess';
@@ -39,7 +39,7 @@ export class EnvironmentVersions {
   private async versionOf(
     entity: Entity,
     environment: GitlabEnvironment,
-    signal?: AbortSignal,
+    options: CallOptions,
   ): Promise<{ version: EnvironmentVersion; objects?: KubernetesObject[] }> {
     const deployed = environment.lastDeployment;
     const version: EnvironmentVersion = {
@@ -60,7 +60,7 @@ export class EnvironmentVersions {
       const read = await this.service.getEnvironmentResources(
         entity,
         environment.slug,
-        { signal },
+        options,
       );
       version.images = environmentImages(read.resources);
       const errors = read.errors.filter(e => !e.expected);
@@ -74,12 +74,12 @@ export class EnvironmentVersions {
 
   async ofEntity(
     entity: Entity,
-    options: { signal?: AbortSignal } = {},
+    options: CallOptions = {},
   ): Promise<EntityVersions> {
     const entityRef = stringifyEntityRef(entity);
     let located: LocatedEntity;
     try {
-      located = await this.service.locateEntity(entity, options);
+      located = await this.service.locate(entity, options);
     } catch (error) {
       return {
         entityRef,
@@ -95,7 +95,10 @@ export class EnvironmentVersions {
     const versions = await Promise.all(
       environments.map(e =>
         limit(
-          async () => (await this.versionOf(entity, e, options.signal)).version,
+          async () =>
+            (
+              await this.versionOf(entity, e, { ...options, located })
+            ).version,
         ),
       ),
     );
@@ -203,14 +206,14 @@ export class EnvironmentVersions {
     entity: Entity,
     fromSlug: string,
     toSlug: string,
-    options: { signal?: AbortSignal } = {},
+    options: CallOptions = {},
   ): Promise<PromotionDiffResponse> {
     if (fromSlug === toSlug)
       throw failure(
         'INVALID_REQUEST',
         'Pick two different environments to compare.',
       );
-    const located = await this.service.locateEntity(entity, options);
+    const located = await this.service.locate(entity, options);
     const find = (slug: string) => {
       const environment = located.environments.find(e => e.slug === slug);
       if (!environment)
@@ -221,8 +224,8 @@ export class EnvironmentVersions {
       return environment;
     };
     const [from, to] = await Promise.all([
-      this.versionOf(entity, find(fromSlug), options.signal),
-      this.versionOf(entity, find(toSlug), options.signal),
+      this.versionOf(entity, find(fromSlug), { ...options, located }),
+      this.versionOf(entity, find(toSlug), { ...options, located }),
     ]);
     await this.compareWithLowerTier(located, to.version, [
       from.version,

@@ -7,7 +7,7 @@ import {
   workloadRevisions,
   WorkloadRevisionsResponse,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import { GitlabEnvironmentsService } from '../facade';
+import { CallOptions, GitlabEnvironmentsService } from '../facade';
 
 /**
  * Every Deployment, StatefulSet and DaemonSet of an environment with its
@@ -19,9 +19,9 @@ export async function workloadHistories(
   service: GitlabEnvironmentsService,
   entity: Entity,
   slug: string,
-  signal?: AbortSignal,
+  options: CallOptions = {},
 ): Promise<WorkloadRevisionsResponse> {
-  const read = await service.getEnvironmentResources(entity, slug, { signal });
+  const read = await service.getEnvironmentResources(entity, slug, options);
   const objects = read.resources;
   // A pipeline deploys the environment when GitLab has deployments of it
   // and no Flux object applies it.

@@ -8,8 +8,17 @@ export {
 export { fluxSourceOf } from './fluxSource';
 export {
   kubectlCommandFor,
+  kubectlGetCommand,
   kubectlRolloutHistoryCommand,
 } from './kubectlCommand';
 export { shellWord } from './shellWord';
 export type { KubectlCommandOptions } from './kubectlCommand';
 export { permissionForCapability } from './actionPermissions';
+export {
+  fluxAppliesInto,
+  isAgentObject,
+  isPlatformNamespace,
+  readOnlyOf,
+  readOnlyReason,
+  targetKey,
+} from './actionScope';

@@ -1,5 +1,5 @@
-import { isRecord } from '../health/conditions';
-import { groupOfApiVersion } from '../graph/resourceId';
+import { isRecord } from '../k8s/objects';
+import { groupOfApiVersion } from '../k8s/resourceId';
 import { KubernetesObject, PromotionDifference } from '../types';
 import { templateImages } from './workloadRevisions';
 

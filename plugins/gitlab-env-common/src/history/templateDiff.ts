@@ -1,4 +1,4 @@
-import { isRecord } from '../health/conditions';
+import { isRecord } from '../k8s/objects';
 import { TemplateChange } from '../types';
 
 const MAX_CHANGES = 200;

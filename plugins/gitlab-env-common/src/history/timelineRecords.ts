@@ -1,5 +1,6 @@
-import { conditionsOf, isRecord, statusOf, str } from '../health/conditions';
-import { groupOfApiVersion } from '../graph/resourceId';
+import { conditionsOf } from '../health/conditions';
+import { isRecord, statusOf, str } from '../k8s/objects';
+import { groupOfApiVersion } from '../k8s/resourceId';
 import { appliedRevisionOf } from '../gitops/fluxSource';
 import {
   ActionTarget,

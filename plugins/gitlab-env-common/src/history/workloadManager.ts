@@ -1,4 +1,4 @@
-import { fluxOwnerByLabels } from '../gitops/fluxKinds';
+import { fluxOwnerByLabels } from '../k8s/flux';
 import { gitlabMarkerText } from '../gitops/gitlabMarkers';
 import { KubernetesObject, WorkloadManager } from '../types';
 

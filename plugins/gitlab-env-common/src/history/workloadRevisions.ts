@@ -1,5 +1,5 @@
-import { isRecord, str } from '../health/conditions';
-import { groupOfApiVersion } from '../graph/resourceId';
+import { isRecord, str } from '../k8s/objects';
+import { groupOfApiVersion } from '../k8s/resourceId';
 import { KubernetesObject, WorkloadRevision } from '../types';
 import {
   podTemplateDiff,

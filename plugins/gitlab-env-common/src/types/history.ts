@@ -1,6 +1,5 @@
 import { GitlabEnvError } from './errors';
-import type { DesiredObjectDiff } from '../gitops/desiredState';
-import type { FieldChange } from '../gitops/fieldDiff';
+import type { DesiredObjectDiff, FieldChange } from './gitops';
 import { ActionTarget } from './actions';
 import { HealthStatus } from './health';
 
