@@ -139,7 +139,12 @@ export class DeploymentHistory {
       },
       deployments: page.deployments.map(d => ({
         ...d,
-        rollback: rollbackOffer(d, d === newestSuccess, readiness),
+        rollback: {
+          ...rollbackOffer(d, d === newestSuccess, readiness),
+          ...(d.job && {
+            command: retryCommand(instance, located.project.fullPath, d.job.id),
+          }),
+        },
       })),
       ...(page.next && { nextCursor: cursorOf(source, page.next) }),
       source,
@@ -433,7 +438,7 @@ function rollbackOffer(
   deployment: DeploymentRecord,
   current: boolean,
   readiness: RollbackReadiness,
-): DeploymentRecord['rollback'] {
+): { available: boolean; reason?: string } {
   if (deployment.status !== 'success')
     return {
       available: false,

@@ -6,7 +6,7 @@ import {
 } from '../types';
 import { hasRolloutHistory, workloadRevisions } from './workloadRevisions';
 
-/** What of a GitLab deployment can be found in the cluster's revisions. */
+/** What of a GitLab deployment can be found in the cluster's revisions. @public */
 export interface DeployedCommit {
   ref?: string;
   /** The ref is a tag (release tags name images; branches do not). */
@@ -54,6 +54,8 @@ function namesDeployment(tag: string, deployed: DeployedCommit): boolean {
  * commonly tag with), else the one created while it ran (from its start to
  * ten minutes after it finished, or from when Flux first applied its
  * commit). Undefined when the cluster keeps none.
+ *
+ * @public
  */
 export function revisionOfDeployment(
   revisions: readonly WorkloadRevision[],
@@ -83,7 +85,7 @@ export function revisionOfDeployment(
     : undefined;
 }
 
-/** When Flux first applied a commit (its applier's `status.history`), for GitOps environments. */
+/** When Flux first applied a commit (its applier's `status.history`), for GitOps environments. @public */
 export function fluxAppliedAt(
   objects: readonly KubernetesObject[],
   sha: string | undefined,

@@ -127,7 +127,12 @@ export interface DeploymentRecord {
    * Whether re-running its deploy job is offered (a successful deployment
    * that is not the latest, with a job), and why not.
    */
-  rollback?: { available: boolean; reason?: string };
+  rollback?: {
+    available: boolean;
+    reason?: string;
+    /** The same rollback by hand (curl against GitLab's REST API), when it has a job. */
+    command?: string;
+  };
 }
 
 /**
