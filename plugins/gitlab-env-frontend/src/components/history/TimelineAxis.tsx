@@ -8,15 +8,21 @@ const WIDTH = 1000;
 const HEIGHT = 56;
 const LANE_Y = 24;
 const TICKS = 6;
+const DAY = 86_400_000;
 
 function tickLabel(at: number, span: number): string {
   const date = new Date(at);
-  if (span <= 2 * 24 * 3_600_000)
-    return date.toLocaleTimeString('en-GB', {
-      hour: '2-digit',
-      minute: '2-digit',
-    });
-  return date.toLocaleDateString('en-GB', { day: 'numeric', month: 'short' });
+  const time = date.toLocaleTimeString('en-GB', {
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+  if (span <= 2 * DAY) return time;
+  const day = date.toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'short',
+  });
+  // Ticks a day or more apart fall at any hour: the hour says where.
+  return span <= 14 * DAY ? `${day} ${time}` : day;
 }
 
 /**
