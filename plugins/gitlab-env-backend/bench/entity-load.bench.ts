@@ -13,7 +13,11 @@ import { AddressInfo } from 'node:net';
 import { startBackendOnSimulator } from '../src/__testUtils__/backendOnSimulator';
 import { entityPageScenario } from './scenarios';
 import { startSimulatorProcess } from './simulatorProcess';
-import { medianMs, meterUpstreamRequests } from './upstreamMeter';
+import {
+  medianMs,
+  meterUpstreamRequests,
+  roundTripTimeline,
+} from './upstreamMeter';
 
 const LATENCY_MS = 100;
 const SHAPES = [
@@ -77,7 +81,11 @@ async function run(customKinds: number, note: string) {
       `${label}: ${list.environments.length} environments, ${objects} objects, ` +
         `${totalMs.toFixed(0)} ms, ${upstream} upstream requests`,
     );
-    return { totalMs, upstream };
+    return {
+      totalMs,
+      upstream,
+      timeline: roundTripTimeline(meter.requests(), started),
+    };
   }
 
   console.log(
@@ -103,6 +111,10 @@ async function run(customKinds: number, note: string) {
       firstLoad.totalMs / LATENCY_MS
     ).toFixed(1)} x latency)`,
   );
+  console.log(
+    `cold: ${cold.timeline.length} upstream round trips (a request that left after another came back is one round trip later):`,
+  );
+  cold.timeline.forEach(line => console.log(line));
   const warm = await loadPage(url, 'warm');
   console.log(`warm: ${warm.upstream} upstream requests (goal 0)`);
 

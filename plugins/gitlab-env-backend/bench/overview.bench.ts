@@ -14,7 +14,12 @@ import { startBackendOnSimulator } from '../src/__testUtils__/backendOnSimulator
 import { loadOverview as load } from './overviewLoad';
 import { overviewScenario } from './scenarios';
 import { SimulatorProcess, startSimulatorProcess } from './simulatorProcess';
-import { medianMs, meterUpstreamRequests } from './upstreamMeter';
+import {
+  foldedTimeline,
+  medianMs,
+  meterUpstreamRequests,
+  roundTripTimeline,
+} from './upstreamMeter';
 
 const LATENCY_MS = 100;
 const ENTITIES = Number(process.env.OVERVIEW_ENTITIES ?? 300);
@@ -54,8 +59,10 @@ async function run(
   const perInstance = setting.concurrency?.perInstance ?? DEFAULT_PER_INSTANCE;
 
   meter.reset();
+  const coldStarted = performance.now();
   const cold = await load(baseUrl);
   const upstream = meter.read();
+  const timeline = roundTripTimeline(meter.requests(), coldStarted);
   console.log(`\n${setting.label}`);
   console.log(
     `cold: first rows ${seconds(
@@ -73,6 +80,11 @@ async function run(
       upstream.maxInFlight
     } in flight (configured per-instance limit ${perInstance})`,
   );
+
+  console.log(
+    `cold: ${timeline.length} upstream round trips (runs of alike ones folded):`,
+  );
+  foldedTimeline(timeline).forEach(line => console.log(line));
 
   meter.reset();
   const warm = await load(baseUrl);
