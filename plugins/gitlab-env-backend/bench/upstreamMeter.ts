@@ -147,7 +147,7 @@ export function roundTripTimeline(
 export function foldedTimeline(lines: string[]): string[] {
   const shape = (line: string) =>
     line
-      .replace(/^  round trip \d+: [\d-]+ ms, \d+ requests: /, '')
+      .replace(/^ {2}round trip \d+: [\d-]+ ms, \d+ requests: /, '')
       .replace(/\d+ x /g, 'n x ');
   const folded: string[] = [];
   let start = 0;

@@ -22,12 +22,10 @@ import {
   gitlabEnvObjectSourceExtensionPoint,
 } from './extensions';
 import { GitlabEnvLocator } from './locating';
-import { LivePlanner } from './planning';
 import { GitlabEnvClusterSource } from './reading';
 import { SharedTransport } from './transport';
 import { createOverviewRouter } from './overview';
 import { createLiveRouter, createRouter } from './http';
-import { liveDesiredState } from './gitops/liveDesiredState';
 import { GitlabEnvironmentsService } from './facade';
 import { sharedStoreOf } from './caching/sharedCache';
 
@@ -112,18 +110,8 @@ export const gitlabEnvPlugin = createBackendPlugin({
           locator,
           clusterSources,
         });
-        const planner = new LivePlanner(
-          gitlabEnvConfig.live,
-          {
-            maxObjects: gitlabEnvConfig.limits.maxObjectsPerEnvironment,
-            maxPagesPerList: gitlabEnvConfig.limits.maxPagesPerList,
-          },
-          {
-            enabled: gitlabEnvConfig.overview.clusterWideReads,
-            minNamespaces: gitlabEnvConfig.overview.clusterWideMinNamespaces,
-          },
-          logger,
-        );
+        // Reads and live streams share one store of the cluster's objects.
+        const { planner } = service;
         lifecycle.addShutdownHook(() => planner.close());
         permissionsRegistry.addPermissions(gitlabEnvPermissions);
         httpRouter.use(
@@ -165,8 +153,6 @@ export const gitlabEnvPlugin = createBackendPlugin({
             httpAuth,
             auditor,
             logger,
-            liveDesiredState: (entity, slug, signal) =>
-              liveDesiredState(service, planner, entity, slug, signal),
           }),
         );
         httpRouter.use(

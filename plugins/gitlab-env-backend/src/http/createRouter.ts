@@ -4,14 +4,10 @@ import {
   LoggerService,
   PermissionsService,
 } from '@backstage/backend-plugin-api';
-import { Entity, stringifyEntityRef } from '@backstage/catalog-model';
+import { stringifyEntityRef } from '@backstage/catalog-model';
 import { CatalogService } from '@backstage/plugin-catalog-node';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
-import {
-  DesiredStateComparison,
-  EnvironmentDesiredStateResponse,
-  gitlabEnvResourcesReadPermission,
-} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { gitlabEnvResourcesReadPermission } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { JsonObject } from '@backstage/types';
 import express from 'express';
 import Router from 'express-promise-router';
@@ -28,15 +24,6 @@ export interface RouterOptions {
   httpAuth: HttpAuthService;
   auditor: AuditorService;
   logger: LoggerService;
-  /**
-   * Desired vs live against the objects the live tab follows (see
-   * liveDesiredState); without it, `…/desired` is not served.
-   */
-  liveDesiredState?: (
-    entity: Entity,
-    slug: string,
-    signal: AbortSignal,
-  ) => Promise<DesiredStateComparison | undefined>;
 }
 
 function flag(value: unknown, fallback: boolean): boolean {
@@ -47,7 +34,7 @@ function flag(value: unknown, fallback: boolean): boolean {
 /**
  * `GET /health`, `GET /entity/:namespace/:kind/:name/environments`,
  * `GET /entity/:namespace/:kind/:name/environments/:slug/resources` and
- * (with liveDesiredState) `…/environments/:slug/desired`.
+ * `…/environments/:slug/desired` (the repository comparison, only there).
  * Only these reads: no path from the browser ever reaches GitLab or KAS.
  */
 export async function createRouter(
@@ -155,25 +142,21 @@ export async function createRouter(
       }),
   );
 
-  const { liveDesiredState } = options;
-  if (liveDesiredState)
-    router.get(
-      '/entity/:namespace/:kind/:name/environments/:slug/desired',
-      // Repository files are read with the backend's token: audited as reads are.
-      (req, res) =>
-        auditedRead('environment-desired-read', req, async () => {
-          const { entity } = await authorizedEntity(req);
-          const body: EnvironmentDesiredStateResponse = {
-            desired: await liveDesiredState(
-              entity,
-              routeParams(req).slug!,
-              clientSignal(res),
-            ),
-          };
-          res.json(body);
-          return { source: body.desired?.source?.project };
-        }),
-    );
+  router.get(
+    '/entity/:namespace/:kind/:name/environments/:slug/desired',
+    // Repository files are read with the backend's token: audited as reads are.
+    (req, res) =>
+      auditedRead('environment-desired-read', req, async () => {
+        const { entity } = await authorizedEntity(req);
+        const body = await service.getDesiredState(
+          entity,
+          routeParams(req).slug!,
+          { signal: clientSignal(res) },
+        );
+        res.json(body);
+        return { source: body.desired?.source?.project };
+      }),
+  );
 
   router.use(gitlabEnvErrorHandler(logger));
 

@@ -3,7 +3,12 @@ import { concurrencyLimit, Limit } from './concurrencyLimit';
 import { GitlabEnvConfig, GitlabInstanceConfig } from '../config';
 import { DiagnosticsRecorder } from './DiagnosticsRecorder';
 import { failure, GitlabEnvFailure } from '../errors';
-import { InstanceFacts, InstanceProbe, tokenFailure } from './InstanceProbe';
+import {
+  InstanceFacts,
+  InstanceProbe,
+  SharedFacts,
+  tokenFailure,
+} from './InstanceProbe';
 import { GitlabClient } from './gitlabClient';
 import { KasClient } from './kasClient';
 
@@ -24,6 +29,8 @@ export interface GitlabEnvTransport {
   /** The budget of KAS requests to one agent, within its instance's. */
   agentLimit(host: string, agentId: string): Limit;
   probe(instance: GitlabInstanceConfig): InstanceProbe;
+  /** Shares successful instance checks with other replicas through their common store. */
+  shareInstanceChecks?(store: SharedFacts | undefined): void;
   /** The instance's facts; fails with the token's or the version's problem. */
   usableInstance(instance: GitlabInstanceConfig): Promise<InstanceFacts>;
   /** Rethrows a GitLab failure, explained better by the instance check when it can be. */
@@ -57,6 +64,7 @@ export class SharedTransport implements GitlabEnvTransport {
   private readonly instanceLimits = new Map<string, Limit>();
   private readonly agentLimits = new Map<string, Limit>();
   private readonly probes = new Map<string, InstanceProbe>();
+  private sharedFacts?: SharedFacts;
   /** Agents KAS answered for lately: their requests need no tunnel-search allowance. */
   private readonly answeringAgents = new Set<string>();
 
@@ -95,9 +103,16 @@ export class SharedTransport implements GitlabEnvTransport {
         this.config.requestTimeoutMs,
         this.instanceLimit(instance.host),
       );
+      if (this.sharedFacts) probe.shareThrough(this.sharedFacts);
       this.probes.set(instance.host, probe);
     }
     return probe;
+  }
+
+  shareInstanceChecks(store: SharedFacts | undefined) {
+    if (!store) return;
+    this.sharedFacts = store;
+    this.probes.forEach(probe => probe.shareThrough(store));
   }
 
   /**
