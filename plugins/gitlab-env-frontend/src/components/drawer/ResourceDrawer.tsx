@@ -2,7 +2,6 @@ import * as React from 'react';
 import { useMemo, useState } from 'react';
 import { CodeSnippet } from '@backstage/core-components';
 import {
-  DesiredStateComparison,
   GitOpsView,
   KubernetesObject,
   ResourceEventSummary,
@@ -48,8 +47,6 @@ export interface ResourceDrawerProps {
   resources: readonly KubernetesObject[];
   /** Flux sync, history and drift, when the environment has them. */
   gitops?: GitOpsView;
-  /** Desired vs live from the repository, when the read carries it (else asked on demand, live). */
-  desired?: DesiredStateComparison;
   onSelect: (resourceId: string) => void;
   onClose: () => void;
   now: number;
@@ -85,7 +82,6 @@ function DrawerBody({
   objects,
   resources,
   gitops,
-  desired,
   onSelect,
   onClose,
   now,
@@ -96,7 +92,7 @@ function DrawerBody({
     initialTab === 'logs' && !logs ? 'summary' : initialTab ?? 'summary',
   );
   const actions = useNodeActions(node, graph, objects);
-  const repository = useDesiredState(node, gitops, objects, desired);
+  const repository = useDesiredState(node, gitops, objects);
   const object = objects.get(node.id);
   const events = useMemo(
     () => resourceEvents(node, resources),

@@ -1,8 +1,7 @@
 import * as React from 'react';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { Link } from '@backstage/core-components';
 import {
-  countDrifted,
   EnvironmentResourcesResponse,
   GitlabEnvironment,
   nameInFolder,
@@ -144,16 +143,12 @@ function EnvironmentHealth({
   resources,
 }: Pick<EnvironmentCardProps, 'environment' | 'resources'>) {
   const summary = resources?.value?.health ?? environment.health;
-  // Counted from the objects the card follows (live), as the GitOps panel
-  // counts them; the list's count, read with it, until they arrive.
+  // The backend's count: the one the card follows live (patches keep it),
+  // else the list's, read with its health.
   const followed = resources?.value;
-  const drifted = useMemo(
-    () =>
-      followed
-        ? countDrifted(followed.resources, followed.graph)
-        : environment.driftedCount,
-    [followed, environment.driftedCount],
-  );
+  const drifted = followed
+    ? followed.environment.driftedCount
+    : environment.driftedCount;
   if (summary)
     return (
       <Box

@@ -254,7 +254,6 @@ function ResourceExplorer({
     <>
       <GitOpsPanel
         gitops={gitops}
-        desired={data.desired}
         graphNodes={graph.nodes}
         namespace={namespace}
         onSelect={setSelectedId}
@@ -317,7 +316,6 @@ function ResourceExplorer({
         objects={objects}
         resources={resources}
         gitops={gitops}
-        desired={data.desired}
         onSelect={setSelectedId}
         onClose={() => setSelectedId(undefined)}
         now={now}
