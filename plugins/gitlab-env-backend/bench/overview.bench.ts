@@ -6,7 +6,8 @@
 // upstream requests and the most in flight against the configured
 // per-instance limit, then a second load within the cache lifetime. The
 // baseline, measured in the same run, reads every namespace on its own
-// (clusterWideReads: false). Timings are printed, never asserted.
+// (clusterWideReads: false). OVERVIEW_SETTINGS=default runs the default
+// setting alone. Timings are printed, never asserted.
 // Run: npm run bench:overview -w plugins/gitlab-env-backend
 import { scenarioCatalogEntities } from '@gitlab-env/gitlab-simulator';
 import { AddressInfo } from 'node:net';
@@ -113,15 +114,20 @@ async function main() {
       0,
     )} ms`,
   );
+  const only = process.env.OVERVIEW_SETTINGS;
+  const settings = only
+    ? SETTINGS.filter(s => s.label.startsWith(only))
+    : SETTINGS;
   const results = [];
-  for (const setting of SETTINGS) {
+  for (const setting of settings) {
     results.push(await run(simulator, roundTripMs, setting));
   }
-  console.log(
-    `\nall health, baseline / cluster-wide reads at default limits: ${(
-      results[1].allHealthMs / results[0].allHealthMs
-    ).toFixed(1)}x`,
-  );
+  if (results.length > 1)
+    console.log(
+      `\nall health, baseline / cluster-wide reads at default limits: ${(
+        results[1].allHealthMs / results[0].allHealthMs
+      ).toFixed(1)}x`,
+    );
   await simulator.close();
   process.exit(0);
 }

@@ -104,6 +104,13 @@ export interface LiveEnvironmentDeps {
   ): void;
 }
 
+/** Up to when (ms) what was listed, or failed, must be listed again before a read. */
+export interface StaleBefore {
+  listedBefore: number;
+  failedBefore: number;
+  definitiveFailedBefore: number;
+}
+
 /** Patches kept for viewers that reconnect (Last-Event-ID). */
 const KEPT_EVENTS = 256;
 
@@ -248,6 +255,8 @@ export class LiveEnvironment {
     }));
     const fluxEvents = fluxEventsSubscription(deps.target, this.fluxSubject);
     if (fluxEvents) this.subscriptions.push(fluxEvents);
+    // A shared namespace is said so before (and whether or not) objects come.
+    this.narrowed = narrowEnvironmentObjects([], environment).narrowed;
   }
 
   get target(): LiveTarget {
@@ -466,6 +475,15 @@ export class LiveEnvironment {
     const drifted = patch ? this.countDrifted(patch) : this.drifted;
     const driftChanged = drifted !== this.drifted;
     this.drifted = drifted;
+    // How the kinds are kept is said before the data it explains.
+    if (this.stateChanged) {
+      this.stateChanged = false;
+      const statusJson = JSON.stringify(this.status());
+      if (statusJson !== this.statusJson) {
+        this.statusJson = statusJson;
+        this.emit({ type: 'status', seq: this.deps.nextSeq() });
+      }
+    }
     if (errorsJson !== this.errorsJson) {
       this.errorsJson = errorsJson;
       this.emit({ type: 'reset', seq: this.deps.nextSeq() });
@@ -478,14 +496,6 @@ export class LiveEnvironment {
         dataAt: this.dataAt,
         ...(driftChanged && { driftedCount: drifted }),
       });
-    }
-    if (this.stateChanged) {
-      this.stateChanged = false;
-      const statusJson = JSON.stringify(this.status());
-      if (statusJson !== this.statusJson) {
-        this.statusJson = statusJson;
-        this.emit({ type: 'status', seq: this.deps.nextSeq() });
-      }
     }
   }
 
@@ -687,10 +697,8 @@ export class LiveEnvironment {
    * is no partial answer to give.
    */
   throwIfUnreachable() {
-    const own = this.leases.slice(0, this.deps.target.kinds.length);
-    if (own.length === 0) return;
-    const errors = own.map(l => l.informer.error);
-    if (!errors.every(e => e && isAgentWideFailure(e))) return;
+    if (!this.isUnreachable()) return;
+    const errors = this.leases.map(l => l.informer.error);
     // The same failure each time, so its explanation is made once.
     const detail = errors[0]!;
     let failed = this.failures.get(detail);
@@ -724,6 +732,15 @@ export class LiveEnvironment {
     return marked.expected === true;
   }
 
+  /** Whether every kind met a failure of the whole agent (see throwIfUnreachable). */
+  isUnreachable(): boolean {
+    const own = this.leases.slice(0, this.deps.target.kinds.length);
+    return (
+      own.length > 0 &&
+      own.every(l => l.informer.error && isAgentWideFailure(l.informer.error))
+    );
+  }
+
   /** When its oldest data was read (ms): it serves reads until then plus their TTL. */
   oldestDataAt(): number | undefined {
     let oldest = this.extrasAt;
@@ -738,40 +755,51 @@ export class LiveEnvironment {
   }
 
   /**
-   * Lists again what a read may not serve any more: kinds listed before
+   * Lists again what a read may not serve any more: kinds listed by
    * `listedBefore` (a watch keeps its kind current), and kinds whose list
-   * failed before `failedBefore` (a definitive refusal: before
+   * failed by `failedBefore` (a definitive refusal: before
    * `definitiveFailedBefore`); each relist is shared with every environment
    * of the informer. The Flux objects likewise.
    */
-  async refreshStale(before: {
-    listedBefore: number;
-    failedBefore: number;
-    definitiveFailedBefore: number;
-  }): Promise<void> {
-    const waits: Array<Promise<void>> = [];
+  async refreshStale(before: StaleBefore): Promise<void> {
+    const waits = this.staleInformers(before).map(informer =>
+      informer.relist(),
+    );
+    if (this.extrasStale(before)) waits.push(this.readExtras());
+    if (waits.length === 0) return;
+    await Promise.all(waits);
+    this.flush();
+  }
+
+  /** Whether a read must list anything again first (see refreshStale). */
+  needsRefresh(before: StaleBefore): boolean {
+    return this.staleInformers(before).length > 0 || this.extrasStale(before);
+  }
+
+  private staleInformers(before: StaleBefore): SharedInformer[] {
+    const stale: SharedInformer[] = [];
     this.leases.forEach((lease, index) => {
       const { informer } = lease;
       if (informer.error) {
         const limit = this.isLastingFailure(informer)
           ? before.definitiveFailedBefore
           : before.failedBefore;
-        if ((informer.failedAt ?? 0) < limit) waits.push(informer.relist());
+        if ((informer.failedAt ?? 0) <= limit) stale.push(informer);
         return;
       }
       const since = informer.currentSince(this.subscriptions[index].namespace);
-      if ((since ?? 0) < before.listedBefore) waits.push(informer.relist());
+      if ((since ?? 0) <= before.listedBefore) stale.push(informer);
     });
-    if (
-      this.deps.target.environment.fluxResourcePath &&
-      ((this.extrasAt ?? 0) < before.listedBefore ||
+    return stale;
+  }
+
+  private extrasStale(before: StaleBefore): boolean {
+    return (
+      !!this.deps.target.environment.fluxResourcePath &&
+      ((this.extrasAt ?? 0) <= before.listedBefore ||
         (this.extraErrors.some(e => !this.isLasting(e)) &&
-          (this.extrasAt ?? 0) < before.failedBefore))
-    )
-      waits.push(this.readExtras());
-    if (waits.length === 0) return;
-    await Promise.all(waits);
-    this.flush();
+          (this.extrasAt ?? 0) <= before.failedBefore))
+    );
   }
 
   /**

@@ -48,6 +48,15 @@ import {
 } from '../validation/gitlabPaths';
 import { isDns1123Label } from '../validation';
 
+/** What staleness is decided without: the namespace's contents, not counted. */
+const NOT_COUNTED: StaleNamespace['contents'] = {
+  counts: {},
+  total: 0,
+  runningPods: 0,
+  runningWorkloads: 0,
+  uncounted: [],
+};
+
 export interface CiAccessOptions {
   namespaceOverflow: NamespaceOverflow;
 }
@@ -447,10 +456,16 @@ export class CiAccessService {
     return names;
   }
 
+  /**
+   * The namespaces the entity's stopped or deleted environments left on the
+   * agent's cluster; with `contents`, what each still holds (ten lists per
+   * namespace): the delete route decides without them.
+   */
   private async staleForAgent(
     ctx: EntityContext,
     entityRef: string,
     agent: GitlabAgentRef,
+    { contents = true }: { contents?: boolean } = {},
   ): Promise<StaleNamespace[]> {
     const read = await this.readAgentConfig(ctx.scope.instance, agent);
     const kas = this.kas(ctx, agent);
@@ -545,7 +560,9 @@ export class CiAccessService {
         creator,
         gitlabDeletes: deleteResources === 'on_stop',
         deleteResources,
-        contents: await readNamespaceContents(kas, name),
+        contents: contents
+          ? await readNamespaceContents(kas, name)
+          : NOT_COUNTED,
         kubectl: `kubectl delete namespace ${name}`,
       });
     }
@@ -628,8 +645,12 @@ export class CiAccessService {
     }
     const ctx = await this.entityContext(entity);
     const agent = ctx.agents.find(a => a.id === agentId);
+    // Whether it is stale needs no count of what it holds: a refusal costs
+    // the namespace list alone.
     const stale = agent
-      ? await this.staleForAgent(ctx, stringifyEntityRef(entity), agent)
+      ? await this.staleForAgent(ctx, stringifyEntityRef(entity), agent, {
+          contents: false,
+        })
       : [];
     if (!agent || !stale.some(s => s.name === name)) {
       throw failure(

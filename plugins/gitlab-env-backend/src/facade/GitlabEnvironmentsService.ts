@@ -281,6 +281,12 @@ export class GitlabEnvironmentsService {
     const readable = options.withHealth
       ? environments.filter(e => e.agent && e.namespace)
       : [];
+    // Listed without health (the overview), they are read soon: the agents'
+    // instance check and discovery start now, off the reads' path.
+    if (!options.withHealth)
+      this.prepareAgents(
+        environments.map(e => this.context(entity, located, e)),
+      );
     const reads = this.readEnvironments(
       readable.map(environment => this.context(entity, located, environment)),
       signal,
@@ -435,6 +441,21 @@ export class GitlabEnvironmentsService {
     };
   }
 
+  /** Starts each agent's instance check and discovery (cached), once per agent; never rejects. */
+  private prepareAgents(contexts: EnvironmentContext[]) {
+    const agents = new Map<string, EnvironmentContext>();
+    for (const ctx of contexts) {
+      const { agent, namespace } = ctx.environment;
+      if (agent && namespace)
+        agents.set(`${ctx.instance.host}|${agent.id}`, ctx);
+    }
+    for (const ctx of agents.values())
+      this.target(
+        ctx,
+        deadlineSignal(this.config.requestDeadlineMs, []).signal,
+      ).catch(() => undefined);
+  }
+
   /**
    * Reads environments together (see LivePlanner.readMany): each answer,
    * or the reason it has none, KAS refusals explained and recorded.
@@ -445,8 +466,14 @@ export class GitlabEnvironmentsService {
   ): Array<Promise<EnvironmentResourcesResponse>> & {
     registered: Promise<unknown>;
   } {
+    // Held and fresh (a page seen moments ago, one followed live): no
+    // discovery, no instance check, no upstream request.
+    const held = contexts.map(ctx =>
+      this.reads.heldAnswer(this.access.readKey(ctx), this.freshness),
+    );
+    const pending = contexts.filter((_, i) => !held[i]);
     const targets = Promise.all(
-      contexts.map(ctx =>
+      pending.map(ctx =>
         this.target(ctx, signal).then(
           target => ({ target }),
           (error: unknown) => ({ error }),
@@ -461,11 +488,15 @@ export class GitlabEnvironmentsService {
       );
     });
     const answers = contexts.map(async (ctx, i) => {
-      const found = (await reads)[i];
+      const answer = held[i];
+      if (answer) return this.asCaller(answer, ctx);
+      const found = (await reads)[pending.indexOf(ctx)];
       // Could not be located or reached: already explained and recorded.
       if ('error' in found) throw found.error;
-      const answer = await this.access.throughAgent(ctx, () => found.read);
-      return this.asCaller(answer, ctx);
+      return this.asCaller(
+        await this.access.throughAgent(ctx, () => found.read),
+        ctx,
+      );
     });
     return Object.assign(answers, { registered: reads });
   }

@@ -332,6 +332,36 @@ export class LivePlanner {
   }
 
   /**
+   * The answer of an environment whose state is held, started and as
+   * fresh as `freshness` asks, at once (no discovery, no upstream request);
+   * undefined when a read must do more (nothing held, a kind to list again,
+   * a failure to explain).
+   */
+  heldAnswer(
+    readKey: string,
+    freshness: ReadFreshness,
+  ): EnvironmentResourcesResponse | undefined {
+    const held = this.environments.get(readKey);
+    const environment = held?.environment;
+    if (!environment?.isStarted) return undefined;
+    const now = Date.now();
+    if (
+      environment.needsRefresh(this.staleBefore(freshness, now)) ||
+      environment.isUnreachable()
+    )
+      return undefined;
+    return environment.snapshot();
+  }
+
+  private staleBefore(freshness: ReadFreshness, now: number) {
+    return {
+      listedBefore: now - freshness.ttlMs,
+      failedBefore: now - freshness.transientMs,
+      definitiveFailedBefore: now - (freshness.definitiveMs ?? freshness.ttlMs),
+    };
+  }
+
+  /**
    * `use` with the environment's state, held and as fresh as a read
    * (see read): what an action needs to find its target.
    */
@@ -349,12 +379,7 @@ export class LivePlanner {
       const now = Date.now();
       if (joinedStarted)
         await untilLeft(
-          environment.refreshStale({
-            listedBefore: now - freshness.ttlMs,
-            failedBefore: now - freshness.transientMs,
-            definitiveFailedBefore:
-              now - (freshness.definitiveMs ?? freshness.ttlMs),
-          }),
+          environment.refreshStale(this.staleBefore(freshness, now)),
           signal,
         );
       environment.throwIfUnreachable();

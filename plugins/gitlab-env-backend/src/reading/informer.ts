@@ -218,9 +218,11 @@ export class SharedInformer {
     if (mode === 'watch' && !this.options.watch) return false;
     this.currentMode = mode;
     if (mode === 'watch' && previous === 'poll') this.relistRequested = true;
+    // Held data older than a poll (a first list under way serves as is).
     if (
       mode === 'poll' &&
       previous === 'once' &&
+      this.hasListed &&
       (this.listedAt ?? 0) < Date.now() - this.options.pollIntervalMs
     )
       this.relistRequested = true;
