@@ -16,6 +16,7 @@ import { startSimulatorProcess } from './simulatorProcess';
 import {
   medianMs,
   meterUpstreamRequests,
+  phaseOf,
   roundTripTimeline,
 } from './upstreamMeter';
 
@@ -84,6 +85,7 @@ async function run(customKinds: number, note: string) {
     return {
       totalMs,
       upstream,
+      lists: meter.requests().filter(r => phaseOf(r) === 'KAS list').length,
       timeline: roundTripTimeline(meter.requests(), started),
     };
   }
@@ -101,13 +103,14 @@ async function run(customKinds: number, note: string) {
   first.server.close();
   const { server, url } = await startBackend();
   const cold = await loadPage(url, 'cold');
-  const kindsListed = (cold.upstream - 3) / 3; // 1 GraphQL + 2 discovery, 3 namespaces
   console.log(
-    `cold: ${kindsListed} kinds listed per namespace; page = ${(
-      cold.totalMs / LATENCY_MS
-    ).toFixed(1)} x latency (goal <= 4), ${(cold.totalMs / roundTripMs).toFixed(
+    `cold: ${cold.lists} lists (${
+      customKinds + 22
+    } kinds, 3 namespaces); page = ${(cold.totalMs / LATENCY_MS).toFixed(
       1,
-    )} x measured round trip (first load of the process: ${(
+    )} x latency (goal <= ${customKinds > 3 ? 5 : 4}), ${(
+      cold.totalMs / roundTripMs
+    ).toFixed(1)} x measured round trip (first load of the process: ${(
       firstLoad.totalMs / LATENCY_MS
     ).toFixed(1)} x latency)`,
   );
