@@ -104,6 +104,33 @@ export interface Config {
           | 'Degraded'
           | 'Unknown';
       }>;
+      /**
+       * Argo CD's own health customizations, as Lua scripts, taken as they
+       * are from argocd-cm: `resource.customizations.health.<group>_<kind>`
+       * (`<kind>` for the core group), `resource.customizations.useOpenLibs.<group>_<kind>`
+       * and the YAML form `resource.customizations` (wildcard keys such as
+       * `"*.example.com/*"` allowed). They run on the server in a Lua
+       * sandbox (no I/O; bounded instructions and memory), are tried before
+       * the built-in rules, and a script error shows as Unknown with the
+       * error. Other argocd-cm keys are ignored.
+       */
+      argocd?: {
+        /**
+         * An argocd-cm ConfigMap manifest (YAML, one or more documents) to
+         * read, e.g. the one in your GitOps repository; relative to the
+         * backend's working directory.
+         */
+        configMapFile?: string;
+        /**
+         * argocd-cm data keys written here (a script can be a `$file`
+         * include); they win over the same keys of configMapFile.
+         */
+        data?: { [key: string]: string | boolean };
+        /** Lua instructions one script may run on one object (default 1000000). */
+        maxInstructions?: number;
+        /** Bytes of memory one script may take on one object (default 8388608). */
+        maxMemoryBytes?: number;
+      };
     };
     /** Actions on an environment's objects, and pod logs. */
     actions?: {
@@ -122,6 +149,12 @@ export interface Config {
         maxBytes?: number;
         /** A followed log ends after this many seconds (default 3600). */
         maxFollowSeconds?: number;
+        /**
+         * Logs one user may follow at once (default 10): each holds one of
+         * the agent's tunnels while open. Followed logs also take at most
+         * half of an agent's request slots (concurrency.perAgent).
+         */
+        maxFollowedPerUser?: number;
       };
     };
     /**
@@ -158,6 +191,43 @@ export interface Config {
       heartbeatSeconds?: number;
       /** Environments one stream (one browser tab) may follow (default 50). */
       maxEnvironmentsPerStream?: number;
+    };
+    /**
+     * What an entity owns, and so may act on (see the README's
+     * "Ownership"). An entity's claim on its GitLab project
+     * (gitlab.com/project-slug or -id) counts for actions, logs and
+     * repository reads only when its catalog file lies in that project's
+     * repository on that instance, or when `claims` pairs them.
+     */
+    ownership?: {
+      /**
+       * Pairings the portal's administrators vouch for, for entities whose
+       * catalog file does not lie in their project's repository (a central
+       * catalog repository, local files). Without one, such an entity's
+       * environments show, but nothing is changed, no log and no repository
+       * is read for it.
+       */
+      claims?: Array<{
+        /** A full entity ref, e.g. component:default/checkout-api. */
+        entity: string;
+        /** The project's path (group/project) or numeric id. */
+        project: string;
+        /** The instance (gitlabEnv.instances[].host); default the first. */
+        host?: string;
+      }>;
+      /**
+       * Namespaces no environment owns: the agent's and the cluster's own
+       * (default kube-system, kube-public, kube-node-lease, gitlab-agent,
+       * gitlab-agent-*, flux-system; a trailing * is a prefix). An
+       * environment still acts on its own Flux object in flux-system.
+       */
+      platformNamespaces?: string[];
+      /**
+       * How long the portal-wide index of which projects' environments
+       * claim which namespaces is kept before it is rebuilt in the
+       * background, in seconds (default 300).
+       */
+      claimsRefreshSeconds?: number;
     };
     /** Where an environment's namespace comes from when GitLab has none. */
     namespaceMapping?: {

@@ -51,7 +51,7 @@ describe('adopters’ health rules in the backend', () => {
   });
   afterAll(() => simulator.close());
 
-  it('evaluates a module’s and app-config’s rules on the server and ships their health with the graph', async () => {
+  it('evaluates a module’s, app-config’s and Argo CD Lua rules on the server and ships their health with the graph', async () => {
     const { server } = await startBackendOnSimulator(simulator, {
       entities,
       gitlabEnv: {
@@ -64,6 +64,16 @@ describe('adopters’ health rules in the backend', () => {
               message: ['metadata.name'],
             },
           ],
+          // An Argo CD health script, as argocd-cm holds it.
+          argocd: {
+            data: {
+              'resource.customizations.health.apps_ReplicaSet': [
+                'hs = { status = "Suspended" }',
+                'hs.message = "Held by Lua: " .. obj.metadata.name',
+                'return hs',
+              ].join('\n'),
+            },
+          },
         },
       },
       features: [kustomizationRulesModule],
@@ -87,6 +97,15 @@ describe('adopters’ health rules in the backend', () => {
       expect(service.health).toEqual({
         status: 'Degraded',
         message: service.name,
+        origin: 'adopter',
+      });
+    }
+    const replicaSets = body.graph.nodes.filter(n => n.kind === 'ReplicaSet');
+    expect(replicaSets.length).toBeGreaterThan(0);
+    for (const replicaSet of replicaSets) {
+      expect(replicaSet.health).toEqual({
+        status: 'Suspended',
+        message: `Held by Lua: ${replicaSet.name}`,
         origin: 'adopter',
       });
     }

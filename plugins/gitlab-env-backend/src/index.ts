@@ -11,11 +11,13 @@ export {
   gitlabEnvHealthRulesExtensionPoint,
   gitlabEnvLocatorExtensionPoint,
   gitlabEnvObjectSourceExtensionPoint,
+  gitlabEnvRelationsExtensionPoint,
 } from './extensions';
 export type {
   GitlabEnvHealthRulesExtensionPoint,
   GitlabEnvLocatorExtensionPoint,
   GitlabEnvObjectSourceExtensionPoint,
+  GitlabEnvRelationsExtensionPoint,
 } from './extensions';
 export { isValidLabelSelector } from './locating';
 export type { GitlabEnvLocator, LocatedEntity } from './locating';
@@ -30,4 +32,5 @@ export type {
   GitlabEnvConfig,
   GitlabInstanceConfig,
   LiveSettings,
+  OwnershipSettings,
 } from './config';

@@ -5,8 +5,10 @@ import {
 import { catalogServiceRef } from '@backstage/plugin-catalog-node';
 import {
   createHealthRuleSet,
+  createRelationSet,
   gitlabEnvPermissions,
   HealthRuleRegistration,
+  RelationSource,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import {
   createActionsRouter,
@@ -20,12 +22,20 @@ import {
   gitlabEnvHealthRulesExtensionPoint,
   gitlabEnvLocatorExtensionPoint,
   gitlabEnvObjectSourceExtensionPoint,
+  gitlabEnvRelationsExtensionPoint,
 } from './extensions';
 import { GitlabEnvLocator } from './locating';
 import { GitlabEnvClusterSource } from './reading';
 import { SharedTransport } from './transport';
 import { createOverviewRouter } from './overview';
-import { createLiveRouter, createRouter } from './http';
+import {
+  annotatedEntities,
+  createLiveRouter,
+  createRouter,
+  RequestPipeline,
+  routeErrors,
+} from './http';
+import Router from 'express-promise-router';
 import { GitlabEnvironmentsService } from './facade';
 import { sharedStoreOf } from './caching/sharedCache';
 
@@ -41,6 +51,12 @@ export const gitlabEnvPlugin = createBackendPlugin({
     env.registerExtensionPoint(gitlabEnvHealthRulesExtensionPoint, {
       addHealthRule({ group, kind, rule }) {
         moduleRules.push({ group, kind, rule, source: 'a backend module' });
+      },
+    });
+    const relationSources: RelationSource[] = [];
+    env.registerExtensionPoint(gitlabEnvRelationsExtensionPoint, {
+      addRelationSource(source) {
+        relationSources.push(source);
       },
     });
     let locator:
@@ -72,6 +88,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
         auditor: coreServices.auditor,
         cache: coreServices.cache,
         lifecycle: coreServices.lifecycle,
+        auth: coreServices.auth,
         catalog: catalogServiceRef,
       },
       async init({
@@ -84,84 +101,93 @@ export const gitlabEnvPlugin = createBackendPlugin({
         auditor,
         cache,
         lifecycle,
+        auth,
         catalog,
       }) {
         const gitlabEnvConfig = readGitlabEnvConfig(config);
+        const configRules = await readHealthRules(config);
+        for (const warning of configRules.warnings) logger.warn(warning);
         const healthRules = createHealthRuleSet([
-          ...readHealthRules(config),
+          ...configRules.registrations,
           ...moduleRules,
         ]);
         if (healthRules.keys().length > 0)
           logger.info(
             `Adopters' health rules for ${healthRules.keys().join(', ')}`,
           );
+        const relations = createRelationSet(relationSources);
+        if (relationSources.length > 0)
+          logger.info(
+            `Adopters' relation sources: ${relationSources
+              .map(source => source.id)
+              .join(', ')}`,
+          );
         // One transport: every service draws on the same concurrency budgets.
         const transport = new SharedTransport(gitlabEnvConfig);
-        const ciAccess = new CiAccessService(
-          gitlabEnvConfig,
-          gitlabEnvConfig.ciAccess,
-          logger,
-          transport,
-        );
         const service = new GitlabEnvironmentsService(gitlabEnvConfig, logger, {
           healthRules,
+          relations,
           sharedStore: sharedStoreOf(config, cache),
           transport,
           locator,
           clusterSources,
+          // Who else claims a namespace: the catalog read with the plugin's own credentials.
+          portalEntities: async function* portalEntities() {
+            yield* annotatedEntities(
+              catalog,
+              await auth.getOwnServiceCredentials(),
+            );
+          },
+        });
+        const ciAccess = new CiAccessService({
+          config: gitlabEnvConfig,
+          transport,
+          cache: service.readCache,
+          logger,
+          claims: () => service.portalClaims(),
         });
         // Reads and live streams share one store of the cluster's objects.
         const { planner } = service;
         lifecycle.addShutdownHook(() => planner.close());
         permissionsRegistry.addPermissions(gitlabEnvPermissions);
-        httpRouter.use(
-          createOverviewRouter({
-            service,
+        // The one request pipeline every route goes through, with the one locator.
+        const routes = {
+          pipeline: new RequestPipeline({
             catalog,
             permissions,
-            httpAuth,
             auditor,
+            locate: (entity, options) => service.locate(entity, options),
+          }),
+          httpAuth,
+        };
+        const router = Router();
+        router.use(
+          createRouter({
+            ...routes,
+            service,
+          }),
+        );
+        router.use(
+          createOverviewRouter({
+            ...routes,
+            service,
             deadlineMs: gitlabEnvConfig.overview.deadlineMs,
           }),
         );
-        httpRouter.use(
+        router.use(
           createLiveRouter({
+            ...routes,
             service,
             planner,
             settings: gitlabEnvConfig.live,
-            catalog,
-            permissions,
-            httpAuth,
-            auditor,
-            logger,
           }),
         );
-        httpRouter.use(
-          createDiagnosticsRouter({
-            service,
-            permissions,
-            httpAuth,
-            auditor,
-            logger,
-          }),
-        );
-        httpRouter.use(
-          await createRouter({
-            service,
-            catalog,
-            permissions,
-            httpAuth,
-            auditor,
-            logger,
-          }),
-        );
-        httpRouter.use(
+        router.use(createDiagnosticsRouter({ ...routes, service }));
+        router.use(
           createActionsRouter({
+            ...routes,
             service,
-            catalog,
-            permissions,
-            httpAuth,
-            auditor,
+            transport,
             logger,
             config: readActionsConfig(config),
             // Viewers of the live stream see a write's effect at once.
@@ -169,16 +195,9 @@ export const gitlabEnvPlugin = createBackendPlugin({
               listsAfterWrite(written).forEach(lists => planner.refresh(lists)),
           }),
         );
-        httpRouter.use(
-          createCiAccessRouter({
-            service: ciAccess,
-            catalog,
-            permissions,
-            httpAuth,
-            auditor,
-            logger,
-          }),
-        );
+        router.use(createCiAccessRouter({ ...routes, service: ciAccess }));
+        router.use(routeErrors(logger, auditor));
+        httpRouter.use(router);
         httpRouter.addAuthPolicy({ path: '/health', allow: 'unauthenticated' });
       },
     });

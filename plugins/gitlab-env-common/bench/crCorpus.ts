@@ -17,6 +17,8 @@ export interface CorpusResult {
   actual: HealthAssessment | undefined;
   /** A status, not undefined and not the generic rule's "cannot tell". */
   assessed: boolean;
+  /** Answered by a rule of its own kind (the corpus measures the generic rule). */
+  ownRule: boolean;
   agrees: boolean;
 }
 
@@ -38,6 +40,7 @@ export function runCorpusEntry(
     entry,
     actual,
     assessed,
+    ownRule: actual !== undefined && actual.origin === undefined,
     agrees: actual?.status === entry.expected,
   };
 }

@@ -1,14 +1,15 @@
 /* eslint-disable no-console */
-// Health figures (no timings): how many of ArgoCD's own test cases the
-// engine answers with ArgoCD's status and message, per ArgoCD directory;
-// and how many custom resources of well-known operators the generic rule
-// gives a status to. The cases are transcribed in bench/argocd-cases and
-// bench/cr-corpus.yaml.
+// Health figures: how many of Argo CD's own test cases the engine answers
+// with Argo CD's status and message, per Argo CD directory (the cases kept
+// next to each rule, src/health/**/*.cases.yaml); how many custom
+// resources of well-known operators the generic rule gives a status to
+// (bench/cr-corpus.yaml); and what an adopter's Lua rule costs against a
+// built-in one on the same objects (a ratio measured in the same run).
 import {
   agreementBySource,
   loadArgocdCases,
   runArgocdCase,
-} from './argocdCases';
+} from '../src/health/__testUtils__/argocdCases';
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import { parse } from 'yaml';
@@ -17,12 +18,15 @@ import {
   parseDeclarativeHealthRules,
 } from '../src/health';
 import { loadCrCorpus, runCorpusEntry } from './crCorpus';
+import { compareLuaWithBuiltin } from './luaVsBuiltin';
 
 const percent = (part: number, whole: number) =>
   whole === 0 ? '-' : `${((100 * part) / whole).toFixed(1)}%`;
 
 const results = loadArgocdCases().map(runArgocdCase);
-console.log("ArgoCD's own health test cases (bench/argocd-cases):");
+console.log(
+  "Argo CD's own health test cases (the *.cases.yaml next to each rule):",
+);
 console.table(
   agreementBySource(results).map(row => ({
     source: row.source.replace('resource_customizations/', ''),
@@ -72,7 +76,7 @@ const count = (
   test: (r: (typeof corpus)[number]) => boolean,
 ) => list.filter(test).length;
 console.log(
-  '\nCustom resources without a rule of their own (bench/cr-corpus.yaml):',
+  '\nCustom resources of well-known operators, mostly without a rule of their own (bench/cr-corpus.yaml):',
 );
 console.table(
   [
@@ -105,6 +109,11 @@ for (const r of corpus.filter(x => !x.assessed || !x.agrees)) {
       r.entry.object.kind
     } (${r.entry.shape}): expected ${r.entry.expected}, engine ${
       r.actual?.status ?? 'none'
-    }`,
+    }${r.ownRule ? " (now by a rule of its own: Argo CD's answer)" : ''}`,
   );
 }
+
+compareLuaWithBuiltin().catch(error => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,15 +1,19 @@
 import fc from 'fast-check';
 import { buildResourceGraph } from './graph';
-import { computeHealth } from './health';
+import {
+  computeHealth,
+  createHealthRuleSet,
+  parseDeclarativeHealthRules,
+} from './health';
 import { HEALTH_STATUSES, KubernetesObject, ResourceGraph } from './types';
-import { generateEnvironment } from '../bench/generateEnvironment';
-import { loadArgocdCases } from '../bench/argocdCases';
-import { createHealthRuleSet, parseDeclarativeHealthRules } from './health';
+import { generateEnvironment } from './graph/testing/generateEnvironment';
+import { loadArgocdCases } from './health/__testUtils__/argocdCases';
 import { HEALTH_RULES, HealthRule } from './health/rules';
 import { awsAckHealth } from './health/custom/awsAck';
 import { crossplaneHealth, upboundHealth } from './health/custom/crossplane';
 import { gcpConfigConnectorHealth } from './health/custom/gcpConfigConnector';
 import { genericHealth } from './health/custom/generic';
+import { victoriaMetricsHealth } from './health/custom/operator.victoriametrics.com/victoriaMetrics';
 
 const KINDS = [
   'Deployment',
@@ -253,6 +257,7 @@ describe('the engine on random input', () => {
       ['*.upbound.io', upboundHealth],
       ['*.services.k8s.aws', awsAckHealth],
       ['*.cnrm.cloud.google.com', gcpConfigConnectorHealth],
+      ['operator.victoriametrics.com/*', victoriaMetricsHealth],
       ['generic', genericHealth],
       ['declarative', declarative],
     ];

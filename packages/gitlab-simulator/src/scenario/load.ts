@@ -4,11 +4,11 @@ import { parse, parseAllDocuments } from 'yaml';
 import { expandCluster } from '../cluster/expand';
 import { parseAge } from '../cluster/ids';
 import { ResourceRegistry } from '../cluster/resources';
+import { attachRepositories, toDeployments } from './deployments';
 import {
   AgentConfig,
   KubeObject,
   Scenario,
-  ScenarioDeployment,
   ScenarioEnvironment,
   ScenarioProject,
 } from './types';
@@ -20,7 +20,13 @@ import {
  *   crds/*.yaml                            CustomResourceDefinitions installed in every cluster
  *   clusters/<agent>/<namespace>/*.yaml    manifests applied to the agent's cluster
  *   clusters/<agent>/_cluster/*.yaml       cluster-scoped manifests
- *   repositories/<project path>/**         files of the project's default branch (what Flux applies)
+ *   repositories/<project path>/**         files of the project's first commit (what Flux applies)
+ *   history/<project path>.yaml            commits, tags and merge requests (scenario/history.ts)
+ *
+ * `base: <dir>` in scenario.yaml extends another scenario: its lists
+ * (users, tokens, groups, memberships, agents, projects) gain this one's
+ * entries, its agents' configurations are replaced by this one's, and its
+ * clusters, repositories and histories gain this one's files.
  */
 
 const CLUSTER_SCOPED_DIR = '_cluster';
@@ -73,33 +79,11 @@ function subdirectories(dir: string): string[] {
     .sort();
 }
 
-function toDeployment(
-  raw: any,
-  env: { id: number },
-  now: Date,
-): ScenarioDeployment {
-  const created = ago(now, raw.age, 3600e3);
-  return {
-    id: env.id * 1000 + Number(raw.iid),
-    iid: Number(raw.iid),
-    status: raw.status ?? 'SUCCESS',
-    ref: raw.ref ?? 'main',
-    sha: String(raw.sha ?? '').padEnd(40, '0'),
-    createdAt: created,
-    finishedAt: ['SUCCESS', 'FAILED', 'CANCELED'].includes(
-      raw.status ?? 'SUCCESS',
-    )
-      ? new Date(new Date(created).getTime() + 95e3).toISOString()
-      : undefined,
-  };
-}
-
 function toEnvironment(raw: any, now: Date): ScenarioEnvironment {
-  const deployments = (
-    raw.deployments ?? (raw.deployment ? [raw.deployment] : [])
-  ).map((d: any) => toDeployment(d, raw, now));
-  deployments.sort(
-    (a: ScenarioDeployment, b: ScenarioDeployment) => b.iid - a.iid,
+  const deployments = toDeployments(
+    raw.deployments ?? (raw.deployment ? [raw.deployment] : []),
+    { name: String(raw.name) },
+    now,
   );
   const createdAt = ago(now, raw.age, 90 * 86400e3);
   return {
@@ -118,6 +102,16 @@ function toEnvironment(raw: any, now: Date): ScenarioEnvironment {
     updatedAt:
       deployments[0]?.finishedAt ?? deployments[0]?.createdAt ?? createdAt,
     deployments,
+    ...(raw.protected
+      ? {
+          protected: {
+            deployAccess: (raw.protected.deployAccess ?? []).map((a: any) => ({
+              ...(a.role ? { role: a.role } : {}),
+              ...(a.user ? { user: String(a.user) } : {}),
+            })),
+          },
+        }
+      : {}),
   };
 }
 
@@ -135,21 +129,44 @@ function inNamespace(
   });
 }
 
-export function loadScenario(dir: string): Scenario {
+const MERGED_LISTS = [
+  'users',
+  'tokens',
+  'groups',
+  'memberships',
+  'agents',
+  'projects',
+];
+
+/** The scenario directories from the first base to `dir`, and their scenario.yaml merged. */
+function scenarioChain(dir: string, depth = 0): { roots: string[]; raw: any } {
   const root = resolve(dir);
-  const raw = parse(readFileSync(join(root, 'scenario.yaml'), 'utf8'));
+  const raw = parse(readFileSync(join(root, 'scenario.yaml'), 'utf8')) ?? {};
+  if (typeof raw.base !== 'string') return { roots: [root], raw };
+  if (depth > 4) throw new Error(`${root}: scenario bases nest too deep`);
+  const base = scenarioChain(resolve(root, raw.base), depth + 1);
+  const merged = { ...base.raw, ...raw };
+  for (const list of MERGED_LISTS)
+    merged[list] = [...(base.raw[list] ?? []), ...(raw[list] ?? [])];
+  return { roots: [...base.roots, root], raw: merged };
+}
+
+export function loadScenario(dir: string): Scenario {
+  const { roots, raw } = scenarioChain(dir);
+  const root = roots[roots.length - 1];
   const now = new Date();
   const agentConfigs = new Map<string, { text: string; config: AgentConfig }>();
-  for (const name of subdirectories(join(root, 'agents'))) {
-    const file = join(root, 'agents', name, 'config.yaml');
-    if (existsSync(file)) {
-      const text = readFileSync(file, 'utf8');
-      agentConfigs.set(name, {
-        text,
-        config: (parse(text) ?? {}) as AgentConfig,
-      });
+  for (const at of roots)
+    for (const name of subdirectories(join(at, 'agents'))) {
+      const file = join(at, 'agents', name, 'config.yaml');
+      if (existsSync(file)) {
+        const text = readFileSync(file, 'utf8');
+        agentConfigs.set(name, {
+          text,
+          config: (parse(text) ?? {}) as AgentConfig,
+        });
+      }
     }
-  }
   const agents = (raw.agents ?? []).map((a: any) => ({
     id: Number(a.id),
     name: String(a.name),
@@ -163,6 +180,7 @@ export function loadScenario(dir: string): Scenario {
     createdAt: ago(now, a.age, 200 * 86400e3),
     forbiddenResources: a.forbidden ?? [],
     forbiddenActions: a.forbiddenActions ?? [],
+    ...(a.metricsServer === false ? { metricsServer: false } : {}),
     kubernetesVersion: a.kubernetesVersion,
   }));
   const projects: ScenarioProject[] = (raw.projects ?? []).map((p: any) => ({
@@ -173,12 +191,27 @@ export function loadScenario(dir: string): Scenario {
     visibility: p.visibility ?? 'private',
     defaultBranch: p.defaultBranch ?? 'main',
     environments: (p.environments ?? []).map((e: any) => toEnvironment(e, now)),
-    files: {
-      ...filesBelow(join(root, 'repositories', String(p.path))),
-      ...(p.files ?? {}),
-    },
+    files: Object.assign(
+      {},
+      ...roots.map(at => filesBelow(join(at, 'repositories', String(p.path)))),
+      p.files ?? {},
+    ),
     protectedBranches: p.protectedBranches,
+    repository: { commits: new Map(), branches: {}, tags: {} },
+    mergeRequests: [],
   }));
+  attachRepositories(
+    projects,
+    project => {
+      // The scenario's own history, else its base's.
+      const file = [...roots]
+        .reverse()
+        .map(at => join(at, 'history', `${project.fullPath}.yaml`))
+        .find(existsSync);
+      return file ? parse(readFileSync(file, 'utf8')) : undefined;
+    },
+    now,
+  );
   // Agent configuration files live in the repository of the agent's config project.
   for (const agent of agents) {
     const project = projects.find(p => p.fullPath === agent.configProject);
@@ -187,21 +220,25 @@ export function loadScenario(dir: string): Scenario {
       project.files[`.gitlab/agents/${agent.name}/config.yaml`] = config.text;
     }
   }
-  const crds = yamlFiles(join(root, 'crds')).flatMap(readManifests);
+  const crds = roots.flatMap(at =>
+    yamlFiles(join(at, 'crds')).flatMap(readManifests),
+  );
   const registry = new ResourceRegistry(crds);
   const clusters = agents.map((agent: any) => {
-    const clusterDir = join(root, 'clusters', agent.name);
     const manifests = [
       ...crds,
-      ...subdirectories(clusterDir).flatMap(ns =>
-        yamlFiles(join(clusterDir, ns)).flatMap(file =>
-          inNamespace(
-            readManifests(file),
-            ns === CLUSTER_SCOPED_DIR ? undefined : ns,
-            registry,
+      ...roots.flatMap(at => {
+        const clusterDir = join(at, 'clusters', agent.name);
+        return subdirectories(clusterDir).flatMap(ns =>
+          yamlFiles(join(clusterDir, ns)).flatMap(file =>
+            inNamespace(
+              readManifests(file),
+              ns === CLUSTER_SCOPED_DIR ? undefined : ns,
+              registry,
+            ),
           ),
-        ),
-      ),
+        );
+      }),
     ];
     const kubernetesVersion =
       agent.kubernetesVersion ?? raw.kubernetesVersion ?? 'v1.31.4';
@@ -254,4 +291,11 @@ export const DEFAULT_SCENARIO_DIR = resolve(
 
 export function loadDefaultScenario(): Scenario {
   return loadScenario(DEFAULT_SCENARIO_DIR);
+}
+
+/** The hostile scenario: the default world plus a project that reaches for what is not its own (#23). */
+export const HOSTILE_SCENARIO_DIR = resolve(DEFAULT_SCENARIO_DIR, '../hostile');
+
+export function loadHostileScenario(): Scenario {
+  return loadScenario(HOSTILE_SCENARIO_DIR);
 }

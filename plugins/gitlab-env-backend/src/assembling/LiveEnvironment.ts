@@ -14,6 +14,7 @@ import {
   resourceId,
   ResourceGraphPatch,
   WatchEvent,
+  readOnlyOf,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import {
   asGitlabEnvError,
@@ -239,6 +240,8 @@ export class LiveEnvironment {
     this.lastSeq = this.startSeq;
     this.graph = new LiveResourceGraph([], {
       health: { rules: deps.target.judging.healthRules },
+      readOnly: readOnlyOf(deps.target.environment.actionScope),
+      relations: deps.target.judging.relations,
     });
     const { environment } = deps.target;
     const path = environment.fluxResourcePath

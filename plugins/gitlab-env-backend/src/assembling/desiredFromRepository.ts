@@ -10,6 +10,7 @@ import {
   resourceId,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { parseAllDocuments, parse } from 'yaml';
+import { MAX_ALIAS_COUNT } from '../transport/gitlabRest';
 import { isProjectPath } from '../validation/gitlabPaths';
 import { normalizeObject } from '../reading/objects';
 
@@ -95,6 +96,11 @@ export async function compareWithRepository(options: {
   objects: readonly KubernetesObject[];
   fluxResourcePath?: string;
   host: string;
+  /**
+   * Why this project's repository may not be read for the environment
+   * (see repositoryRefusal); undefined when it may. Asked before any read.
+   */
+  mayRead: (project: string) => string | undefined;
   readFile: RepositoryFileReader;
 }): Promise<DesiredStateComparison | undefined> {
   const path = options.fluxResourcePath
@@ -131,6 +137,8 @@ export async function compareWithRepository(options: {
     return unavailable(
       `The GitRepository's URL is not a project of ${options.host}: the backend reads repositories only through this GitLab's API.`,
     );
+  const refused = options.mayRead(project);
+  if (refused) return unavailable(refused);
   const ref = appliedCommit(root.status?.lastAppliedRevision);
   if (!ref)
     return unavailable('The Kustomization has applied no revision yet.');
@@ -152,7 +160,16 @@ export async function compareWithRepository(options: {
     )} does not exist: Flux then applies every manifest under the directory, which the repository files API cannot list.`;
     return comparison;
   }
-  const plan = planKustomization(parse(text), directory);
+  let kustomization: unknown;
+  try {
+    kustomization = parse(text, { maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    comparison.unavailable = `${at(
+      'kustomization.yaml',
+    )} cannot be read: ${String((error as Error)?.message ?? error)}`;
+    return comparison;
+  }
+  const plan = planKustomization(kustomization, directory);
   comparison.notRendered = plan.notRendered;
   if (plan.files.length > MAX_FILES)
     comparison.notRendered.push(
@@ -167,7 +184,18 @@ export async function compareWithRepository(options: {
     }
     for (const document of parseAllDocuments(content)) {
       if (manifests.length >= MAX_DOCUMENTS) break;
-      const value = document.errors.length === 0 ? document.toJS() : undefined;
+      let value: any;
+      try {
+        value =
+          document.errors.length === 0
+            ? document.toJS({ maxAliasCount: MAX_ALIAS_COUNT })
+            : undefined;
+      } catch {
+        comparison.notRendered.push(
+          `a document of ${file} whose YAML aliases expand more than ${MAX_ALIAS_COUNT} times`,
+        );
+        continue;
+      }
       // Secrets in the repository read as the cluster's do: keys, no values.
       const object =
         value && typeof value === 'object'

@@ -3,12 +3,14 @@ import {
   GitlabEnvironment,
   HealthRuleSet,
   HealthSummary,
+  RelationSet,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { markExpectedRefusals } from './expectedRefusals';
 
 /** How the engine judges what it assembles. */
 export interface Judging {
   healthRules: HealthRuleSet | undefined;
+  relations?: RelationSet;
   expectedForbiddenKinds: string[];
 }
 
@@ -56,8 +58,11 @@ export function environmentErrors(read: {
   return errors;
 }
 
-/** Errors that leave the data complete: the read found all there is. */
-const COMPLETE_READ_CODES = new Set(['NO_RESOURCES']);
+/**
+ * Errors that leave the data complete: the read found all there is (the
+ * Flux object the settings name does not exist: said, not a gap).
+ */
+const COMPLETE_READ_CODES = new Set(['NO_RESOURCES', 'FLUX_OBJECT_MISSING']);
 
 export function incompleteness(errors: GitlabEnvError[]): GitlabEnvError[] {
   return errors.filter(e => !e.expected && !COMPLETE_READ_CODES.has(e.code));

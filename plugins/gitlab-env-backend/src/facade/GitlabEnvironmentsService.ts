@@ -5,6 +5,7 @@ import {
   DesiredStateComparison,
   DiagnosticsResponse,
   EntityEnvironmentsResponse,
+  EnvironmentActionScope,
   EnvironmentDesiredStateResponse,
   EnvironmentResourcesResponse,
   GitlabEnvironment,
@@ -12,6 +13,7 @@ import {
   groupOfApiVersion,
   HealthRuleSet,
   HealthSummary,
+  RelationSet,
   KubernetesObject,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { GitlabEnvConfig } from '../config';
@@ -26,10 +28,14 @@ import { InstanceFacts, InstanceProbe } from '../transport/InstanceProbe';
 import { Judging, withReadErrors } from '../assembling/environmentErrors';
 import {
   AnnotationLocator,
+  environmentOf,
   GitlabEnvLocator,
   instanceOf,
   LocatedEntity,
 } from '../locating/EnvironmentLocator';
+import { OwningLocator } from '../locating/OwningLocator';
+import { PortalClaims } from '../locating/portalClaims';
+import { NamespaceClaims, repositoryRefusal } from '../locating/ownership';
 import { GitlabEnvClusterSource } from '../reading/clusterSources';
 import { AgentAccess, EnvironmentContext } from '../planning/AgentAccess';
 import { LivePlanner, ReadFreshness } from '../planning/LivePlanner';
@@ -46,7 +52,6 @@ import { deadlineSignal } from '../transport/deadline';
 import { namespacedKinds } from '../reading/discovery';
 import type { KasClient } from '../transport/kasClient';
 import { SharedReadCache } from '../caching/sharedCache';
-import { GitlabRestClient } from '../transport/gitlabRest';
 import { compareWithRepository } from '../assembling/desiredFromRepository';
 
 /** Repository files are read at a commit: they do not change. */
@@ -56,6 +61,8 @@ const REPOSITORY_FILE_TTL_MS = 30 * 60_000;
 export interface GitlabEnvironmentsServiceOptions {
   /** Adopters' health rules (extension point and app-config), tried before the built-in ones. */
   healthRules?: HealthRuleSet;
+  /** The graph's relation sources, adopters' included (createRelationSet); the built-in ones by default. */
+  relations?: RelationSet;
   /**
    * Backstage's CacheService on a store replicas share: values read here
    * are shared through it and survive a restart; without it the cache
@@ -74,11 +81,25 @@ export interface GitlabEnvironmentsServiceOptions {
   locator?: (defaultLocator: GitlabEnvLocator) => GitlabEnvLocator;
   /** Backend modules' cluster sources, tried before KAS. */
   clusterSources?: GitlabEnvClusterSource[];
+  /**
+   * Every annotated entity of the catalog, page by page, read with the
+   * plugin's own credentials: which other projects claim an environment's
+   * namespace (see the README's "Ownership"). Without it, no namespace is
+   * seen as contested.
+   * @internal
+   */
+  portalEntities?: () => AsyncIterable<Entity[]>;
 }
 
 /** What every service call may carry: the caller's signal (its deadline, its client leaving). @public */
 export interface CallOptions {
   signal?: AbortSignal;
+  /**
+   * The entity as the request pipeline located it (through `locate`), so a
+   * call does not locate it again.
+   * @internal
+   */
+  located?: LocatedEntity;
 }
 
 /** Options of GitlabEnvironmentsService.listEnvironments. @public */
@@ -120,6 +141,8 @@ export interface EnvironmentAgent {
   instanceHost: string;
   /** The environment's kinds are out of date: a write changed them. */
   forgetRead: () => void;
+  /** What the entity may act on, decided at the moment of the write (see OwningLocator.scopeForWrite). */
+  scope: EnvironmentActionScope;
 }
 
 /**
@@ -138,7 +161,7 @@ export interface EnvironmentAgent {
 export class GitlabEnvironmentsService {
   private readonly cache: SharedReadCache;
   private readonly transport: GitlabEnvTransport;
-  private readonly locator: GitlabEnvLocator;
+  private readonly locator: OwningLocator;
   private readonly access: AgentAccess;
   private readonly reads: LivePlanner;
   private readonly judging: Judging;
@@ -169,9 +192,21 @@ export class GitlabEnvironmentsService {
       this.transport,
       this.cache,
     );
-    this.locator = options.locator?.(annotations) ?? annotations;
+    const configured = options.locator?.(annotations) ?? annotations;
+    this.locator = new OwningLocator(
+      configured,
+      config,
+      options.portalEntities &&
+        new PortalClaims({
+          entities: options.portalEntities,
+          locate: entity => configured.locate(entity),
+          refreshMs: config.ownership.claimsRefreshMs,
+          logger,
+        }),
+    );
     this.judging = {
       healthRules: options.healthRules,
+      relations: options.relations,
       expectedForbiddenKinds: config.expectedForbiddenKinds,
     };
     this.access = new AgentAccess(
@@ -230,6 +265,45 @@ export class GitlabEnvironmentsService {
     };
   }
 
+  /**
+   * The entity through the one locator (the configured one, a module's or
+   * the default), each environment with what the entity owns in it
+   * (`actionScope`): the request pipeline's locate step.
+   *
+   * @internal
+   */
+  async locate(
+    entity: Entity,
+    options: CallOptions = {},
+  ): Promise<LocatedEntity> {
+    return (
+      options.located ??
+      this.locator.locate(entity, {
+        signal: this.requestSignal(options.signal),
+      })
+    );
+  }
+
+  /**
+   * The read cache (in the process, and in the replicas' shared store
+   * when configured), for the plugin's other services to cache in.
+   *
+   * @internal
+   */
+  get readCache(): SharedReadCache {
+    return this.cache;
+  }
+
+  /**
+   * Which projects' environments claim which namespaces, portal-wide
+   * (undefined without `portalEntities`).
+   *
+   * @internal
+   */
+  portalClaims(): Promise<NamespaceClaims | undefined> {
+    return this.locator.portalClaims();
+  }
+
   /** `GET /diagnostics`: every instance checked afresh, with what reads met. */
   async diagnose(): Promise<DiagnosticsResponse> {
     const instances = await Promise.all(
@@ -274,7 +348,8 @@ export class GitlabEnvironmentsService {
     options: ListEnvironmentsOptions = {},
   ): Promise<EntityEnvironmentsResponse> {
     const signal = this.requestSignal(options.signal);
-    const located = await this.locator.locate(entity, { signal });
+    const located =
+      options.located ?? (await this.locator.locate(entity, { signal }));
     const environments = located.environments.filter(
       e => options.includeStopped || e.state !== 'stopped',
     );
@@ -335,7 +410,12 @@ export class GitlabEnvironmentsService {
     options: CallOptions = {},
   ): Promise<EnvironmentResourcesResponse> {
     const signal = this.requestSignal(options.signal);
-    const ctx = await this.findEnvironment(entity, slug, signal);
+    const ctx = await this.findEnvironment(
+      entity,
+      slug,
+      signal,
+      options.located,
+    );
     return this.readEnvironments([ctx], signal)[0];
   }
 
@@ -361,32 +441,39 @@ export class GitlabEnvironmentsService {
     options: CallOptions = {},
   ): Promise<EnvironmentDesiredStateResponse> {
     const signal = this.requestSignal(options.signal);
-    const ctx = await this.findEnvironment(entity, slug, signal);
+    const ctx = await this.findEnvironment(
+      entity,
+      slug,
+      signal,
+      options.located,
+    );
     if (!ctx.environment.fluxResourcePath) return {};
     const [read] = this.readEnvironments([ctx], signal);
     const { resources } = await read;
     const desired = await this.compareWithRepository(
       ctx.instance,
-      ctx.environment.fluxResourcePath,
+      ctx.environment,
       resources,
     );
     return desired ? { desired } : {};
   }
 
+  /**
+   * Reads only the repositories the environment's scope allows: the
+   * entity's own verified project and those its GitLabDeployment names,
+   * never one named only by cluster data (the GitRepository's URL).
+   */
   private async compareWithRepository(
     instance: EnvironmentContext['instance'],
-    fluxResourcePath: string | undefined,
+    environment: GitlabEnvironment,
     resources: readonly KubernetesObject[],
   ): Promise<DesiredStateComparison | undefined> {
-    const rest = new GitlabRestClient(
-      instance,
-      this.config.requestTimeoutMs,
-      this.transport.instanceLimit(instance.host),
-    );
+    const rest = this.transport.rest(instance);
     return compareWithRepository({
       objects: resources,
-      fluxResourcePath,
+      fluxResourcePath: environment.fluxResourcePath,
       host: instance.host,
+      mayRead: project => repositoryRefusal(environment.actionScope, project),
       readFile: (project, path, ref) =>
         this.cache.getOrLoad(
           `repofile|${instance.host}|${project}|${ref}|${path}`,
@@ -522,18 +609,10 @@ export class GitlabEnvironmentsService {
     entity: Entity,
     slug: string,
     signal?: AbortSignal,
+    given?: LocatedEntity,
   ): Promise<EnvironmentContext> {
-    const located = await this.locator.locate(entity, { signal });
-    const environment = located.environments.find(e => e.slug === slug);
-    if (!environment) {
-      throw failure(
-        'ENVIRONMENT_NOT_FOUND',
-        `The project ${located.project.fullPath} has no environment '${slug}' shown for this entity.`,
-        {
-          hint: "The environment may have been deleted, or the entity's gitlab-env annotations filter it out.",
-        },
-      );
-    }
+    const located = given ?? (await this.locator.locate(entity, { signal }));
+    const environment = environmentOf(located, slug);
     return this.context(entity, located, environment);
   }
 
@@ -555,7 +634,12 @@ export class GitlabEnvironmentsService {
   ): Promise<T> {
     const asked = Date.now();
     const signal = this.requestSignal(options.signal);
-    const ctx = await this.findEnvironment(entity, slug, signal);
+    const ctx = await this.findEnvironment(
+      entity,
+      slug,
+      signal,
+      options.located,
+    );
     const target = await this.target(ctx, signal);
     const agent = ctx.environment.agent!;
     const kasSignal =
@@ -569,6 +653,13 @@ export class GitlabEnvironmentsService {
             'ACTION_NOT_APPLICABLE',
             `The cluster of agent ${agent.name} is read through a backend module, which takes no actions.`,
           );
+        const kas = access.kas(kasSignal);
+        const scope = await this.locator.scopeForWrite(
+          entity,
+          ctx.located,
+          ctx.environment,
+          access.kas(signal),
+        );
         return {
           value: await this.reads.withEnvironment(
             target,
@@ -576,6 +667,7 @@ export class GitlabEnvironmentsService {
             signal,
             (environment: LiveEnvironment) =>
               act({
+                scope,
                 environment: ctx.environment,
                 resources: environment.objects(),
                 findObject: wanted =>
@@ -588,7 +680,7 @@ export class GitlabEnvironmentsService {
                     },
                     asked,
                   ),
-                kas: access.kas(kasSignal),
+                kas,
                 agentKey: `${ctx.instance.host}|${agent.id}`,
                 instanceHost: ctx.instance.host,
                 forgetRead: () =>
@@ -625,7 +717,12 @@ export class GitlabEnvironmentsService {
     options: CallOptions = {},
   ): Promise<LiveTarget> {
     const signal = this.requestSignal(options.signal);
-    const ctx = await this.findEnvironment(entity, slug, signal);
+    const ctx = await this.findEnvironment(
+      entity,
+      slug,
+      signal,
+      options.located,
+    );
     return this.target(ctx, signal);
   }
 

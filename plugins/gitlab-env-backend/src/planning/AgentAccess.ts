@@ -1,6 +1,8 @@
 import { GitlabEnvironment } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { GitlabInstanceConfig } from '../config';
-import { asGitlabEnvError, failure, GitlabEnvFailure } from '../errors';
+import { asGitlabEnvError, GitlabEnvFailure } from '../errors';
+import { scopeKey } from '../locating/ownership';
+import { explainKasRefusal } from './explainKasRefusal';
 import { tokenFailure } from '../transport/InstanceProbe';
 import { invalidSetting } from '../validation';
 import { LocatedEntity } from '../locating/EnvironmentLocator';
@@ -47,7 +49,9 @@ export class AgentAccess {
       environment.namespace
     }|${located.labelSelector ?? ''}|${
       environment.fluxResourcePath ?? ''
-    }|${JSON.stringify(environment.namespaceSource?.narrowing?.markers ?? '')}`;
+    }|${JSON.stringify(
+      environment.namespaceSource?.narrowing?.markers ?? '',
+    )}|${scopeKey(environment.actionScope)}`;
   }
 
   private moduleSource(
@@ -75,46 +79,21 @@ export class AgentAccess {
     throw reason;
   }
 
-  /**
-   * KAS answers one 401 for many causes. Before calling it "not shared", rule
-   * out what the instance check and GitLab's view of the agent can tell:
-   * the token (expired, revoked, no k8s_proxy: agent_helpers.rb
-   * validate_and_save_access_token!) and an agent that never connected, for
-   * which GitLab holds no authorization yet (refresh_service.rb).
-   */
-  private async explainKasRefusal(
-    ctx: EnvironmentContext,
+  /** Names the cause of a KAS refusal (explainKasRefusal). */
+  private explainKasRefusal(
+    { instance, located, environment }: EnvironmentContext,
     error: unknown,
   ): Promise<never> {
-    if (
-      !(error instanceof GitlabEnvFailure) ||
-      error.detail.code !== 'AGENT_NOT_SHARED'
-    ) {
-      throw error;
-    }
-    const { instance, located, environment } = ctx;
-    const probe = this.transport.probe(instance);
-    probe.invalidate();
-    const facts = await probe.facts().catch(() => undefined);
-    const tokenProblem = facts && tokenFailure(instance.host, facts);
-    if (tokenProblem) throw tokenProblem;
-    const activity = await this.transport
-      .gitlab(instance, { version: facts?.version })
-      .agentActivity(located.project.fullPath, environment.name)
-      .catch(() => undefined);
-    if (activity && activity.connections === 0 && !activity.tokenLastUsedAt) {
-      const agent = environment.agent!;
-      throw failure(
-        'AGENT_NEVER_CONNECTED',
-        `The agent ${agent.name} has never connected to GitLab: no agentk has used its token, so GitLab holds none of its user_access authorizations yet.`,
-        {
-          hint: `Install agentk in the cluster with the agent's token (see the agent's page in GitLab${
-            agent.webUrl ? `: ${agent.webUrl}` : ''
-          }); user_access takes effect once it has connected.`,
-        },
-      );
-    }
-    throw error;
+    return explainKasRefusal(
+      this.transport,
+      instance,
+      {
+        projectFullPath: located.project.fullPath,
+        environmentName: environment.name,
+      },
+      environment.agent!,
+      error,
+    );
   }
 
   /**

@@ -1,4 +1,4 @@
-import { groupOfApiVersion } from '../graph/resourceId';
+import { groupOfApiVersion } from '../k8s/resourceId';
 import { ActionTarget, EnvironmentAction } from '../types';
 import { shellWord } from './shellWord';
 
@@ -106,4 +106,19 @@ export function kubectlCommandFor(
     default:
       throw new RangeError(`Unknown action ${String(action)}`);
   }
+}
+
+/**
+ * The kubectl command that shows an object as the cluster holds it now:
+ * what to run when a write's outcome is unknown.
+ *
+ * @public
+ */
+export function kubectlGetCommand(
+  target: ActionTarget,
+  options: Pick<KubectlCommandOptions, 'context'> = {},
+): string {
+  return `kubectl get ${resourceArg(target)} ${scopeFlags(target, options).join(
+    ' ',
+  )} -o yaml`;
 }

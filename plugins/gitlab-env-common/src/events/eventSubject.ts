@@ -1,4 +1,4 @@
-import { isRecord } from '../health/conditions';
+import { isRecord } from '../k8s/objects';
 import { KubernetesObject } from '../types';
 
 /** What an Event may be about: an object's kind, namespace, name and, when known, uid. @public */

@@ -3,6 +3,10 @@ import { HealthRule } from './rules';
 /**
  * A health rule an adopter registers for one API group and kind (`''` for
  * the core group), from a backend module or compiled from app-config.
+ * A group or kind with `*` (any text) or `?` (one character) is a pattern
+ * matched against `group/Kind` (`Kind` for the core group), as Argo CD's
+ * wildcard `resource.customizations` keys are: tried after the exact
+ * rules, in the order registered.
  *
  * @public
  */
@@ -28,6 +32,36 @@ export interface HealthRuleSet {
 }
 
 const keyOf = (group: string, kind: string) => `${group}/${kind}`;
+const isPattern = (text: string) => /[*?]/.test(text);
+/** Argo CD's key of a group and kind. */
+const argoKeyOf = (group: string, kind: string) =>
+  group ? `${group}/${kind}` : kind;
+
+/**
+ * Glob match of `*` (any text, `/` included, as Argo CD's glob) and `?`:
+ * the greedy two-pointer walk, linear in practice and never exponential
+ * (a regular expression of several `.*` can backtrack badly).
+ */
+export function globMatches(pattern: string, text: string): boolean {
+  let p = 0;
+  let t = 0;
+  let star = -1;
+  let resume = 0;
+  while (t < text.length) {
+    if (p < pattern.length && (pattern[p] === '?' || pattern[p] === text[t])) {
+      p++;
+      t++;
+    } else if (p < pattern.length && pattern[p] === '*') {
+      star = p++;
+      resume = t;
+    } else if (star >= 0) {
+      p = star + 1;
+      t = ++resume;
+    } else return false;
+  }
+  while (p < pattern.length && pattern[p] === '*') p++;
+  return p === pattern.length;
+}
 
 /**
  * The rule set of these registrations. Two rules for one group and kind are
@@ -39,6 +73,7 @@ export function createHealthRuleSet(
   registrations: Iterable<HealthRuleRegistration>,
 ): HealthRuleSet {
   const rules = new Map<string, HealthRuleRegistration>();
+  const patterns: Array<{ key: string; rule: HealthRule }> = [];
   for (const registration of registrations) {
     const { group, kind, rule } = registration;
     if (typeof group !== 'string' || typeof kind !== 'string' || !kind)
@@ -60,10 +95,22 @@ export function createHealthRuleSet(
         } and from ${registration.source ?? 'a module'}`,
       );
     rules.set(key, registration);
+    if (isPattern(key)) patterns.push({ key: argoKeyOf(group, kind), rule });
   }
+  const ruleOf = (group: string, kind: string): HealthRule | undefined => {
+    if (rules.size === 0) return undefined;
+    const key = keyOf(group, kind);
+    const exact = rules.get(key);
+    if (exact && !isPattern(key)) return exact.rule;
+    if (patterns.length === 0) return undefined;
+    const argoKey = argoKeyOf(group, kind);
+    for (const pattern of patterns) {
+      if (globMatches(pattern.key, argoKey)) return pattern.rule;
+    }
+    return undefined;
+  };
   return {
-    ruleOf: (group, kind) =>
-      rules.size === 0 ? undefined : rules.get(keyOf(group, kind))?.rule,
+    ruleOf,
     keys: () => [...rules.keys()].sort(),
   };
 }

@@ -2,7 +2,7 @@ import { createHealthRuleSet } from './adopterRules';
 import fc from 'fast-check';
 import { HEALTH_STATUSES, KubernetesObject } from '../types';
 import { computeHealth } from './computeHealth';
-import { manifest } from './testing/objects';
+import { manifest } from './__testUtils__/objects';
 
 const paused = manifest('apps/v1', 'Deployment', { paused: true, replicas: 1 });
 

@@ -5,7 +5,8 @@ import {
   KubernetesObject,
 } from '../types';
 import { HealthRuleSet } from './adopterRules';
-import { groupOf, isRecord } from './conditions';
+import { groupOf, isRecord } from '../k8s/objects';
+import { contradictingSignal } from './contradictions';
 import { genericHealth } from './custom/generic';
 import { healthRuleOf } from './rules';
 
@@ -99,6 +100,12 @@ export function computeHealth(
       }
     }
     if (!result) return undefined;
+    if (result.status === 'Healthy' && origin !== 'adopter') {
+      // Never Healthy by mistake: a built-in or generic Healthy gives way
+      // to a standard signal that says otherwise (see contradictions.ts).
+      const signal = contradictingSignal(object);
+      if (signal) result = signal;
+    }
     if (!VALID.has(result.status))
       return marked(
         {

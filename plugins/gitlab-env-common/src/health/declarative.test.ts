@@ -1,7 +1,7 @@
 import { createHealthRuleSet } from './adopterRules';
 import { computeHealth } from './computeHealth';
 import { parseDeclarativeHealthRules } from './declarative';
-import { condition, manifest } from './testing/objects';
+import { condition, manifest } from './__testUtils__/objects';
 
 /** The example of examples/app-config.health-rules.yaml, for CloudNativePG. */
 const CNPG = {

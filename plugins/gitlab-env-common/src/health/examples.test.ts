@@ -21,19 +21,21 @@ describe('examples/health-rules/app-config.health-rules.yaml', () => {
 
   it('is valid and assesses kinds the generic rule leaves Unknown', () => {
     expect(rules.keys()).toEqual([
-      'operators.coreos.com/Subscription',
+      'argoproj.io/Sensor',
+      'longhorn.io/Volume',
       'postgresql.cnpg.io/Cluster',
-      'rabbitmq.com/RabbitmqCluster',
     ]);
-    const rabbit = corpusObject('RabbitmqCluster');
-    expect(computeHealth(rabbit)?.status).toBe('Unknown');
-    expect(computeHealth(rabbit, { rules })).toEqual({
+    const volume = corpusObject('Volume');
+    expect(computeHealth(volume)?.status).toBe('Unknown');
+    expect(computeHealth(volume, { rules })).toEqual({
       status: 'Healthy',
+      message: 'healthy',
       origin: 'adopter',
     });
-    expect(computeHealth(corpusObject('Subscription'), { rules })).toEqual({
+    const sensor = corpusObject('Sensor');
+    expect(computeHealth(sensor)?.status).toBe('Unknown');
+    expect(computeHealth(sensor, { rules })).toEqual({
       status: 'Healthy',
-      message: 'etcdoperator.v0.9.4',
       origin: 'adopter',
     });
   });

@@ -2,7 +2,7 @@ import {
   agreementBySource,
   loadArgocdCases,
   runArgocdCase,
-} from '../../bench/argocdCases';
+} from './__testUtils__/argocdCases';
 import { loadCrCorpus, runCorpusEntry } from '../../bench/crCorpus';
 
 // The goals of issue 17, kept as regressions guards; `npm run bench:health`
@@ -27,7 +27,7 @@ describe('health figures', () => {
     // Where the generic rule answers, it answers what the object says.
     expect(
       results
-        .filter(r => r.assessed && !r.agrees)
+        .filter(r => r.assessed && !r.ownRule && !r.agrees)
         .map(r => `${r.entry.shape}: ${r.actual?.status}`),
     ).toEqual([]);
   });

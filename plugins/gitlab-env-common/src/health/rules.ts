@@ -1,5 +1,4 @@
-import { HealthAssessment, KubernetesObject } from '../types';
-import { kindOf, text } from './conditions';
+import { kindOf, text } from '../k8s/objects';
 import { apiServiceHealth } from './builtin/apiService';
 import { cronJobHealth } from './builtin/cronJob';
 import { customResourceDefinitionHealth } from './builtin/customResourceDefinition';
@@ -59,6 +58,8 @@ import {
   routeHealth,
 } from './custom/gatewayApi';
 import { scaledJobHealth, scaledObjectHealth } from './custom/keda';
+import { OPERATOR_RULES } from './custom/registry';
+import { victoriaMetricsHealth } from './custom/operator.victoriametrics.com/victoriaMetrics';
 import {
   clusterExternalSecretHealth,
   externalSecretHealth,
@@ -66,16 +67,9 @@ import {
   sealedSecretHealth,
 } from './custom/secrets';
 
-/**
- * A health rule: the assessment of one object of the kinds it is registered
- * for, or undefined when the object carries no health. It must not throw
- * (a throw reads as Unknown with the error's text).
- *
- * @public
- */
-export type HealthRule = (
-  obj: KubernetesObject,
-) => HealthAssessment | undefined;
+import type { HealthRule } from './healthRule';
+
+export type { HealthRule };
 
 /**
  * ArgoCD's Go checks convert the object to the typed struct of the versions
@@ -196,6 +190,7 @@ export const HEALTH_RULES: ReadonlyMap<string, HealthRule> = new Map<
     'pkg.crossplane.io/ConfigurationRevision',
     crossplaneConfigurationRevisionHealth,
   ],
+  ...OPERATOR_RULES,
 ]);
 
 /**
@@ -212,6 +207,14 @@ const WILDCARD_RULES: ReadonlyArray<
   ['.services.k8s.aws', awsAckHealth],
   ['.upbound.io', upboundHealth],
 ];
+
+/**
+ * ArgoCD's wildcard directories for every kind of one group
+ * (`operator.victoriametrics.com/_`), tried after the exact rules.
+ */
+const GROUP_RULES: ReadonlyMap<string, HealthRule> = new Map([
+  ['operator.victoriametrics.com', victoriaMetricsHealth],
+]);
 
 /**
  * HEALTH_RULES per kind, then group: found without joining a `group/Kind`
@@ -233,6 +236,8 @@ export function healthRuleOf(
 ): HealthRule | undefined {
   const exact = RULES_BY_KIND.get(kind)?.get(group);
   if (exact) return exact;
+  const groupRule = GROUP_RULES.get(group);
+  if (groupRule) return groupRule;
   for (const [suffix, rule] of WILDCARD_RULES) {
     if (group.endsWith(suffix)) return rule;
   }

@@ -1,5 +1,5 @@
 import { computeHealth } from '../computeHealth';
-import { condition, manifest } from '../testing/objects';
+import { condition, manifest } from '../__testUtils__/objects';
 
 const apiService = (conditions?: object[]) =>
   manifest(

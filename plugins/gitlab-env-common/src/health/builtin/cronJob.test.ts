@@ -1,9 +1,9 @@
 import { KubernetesObject } from '../../types';
 import { computeHealth } from '../computeHealth';
-import { meta } from '../testing/objects';
+import { meta } from '../__testUtils__/objects';
 
 describe('CronJob', () => {
-  it('keeps a suspended CronJob healthy, as ArgoCD does', () => {
+  it('shows a suspended CronJob Suspended (ArgoCD: Healthy)', () => {
     const cron = (spec: object, status?: object): KubernetesObject => ({
       apiVersion: 'batch/v1',
       kind: 'CronJob',
@@ -12,7 +12,7 @@ describe('CronJob', () => {
       status,
     });
     expect(computeHealth(cron({ suspend: true }))).toEqual({
-      status: 'Healthy',
+      status: 'Suspended',
       message: 'CronJob is Suspended',
     });
     expect(

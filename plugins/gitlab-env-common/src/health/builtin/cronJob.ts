@@ -1,10 +1,16 @@
 import { HealthAssessment, KubernetesObject } from '../../types';
-import { health, isRecord, specOf } from '../conditions';
+import { health } from '../conditions';
+import { isRecord, specOf } from '../../k8s/objects';
 
-/** ArgoCD's batch/CronJob Lua check: a suspended CronJob is deliberately Healthy. */
+/**
+ * ArgoCD's batch/CronJob Lua check, except that a suspended CronJob is
+ * Suspended: ArgoCD deliberately calls it Healthy (argo-cd#24428), but a
+ * paused workload shown green is the mistake people stop trusting a tool
+ * for.
+ */
 export function cronJobHealth(obj: KubernetesObject): HealthAssessment {
   if (specOf(obj).suspend === true)
-    return health('Healthy', 'CronJob is Suspended');
+    return health('Suspended', 'CronJob is Suspended');
   if (!isRecord(obj.status))
     return health('Progressing', 'Waiting for CronJob');
   const { lastScheduleTime, lastSuccessfulTime, active } = obj.status;

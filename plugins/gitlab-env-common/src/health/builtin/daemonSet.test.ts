@@ -1,5 +1,5 @@
 import { computeHealth } from '../computeHealth';
-import { manifest } from '../testing/objects';
+import { manifest } from '../__testUtils__/objects';
 
 const daemonSet = (spec: object, status: object, generation = 4) =>
   manifest(

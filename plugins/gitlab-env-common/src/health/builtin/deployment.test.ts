@@ -1,7 +1,6 @@
-import { describeArgocdCases } from '../testing/argocdCases';
 import { KubernetesObject } from '../../types';
 import { computeHealth } from '../computeHealth';
-import { meta } from '../testing/objects';
+import { meta } from '../__testUtils__/objects';
 
 function deployment(
   spec: object,
@@ -92,5 +91,3 @@ describe('Deployment', () => {
     expect(computeHealth(object)).toEqual(expected);
   });
 });
-
-describeArgocdCases('apps/Deployment');

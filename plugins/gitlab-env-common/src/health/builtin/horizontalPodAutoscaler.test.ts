@@ -1,5 +1,5 @@
 import { computeHealth } from '../computeHealth';
-import { meta } from '../testing/objects';
+import { meta } from '../__testUtils__/objects';
 
 describe('HorizontalPodAutoscaler', () => {
   it('is degraded when it cannot read metrics', () => {

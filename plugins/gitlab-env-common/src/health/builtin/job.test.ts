@@ -1,7 +1,6 @@
-import { describeArgocdCases } from '../testing/argocdCases';
 import { KubernetesObject } from '../../types';
 import { computeHealth } from '../computeHealth';
-import { meta } from '../testing/objects';
+import { meta } from '../__testUtils__/objects';
 
 describe('Job', () => {
   it('reads Job conditions', () => {
@@ -33,5 +32,3 @@ describe('Job', () => {
     ).toEqual({ status: 'Suspended', message: 'Job suspended' });
   });
 });
-
-describeArgocdCases('batch/Job');

@@ -1,7 +1,6 @@
-import { describeArgocdCases } from '../testing/argocdCases';
 import { KubernetesObject } from '../../types';
 import { computeHealth } from '../computeHealth';
-import { meta } from '../testing/objects';
+import { meta } from '../__testUtils__/objects';
 
 describe('Pod', () => {
   const pod = (
@@ -119,8 +118,6 @@ describe('Pod', () => {
     ).toEqual({ status: 'Degraded', message: 'OOMKilled' });
   });
 });
-
-describeArgocdCases('Pod');
 
 describe('the ignore-restart-policy annotation', () => {
   const running = (annotations: Record<string, string>) =>

@@ -1,6 +1,6 @@
 import { KubernetesObject } from '../../types';
 import { computeHealth } from '../computeHealth';
-import { meta } from '../testing/objects';
+import { meta } from '../__testUtils__/objects';
 
 describe('StatefulSet', () => {
   const sts = (spec: object, status: object): KubernetesObject => ({

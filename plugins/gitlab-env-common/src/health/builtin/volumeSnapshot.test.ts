@@ -1,5 +1,5 @@
 import { computeHealth } from '../computeHealth';
-import { manifest } from '../testing/objects';
+import { manifest } from '../__testUtils__/objects';
 
 const snapshot = (status?: object) =>
   manifest(

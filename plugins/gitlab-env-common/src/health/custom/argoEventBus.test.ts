@@ -1,8 +1,5 @@
 import { computeHealth } from '../computeHealth';
-import { describeArgocdCases } from '../testing/argocdCases';
-import { condition, manifest } from '../testing/objects';
-
-describeArgocdCases('argoproj.io/EventBus');
+import { condition, manifest } from '../__testUtils__/objects';
 
 describe('EventBus', () => {
   it('waits for initialization without a Deployed condition, and uses the reason without a message', () => {

@@ -1,6 +1,5 @@
-import { describeArgocdCases } from '../testing/argocdCases';
 import { computeHealth } from '../computeHealth';
-import { condition, manifest } from '../testing/objects';
+import { condition, manifest } from '../__testUtils__/objects';
 
 const cm = (
   kind: string,
@@ -134,5 +133,3 @@ describe('Issuer and ClusterIssuer', () => {
     });
   });
 });
-
-describeArgocdCases('cert-manager.io/Certificate');

@@ -1,15 +1,5 @@
 import { computeHealth } from '../computeHealth';
-import { describeArgocdCases } from '../testing/argocdCases';
-import { condition, manifest } from '../testing/objects';
-
-describeArgocdCases('_.crossplane.io/_', [
-  // ConfigurationRevision's own rule answers with its reason.
-  'testdata/configurationrevision_healthy.yaml',
-]);
-describeArgocdCases('_.upbound.io/_', [
-  // The pipeline's "Pending deletion" comes before any rule, as in ArgoCD.
-  'testdata/terminating.yaml',
-]);
+import { condition, manifest } from '../__testUtils__/objects';
 
 describe('Crossplane and Upbound managed resources', () => {
   const bucket = (status?: object) =>

@@ -1,10 +1,5 @@
 import { computeHealth } from '../computeHealth';
-import { describeArgocdCases } from '../testing/argocdCases';
-import { condition, manifest } from '../testing/objects';
-
-describeArgocdCases('pkg.crossplane.io/Provider');
-describeArgocdCases('pkg.crossplane.io/Configuration');
-describeArgocdCases('pkg.crossplane.io/ConfigurationRevision');
+import { condition, manifest } from '../__testUtils__/objects';
 
 describe('Crossplane packages', () => {
   it('is Unknown, saying why, when a condition has no reason (ArgoCD fails on it too)', () => {

@@ -1,6 +1,5 @@
-import { describeArgocdCases } from '../testing/argocdCases';
 import { computeHealth } from '../computeHealth';
-import { manifest } from '../testing/objects';
+import { manifest } from '../__testUtils__/objects';
 
 describe('Flux', () => {
   it('reads a Kustomization', () => {
@@ -180,7 +179,3 @@ describe('Flux', () => {
     ).toEqual({ status: 'Degraded', message: 'UpgradeSucceeded' });
   });
 });
-
-describeArgocdCases('kustomize.toolkit.fluxcd.io/Kustomization');
-describeArgocdCases('helm.toolkit.fluxcd.io/HelmRelease');
-describeArgocdCases('source.toolkit.fluxcd.io/GitRepository');

@@ -1,8 +1,5 @@
 import { computeHealth } from '../computeHealth';
-import { describeArgocdCases } from '../testing/argocdCases';
-import { manifest } from '../testing/objects';
-
-describeArgocdCases('notification.toolkit.fluxcd.io/Receiver');
+import { manifest } from '../__testUtils__/objects';
 
 describe('Flux Receiver', () => {
   it('is suspended with spec.suspend and unknown without conditions', () => {

@@ -1,6 +1,5 @@
-import { describeArgocdCases } from '../testing/argocdCases';
 import { computeHealth } from '../computeHealth';
-import { condition, manifest } from '../testing/objects';
+import { condition, manifest } from '../__testUtils__/objects';
 
 const GROUP = 'gateway.networking.k8s.io/v1';
 
@@ -255,6 +254,3 @@ describe('GatewayClass', () => {
     });
   });
 });
-
-describeArgocdCases('gateway.networking.k8s.io/HTTPRoute');
-describeArgocdCases('gateway.networking.k8s.io/GatewayClass');

@@ -1,9 +1,5 @@
 import { computeHealth } from '../computeHealth';
-import { describeArgocdCases } from '../testing/argocdCases';
-import { manifest } from '../testing/objects';
-
-describeArgocdCases('gateway.networking.k8s.io/BackendTLSPolicy');
-describeArgocdCases('gateway.envoyproxy.io/ClientTrafficPolicy');
+import { manifest } from '../__testUtils__/objects';
 
 const ancestor = (
   name: string,

@@ -1,8 +1,5 @@
 import { computeHealth } from '../computeHealth';
-import { describeArgocdCases } from '../testing/argocdCases';
-import { manifest } from '../testing/objects';
-
-describeArgocdCases('_.cnrm.cloud.google.com/_');
+import { manifest } from '../__testUtils__/objects';
 
 describe('Config Connector', () => {
   it('is Suspended while a dependency is not ready, and reads status.healthy of the operator', () => {

@@ -1,10 +1,10 @@
 import { computeHealth } from '../computeHealth';
-import { condition, manifest } from '../testing/objects';
+import { condition, manifest } from '../__testUtils__/objects';
 
-/** A CloudNativePG cluster: a custom resource no rule knows. */
+/** A database cluster of an operator no rule knows. */
 const cluster = (spec: object, status?: object, generation = 1) =>
   manifest(
-    'postgresql.cnpg.io/v1',
+    'databases.example.com/v1',
     'Cluster',
     { instances: 3, ...spec },
     status,
@@ -111,8 +111,8 @@ describe('any other custom resource (generic rule)', () => {
     expect(
       computeHealth(
         manifest(
-          'sparkoperator.k8s.io/v1beta2',
-          'SparkApplication',
+          'scheduling.sigs.k8s.io/v1alpha1',
+          'PodGroup',
           {},
           {
             conditions: [condition('Ready', 'True')],

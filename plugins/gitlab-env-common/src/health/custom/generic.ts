@@ -1,15 +1,7 @@
 import { HealthAssessment, HealthStatus, KubernetesObject } from '../../types';
 import { ancestorPolicyHealth } from './gatewayPolicies';
-import {
-  Condition,
-  conditionsOf,
-  health,
-  isRecord,
-  kindOf,
-  specOf,
-  statusOf,
-  str,
-} from '../conditions';
+import { Condition, conditionsOf, health } from '../conditions';
+import { isRecord, kindOf, specOf, statusOf, str } from '../../k8s/objects';
 
 /**
  * Condition types whose True/False/Unknown says how the whole object is
@@ -148,7 +140,8 @@ function fromSummaryCondition(
 }
 
 function fromPhase(status: Record<string, any>): HealthAssessment | undefined {
-  const phase = str(status.phase) ?? str(status.state);
+  // `status.status` too: some operators keep their phase there (ClickHouse).
+  const phase = str(status.phase) ?? str(status.state) ?? str(status.status);
   if (!phase) return undefined;
   const mapped = PHASES.get(phase.toLowerCase().replace(/[\s_-]/g, ''));
   if (!mapped) return undefined;

@@ -1,6 +1,5 @@
-import { describeArgocdCases } from '../testing/argocdCases';
 import { computeHealth } from '../computeHealth';
-import { condition, manifest } from '../testing/objects';
+import { condition, manifest } from '../__testUtils__/objects';
 
 const keda = (kind: string, conditions?: object[]) =>
   manifest(
@@ -132,5 +131,3 @@ describe('ScaledJob', () => {
     });
   });
 });
-
-describeArgocdCases('keda.sh/ScaledObject');

@@ -1,8 +1,5 @@
 import { computeHealth } from '../computeHealth';
-import { describeArgocdCases } from '../testing/argocdCases';
-import { manifest } from '../testing/objects';
-
-describeArgocdCases('serving.knative.dev/Service');
+import { manifest } from '../__testUtils__/objects';
 
 describe('Knative Service', () => {
   it('waits for a status update without conditions', () => {

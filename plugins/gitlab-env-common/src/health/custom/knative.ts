@@ -1,5 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../types';
-import { conditionsOf, health, isRecord } from '../conditions';
+import { conditionsOf, health } from '../conditions';
+import { isRecord } from '../../k8s/objects';
 
 const SERVICE_READY_TYPES = new Set([
   'ConfigurationsReady',
@@ -8,11 +9,16 @@ const SERVICE_READY_TYPES = new Set([
 ]);
 
 /**
- * serving.knative.dev Service: Healthy when its three ready conditions are
- * True and nothing is False or Unknown; the message lists every condition
- * that is not True as `<type> is <status>, since <reason>. <message>`.
+ * The Knative way, shared with KServe: Healthy when three of the kind's
+ * ready condition types are True and nothing is False or Unknown; the
+ * message lists every condition that is not True as
+ * `<type> is <status>, since <reason>. <message>`.
  */
-export function knativeServiceHealth(obj: KubernetesObject): HealthAssessment {
+export function knativeStyleHealth(
+  obj: KubernetesObject,
+  readyTypes: ReadonlySet<string>,
+  healthyMessage: string,
+): HealthAssessment {
   const status = obj.status;
   if (
     !isRecord(status) ||
@@ -25,10 +31,7 @@ export function knativeServiceHealth(obj: KubernetesObject): HealthAssessment {
   let unknown = 0;
   let message = '';
   for (const condition of conditionsOf(obj)) {
-    if (
-      condition.status === 'True' &&
-      SERVICE_READY_TYPES.has(condition.type)
-    ) {
+    if (condition.status === 'True' && readyTypes.has(condition.type)) {
       ready += 1;
     } else if (condition.status === 'False' || condition.status === 'Unknown') {
       let line = `${condition.type} is ${condition.status}`;
@@ -40,6 +43,10 @@ export function knativeServiceHealth(obj: KubernetesObject): HealthAssessment {
     }
   }
   if (ready === 3 && failed === 0 && unknown === 0)
-    return health('Healthy', 'Knative Service is healthy.');
+    return health('Healthy', healthyMessage);
   return health(failed > 0 ? 'Degraded' : 'Progressing', message);
 }
+
+/** serving.knative.dev Service. */
+export const knativeServiceHealth = (obj: KubernetesObject) =>
+  knativeStyleHealth(obj, SERVICE_READY_TYPES, 'Knative Service is healthy.');

@@ -1,13 +1,5 @@
 import { computeHealth } from '../computeHealth';
-import { describeArgocdCases } from '../testing/argocdCases';
-import { condition, manifest } from '../testing/objects';
-
-describeArgocdCases('kyverno.io/Policy');
-describeArgocdCases('kyverno.io/ClusterPolicy', [
-  // ArgoCD's stored test and testdata disagree (see the fixture); the rule
-  // returns the condition's message as ArgoCD's script does.
-  'testdata/degraded.yaml',
-]);
+import { condition, manifest } from '../__testUtils__/objects';
 
 describe('Kyverno Policy', () => {
   it('stays Progressing, never Degraded, while not ready', () => {

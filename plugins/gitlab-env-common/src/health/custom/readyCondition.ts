@@ -18,3 +18,21 @@ export function firstConditionHealth(
   if (condition?.status === 'True') return health('Healthy', condition.message);
   return health('Progressing', waiting);
 }
+
+/**
+ * The first condition of a type that is True (Healthy) or False
+ * (Degraded), with its message; undefined when none decides.
+ */
+export function decidingCondition(
+  obj: KubernetesObject,
+  type: string,
+): HealthAssessment | undefined {
+  const condition = conditionsOf(obj).find(
+    c => c.type === type && (c.status === 'True' || c.status === 'False'),
+  );
+  if (!condition) return undefined;
+  return health(
+    condition.status === 'True' ? 'Healthy' : 'Degraded',
+    condition.message,
+  );
+}

@@ -1,6 +1,5 @@
-import { describeArgocdCases } from '../testing/argocdCases';
 import { computeHealth } from '../computeHealth';
-import { condition, manifest } from '../testing/objects';
+import { condition, manifest } from '../__testUtils__/objects';
 
 const eso = (kind: string, conditions?: object[]) =>
   manifest(
@@ -143,5 +142,3 @@ describe('SealedSecret', () => {
     });
   });
 });
-
-describeArgocdCases('external-secrets.io/ExternalSecret');

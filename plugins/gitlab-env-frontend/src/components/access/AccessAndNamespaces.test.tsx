@@ -1,6 +1,7 @@
 // The classic JSX transform of this repository's tsconfig needs React in scope.
 // eslint-disable-next-line no-restricted-syntax
 import * as React from 'react';
+import { entityRouteRef } from '@backstage/plugin-catalog-react';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setupServer } from 'msw/node';
@@ -225,6 +226,45 @@ describe('Access and namespaces', () => {
     );
   });
 
+  it("evaluates =~ with the engine's RE2: a hostile pattern answers at once, RE2's refusals are named", async () => {
+    serve({ deletes: [] });
+    await renderAccess();
+    await screen.findByRole('table', {
+      name: 'Access by environment and agent',
+    });
+    fireEvent.change(
+      screen.getByLabelText('CI variables (KEY=value per line)'),
+      {
+        target: { value: `CI_COMMIT_BRANCH=feature/${'a'.repeat(245)}_` },
+      },
+    );
+    const input = screen.getByLabelText('rules:if expression');
+    // Nested quantifiers a backtracking RegExp needs years for at this length.
+    fireEvent.change(input, {
+      target: {
+        value: '$CI_COMMIT_BRANCH =~ /^(feature|fix)\\/([a-z0-9]+-?)+$/',
+      },
+    });
+    expect(await screen.findByText(/The expression is/)).toHaveTextContent(
+      'The expression is false',
+    );
+    // RE2 syntax a JavaScript RegExp lacks: a flag group inside the pattern.
+    fireEvent.change(input, {
+      target: { value: '$CI_COMMIT_BRANCH =~ /^feature(?i)\\/A/' },
+    });
+    expect(await screen.findByText(/The expression is/)).toHaveTextContent(
+      'The expression is true',
+    );
+    fireEvent.change(input, {
+      target: { value: '$CI_COMMIT_BRANCH =~ /(a)\\1/' },
+    });
+    const error = await screen.findByLabelText('Error position');
+    expect(error.closest('[role="alert"]')).toHaveTextContent(
+      'Invalid regular expression! /(a)\\1/ at position 21: invalid regular expression: invalid escape sequence',
+    );
+    expect(error).toHaveTextContent('^ position 21');
+  });
+
   it('evaluates a whole entry: first matching rule, namespace full and final', async () => {
     serve({ deletes: [] });
     await renderAccess();
@@ -346,6 +386,7 @@ describe('Access and namespaces', () => {
       >
         <StaleNamespacesOverview />
       </TestApiProvider>,
+      { mountedRoutes: { '/catalog/:namespace/:kind/:name': entityRouteRef } },
     );
     await userEvent.click(
       await screen.findByRole('button', {
@@ -358,10 +399,11 @@ describe('Access and namespaces', () => {
     const rows = within(table).getAllByRole('row').slice(1);
     expect(
       rows.map(r => within(r).getAllByRole('cell')[0].textContent),
-    ).toEqual([
-      'component:default/checkout-api',
-      'component:default/storefront',
-    ]);
+    ).toEqual(['checkout-api', 'storefront']);
+    // Entity names link to their pages, not raw refs.
+    expect(
+      within(rows[0]).getByRole('link', { name: 'checkout-api' }),
+    ).toHaveAttribute('href', '/catalog/default/component/checkout-api');
     expect(rows[0]).toHaveTextContent('big-ns');
   });
 });

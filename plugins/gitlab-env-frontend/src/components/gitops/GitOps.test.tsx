@@ -1,3 +1,4 @@
+import { command } from '../../__testUtils__/commands';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setupServer } from 'msw/node';
@@ -132,7 +133,9 @@ describe('GitOps in the environment tab', () => {
     ).toBeInTheDocument();
     expect(
       within(drawer).getByText(
-        'kubectl get configmap config -n shop --show-managed-fields -o yaml',
+        command(
+          'kubectl get configmap config -n shop --show-managed-fields -o yaml',
+        ),
       ),
     ).toBeInTheDocument();
     const repository = await within(drawer).findByRole('table', {
@@ -233,7 +236,9 @@ describe('GitOps in the environment tab', () => {
       within(history).getByText('failed · HealthCheckFailed'),
     ).toBeInTheDocument();
     expect(
-      within(drawer).getByText('flux get kustomization shop -n flux-system'),
+      within(drawer).getByText(
+        command('flux get kustomization shop -n flux-system'),
+      ),
     ).toBeInTheDocument();
   });
 });

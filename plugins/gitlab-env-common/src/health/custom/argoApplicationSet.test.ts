@@ -1,3 +1,0 @@
-import { describeArgocdCases } from '../testing/argocdCases';
-
-describeArgocdCases('argoproj.io/ApplicationSet');

@@ -1,3 +1,0 @@
-import { describeArgocdCases } from '../testing/argocdCases';
-
-describeArgocdCases('_.services.k8s.aws/_');
