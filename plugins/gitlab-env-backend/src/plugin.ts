@@ -24,7 +24,7 @@ import {
 import { GitlabEnvLocator } from './locating';
 import { LivePlanner } from './planning';
 import { GitlabEnvClusterSource } from './reading';
-import { SharedTransport } from './transport';
+import { gitlabEnvTransportServiceRef } from './transport';
 import { createOverviewRouter } from './overview';
 import { createLiveRouter, createRouter } from './http';
 import { liveDesiredState } from './gitops/liveDesiredState';
@@ -75,6 +75,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
         cache: coreServices.cache,
         lifecycle: coreServices.lifecycle,
         catalog: catalogServiceRef,
+        transport: gitlabEnvTransportServiceRef,
       },
       async init({
         httpRouter,
@@ -87,6 +88,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
         cache,
         lifecycle,
         catalog,
+        transport,
       }) {
         const gitlabEnvConfig = readGitlabEnvConfig(config);
         const configRules = await readHealthRules(config);
@@ -99,8 +101,8 @@ export const gitlabEnvPlugin = createBackendPlugin({
           logger.info(
             `Adopters' health rules for ${healthRules.keys().join(', ')}`,
           );
-        // One transport: every service draws on the same concurrency budgets.
-        const transport = new SharedTransport(gitlabEnvConfig);
+        // One transport (root-scoped): every service, and the Kubernetes
+        // plugin's agent clusters, draw on the same concurrency budgets.
         const ciAccess = new CiAccessService(
           gitlabEnvConfig,
           gitlabEnvConfig.ciAccess,
