@@ -15,3 +15,4 @@ export * from './events';
 export * from './environments';
 export * from './gitops';
 export * from './actions';
+export * from './usage';
