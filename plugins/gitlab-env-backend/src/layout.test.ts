@@ -24,6 +24,7 @@ const LAYERS: string[][] = [
     'diagnostics',
     'gitops',
     'overview',
+    'usage',
   ],
   ['.'],
 ];

@@ -28,6 +28,7 @@ import { gitlabEnvTransportServiceRef } from './transport';
 import { createOverviewRouter } from './overview';
 import { createLiveRouter, createRouter } from './http';
 import { liveDesiredState } from './gitops/liveDesiredState';
+import { EnvironmentUsage, readUsageSettings, UsageSampler } from './usage';
 import { GitlabEnvironmentsService } from './facade';
 import { sharedStoreOf } from './caching/sharedCache';
 
@@ -129,6 +130,16 @@ export const gitlabEnvPlugin = createBackendPlugin({
           logger,
         );
         lifecycle.addShutdownHook(() => planner.close());
+        const usageSettings = readUsageSettings(config);
+        // One sample per agent scope for every viewer of its usage.
+        const usageSampler = new UsageSampler(usageSettings, logger);
+        lifecycle.addShutdownHook(() => usageSampler.close());
+        const usage = new EnvironmentUsage(
+          service,
+          planner,
+          usageSettings,
+          usageSampler,
+        );
         permissionsRegistry.addPermissions(gitlabEnvPermissions);
         httpRouter.use(
           createOverviewRouter({
@@ -171,6 +182,8 @@ export const gitlabEnvPlugin = createBackendPlugin({
             logger,
             liveDesiredState: (entity, slug, signal) =>
               liveDesiredState(service, planner, entity, slug, signal),
+            environmentUsage: (entity, slug, target, signal) =>
+              usage.usage(entity, slug, target, signal),
           }),
         );
         httpRouter.use(

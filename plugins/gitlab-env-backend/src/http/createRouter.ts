@@ -10,6 +10,7 @@ import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import {
   DesiredStateComparison,
   EnvironmentDesiredStateResponse,
+  EnvironmentUsageResponse,
   gitlabEnvResourcesReadPermission,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { JsonObject } from '@backstage/types';
@@ -37,6 +38,16 @@ export interface RouterOptions {
     slug: string,
     signal: AbortSignal,
   ) => Promise<DesiredStateComparison | undefined>;
+  /**
+   * CPU and memory per pod and workload, and one's trend (see
+   * EnvironmentUsage); without it, `…/usage` is not served.
+   */
+  environmentUsage?: (
+    entity: Entity,
+    slug: string,
+    target: { pod?: string; workload?: string },
+    signal: AbortSignal,
+  ) => Promise<EnvironmentUsageResponse>;
 }
 
 function flag(value: unknown, fallback: boolean): boolean {
@@ -47,7 +58,8 @@ function flag(value: unknown, fallback: boolean): boolean {
 /**
  * `GET /health`, `GET /entity/:namespace/:kind/:name/environments`,
  * `GET /entity/:namespace/:kind/:name/environments/:slug/resources` and
- * (with liveDesiredState) `…/environments/:slug/desired`.
+ * (with liveDesiredState) `…/environments/:slug/desired`, (with
+ * environmentUsage) `…/environments/:slug/usage`.
  * Only these reads: no path from the browser ever reaches GitLab or KAS.
  */
 export async function createRouter(
@@ -172,6 +184,32 @@ export async function createRouter(
           };
           res.json(body);
           return { source: body.desired?.source?.project };
+        }),
+    );
+
+  const { environmentUsage } = options;
+  if (environmentUsage)
+    router.get(
+      '/entity/:namespace/:kind/:name/environments/:slug/usage',
+      (req, res) =>
+        auditedRead('environment-usage-read', req, async () => {
+          const { entity } = await authorizedEntity(req);
+          const query = (key: string) =>
+            typeof req.query[key] === 'string'
+              ? (req.query[key] as string)
+              : undefined;
+          const body = await environmentUsage(
+            entity,
+            routeParams(req).slug!,
+            { pod: query('pod'), workload: query('workload') },
+            clientSignal(res),
+          );
+          res.json(body);
+          return {
+            metrics: body.metrics.available,
+            pods: body.pods.length,
+            trend: body.trend?.source,
+          };
         }),
     );
 
