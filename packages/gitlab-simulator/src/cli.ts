@@ -26,6 +26,8 @@ const USAGE = `Usage: gitlab-simulator [options]
   --bookmark-interval <ms>  interval between watch BOOKMARK events (default 60000)
   --watch-history <n>    changes kept for watches from a resourceVersion; older ones get 410 Gone
   --churn <n>            make n pod changes per second in every cluster
+  --no-metrics           no cluster runs metrics-server (no metrics.k8s.io)
+  --deploy-job <ms>      how long a retried deploy job stays pending, then running (default 1500)
   --admin                serve the knobs and drivers over HTTP at /-/simulator/ (see README)
 `;
 
@@ -67,6 +69,8 @@ async function main() {
       'bookmark-interval': { type: 'string' },
       'watch-history': { type: 'string' },
       churn: { type: 'string' },
+      'no-metrics': { type: 'boolean' },
+      'deploy-job': { type: 'string' },
       admin: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -119,6 +123,9 @@ async function main() {
     faults,
     tls: values.tls,
     adminApi: values.admin,
+    ...(values['deploy-job']
+      ? { deployJobPhaseMs: Number(values['deploy-job']) }
+      : {}),
     clusterKnobs: {
       ...(values['pod-start']
         ? { podStartMs: Number(values['pod-start']) }
@@ -132,6 +139,7 @@ async function main() {
       ...(values['watch-history']
         ? { watchHistoryLimit: Number(values['watch-history']) }
         : {}),
+      ...(values['no-metrics'] ? { metricsApi: false } : {}),
     },
     logger: { info: console.log, warn: console.warn },
   });

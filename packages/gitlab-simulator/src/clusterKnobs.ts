@@ -35,6 +35,12 @@ export interface ClusterKnobs {
    * Reads are governed by `forbiddenKinds` (and the scenario's `forbidden`).
    */
   forbiddenActions: string[];
+  /**
+   * false: no cluster runs metrics-server, whatever the scenario says:
+   * discovery leaves `metrics.k8s.io` out and its paths answer 404 (a
+   * scenario agent can also say `metricsServer: false`).
+   */
+  metricsApi: boolean;
 }
 
 export const DEFAULT_CLUSTER_KNOBS: ClusterKnobs = {
@@ -44,6 +50,7 @@ export const DEFAULT_CLUSTER_KNOBS: ClusterKnobs = {
   podTerminationMs: 0,
   hpaSyncMs: 15_000,
   forbiddenActions: [],
+  metricsApi: true,
 };
 
 /** Does a `forbiddenActions` entry deny this verb on this resource (or subresource)? */

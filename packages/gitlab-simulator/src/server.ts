@@ -2,6 +2,7 @@ import { createServer, IncomingMessage, ServerResponse } from 'http';
 import { createServer as createHttpsServer } from 'https';
 import { AddressInfo } from 'net';
 import { Controllers } from './cluster/controllers';
+import { setImages } from './cluster/setImages';
 import { ClusterStore } from './cluster/store';
 import {
   ClusterKnobs,
@@ -10,7 +11,8 @@ import {
 } from './clusterKnobs';
 import { DEFAULT_FAULTS, FaultKnobs, isForbiddenBy } from './faults';
 import { GitlabDirectory } from './gitlab/access';
-import { runGraphql } from './gitlab/graphql';
+import { GraphqlInternalError, runGraphql } from './gitlab/graphql';
+import { DeployRunner } from './gitlab/jobs';
 import { handleRest } from './gitlab/rest';
 import {
   anyDataFault,
@@ -73,6 +75,11 @@ export interface SimulatorOptions {
   kasTunnels?: Partial<TunnelPoolOptions>;
   /** The clock of KAS's authorization cache (default Date.now). */
   now?: () => number;
+  /**
+   * How long a retried deploy job stays pending, then running, before it
+   * succeeds and its images reach the cluster (default 1500 ms each).
+   */
+  deployJobPhaseMs?: number;
 }
 
 export interface SimulatorStats {
@@ -81,6 +88,8 @@ export interface SimulatorStats {
   rest: number;
   kas: number;
   byPath: Record<string, number>;
+  /** Bytes of repository file content written to clients (raw bodies and the JSON API's content). */
+  repositoryFileBytes: number;
   /** Per agent name, the most agentk tunnels in use at once. */
   peakTunnelsInUse: Record<string, number>;
   /** Per agent name, requests that waited in KAS for a tunnel and the longest wait. */
@@ -138,6 +147,7 @@ function emptyStats(): SimulatorStats {
     rest: 0,
     kas: 0,
     byPath: {},
+    repositoryFileBytes: 0,
     peakTunnelsInUse: {},
     tunnelWaits: {},
   };
@@ -191,7 +201,6 @@ export async function startGitlabSimulator(
     return pool;
   };
   const authorizations = new AuthorizationCache(options.now);
-
   const forbiddenKinds = () => faults.forbiddenKinds;
   const knobs = () => clusterKnobs;
   const namespacedRbacOnly = () => faults.namespacedRbacOnly;
@@ -233,8 +242,25 @@ export async function startGitlabSimulator(
         return () => streams.delete(stop);
       },
       logFollowIntervalMs: options.logFollowIntervalMs ?? 1000,
+      metricsApi: () => knobs().metricsApi && agent?.metricsServer !== false,
     });
   }
+
+  // A retried deploy job that succeeds applies its deployment's images to the
+  // environment's namespace in the agent's cluster.
+  const runner = new DeployRunner(directory, {
+    jobPhaseMs: options.deployJobPhaseMs ?? 1500,
+    onDeployed: (_project, env, deployment) => {
+      const cluster = env.agent ? clusters.get(env.agent) : undefined;
+      if (cluster && env.kubernetesNamespace && deployment.images.length)
+        setImages(
+          cluster.store,
+          cluster.controllers,
+          env.kubernetesNamespace,
+          deployment.images,
+        );
+    },
+  });
 
   let urls: { url: string; kasProxyUrl: string } = { url: '', kasProxyUrl: '' };
   const churns = new Map<string, () => void>();
@@ -336,6 +362,10 @@ export async function startGitlabSimulator(
       baseUrl: urls.url,
       kasProxyUrl: urls.kasProxyUrl,
       kasEnabled: faults.kasEnabled,
+      countFileBytes: (bytes: number) => {
+        stats.repositoryFileBytes += bytes;
+      },
+      runner,
     };
     if (surface === 'rest') {
       handleRest(req, res, url, pathname.slice('/api/v4'.length), context);
@@ -371,9 +401,17 @@ export async function startGitlabSimulator(
       return;
     }
     // An array body is a multiplexed batch: each operation gets its own limits.
-    const result = Array.isArray(body)
-      ? await Promise.all(body.map(op => runGraphql(op, context)))
-      : await runGraphql(body, context);
+    let result;
+    try {
+      result = Array.isArray(body)
+        ? await Promise.all(body.map(op => runGraphql(op, context)))
+        : await runGraphql(body, context);
+    } catch (error) {
+      if (!(error instanceof GraphqlInternalError)) throw error;
+      // GraphqlController rescues what a resolver raised with this answer.
+      sendJson(res, 500, { errors: [{ message: 'Internal server error' }] });
+      return;
+    }
     sendJson(res, 200, result);
   }
 
@@ -511,6 +549,7 @@ export async function startGitlabSimulator(
     close: () =>
       new Promise<void>((resolve, reject) => {
         clearInterval(ticker);
+        runner.dispose();
         clusters.forEach(c => c.controllers.dispose());
         churns.forEach(stop => stop());
         [...streams].forEach(stop => stop());

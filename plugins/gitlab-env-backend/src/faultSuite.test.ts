@@ -8,6 +8,7 @@ import {
 } from '@gitlab-env/gitlab-simulator';
 import { Server } from 'http';
 import request from 'supertest';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import {
@@ -20,6 +21,9 @@ import {
   FAULT_MODES,
   faultSuiteEntities,
   faultSuiteScenario,
+  ciAccessAnswerProblem,
+  HOSTILE_PATTERN_REQUESTS,
+  PLAIN_PATTERN_REQUESTS,
   isDefiniteButWrong,
   knobsOf,
   Outcome,
@@ -149,7 +153,12 @@ describe('fault suite against the simulator', () => {
     expect(baseline.size).toBeGreaterThan(5);
   });
 
-  it.each(FAULT_MODES.map(mode => [mode.name, mode]))(
+  it.each(
+    FAULT_MODES.filter(mode => !mode.ciAccessRequests).map(mode => [
+      mode.name,
+      mode,
+    ]),
+  )(
     '%s: typed answers only, no definite-but-wrong badge, no crash, no Secret value',
     async (_, mode) => {
       const run = await runMode(knobsOf(mode));
@@ -162,6 +171,40 @@ describe('fault suite against the simulator', () => {
       expectTypedOutcome(mode.name, run);
     },
   );
+
+  it('hostile patterns: each hostile CI access request gets its right decision, none crashes', async () => {
+    simulator.setFaults(knobsOf({ name: 'hostile patterns', knobs: {} }));
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
+    const problems: string[] = [];
+    // Each request twice, all at once, with the plain ones among them: the
+    // answers must not depend on order or on each other.
+    const requests = [
+      ...HOSTILE_PATTERN_REQUESTS,
+      ...PLAIN_PATTERN_REQUESTS,
+      ...HOSTILE_PATTERN_REQUESTS,
+    ];
+    await Promise.all(
+      requests.map(async expected => {
+        const res = await request(server)
+          .get(`/api/gitlab-env${expected.path}`)
+          .timeout(SUITE_SETTINGS.requestDeadlineMs * 5);
+        const problem = ciAccessAnswerProblem(expected, res.status, res.body);
+        if (problem)
+          problems.push(`${expected.path.slice(0, 80)}…: ${problem}`);
+      }),
+    );
+    delay.disable();
+    // A diagnostic, never a pass/fail figure: the fault-suite script reports it.
+    // eslint-disable-next-line no-console
+    console.log(
+      `hostile patterns: worst event-loop delay ${(delay.max / 1e6).toFixed(
+        0,
+      )} ms over ${requests.length} requests`,
+    );
+    expect(problems).toEqual([]);
+    expect(crashes).toEqual([]);
+  });
 
   it('keeps memory bounded over the oversized mode', async () => {
     simulator.setFaults(

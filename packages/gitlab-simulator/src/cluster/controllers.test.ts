@@ -1,4 +1,5 @@
 import {
+  eventually,
   kas,
   kasJson,
   kasPatch,
@@ -25,18 +26,6 @@ function restart(agent: number, path: string, at = new Date().toISOString()) {
     },
     'strategic-merge',
   );
-}
-
-async function eventually<T>(
-  read: () => Promise<T>,
-  ok: (value: T) => boolean,
-) {
-  for (let i = 0; i < 100; i++) {
-    const value = await read();
-    if (ok(value)) return value;
-    await new Promise(resolve => setTimeout(resolve, 50));
-  }
-  return read();
 }
 
 describe('controllers (pkg/controller/deployment, statefulset, daemon)', () => {

@@ -1,6 +1,7 @@
 import { KubeObject } from '../scenario/types';
 import { loadDefaultScenario } from '../scenario/load';
 import { expandCluster } from './expand';
+import { restatePod } from './pods';
 
 const now = new Date('2026-11-22T12:00:00Z');
 
@@ -275,6 +276,43 @@ describe('expandCluster', () => {
     expect(events.map(e => `${e.type}/${e.reason}`)).toContain(
       'Warning/BackOff',
     );
+  });
+
+  it('leaves no reason or message on the conditions of a Ready pod, as kubelet clears them (pkg/kubelet/status/generate.go)', () => {
+    const readiness = (pod: KubeObject) =>
+      pod.status.conditions
+        .filter((c: any) => ['Ready', 'ContainersReady'].includes(c.type))
+        .map((c: any) => [c.type, c.status, c.reason, c.message]);
+    const [ready] = find(objects, 'Pod', p => p.metadata.labels?.app === 'web');
+    expect(readiness(ready)).toEqual([
+      ['Ready', 'True', undefined, undefined],
+      ['ContainersReady', 'True', undefined, undefined],
+    ]);
+    const [broken] = find(
+      objects,
+      'Pod',
+      p => p.metadata.labels?.app === 'broken',
+    );
+    expect(readiness(broken)).toEqual([
+      [
+        'Ready',
+        'False',
+        'ContainersNotReady',
+        'containers with unready status: [app]',
+      ],
+      [
+        'ContainersReady',
+        'False',
+        'ContainersNotReady',
+        'containers with unready status: [app]',
+      ],
+    ]);
+    const recovered = restatePod(broken, 'running', {
+      cluster: 'test',
+      now,
+      nodes: ['n1'],
+    });
+    expect(readiness(recovered)).toEqual(readiness(ready));
   });
 
   it('creates namespaces and nodes, and is deterministic', () => {

@@ -45,6 +45,54 @@ describe('patches', () => {
     ]);
   });
 
+  it('strategic merge patch: $patch replace and delete on maps and lists (strategicpatch/patch.go)', () => {
+    // What `kubectl rollout undo statefulset` sends: a ControllerRevision's data.
+    const sts = {
+      spec: {
+        replicas: 3,
+        template: {
+          metadata: { labels: { app: 'db', extra: 'yes' } },
+          spec: { containers: [{ name: 'db', image: 'db:2', args: ['-v'] }] },
+        },
+      },
+    };
+    const patched = strategicMergePatch(sts, {
+      spec: {
+        template: {
+          $patch: 'replace',
+          metadata: { labels: { app: 'db' } },
+          spec: { containers: [{ name: 'db', image: 'db:1' }] },
+        },
+      },
+    });
+    expect(patched).toEqual({
+      spec: {
+        replicas: 3,
+        template: {
+          metadata: { labels: { app: 'db' } },
+          spec: { containers: [{ name: 'db', image: 'db:1' }] },
+        },
+      },
+    });
+    expect(
+      strategicMergePatch(doc, {
+        metadata: { annotations: { $patch: 'delete' } },
+      }).metadata,
+    ).toEqual({ name: 'x' });
+    expect(
+      strategicMergePatch(doc, {
+        spec: {
+          containers: [{ $patch: 'replace' }, { name: 'z', image: 'z:1' }],
+        },
+      }).spec.containers,
+    ).toEqual([{ name: 'z', image: 'z:1' }]);
+    expect(
+      strategicMergePatch(doc, {
+        spec: { containers: [{ name: 'a', $patch: 'delete' }] },
+      }).spec.containers,
+    ).toEqual([{ name: 'b', image: 'b:1' }]);
+  });
+
   it('JSON patch: add, replace, remove, move, copy, test, with ~1 escapes', () => {
     const patched = jsonPatch(doc, [
       {

@@ -22,31 +22,59 @@ export function mergePatch(target: any, patch: any): any {
   return result;
 }
 
+/** A map patch's `$`-directives and `$setElementOrder/…` keys are not fields. */
+function withoutDirectives(patch: Record<string, any>): Record<string, any> {
+  return Object.fromEntries(
+    Object.entries(patch)
+      .filter(([key]) => !key.startsWith('$'))
+      .map(([key, value]) => [key, stripDirectives(value)]),
+  );
+}
+
+function stripDirectives(value: any): any {
+  if (Array.isArray(value)) return value.map(stripDirectives);
+  return isObject(value) ? withoutDirectives(value) : value;
+}
+
 /**
  * Strategic merge patch, approximated: maps merge like a merge patch, and
  * lists of named items (containers, ports, env...) merge by `name` like
- * Kubernetes' `patchMergeKey: name`; other lists are replaced.
+ * Kubernetes' `patchMergeKey: name`; other lists are replaced. The
+ * directives of `staging/src/k8s.io/apimachinery/pkg/util/strategicpatch/patch.go`
+ * that clients send are honoured: a map with `$patch: replace` replaces the
+ * map whole (what `kubectl rollout undo` sends for a StatefulSet or
+ * DaemonSet: a ControllerRevision's `data`), `$patch: delete` removes it,
+ * and a `{"$patch": "replace"}` element replaces the whole list.
  */
 export function strategicMergePatch(target: any, patch: any): any {
-  if (
-    Array.isArray(patch) &&
-    Array.isArray(target) &&
-    patch.every(i => isObject(i) && 'name' in i)
-  ) {
-    const merged = target.map(item => {
-      const change = patch.find(p => p.name === item?.name);
-      return change ? strategicMergePatch(item, change) : item;
-    });
-    const added = patch.filter(p => !target.some(t => t?.name === p.name));
-    return [...merged, ...added].filter(i => i.$patch !== 'delete');
+  if (Array.isArray(patch)) {
+    if (patch.some(i => isObject(i) && i.$patch === 'replace')) {
+      return stripDirectives(
+        patch.filter(i => !(isObject(i) && i.$patch === 'replace')),
+      );
+    }
+    if (Array.isArray(target) && patch.every(i => isObject(i) && 'name' in i)) {
+      const deleted = (p: any) => p.$patch === 'delete';
+      const merged = target.flatMap(item => {
+        const change = patch.find(p => p.name === item?.name);
+        if (!change) return [item];
+        return deleted(change) ? [] : [strategicMergePatch(item, change)];
+      });
+      const added = patch
+        .filter(p => !deleted(p) && !target.some(t => t?.name === p.name))
+        .map(stripDirectives);
+      return [...merged, ...added];
+    }
+    return stripDirectives(patch);
   }
   if (!isObject(patch)) {
     return patch;
   }
+  if (patch.$patch === 'replace') return withoutDirectives(patch);
   const result: Record<string, any> = isObject(target) ? { ...target } : {};
   for (const [key, value] of Object.entries(patch)) {
     if (key.startsWith('$')) continue;
-    if (value === null) {
+    if (value === null || (isObject(value) && value.$patch === 'delete')) {
       delete result[key];
     } else {
       result[key] = strategicMergePatch(result[key], value);

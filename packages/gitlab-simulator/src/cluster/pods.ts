@@ -186,8 +186,11 @@ function podStatus(
   const notReadyReason = ['succeeded', 'failed'].includes(input.state)
     ? 'PodCompleted'
     : 'ContainersNotReady';
+  // kubelet sets reason and message only while the condition is False and
+  // clears both when it turns True (pkg/kubelet/status/generate.go,
+  // GeneratePodReadyCondition / GenerateContainersReadyCondition).
   const notReadyMessage =
-    notReadyReason === 'ContainersNotReady'
+    !ready && notReadyReason === 'ContainersNotReady'
       ? `containers with unready status: [${names}]`
       : undefined;
   const status: any = {

@@ -98,7 +98,14 @@ export const BUILTIN_RESOURCES: ApiResource[] = [
   builtin('', 'v1', 'services', 'Service', true, {
     shortNames: ['svc'],
     categories: ['all'],
-    subresources: [STATUS],
+    subresources: [
+      STATUS,
+      {
+        name: 'proxy',
+        kind: 'ServiceProxyOptions',
+        verbs: ['create', 'delete', 'get', 'patch', 'update'],
+      },
+    ],
   }),
   builtin('', 'v1', 'endpoints', 'Endpoints', true, {
     shortNames: ['ep'],
@@ -316,15 +323,35 @@ export class ResourceRegistry {
 
   /** API groups with their served versions, in registration order. */
   groups(): Array<{ name: string; versions: string[] }> {
-    const groups = new Map<string, Set<string>>();
-    for (const resource of this.resources) {
-      const versions = groups.get(resource.group) ?? new Set<string>();
-      resource.versions.forEach(v => versions.add(v));
-      groups.set(resource.group, versions);
-    }
-    return [...groups].map(([name, versions]) => ({
-      name,
-      versions: [...versions],
-    }));
+    return groupsOf(this.resources);
   }
+}
+
+/** What discovery describes: resources and their groups (a registry, or a registry plus aggregated APIs). */
+export type ResourceCatalog = Pick<ResourceRegistry, 'resources' | 'groups'>;
+
+/** API groups of some resources with their served versions, in order of appearance. */
+export function groupsOf(
+  resources: ApiResource[],
+): Array<{ name: string; versions: string[] }> {
+  const groups = new Map<string, Set<string>>();
+  for (const resource of resources) {
+    const versions = groups.get(resource.group) ?? new Set<string>();
+    resource.versions.forEach(v => versions.add(v));
+    groups.set(resource.group, versions);
+  }
+  return [...groups].map(([name, versions]) => ({
+    name,
+    versions: [...versions],
+  }));
+}
+
+/** A catalog of the registry's resources followed by others (APIs aggregated into the API server). */
+export function catalogWith(
+  registry: ResourceRegistry,
+  extra: ApiResource[],
+): ResourceCatalog {
+  if (extra.length === 0) return registry;
+  const resources = [...registry.resources, ...extra];
+  return { resources, groups: () => groupsOf(resources) };
 }

@@ -18,26 +18,40 @@ export function canonicalJson(value: unknown): string {
   );
 }
 
+/**
+ * A value as Kubernetes' semantic equality sees it (`apiequality.Semantic.DeepEqual`
+ * over typed structs): a null, an empty map or an empty list is the same as an
+ * absent field (kubectl sends `creationTimestamp: null` and `resources: {}`).
+ */
+function semantic(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    return value.length ? value.map(semantic) : undefined;
+  }
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value)
+      .map(([key, v]) => [key, semantic(v)] as const)
+      .filter(([, v]) => v !== undefined);
+    return entries.length ? Object.fromEntries(entries) : undefined;
+  }
+  return value === null ? undefined : value;
+}
+
+/** Do two pod templates hold the same content, semantically and key order aside? */
+export function sameTemplate(a: unknown, b: unknown): boolean {
+  return canonicalJson(semantic(a) ?? {}) === canonicalJson(semantic(b) ?? {});
+}
+
 /** EqualIgnoreHash: a ReplicaSet's pod template equals the Deployment's, ignoring `pod-template-hash`. */
 export function templatesEqualIgnoringHash(
   rsTemplate: any,
   deploymentTemplate: any,
 ): boolean {
-  const strip = (t: any) => {
-    // Compared as typed structs are: a null field (kubectl sends `creationTimestamp: null`) is an absent one.
-    const copy = JSON.parse(JSON.stringify(t ?? {}), (_key, v) =>
-      v === null ? undefined : v,
-    );
-    if (copy.metadata?.labels) {
-      delete copy.metadata.labels['pod-template-hash'];
-      if (Object.keys(copy.metadata.labels).length === 0)
-        delete copy.metadata.labels;
-    }
-    if (copy.metadata && Object.keys(copy.metadata).length === 0)
-      delete copy.metadata;
-    return canonicalJson(copy);
+  const withoutHash = (t: any) => {
+    const copy = JSON.parse(JSON.stringify(t ?? {}));
+    delete copy.metadata?.labels?.['pod-template-hash'];
+    return copy;
   };
-  return strip(rsTemplate) === strip(deploymentTemplate);
+  return sameTemplate(withoutHash(rsTemplate), withoutHash(deploymentTemplate));
 }
 
 /** `intstr.GetScaledValueFromIntOrPercent`: an int, or a percentage of `total` rounded up or down. */

@@ -11,13 +11,23 @@ import {
 } from './objects';
 import { buildPod, isPodReady, PodState } from './pods';
 import { withWorkloadDefaults } from './defaults';
+import {
+  buildControllerRevision,
+  CHANGE_CAUSE,
+  copyableAnnotations,
+  DESIRED_REPLICAS,
+  MAX_REPLICAS,
+  podRevisionLabel,
+  previousImages,
+  REVISION,
+  REVISION_HASH_LABEL,
+  withImages,
+} from './revisions';
 
 /**
  * What the workload controllers (deployment, replicaset, statefulset,
  * daemonset, job, cronjob) create for a manifest, and the statuses they write.
  */
-
-const REVISION = 'deployment.kubernetes.io/revision';
 
 function transition(
   type: string,
@@ -236,40 +246,93 @@ export function buildReplicaSetPod(
   });
 }
 
+/**
+ * The templates of a Deployment's earlier revisions, oldest first, that its
+ * ReplicaSets still hold: the scenario's `previous-images` (one revision
+ * each), or else one revision with an older image tag (`<tag>-prev`) when
+ * the revision is above 1. At most `revisionHistoryLimit` are kept
+ * (`cleanupDeployment` in pkg/controller/deployment/sync.go).
+ */
+function olderRevisions(
+  deployment: KubeObject,
+  revision: number,
+): Array<{ revision: number; template: any }> {
+  const previous = previousImages(deployment);
+  let older: Array<{ revision: number; template: any }>;
+  if (previous) {
+    if (revision - previous.length < 1) {
+      throw new Error(
+        `Deployment ${deployment.metadata.namespace}/${deployment.metadata.name}: revision ${revision} leaves no room for ${previous.length} earlier revisions`,
+      );
+    }
+    older = previous.map((images, i) => ({
+      revision: revision - previous.length + i,
+      template: withImages(deployment.spec.template, images),
+    }));
+  } else if (revision > 1) {
+    const template = deepClone(deployment.spec.template ?? {});
+    for (const container of template.spec?.containers ?? []) {
+      container.image = String(container.image).replace(
+        /:([^:/]+)$/,
+        (_m: string, tag: string) => `:${tag}-prev`,
+      );
+    }
+    older = [{ revision: revision - 1, template }];
+  } else {
+    older = [];
+  }
+  return older.slice(
+    Math.max(0, older.length - (deployment.spec.revisionHistoryLimit ?? 10)),
+  );
+}
+
 export function expandDeployment(
   input: KubeObject,
   created: Date,
   ctx: ExpandContext,
 ): KubeObject[] {
   const deployment = deepClone(withWorkloadDefaults(input));
-  const revision = deploymentRevision(deployment);
+  const declared =
+    annotation(deployment, SIM_ANNOTATIONS.revision) ??
+    annotation(deployment, REVISION);
+  // Without a declared revision, the earlier revisions come first.
+  const revision = declared
+    ? Number(declared)
+    : (previousImages(deployment)?.length ?? 0) + 1;
   deployment.metadata.annotations = {
     ...deployment.metadata.annotations,
     [REVISION]: String(revision),
   };
   const split = deploymentSplit(deployment);
-  const revisions = revision > 1 ? [revision, revision - 1] : [revision];
+  const older = olderRevisions(deployment, revision);
+  const revisions = [
+    { revision, template: deployment.spec.template ?? {} },
+    ...[...older].reverse(),
+  ];
+  // The controller copies the Deployment's annotations onto its ReplicaSets;
+  // an earlier revision keeps neither the current change cause nor the
+  // simulator's state steering, which describes the current revision.
+  const copied = copyableAnnotations(deployment);
+  const {
+    [CHANGE_CAUSE]: _cause,
+    [SIM_ANNOTATIONS.state]: _state,
+    ...earlier
+  } = copied;
   const replicaSets: KubeObject[] = [];
   const podsByRs = new Map<string, KubeObject[]>();
-  for (const rev of revisions) {
+  revisions.forEach(({ revision: rev, template: podTemplate }, position) => {
     const current = rev === revision;
     const hash = templateHash(deployment, rev, ctx);
-    // An old revision ran an older image: its template differs.
-    const template = deepClone(deployment.spec.template ?? {});
+    const template = deepClone(podTemplate);
     template.metadata = {
       ...template.metadata,
       labels: { ...template.metadata?.labels, 'pod-template-hash': hash },
     };
-    if (!current) {
-      for (const container of template.spec?.containers ?? []) {
-        container.image = String(container.image).replace(
-          /:([^:/]+)$/,
-          (_m: string, tag: string) => `:${tag}-prev`,
-        );
-      }
-    }
-    const rsCreated = current ? created : new Date(created.getTime() - 86400e3);
-    const count = current ? split.current : split.old;
+    // Each earlier revision was current a day before the next one.
+    const rsCreated = new Date(created.getTime() - position * 86400e3);
+    let count = 0;
+    if (current) count = split.current;
+    else if (position === 1) count = split.old;
     const rs: KubeObject = {
       apiVersion: 'apps/v1',
       kind: 'ReplicaSet',
@@ -283,10 +346,9 @@ export function expandDeployment(
         generation: 1,
         labels: { ...template.metadata.labels },
         annotations: {
-          'deployment.kubernetes.io/desired-replicas': String(
-            deployment.spec.replicas,
-          ),
-          'deployment.kubernetes.io/max-replicas': String(
+          ...(current ? copied : earlier),
+          [DESIRED_REPLICAS]: String(deployment.spec.replicas),
+          [MAX_REPLICAS]: String(
             deployment.spec.replicas +
               Math.ceil(deployment.spec.replicas * 0.25),
           ),
@@ -317,7 +379,7 @@ export function expandDeployment(
     rs.status = replicaSetStatus(rs, pods);
     replicaSets.push(rs);
     podsByRs.set(rs.metadata.uid!, pods);
-  }
+  });
   if (!deployment.status) {
     deployment.status = deploymentStatus(
       deployment,
@@ -485,14 +547,34 @@ export function statefulSetStatus(
   };
 }
 
-export function statefulSetRevisionName(
-  sts: KubeObject,
+/**
+ * A StatefulSet's or DaemonSet's ControllerRevisions, oldest first: one per
+ * scenario `previous-images` entry, then the current template's
+ * (history truncated to `revisionHistoryLimit`, like the controllers do).
+ */
+export function workloadRevisions(
+  workload: KubeObject,
+  created: Date,
   ctx: ExpandContext,
-): string {
-  return `${sts.metadata.name}-${stableSuffix(
-    `${ctx.cluster}/${JSON.stringify(sts.spec?.template ?? {})}`,
-    10,
-  )}`;
+): KubeObject[] {
+  const previous = previousImages(workload) ?? [];
+  const kept = previous.slice(
+    Math.max(0, previous.length - (workload.spec.revisionHistoryLimit ?? 10)),
+  );
+  const templates = [
+    ...kept.map(images => withImages(workload.spec.template, images)),
+    workload.spec.template,
+  ];
+  const first = previous.length - kept.length + 1;
+  return templates.map((template, i) =>
+    buildControllerRevision(
+      workload,
+      template,
+      first + i,
+      new Date(created.getTime() - (templates.length - 1 - i) * 86400e3),
+      ctx,
+    ),
+  );
 }
 
 export function expandStatefulSet(
@@ -501,30 +583,8 @@ export function expandStatefulSet(
   ctx: ExpandContext,
 ): KubeObject[] {
   const sts = deepClone(withWorkloadDefaults(input));
-  const revisionName = statefulSetRevisionName(sts, ctx);
-  const revision: KubeObject = {
-    apiVersion: 'apps/v1',
-    kind: 'ControllerRevision',
-    metadata: {
-      name: revisionName,
-      namespace: sts.metadata.namespace,
-      uid: stableUid(
-        `${ctx.cluster}/cr/${sts.metadata.namespace}/${revisionName}`,
-      ),
-      creationTimestamp: isoSeconds(created),
-      labels: {
-        ...sts.spec.selector?.matchLabels,
-        'controller.kubernetes.io/hash': revisionName.split('-').pop()!,
-      },
-      ownerReferences: [controllerRef(sts)],
-    },
-    revision: 1,
-    data: {
-      spec: {
-        template: { $patch: 'replace', ...deepClone(sts.spec.template) },
-      },
-    },
-  };
+  const revisions = workloadRevisions(sts, created, ctx);
+  const revisionName = podRevisionLabel(revisions[revisions.length - 1]);
   const pods: KubeObject[] = [];
   const claims: KubeObject[] = [];
   for (let i = 0; i < sts.spec.replicas; i++) {
@@ -536,7 +596,7 @@ export function expandStatefulSet(
   if (!sts.status) {
     sts.status = statefulSetStatus(sts, pods, revisionName);
   }
-  return [sts, revision, ...pods, ...claims];
+  return [sts, ...revisions, ...pods, ...claims];
 }
 
 // ----------------------------------------------------------------- DaemonSet
@@ -547,10 +607,8 @@ export function expandDaemonSet(
   ctx: ExpandContext,
 ): KubeObject[] {
   const ds = deepClone(withWorkloadDefaults(input));
-  const hash = stableSuffix(
-    `${ctx.cluster}/${JSON.stringify(ds.spec?.template ?? {})}`,
-    10,
-  );
+  const revisions = workloadRevisions(ds, created, ctx);
+  const hash = podRevisionLabel(revisions[revisions.length - 1]);
   const pods = ctx.nodes.map((node, i) => {
     const pod = buildPod({
       name: `${ds.metadata.name}-${stableSuffix(
@@ -561,7 +619,7 @@ export function expandDaemonSet(
       template: ds.spec.template,
       owner: ds,
       extraLabels: {
-        'controller-revision-hash': hash,
+        [REVISION_HASH_LABEL]: hash,
         'pod-template-generation': '1',
       },
       state: simState(ds) === 'crashloop' && i === 0 ? 'crashloop' : 'running',
@@ -586,7 +644,7 @@ export function expandDaemonSet(
       updatedNumberScheduled: pods.length,
     };
   }
-  return [ds, ...pods];
+  return [ds, ...revisions, ...pods];
 }
 
 // ---------------------------------------------------------------- Job, CronJob

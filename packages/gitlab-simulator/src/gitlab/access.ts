@@ -120,6 +120,17 @@ export class GitlabDirectory {
     );
   }
 
+  /**
+   * `download_code`: anyone on a public project, any signed-in user on an
+   * internal one, Reporter or above on a private one (doc/user/permissions.md,
+   * "View project code").
+   */
+  canReadCode(caller: Caller | undefined, project: ScenarioProject): boolean {
+    if (project.visibility === 'public') return true;
+    if (project.visibility === 'internal' && caller) return true;
+    return this.roleIn(caller?.user, project.fullPath) >= ROLE_LEVEL.reporter;
+  }
+
   canReadGroup(caller: Caller | undefined, group: ScenarioGroup): boolean {
     if (group.visibility === 'public') return true;
     if (group.visibility === 'internal' && caller) return true;

@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 
-/** GraphQL cursor connections as GitLab serves them (keyset on id, at most 100 per page). */
+/** GraphQL cursor connections as GitLab serves them (keyset cursors, at most 100 per page). */
 
 export const MAX_PAGE_SIZE = 100;
 
@@ -33,14 +33,20 @@ export function connection<T, N>(
   toNode: (item: T) => N,
   args: ConnectionArgs,
 ) {
+  // Keyset on the list's own order: after the item the cursor names, or,
+  // when it is gone, after its id (lists in ascending id order).
   let window = items;
   if (args.after) {
     const after = decodeCursor(args.after);
-    window = window.filter(i => idOf(i) > after);
+    const at = window.findIndex(i => idOf(i) === after);
+    window =
+      at >= 0 ? window.slice(at + 1) : window.filter(i => idOf(i) > after);
   }
   if (args.before) {
     const before = decodeCursor(args.before);
-    window = window.filter(i => idOf(i) < before);
+    const at = window.findIndex(i => idOf(i) === before);
+    window =
+      at >= 0 ? window.slice(0, at) : window.filter(i => idOf(i) < before);
   }
   const beforeWindow = items.length - window.length;
   const first = args.first ?? (args.last ? undefined : MAX_PAGE_SIZE);

@@ -17,6 +17,13 @@ import { Caller, GitlabDirectory } from './access';
 import { connection, ConnectionArgs } from './connection';
 import { MAX_DEPTH, queryDepth } from './depth';
 import { gitlabSchemaSdl } from './schema.graphql';
+import { deploymentNode, jobNode } from './deploymentNodes';
+import {
+  DeploymentQuery,
+  findDeployments,
+  InefficientQueryError,
+} from './deploymentsFinder';
+import { DeployRunner } from './jobs';
 
 /** GitLab's `/api/graphql`: the schema above, executed with GitLab's visibility rules and limits. */
 
@@ -28,6 +35,112 @@ export interface GraphqlContext {
   kasEnabled: boolean;
   /** Resolutions of `Project.environments` in this operation (GitLab allows one). */
   environmentsCalls: number;
+  /** Resolutions of `Environment.deployments` in this operation (GitLab allows one). */
+  deploymentsCalls: number;
+  /** Runs retried deploy jobs (`jobRetry`). */
+  runner: DeployRunner;
+}
+
+/**
+ * A resolver raised what GitlabController answers with 500 and
+ * `{"errors":[{"message":"Internal server error"}]}` (an unrescued
+ * exception, e.g. DeploymentsFinder::InefficientQueryError from
+ * `Environment.deployments`).
+ */
+export class GraphqlInternalError extends Error {}
+
+const NOT_AVAILABLE =
+  "The resource that you are attempting to access does not exist or you don't have permission to perform this action";
+
+/**
+ * `Environment.deployments` (app/graphql/resolvers/deployments_resolver.rb,
+ * types/deployments_order_by_input_type.rb): one environment per operation
+ * (FieldCallCount); `orderBy` with exactly one of createdAt or finishedAt;
+ * `statuses`; then DeploymentsFinder, whose refusals are unrescued (500).
+ */
+function environmentDeployments(
+  project: ScenarioProject,
+  env: ScenarioEnvironment,
+  ctx: GraphqlContext,
+  args: ConnectionArgs & {
+    statuses?: string[] | null;
+    orderBy?: { createdAt?: string | null; finishedAt?: string | null } | null;
+  },
+) {
+  ctx.deploymentsCalls += 1;
+  if (ctx.deploymentsCalls > 1) {
+    throw new GraphQLError(
+      '"deployments" field can be requested only for 1 Environment(s) at a time.',
+    );
+  }
+  let orderBy: DeploymentQuery['orderBy'];
+  let sort: DeploymentQuery['sort'];
+  if (args.orderBy) {
+    const keys = Object.entries(args.orderBy).filter(
+      ([, v]) => v !== null && v !== undefined,
+    );
+    if (keys.length !== 1) {
+      throw new GraphQLError(
+        'orderBy parameter must contain one key-value pair.',
+      );
+    }
+    orderBy = keys[0][0] === 'createdAt' ? 'created_at' : 'finished_at';
+    sort = keys[0][1] === 'DESC' ? 'desc' : 'asc';
+  }
+  let found;
+  try {
+    found = findDeployments(project, {
+      environment: env,
+      statuses: args.statuses?.map(s => s.toLowerCase()),
+      orderBy,
+      sort,
+    });
+  } catch (error) {
+    if (error instanceof InefficientQueryError)
+      throw new GraphqlInternalError(error.message);
+    throw error;
+  }
+  return connection(
+    found,
+    f => f.deployment.id,
+    f => deploymentNode(ctx, project, f.env, f.deployment),
+    args,
+  );
+}
+
+/** `jobRetry` (app/graphql/mutations/ci/job/retry.rb): authorizes like the REST retry, answers GitLab's errors. */
+function jobRetry(
+  ctx: GraphqlContext,
+  input: { id: string; clientMutationId?: string },
+) {
+  const { caller, directory } = ctx;
+  // Mutations need the api scope (BaseMutation.authorization_scopes).
+  if (!caller || !directory.hasScope(caller, 'api'))
+    throw new GraphQLError(NOT_AVAILABLE);
+  const gid = /^gid:\/\/gitlab\/([A-Za-z:]+)\/(\d+)$/.exec(String(input.id));
+  if (!gid) throw new GraphQLError(`"${input.id}" is not a valid Global ID`);
+  if (
+    !['Ci::Build', 'Ci::Bridge', 'Ci::Processable', 'CommitStatus'].includes(
+      gid[1],
+    )
+  )
+    throw new GraphQLError(
+      `"${input.id}" does not represent an instance of Ci::Processable`,
+    );
+  const jobId = Number(gid[2]);
+  const project = directory.scenario.projects.find(p =>
+    p.environments.some(e => e.deployments.some(d => d.job.id === jobId)),
+  );
+  if (!project || !directory.canReadProject(caller, project))
+    throw new GraphQLError(NOT_AVAILABLE);
+  const result = ctx.runner.retry(caller, project, jobId);
+  if (result === 'not_found' || result === 'forbidden')
+    throw new GraphQLError(NOT_AVAILABLE);
+  return {
+    clientMutationId: input.clientMutationId ?? null,
+    errors: result === 'not_retryable' ? ['Job is not retryable'] : [],
+    job: result === 'not_retryable' ? null : jobNode(ctx, project, result),
+  };
 }
 
 const VALID_STATES = ['available', 'stopping', 'stopped'];
@@ -150,21 +263,10 @@ function environmentNode(
     },
     lastDeployment: ({ status }: { status: string }) => {
       const deployment = env.deployments.find(d => d.status === status);
-      return deployment
-        ? {
-            id: `gid://gitlab/Deployment/${deployment.id}`,
-            iid: String(deployment.iid),
-            status: deployment.status,
-            ref: deployment.ref,
-            sha: deployment.sha,
-            tag: false,
-            createdAt: deployment.createdAt,
-            updatedAt: deployment.finishedAt ?? deployment.createdAt,
-            finishedAt: deployment.finishedAt ?? null,
-            webPath: `/${project.fullPath}/-/environments/${env.id}/deployments/${deployment.iid}`,
-          }
-        : null;
+      return deployment ? deploymentNode(ctx, project, env, deployment) : null;
     },
+    deployments: (args: Parameters<typeof environmentDeployments>[3]) =>
+      environmentDeployments(project, env, ctx, args),
   };
 }
 
@@ -369,6 +471,11 @@ function rootValue(ctx: GraphqlContext) {
             },
           }
         : null,
+    jobRetry: ({
+      input,
+    }: {
+      input: { id: string; clientMutationId?: string };
+    }) => jobRetry(ctx, input),
     currentUser: () =>
       caller
         ? {
@@ -402,7 +509,7 @@ export interface GraphqlRequest {
 /** Runs one GraphQL operation and returns the JSON GitLab would answer with. */
 export async function runGraphql(
   request: GraphqlRequest,
-  ctx: Omit<GraphqlContext, 'environmentsCalls'>,
+  ctx: Omit<GraphqlContext, 'environmentsCalls' | 'deploymentsCalls'>,
 ) {
   if (typeof request.query !== 'string' || !request.query.trim()) {
     return { errors: [{ message: 'No query string was present' }] };
@@ -429,7 +536,11 @@ export async function runGraphql(
       ],
     };
   }
-  const context: GraphqlContext = { ...ctx, environmentsCalls: 0 };
+  const context: GraphqlContext = {
+    ...ctx,
+    environmentsCalls: 0,
+    deploymentsCalls: 0,
+  };
   const result = await execute({
     schema,
     document,
@@ -441,6 +552,10 @@ export async function runGraphql(
         ? request.operationName
         : undefined,
   });
+  const internal = result.errors?.find(
+    e => e.originalError instanceof GraphqlInternalError,
+  );
+  if (internal) throw internal.originalError;
   return {
     ...(result.errors ? { errors: result.errors.map(e => e.toJSON()) } : {}),
     ...(result.data !== undefined ? { data: result.data } : {}),

@@ -1,5 +1,5 @@
 import { DEMO_TOKEN } from '../scenario/generate';
-import { useSimulator } from '../testing/harness';
+import { useSimulator, withMembership } from '../testing/harness';
 
 // Shapes and errors of https://docs.gitlab.com/api/repository_files/.
 const CONFIG = '.gitlab%2Fagents%2Fnonprod%2Fconfig.yaml';
@@ -69,6 +69,28 @@ describe('GitLab repository files API', () => {
     expect(await unencoded.json()).toEqual({ error: '404 Not Found' });
   });
 
+  it('serves files as a test edits them on the running simulator', async () => {
+    const files = sim().scenario.projects.find(
+      p => p.fullPath === 'acme/infra',
+    )!.files;
+    const path = '.gitlab/agents/nonprod/config.yaml';
+    const original = files[path];
+    try {
+      delete files[path];
+      expect(
+        (await get(`/projects/100/repository/files/${CONFIG}/raw`)).status,
+      ).toBe(404);
+      files[path] = 'user_access: {}\n';
+      expect(
+        await (
+          await get(`/projects/100/repository/files/${CONFIG}/raw`)
+        ).text(),
+      ).toBe('user_access: {}\n');
+    } finally {
+      files[path] = original;
+    }
+  });
+
   it('answers 404 Project Not Found to callers who cannot see a private project', async () => {
     const outsider = await get(
       `/projects/100/repository/files/${CONFIG}/raw`,
@@ -82,21 +104,45 @@ describe('GitLab repository files API', () => {
   });
 
   it('answers 403 to members below Reporter of a private project (guests cannot read code)', async () => {
-    const memberships = sim().scenario.memberships;
-    memberships.push({
-      username: 'outsider',
-      path: 'acme/infra',
-      role: 'guest',
-    });
+    await withMembership(
+      sim(),
+      { username: 'outsider', path: 'acme/infra', role: 'guest' },
+      async () => {
+        const guest = await get(
+          `/projects/100/repository/files/${CONFIG}/raw`,
+          'glpat-outsider',
+        );
+        expect(guest.status).toBe(403);
+        expect(await guest.json()).toEqual({ message: '403 Forbidden' });
+      },
+    );
+  });
+
+  it('streams a large raw file in chunks, its size in X-Gitlab-Size only, and counts what it wrote', async () => {
+    const infra = sim().scenario.projects.find(
+      p => p.fullPath === 'acme/infra',
+    )!;
+    const big = 'x'.repeat(3 * 1024 * 1024);
+    infra.files['big.yaml'] = big;
     try {
-      const guest = await get(
-        `/projects/100/repository/files/${CONFIG}/raw`,
-        'glpat-outsider',
-      );
-      expect(guest.status).toBe(403);
-      expect(await guest.json()).toEqual({ message: '403 Forbidden' });
+      sim().resetStats();
+      const whole = await get('/projects/100/repository/files/big.yaml/raw');
+      expect(whole.headers.get('x-gitlab-size')).toBe(String(big.length));
+      expect(whole.headers.get('content-length')).toBeNull();
+      expect((await whole.text()).length).toBe(big.length);
+      expect(sim().stats().repositoryFileBytes).toBe(big.length);
+
+      // A client that stops reading stops the transfer: past the socket
+      // buffers (Linux: up to 4 MiB sent on loopback), nothing more is written.
+      const huge = 'x'.repeat(24 * 1024 * 1024);
+      infra.files['big.yaml'] = huge;
+      sim().resetStats();
+      const head = await get('/projects/100/repository/files/big.yaml/raw');
+      await head.body?.cancel();
+      await new Promise(resolve => setTimeout(resolve, 100));
+      expect(sim().stats().repositoryFileBytes).toBeLessThan(huge.length / 3);
     } finally {
-      memberships.pop();
+      delete infra.files['big.yaml'];
     }
   });
 });

@@ -3,6 +3,7 @@ import { ServerResponse } from 'http';
 import { ScenarioProject } from '../scenario/types';
 import { sendBody, sendJson } from '../http/respond';
 import { Caller, GitlabDirectory } from './access';
+import { blobId, repositoryOf } from './repository';
 
 /**
  * GitLab's repository files API (https://docs.gitlab.com/api/repository_files/):
@@ -21,48 +22,49 @@ import { Caller, GitlabDirectory } from './access';
  *   cannot see the project get 404 Project Not Found, members below
  *   Reporter 403 Forbidden.
  *
- * The simulator's repository holds one commit per project: the default
- * branch, also reachable as `HEAD` or `refs/heads/<default>`.
+ * - Every answer for a file carries its metadata as `X-Gitlab-*` headers,
+ *   `X-Gitlab-Size` among them (`set_http_headers(blob_data)` in
+ *   lib/api/files.rb), so a client knows the size before it reads the body.
+ * - A raw body is streamed (Workhorse's send-git-blob, from Gitaly in
+ *   chunks); files past STREAMED_FROM_BYTES go out in chunks as the client
+ *   reads them, without Content-Length, so a client that stops reading
+ *   stops the transfer, and only X-Gitlab-Size says the size up front.
+ *
+ * `ref` is any ref Git resolves (`gitlab/repository.ts`): a branch, a tag,
+ * `HEAD`, `refs/heads/…`, `refs/tags/…` or a commit id, and the file is
+ * served as it is in that commit's tree; `last_commit_id` is the commit
+ * that last changed it.
  */
 
 const FILE_ROUTE = /^\/repository\/files\/([^/]+)(\/raw)?$/;
-
-function canReadCode(
-  directory: GitlabDirectory,
-  caller: Caller | undefined,
-  project: ScenarioProject,
-): boolean {
-  if (project.visibility === 'public') return true;
-  if (project.visibility === 'internal' && caller) return true;
-  return directory.hasRole(caller?.user, project.fullPath, 'reporter');
-}
+const STREAMED_FROM_BYTES = 64 * 1024;
+const CHUNK_BYTES = 16 * 1024;
 
 /**
- * The commits the project's deployments record, full or abbreviated (GitLab
- * resolves a commit id of 7 or more hex digits as a ref). The simulator
- * holds one snapshot of each repository, served for them and the default
- * branch; every other ref answers 404 Commit Not Found.
+ * Writes `body` in chunks, each after the client took the one before
+ * (backpressure); stops when the client goes. Counts what was written.
  */
-function deployedCommit(project: ScenarioProject, ref: string): boolean {
-  if (!/^[0-9a-f]{7,40}$/.test(ref)) return false;
-  return project.environments.some(environment =>
-    environment.deployments.some(({ sha }) => sha.startsWith(ref)),
-  );
-}
-
-function knownRef(project: ScenarioProject, ref: string): boolean {
-  return (
-    [
-      project.defaultBranch,
-      'HEAD',
-      `refs/heads/${project.defaultBranch}`,
-    ].includes(ref) || deployedCommit(project, ref)
-  );
-}
-
-/** A stable fake commit id for the project's only commit. */
-function commitId(project: ScenarioProject): string {
-  return createHash('sha1').update(`commit:${project.fullPath}`).digest('hex');
+function streamBody(
+  res: ServerResponse,
+  body: Buffer,
+  headers: Record<string, string | number>,
+  countBytes: (bytes: number) => void,
+) {
+  res.writeHead(200, headers);
+  let offset = 0;
+  const next = () => {
+    while (offset < body.length && !res.destroyed) {
+      const chunk = body.subarray(offset, offset + CHUNK_BYTES);
+      offset += chunk.length;
+      countBytes(chunk.length);
+      if (!res.write(chunk)) {
+        res.once('drain', next);
+        return;
+      }
+    }
+    if (!res.destroyed) res.end();
+  };
+  next();
 }
 
 /**
@@ -76,10 +78,12 @@ export function handleRepositoryFile(
   project: ScenarioProject,
   directory: GitlabDirectory,
   caller: Caller | undefined,
+  options: { countBytes?: (bytes: number) => void } = {},
 ): boolean {
+  const countBytes = options.countBytes ?? (() => undefined);
   const match = rest.match(FILE_ROUTE);
   if (!match) return false;
-  if (!canReadCode(directory, caller, project)) {
+  if (!directory.canReadCode(caller, project)) {
     sendJson(res, 403, { message: '403 Forbidden' });
     return true;
   }
@@ -90,7 +94,9 @@ export function handleRepositoryFile(
     return true;
   }
   const ref = refParam || project.defaultBranch;
-  if (!knownRef(project, ref)) {
+  const repository = repositoryOf(project);
+  const commit = repository.resolve(ref, project.defaultBranch);
+  if (!commit) {
     sendJson(res, 404, { message: '404 Commit Not Found' });
     return true;
   }
@@ -101,25 +107,33 @@ export function handleRepositoryFile(
     sendJson(res, 400, { error: 'file_path is invalid' });
     return true;
   }
-  const content = project.files[filePath];
+  const content = repository.tree(commit).get(filePath);
   if (content === undefined) {
     sendJson(res, 404, { message: '404 File Not Found' });
     return true;
   }
-  const blobId = createHash('sha1')
-    .update(`blob ${Buffer.byteLength(content)}\0${content}`)
-    .digest('hex');
+  const blob = blobId(content);
+  const lastCommit = repository.lastCommitTouching(filePath, commit) ?? commit;
   if (raw) {
-    sendBody(res, 200, content, {
+    const bytes = Buffer.from(content);
+    const headers = {
       'Content-Type': 'text/plain; charset=utf-8',
       'X-Gitlab-File-Path': filePath,
       'X-Gitlab-Ref': ref,
-      'X-Gitlab-Blob-Id': blobId,
-      'X-Gitlab-Commit-Id': commitId(project),
-      'X-Gitlab-Size': Buffer.byteLength(content),
-    });
+      'X-Gitlab-Blob-Id': blob,
+      'X-Gitlab-Commit-Id': commit,
+      'X-Gitlab-Last-Commit-Id': lastCommit,
+      'X-Gitlab-Size': bytes.length,
+    };
+    if (bytes.length >= STREAMED_FROM_BYTES) {
+      streamBody(res, bytes, headers, countBytes);
+    } else {
+      countBytes(bytes.length);
+      sendBody(res, 200, content, headers);
+    }
     return true;
   }
+  countBytes(Buffer.byteLength(content));
   sendJson(res, 200, {
     file_name: filePath.split('/').pop(),
     file_path: filePath,
@@ -128,9 +142,9 @@ export function handleRepositoryFile(
     content: Buffer.from(content, 'utf8').toString('base64'),
     content_sha256: createHash('sha256').update(content).digest('hex'),
     ref,
-    blob_id: blobId,
-    commit_id: commitId(project),
-    last_commit_id: commitId(project),
+    blob_id: blob,
+    commit_id: commit,
+    last_commit_id: lastCommit,
     execute_filemode: false,
   });
   return true;

@@ -10,6 +10,13 @@ import { atLeast } from '../scenario/version';
 import { Caller, GitlabDirectory } from './access';
 import { handleRepositoryFile } from './repositoryFiles';
 import { handleProtectedBranches } from './protectedBranches';
+import { deploymentJson } from './entities';
+import { DeployRunner } from './jobs';
+import { deploymentRoutes } from './routes/deployments';
+import { jobRoutes } from './routes/jobs';
+import { mergeRequestRoutes } from './routes/mergeRequests';
+import { ProjectRequest, ProjectRoute } from './routes/request';
+import { repositoryRoutes } from './routes/repository';
 
 /** GitLab's REST API v4: the endpoints the plugins and the CLI use. */
 
@@ -19,11 +26,26 @@ export interface RestContext {
   baseUrl: string;
   kasProxyUrl: string;
   kasEnabled: boolean;
+  /** Counts repository file bytes written (SimulatorStats.repositoryFileBytes). */
+  countFileBytes?: (bytes: number) => void;
+  /** Runs retried deploy jobs. */
+  runner: DeployRunner;
 }
+
+/** The project routes of the history endpoints, tried in order (`routes/`). */
+const PROJECT_ROUTES: ProjectRoute[] = [
+  deploymentRoutes,
+  jobRoutes,
+  repositoryRoutes,
+  mergeRequestRoutes,
+];
+
+/** The only write the simulator's REST API takes: retrying a job. */
+const RETRY = /^\/projects\/[^/]+\/jobs\/\d+\/retry$/;
 
 const NOT_FOUND = { error: '404 Not Found' };
 
-function paginate<T>(
+export function paginate<T>(
   url: URL,
   baseUrl: string,
   items: T[],
@@ -134,22 +156,19 @@ function environmentDetailJson(
   env: ScenarioEnvironment,
   ctx: RestContext,
 ) {
-  const deployment = env.deployments[0];
+  // `Environment#last_deployment` is the last successful one.
+  const deployment = env.deployments.find(d => d.status === 'SUCCESS');
   const agent = env.agent ? ctx.directory.agentByName(env.agent) : undefined;
   return {
     ...environmentJson(env),
     project: projectJson(project, ctx),
     last_deployment: deployment
-      ? {
-          id: deployment.id,
-          iid: deployment.iid,
-          ref: deployment.ref,
-          sha: deployment.sha,
-          created_at: deployment.createdAt,
-          updated_at: deployment.finishedAt ?? deployment.createdAt,
-          finished_at: deployment.finishedAt ?? null,
-          status: deployment.status.toLowerCase(),
-        }
+      ? deploymentJson(
+          { directory: ctx.directory, baseUrl: ctx.baseUrl },
+          project,
+          env,
+          deployment,
+        )
       : null,
     cluster_agent:
       agent && ctx.directory.canReadAgent(ctx.caller, agent)
@@ -167,8 +186,21 @@ export function handleRest(
   ctx: RestContext,
 ) {
   const { directory, caller } = ctx;
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
+  const method = req.method ?? 'GET';
+  const retry = method === 'POST' && RETRY.test(path);
+  if (method !== 'GET' && method !== 'HEAD' && !retry) {
     sendJson(res, 405, { error: '405 Method Not Allowed' });
+    return;
+  }
+  // `read_api` grants GET and HEAD only (lib/api/api.rb
+  // `allow_access_with_scope :read_api, if: request.get? || request.head?`).
+  if (retry && caller && !directory.hasScope(caller, 'api')) {
+    sendJson(res, 403, {
+      error: 'insufficient_scope',
+      error_description:
+        'The request requires higher privileges than provided by the access token.',
+      scope: 'api',
+    });
     return;
   }
   if (path === '/personal_access_tokens/self') {
@@ -317,7 +349,27 @@ export function handleRest(
     );
     return;
   }
-  if (handleRepositoryFile(res, url, rest, project, directory, caller)) {
+  if (
+    handleRepositoryFile(res, url, rest, project, directory, caller, {
+      countBytes: ctx.countFileBytes,
+    })
+  ) {
+    return;
+  }
+  const request: ProjectRequest = {
+    req,
+    res,
+    url,
+    method,
+    rest,
+    project,
+    directory,
+    caller,
+    entities: { directory, baseUrl: ctx.baseUrl },
+    runner: ctx.runner,
+    paginate: items => paginate(url, ctx.baseUrl, items),
+  };
+  if (PROJECT_ROUTES.some(route => route(request))) {
     return;
   }
   if (

@@ -7,6 +7,23 @@ import { atLeast } from '../scenario/version';
  * are left out of the schema of an older scenario `instance.version`, so a
  * query GitLab would refuse fails validation here too.
  */
+/** The statuses CiJobStatus and PipelineStatusEnum share (Ci::HasStatus). */
+const CI_STATUSES = [
+  'CREATED',
+  'WAITING_FOR_RESOURCE',
+  'PREPARING',
+  'WAITING_FOR_CALLBACK',
+  'PENDING',
+  'RUNNING',
+  'SUCCESS',
+  'FAILED',
+  'CANCELING',
+  'CANCELED',
+  'SKIPPED',
+  'MANUAL',
+  'SCHEDULED',
+].join('\n    ');
+
 const FULL_SCHEMA_SDL = /* GraphQL */ `
   scalar Time
   scalar JSON
@@ -28,6 +45,53 @@ const FULL_SCHEMA_SDL = /* GraphQL */ `
     CANCELED
     SKIPPED
     BLOCKED
+  }
+
+  enum SortDirectionEnum {
+    ASC
+    DESC
+  }
+
+  input DeploymentsOrderByInput {
+    createdAt: SortDirectionEnum
+    finishedAt: SortDirectionEnum
+  }
+
+  enum CiJobStatus {
+    ${CI_STATUSES}
+  }
+
+  enum PipelineStatusEnum {
+    ${CI_STATUSES}
+  }
+
+  enum CiJobKind {
+    BUILD
+    BRIDGE
+  }
+
+  scalar JobID
+  scalar CiProcessableID
+
+  type Mutation {
+    jobRetry(input: JobRetryInput!): JobRetryPayload
+  }
+
+  input CiVariableInput {
+    key: String!
+    value: String!
+  }
+
+  input JobRetryInput {
+    clientMutationId: String
+    id: CiProcessableID!
+    variables: [CiVariableInput!]
+  }
+
+  type JobRetryPayload {
+    clientMutationId: String
+    errors: [String!]!
+    job: CiJob
   }
 
   type Query {
@@ -191,6 +255,103 @@ const FULL_SCHEMA_SDL = /* GraphQL */ `
     clusterAgent: ClusterAgent # since 16.2 (doc/ci/environments/kubernetes_dashboard.md)
     deploymentsDisplayCount: String
     lastDeployment(status: DeploymentStatus!): Deployment
+    deployments(
+      statuses: [DeploymentStatus!]
+      orderBy: DeploymentsOrderByInput
+      first: Int
+      after: String
+      last: Int
+      before: String
+    ): DeploymentConnection
+  }
+
+  type DeploymentConnection {
+    nodes: [Deployment]
+    edges: [DeploymentEdge]
+    pageInfo: PageInfo!
+  }
+
+  type DeploymentEdge {
+    cursor: String!
+    node: Deployment
+  }
+
+  type UserCore {
+    id: ID!
+    username: String!
+    name: String!
+    avatarUrl: String
+    webUrl: String!
+    webPath: String!
+  }
+
+  type Commit {
+    id: ID!
+    sha: String!
+    shortId: String!
+    title: String
+    fullTitle: String
+    message: String
+    description: String
+    authorName: String
+    authorEmail: String
+    authorGravatar: String
+    authoredDate: Time
+    committedDate: Time
+    webUrl: String!
+    webPath: String!
+    author: UserCore
+  }
+
+  type CiStage {
+    id: ID!
+    name: String
+  }
+
+  interface PipelineInterface {
+    id: ID!
+    iid: String!
+    path: String
+    status: PipelineStatusEnum!
+  }
+
+  type Pipeline implements PipelineInterface {
+    id: ID!
+    iid: String!
+    path: String
+    status: PipelineStatusEnum!
+    sha: String
+    ref: String
+    createdAt: Time!
+    updatedAt: Time!
+    finishedAt: Time
+    user: UserCore
+  }
+
+  type CiJob {
+    id: JobID
+    name: String
+    status: CiJobStatus
+    stage: CiStage
+    kind: CiJobKind!
+    allowFailure: Boolean!
+    active: Boolean!
+    cancelable: Boolean!
+    playable: Boolean!
+    playPath: String
+    retryable: Boolean!
+    retried: Boolean
+    retryPath: String # since 18.4 (MR !199602; UNCONFIRMED milestone, its neighbour !199633 shipped in 18.4)
+    webPath: String
+    refName: String
+    refPath: String
+    shortSha: String!
+    createdByTag: Boolean!
+    createdAt: Time!
+    startedAt: Time
+    finishedAt: Time
+    duration: Int
+    pipeline: PipelineInterface
   }
 
   type EnvironmentConnection {
@@ -215,6 +376,10 @@ const FULL_SCHEMA_SDL = /* GraphQL */ `
     updatedAt: Time
     finishedAt: Time
     webPath: String
+    refPath: String
+    commit: Commit
+    job: CiJob
+    triggerer: UserCore
   }
 
   type ClusterAgent {

@@ -1,6 +1,11 @@
 import { IncomingMessage, ServerResponse } from 'http';
 import { KubeObject } from '../scenario/types';
-import { apiVersionOf, BUILTIN_RESOURCES } from '../cluster/resources';
+import {
+  apiVersionOf,
+  BUILTIN_RESOURCES,
+  catalogWith,
+  ResourceCatalog,
+} from '../cluster/resources';
 import {
   parseFieldSelector,
   parseLabelSelector,
@@ -17,6 +22,8 @@ import {
   versionInfo,
 } from './discovery';
 import { logOptions, logRequestError, streamLogs } from './logs';
+import { handleMetrics, METRICS_GROUP, METRICS_RESOURCES } from './metrics';
+import { handleServiceProxy } from './serviceProxy';
 import {
   badRequest,
   failure,
@@ -106,9 +113,19 @@ function verbOf(method: string, target: Target, watch: boolean) {
   );
 }
 
+/** What discovery describes: the stored resources, and metrics-server's when it runs. */
+function catalog(api: KubeApi): ResourceCatalog {
+  return catalogWith(
+    api.store.registry,
+    api.metricsApi() ? METRICS_RESOURCES : [],
+  );
+}
+
 /** What `GET /` lists: every discovery path, like kube-apiserver. */
 function rootPaths(api: KubeApi): string[] {
-  const groups = api.store.registry.groups().filter(g => g.name !== '');
+  const groups = catalog(api)
+    .groups()
+    .filter(g => g.name !== '');
   return [
     '/api',
     '/api/v1',
@@ -162,11 +179,7 @@ export async function handleKubeRequest(
       sendJson(
         res,
         200,
-        aggregatedDiscovery(
-          api.store.registry,
-          segments[0] === 'api',
-          aggregated,
-        ),
+        aggregatedDiscovery(catalog(api), segments[0] === 'api', aggregated),
         { 'Content-Type': aggregated, Vary: 'Accept' },
       );
       return;
@@ -174,12 +187,12 @@ export async function handleKubeRequest(
     sendJson(
       res,
       200,
-      segments[0] === 'api' ? coreVersions() : groupList(api.store.registry),
+      segments[0] === 'api' ? coreVersions() : groupList(catalog(api)),
     );
     return;
   }
   if (segments[0] === 'apis' && segments.length === 2) {
-    const doc = apiGroup(api.store.registry, segments[1]);
+    const doc = apiGroup(catalog(api), segments[1]);
     if (doc) {
       sendJson(res, 200, doc);
     } else {
@@ -187,11 +200,40 @@ export async function handleKubeRequest(
     }
     return;
   }
+  if (
+    segments[0] === 'api' &&
+    segments[1] === 'v1' &&
+    segments[2] === 'namespaces' &&
+    segments[4] === 'services' &&
+    segments[6] === 'proxy'
+  ) {
+    const prefix = `/${segments.slice(0, 7).join('/')}`;
+    await handleServiceProxy(
+      api,
+      req,
+      res,
+      segments[3],
+      decodeURIComponent(segments[5]),
+      path.slice(path.indexOf(prefix) + prefix.length),
+      query,
+    );
+    return;
+  }
+  if (segments[0] === 'apis' && segments[1] === METRICS_GROUP) {
+    if (!api.metricsApi() || segments[2] !== 'v1beta1') {
+      sendStatus(res, pathNotFound());
+    } else if (segments.length === 3) {
+      sendJson(res, 200, resourceList(catalog(api), METRICS_GROUP, 'v1beta1'));
+    } else {
+      handleMetrics(api, method, res, segments.slice(3), query);
+    }
+    return;
+  }
   const target = parseTarget(api.store, segments);
   if (target === 'discovery') {
     const core = segments[0] === 'api';
     const doc = resourceList(
-      api.store.registry,
+      catalog(api),
       core ? '' : segments[1],
       core ? segments[1] : segments[2],
     );

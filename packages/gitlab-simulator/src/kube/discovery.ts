@@ -1,4 +1,4 @@
-import { ResourceRegistry } from '../cluster/resources';
+import { ResourceCatalog } from '../cluster/resources';
 
 /** Discovery documents (`/api`, `/apis`, `/apis/<g>/<v>`) and `/version`. */
 
@@ -35,7 +35,7 @@ function groupDocument(name: string, versions: string[]) {
   return { name, versions: entries, preferredVersion: entries[0] };
 }
 
-export function groupList(registry: ResourceRegistry) {
+export function groupList(registry: ResourceCatalog) {
   return {
     kind: 'APIGroupList',
     apiVersion: 'v1',
@@ -46,7 +46,7 @@ export function groupList(registry: ResourceRegistry) {
   };
 }
 
-export function apiGroup(registry: ResourceRegistry, name: string) {
+export function apiGroup(registry: ResourceCatalog, name: string) {
   const group = registry.groups().find(g => g.name === name && name !== '');
   return group
     ? {
@@ -58,7 +58,7 @@ export function apiGroup(registry: ResourceRegistry, name: string) {
 }
 
 export function resourceList(
-  registry: ResourceRegistry,
+  registry: ResourceCatalog,
   group: string,
   version: string,
 ) {
@@ -135,7 +135,7 @@ function responseKind(group: string, version: string, kind: string) {
 
 /** The APIGroupDiscoveryList of `/api` (core) or `/apis` (every other group). */
 export function aggregatedDiscovery(
-  registry: ResourceRegistry,
+  registry: ResourceCatalog,
   core: boolean,
   mediaType: string,
 ) {

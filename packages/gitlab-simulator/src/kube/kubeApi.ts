@@ -30,6 +30,8 @@ export interface KubeApi {
   /** Keeps a long-lived response closable when the simulator shuts down. */
   trackStream(stop: () => void): () => void;
   logFollowIntervalMs: number;
+  /** Is metrics-server installed and answering (the scenario and the `metricsApi` knob)? */
+  metricsApi(): boolean;
 }
 
 /** An open watch the simulator can cut or expire (the `dropStreams`/`expireWatches` knobs). */

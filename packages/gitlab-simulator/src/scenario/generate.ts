@@ -1,4 +1,5 @@
 import { expandCluster } from '../cluster/expand';
+import { attachRepositories, toDeployments } from './deployments';
 import {
   DeploymentTier,
   KubeObject,
@@ -153,17 +154,18 @@ export function generateScenario(options: GenerateOptions): Scenario {
         agent: BENCH_AGENT,
         createdAt: at,
         updatedAt: at,
-        deployments: [
-          {
-            id: id * 1000 + 1,
-            iid: 1,
-            status: 'SUCCESS',
-            ref: 'main',
-            sha: `${seed}`.padEnd(40, 'a'),
-            createdAt: at,
-            finishedAt: at,
-          },
-        ],
+        deployments: toDeployments(
+          [
+            {
+              iid: e + 1,
+              ref: 'main',
+              sha: `${seed}`.padEnd(40, 'a'),
+              age: `${e + 1}h`,
+            },
+          ],
+          { name },
+          now,
+        ),
       };
     });
     projects.push({
@@ -174,6 +176,8 @@ export function generateScenario(options: GenerateOptions): Scenario {
       defaultBranch: 'main',
       environments,
       files: {},
+      repository: { commits: new Map(), branches: {}, tags: {} },
+      mergeRequests: [],
     });
   }
   const agentConfig = {
@@ -190,7 +194,10 @@ export function generateScenario(options: GenerateOptions): Scenario {
       [`.gitlab/agents/${BENCH_AGENT}/config.yaml`]:
         'user_access:\n  access_as:\n    agent: {}\n  groups:\n    - id: bench\n',
     },
+    repository: { commits: new Map(), branches: {}, tags: {} },
+    mergeRequests: [],
   });
+  attachRepositories(projects, () => undefined, now);
   return {
     name: `generated-${options.projects}x${options.environmentsPerProject}x${options.objectsPerEnvironment}`,
     instance: {

@@ -4,11 +4,11 @@ import { parse, parseAllDocuments } from 'yaml';
 import { expandCluster } from '../cluster/expand';
 import { parseAge } from '../cluster/ids';
 import { ResourceRegistry } from '../cluster/resources';
+import { attachRepositories, toDeployments } from './deployments';
 import {
   AgentConfig,
   KubeObject,
   Scenario,
-  ScenarioDeployment,
   ScenarioEnvironment,
   ScenarioProject,
 } from './types';
@@ -20,7 +20,8 @@ import {
  *   crds/*.yaml                            CustomResourceDefinitions installed in every cluster
  *   clusters/<agent>/<namespace>/*.yaml    manifests applied to the agent's cluster
  *   clusters/<agent>/_cluster/*.yaml       cluster-scoped manifests
- *   repositories/<project path>/**         files of the project's default branch (what Flux applies)
+ *   repositories/<project path>/**         files of the project's first commit (what Flux applies)
+ *   history/<project path>.yaml            commits, tags and merge requests (scenario/history.ts)
  */
 
 const CLUSTER_SCOPED_DIR = '_cluster';
@@ -73,33 +74,11 @@ function subdirectories(dir: string): string[] {
     .sort();
 }
 
-function toDeployment(
-  raw: any,
-  env: { id: number },
-  now: Date,
-): ScenarioDeployment {
-  const created = ago(now, raw.age, 3600e3);
-  return {
-    id: env.id * 1000 + Number(raw.iid),
-    iid: Number(raw.iid),
-    status: raw.status ?? 'SUCCESS',
-    ref: raw.ref ?? 'main',
-    sha: String(raw.sha ?? '').padEnd(40, '0'),
-    createdAt: created,
-    finishedAt: ['SUCCESS', 'FAILED', 'CANCELED'].includes(
-      raw.status ?? 'SUCCESS',
-    )
-      ? new Date(new Date(created).getTime() + 95e3).toISOString()
-      : undefined,
-  };
-}
-
 function toEnvironment(raw: any, now: Date): ScenarioEnvironment {
-  const deployments = (
-    raw.deployments ?? (raw.deployment ? [raw.deployment] : [])
-  ).map((d: any) => toDeployment(d, raw, now));
-  deployments.sort(
-    (a: ScenarioDeployment, b: ScenarioDeployment) => b.iid - a.iid,
+  const deployments = toDeployments(
+    raw.deployments ?? (raw.deployment ? [raw.deployment] : []),
+    { name: String(raw.name) },
+    now,
   );
   const createdAt = ago(now, raw.age, 90 * 86400e3);
   return {
@@ -118,6 +97,16 @@ function toEnvironment(raw: any, now: Date): ScenarioEnvironment {
     updatedAt:
       deployments[0]?.finishedAt ?? deployments[0]?.createdAt ?? createdAt,
     deployments,
+    ...(raw.protected
+      ? {
+          protected: {
+            deployAccess: (raw.protected.deployAccess ?? []).map((a: any) => ({
+              ...(a.role ? { role: a.role } : {}),
+              ...(a.user ? { user: String(a.user) } : {}),
+            })),
+          },
+        }
+      : {}),
   };
 }
 
@@ -163,6 +152,7 @@ export function loadScenario(dir: string): Scenario {
     createdAt: ago(now, a.age, 200 * 86400e3),
     forbiddenResources: a.forbidden ?? [],
     forbiddenActions: a.forbiddenActions ?? [],
+    ...(a.metricsServer === false ? { metricsServer: false } : {}),
     kubernetesVersion: a.kubernetesVersion,
   }));
   const projects: ScenarioProject[] = (raw.projects ?? []).map((p: any) => ({
@@ -178,7 +168,17 @@ export function loadScenario(dir: string): Scenario {
       ...(p.files ?? {}),
     },
     protectedBranches: p.protectedBranches,
+    repository: { commits: new Map(), branches: {}, tags: {} },
+    mergeRequests: [],
   }));
+  attachRepositories(
+    projects,
+    project => {
+      const file = join(root, 'history', `${project.fullPath}.yaml`);
+      return existsSync(file) ? parse(readFileSync(file, 'utf8')) : undefined;
+    },
+    now,
+  );
   // Agent configuration files live in the repository of the agent's config project.
   for (const agent of agents) {
     const project = projects.find(p => p.fullPath === agent.configProject);

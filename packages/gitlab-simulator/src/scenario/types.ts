@@ -85,14 +85,62 @@ export type DeploymentStatus =
   | 'SKIPPED'
   | 'BLOCKED';
 
-export interface ScenarioDeployment {
+/** CI job statuses (`Ci::HasStatus`), as REST writes them. */
+export type JobStatus =
+  | 'created'
+  | 'pending'
+  | 'running'
+  | 'success'
+  | 'failed'
+  | 'canceled'
+  | 'skipped'
+  | 'manual';
+
+export interface ScenarioPipeline {
+  /** Global id (`gid://gitlab/Ci::Pipeline/<id>`). */
   id: number;
+  /** Per-project number (`#<iid>` in GitLab's UI). */
+  iid: number;
+}
+
+/** The CI job that deployed (`Deployment#deployable`, a `Ci::Build`). */
+export interface ScenarioJob {
+  /** Global id (`gid://gitlab/Ci::Build/<id>`). */
+  id: number;
+  name: string;
+  stage: string;
+  status: JobStatus;
+  /** A newer job (its retry) replaced it: it is no longer retryable. */
+  retried: boolean;
+  pipeline: ScenarioPipeline;
+  createdAt: string;
+  startedAt?: string;
+  finishedAt?: string;
+  /** Who ran the job (the deployment's triggerer). */
+  user: string;
+}
+
+export interface ScenarioDeployment {
+  /** Global id, increasing with creation time across the instance. */
+  id: number;
+  /** Per-project number. */
   iid: number;
   status: DeploymentStatus;
   ref: string;
+  /** Is `ref` a tag? */
+  tag: boolean;
   sha: string;
   createdAt: string;
+  updatedAt: string;
   finishedAt?: string;
+  /** Username of who triggered it. */
+  triggerer: string;
+  job: ScenarioJob;
+  /**
+   * Images the deploy job sets on the environment's workloads (matched by
+   * repository, `registry/path:tag`): what a retry of the job re-applies.
+   */
+  images: string[];
 }
 
 export type DeploymentTier =
@@ -117,6 +165,70 @@ export interface ScenarioEnvironment {
   updatedAt: string;
   /** Newest first. */
   deployments: ScenarioDeployment[];
+  /**
+   * A protected environment (Premium): who is "Allowed to deploy"
+   * (doc/ci/environments/protected_environments.md). Roles include higher ones.
+   */
+  protected?: { deployAccess: Array<{ role?: AccessRole; user?: string }> };
+}
+
+/** One commit of a project's repository. */
+export interface ScenarioCommit {
+  /** 40 hex digits. */
+  id: string;
+  /** First parent first; two for a merge commit. */
+  parents: string[];
+  title: string;
+  message: string;
+  /** Username of the author (and committer). */
+  author: string;
+  authoredAt: string;
+  committedAt: string;
+  /**
+   * Files changed against the first parent: the new content, or null for a
+   * deleted file. A merge commit's changes are what its second parent's
+   * branch brought.
+   */
+  changes: Record<string, string | null>;
+}
+
+export interface ScenarioRepository {
+  /** By id. */
+  commits: Map<string, ScenarioCommit>;
+  /** Branch name → head commit id. */
+  branches: Record<string, string>;
+  /** Tag name → commit id. */
+  tags: Record<string, string>;
+  /** Protected tag names (wildcards allowed); default none. */
+  protectedTags?: string[];
+}
+
+export type MergeRequestState = 'opened' | 'merged' | 'closed';
+
+export interface ScenarioMergeRequest {
+  /** Global id. */
+  id: number;
+  iid: number;
+  title: string;
+  description: string;
+  state: MergeRequestState;
+  sourceBranch: string;
+  targetBranch: string;
+  /** Username. */
+  author: string;
+  createdAt: string;
+  updatedAt: string;
+  mergedAt?: string;
+  mergedBy?: string;
+  closedAt?: string;
+  /** The source branch's head. */
+  sha: string;
+  /** Where the branch left the target branch (the diff's base). */
+  baseSha: string;
+  /** The merge commit on the target branch, once merged. */
+  mergeCommitSha?: string;
+  /** Its commits, oldest first. */
+  commits: string[];
 }
 
 export interface ScenarioProject {
@@ -127,8 +239,13 @@ export interface ScenarioProject {
   visibility: Visibility;
   defaultBranch: string;
   environments: ScenarioEnvironment[];
-  /** Repository files on the default branch, by path. */
+  /**
+   * Repository files of the first commit, by path (with no history: of the
+   * default branch); commits change them (`repository`).
+   */
   files: Record<string, string>;
+  repository: ScenarioRepository;
+  mergeRequests: ScenarioMergeRequest[];
   /** Protected branch names (wildcards allowed); default: the default branch. */
   protectedBranches?: string[];
 }
@@ -178,6 +295,8 @@ export interface ScenarioAgent {
   forbiddenResources: string[];
   /** Writes the service account may not make, as `<verb> <resource>` (like the `forbiddenActions` knob). */
   forbiddenActions?: string[];
+  /** false: the cluster runs no metrics-server (no `metrics.k8s.io`); default true. */
+  metricsServer?: boolean;
 }
 
 export interface ScenarioCluster {

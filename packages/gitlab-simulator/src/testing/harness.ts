@@ -1,4 +1,5 @@
 import { DEMO_TOKEN } from '../scenario/generate';
+import { ScenarioMembership } from '../scenario/types';
 import {
   RunningSimulator,
   SimulatorOptions,
@@ -42,6 +43,27 @@ export async function graphql(
     body: JSON.stringify({ query, variables }),
   });
   return { status: response.status, body: (await response.json()) as any };
+}
+
+/** A GitLab REST request (`/api/v4` + path) with a PRIVATE-TOKEN; JSON bodies parsed, others as text. */
+export async function restJson(
+  sim: RunningSimulator,
+  path: string,
+  token = DEMO_TOKEN,
+  method = 'GET',
+) {
+  const response = await fetch(`${sim.apiUrl}${path}`, {
+    method,
+    headers: { 'PRIVATE-TOKEN': token },
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: (response.headers.get('content-type')?.includes('json')
+      ? JSON.parse(text)
+      : text) as any,
+  };
 }
 
 /** A request through the KAS proxy as `pat:<agentId>:<token>`. */
@@ -135,3 +157,33 @@ export const PROD_EU = 2;
 export const NONPROD = 3;
 export const RESTRICTED = 4;
 export const EDGE = 5;
+
+/** Polls `read` until `ok` holds (at most 5 s), for what controllers and runners do on timers. */
+export async function eventually<T>(
+  read: () => Promise<T>,
+  ok: (value: T) => boolean,
+) {
+  for (let i = 0; i < 100; i++) {
+    const value = await read();
+    if (ok(value)) return value;
+    await new Promise(resolve => setTimeout(resolve, 50));
+  }
+  return read();
+}
+
+/** Runs `body` while the scenario has one more membership (e.g. a guest). */
+export async function withMembership(
+  sim: RunningSimulator,
+  membership: ScenarioMembership,
+  body: () => Promise<void>,
+) {
+  sim.scenario.memberships.push(membership);
+  try {
+    await body();
+  } finally {
+    sim.scenario.memberships.splice(
+      sim.scenario.memberships.indexOf(membership),
+      1,
+    );
+  }
+}

@@ -226,6 +226,175 @@ describeWithKubectl('kubectl against the simulator over HTTPS', () => {
     ).toBeUndefined();
   });
 
+  /** The REVISION column of `kubectl rollout history`, in order. */
+  const historyRevisions = (out: string) =>
+    out
+      .split('\n')
+      .map(line => /^(\d+)\s/.exec(line)?.[1])
+      .filter(Boolean)
+      .map(Number);
+
+  it('kubectl rollout history and undo --to-revision of a Deployment reuse the old ReplicaSet (kubectl polymorphichelpers/history.go, rollback.go)', async () => {
+    const ns = ['-n', 'checkout'];
+    const history = await kubectl(
+      ...ns,
+      'rollout',
+      'history',
+      'deployment/checkout-api',
+    );
+    expect(history.stderr).toBe('');
+    expect(history.stdout).toContain('REVISION  CHANGE-CAUSE');
+    expect(historyRevisions(history.stdout)).toEqual([3, 4, 5]);
+    const third = await kubectl(
+      ...ns,
+      'rollout',
+      'history',
+      'deployment/checkout-api',
+      '--revision=3',
+    );
+    expect(third.stdout).toMatch(
+      /Image:\s+registry\.example\.com\/acme\/shop\/checkout-api:3\.8\.0/,
+    );
+    const before = (await json(...ns, 'get', 'rs')).items.map(
+      (rs: any) => rs.metadata.name,
+    );
+    const undone = await kubectl(
+      ...ns,
+      'rollout',
+      'undo',
+      'deployment/checkout-api',
+      '--to-revision=3',
+    );
+    expect(undone.stdout.trim()).toBe(
+      'deployment.apps/checkout-api rolled back',
+    );
+    expect((await rolloutStatus('deployment/checkout-api', ...ns)).code).toBe(
+      0,
+    );
+    const sets = (await json(...ns, 'get', 'rs')).items;
+    expect(sets.map((rs: any) => rs.metadata.name).sort()).toEqual(
+      [...before].sort(),
+    );
+    const active = sets.filter((rs: any) => rs.spec.replicas > 0);
+    expect(active).toHaveLength(1);
+    expect(active[0].metadata.annotations).toMatchObject({
+      'deployment.kubernetes.io/revision': '6',
+      'deployment.kubernetes.io/revision-history': '3',
+    });
+    expect(
+      (
+        await kubectl(
+          ...ns,
+          'get',
+          'deployment/checkout-api',
+          '-o',
+          'jsonpath={.spec.template.spec.containers[0].image}',
+        )
+      ).stdout,
+    ).toBe('registry.example.com/acme/shop/checkout-api:3.8.0');
+    expect(
+      historyRevisions(
+        (await kubectl(...ns, 'rollout', 'history', 'deployment/checkout-api'))
+          .stdout,
+      ),
+    ).toEqual([4, 5, 6]);
+    const again = await kubectl(
+      ...ns,
+      'rollout',
+      'undo',
+      'deployment/checkout-api',
+      '--to-revision=6',
+    );
+    expect(again.stdout.trim()).toBe(
+      'deployment.apps/checkout-api skipped rollback (current template already matches revision 6)',
+    );
+    const unknown = await kubectl(
+      ...ns,
+      'rollout',
+      'undo',
+      'deployment/checkout-api',
+      '--to-revision=9',
+    );
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain(
+      'unable to find specified revision 9 in history',
+    );
+  });
+
+  it('kubectl rollout history and undo of a StatefulSet go through its ControllerRevisions', async () => {
+    const ns = ['-n', 'search'];
+    const revisions = async () =>
+      historyRevisions(
+        (
+          await kubectl(
+            ...ns,
+            'rollout',
+            'history',
+            'statefulset/search-indexer',
+          )
+        ).stdout,
+      );
+    expect(await revisions()).toEqual([1, 2]);
+    const set = await kubectl(
+      ...ns,
+      'set',
+      'image',
+      'statefulset/search-indexer',
+      'indexer=registry.example.com/acme/platform/search-indexer:2.3.2',
+    );
+    expect(set.code).toBe(0);
+    expect(
+      (await rolloutStatus('statefulset/search-indexer', ...ns)).code,
+    ).toBe(0);
+    expect(await revisions()).toEqual([1, 2, 3]);
+    const first = await kubectl(
+      ...ns,
+      'rollout',
+      'history',
+      'statefulset/search-indexer',
+      '--revision=1',
+    );
+    expect(first.stdout).toContain(
+      'registry.example.com/acme/platform/search-indexer:2.3.0',
+    );
+    const undone = await kubectl(
+      ...ns,
+      'rollout',
+      'undo',
+      'statefulset/search-indexer',
+      '--to-revision=1',
+    );
+    expect(undone.stdout.trim()).toBe(
+      'statefulset.apps/search-indexer rolled back',
+    );
+    expect(
+      (await rolloutStatus('statefulset/search-indexer', ...ns)).code,
+    ).toBe(0);
+    expect(await revisions()).toEqual([2, 3, 4]);
+    const pods = (
+      await json(
+        ...ns,
+        'get',
+        'pods',
+        '-l',
+        'app.kubernetes.io/name=search-indexer',
+      )
+    ).items;
+    expect(pods.map((p: any) => p.spec.containers[0].image)).toEqual([
+      'registry.example.com/acme/platform/search-indexer:2.3.0',
+      'registry.example.com/acme/platform/search-indexer:2.3.0',
+      'registry.example.com/acme/platform/search-indexer:2.3.0',
+    ]);
+    const revision = (
+      await json(...ns, 'get', 'controllerrevisions')
+    ).items.find((r: any) => r.revision === 4);
+    expect(
+      new Set(
+        pods.map((p: any) => p.metadata.labels['controller-revision-hash']),
+      ),
+    ).toEqual(new Set([revision.metadata.name]));
+  });
+
   it('kubectl rollout restart of a StatefulSet finishes rollout status', async () => {
     expect(
       (
@@ -329,6 +498,49 @@ describeWithKubectl('kubectl against the simulator over HTTPS', () => {
         `Warning\\s+BackOff\\s+pod/${pod}\\s+Back-off restarting failed container`,
       ),
     );
+  });
+
+  it('kubectl top pod and top node read metrics.k8s.io; without metrics-server: "Metrics API not available" (kubectl/pkg/cmd/top)', async () => {
+    const pods = await kubectl('top', 'pod');
+    expect(pods.stderr).toBe('');
+    const [header, ...rows] = pods.stdout.trimEnd().split('\n');
+    expect(header.trim().split(/\s{2,}/)).toEqual([
+      'NAME',
+      'CPU(cores)',
+      'MEMORY(bytes)',
+    ]);
+    expect(rows).toHaveLength(3);
+    for (const row of rows)
+      expect(row).toMatch(/^storefront-web-\S+\s+\d+m\s+\d+Mi\s*$/);
+    const containers = await kubectl(
+      '-n',
+      'checkout',
+      'top',
+      'pod',
+      '--containers',
+      '-l',
+      'app.kubernetes.io/name=checkout-api',
+    );
+    expect(
+      containers.stdout
+        .trimEnd()
+        .split('\n')
+        .slice(1)
+        .map(line => line.split(/\s+/)[1])
+        .sort(),
+    ).toEqual(['api', 'api', 'envoy', 'envoy']);
+    const nodes = await kubectl('top', 'node');
+    expect(
+      nodes.stdout
+        .split('\n')[0]
+        .trim()
+        .split(/\s{2,}/),
+    ).toEqual(['NAME', 'CPU(cores)', 'CPU%', 'MEMORY(bytes)', 'MEMORY%']);
+    expect(nodes.stdout).toMatch(/prod-us-pool-1\s+\d+m\s+\d+%\s+\d+Mi\s+\d+%/);
+    sim().setClusterKnobs({ metricsApi: false });
+    const off = await kubectl('top', 'pod');
+    expect(off.code).toBe(1);
+    expect(off.stderr.trim()).toBe('error: Metrics API not available');
   });
 
   it('kubectl auth can-i answers from the cluster RBAC', async () => {

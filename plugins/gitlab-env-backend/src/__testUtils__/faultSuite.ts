@@ -1,4 +1,5 @@
 import {
+  CiAccessMatrixResponse,
   EntityEnvironmentsResponse,
   EnvironmentResourcesResponse,
   GitlabEnvErrorResponse,
@@ -11,6 +12,12 @@ import {
   Scenario,
   scenarioCatalogEntities,
 } from '@gitlab-env/gitlab-simulator';
+import {
+  HOSTILE_CI_ACCESS,
+  HOSTILE_NAME,
+  HOSTILE_WILDCARD,
+  hostileBranch,
+} from './hostileValues';
 
 /**
  * The fault modes, targets and outcome classification shared by the jest
@@ -22,6 +29,20 @@ import {
 export interface FaultMode {
   name: string;
   knobs: Partial<FaultKnobs>;
+  /**
+   * Instead of the entity pages' routes: CI access asked for these
+   * branches, each answer checked against the decision it must get.
+   */
+  ciAccessRequests?: CiAccessRequest[];
+  /** The mode whose p50 this one's is compared with; default `none`. */
+  baseline?: string;
+}
+
+/** A CI access request (path under /api/gitlab-env) and the decision it must get. */
+export interface CiAccessRequest {
+  path: string;
+  authorized: boolean;
+  namespace?: string;
 }
 
 /** Settings that make every bound reachable within a test: a short deadline, small limits. */
@@ -37,7 +58,73 @@ export const SUITE_SETTINGS = {
   limits: { maxObjectsPerEnvironment: 2_000, maxPagesPerList: 20 },
 };
 
-/** One mode per simulator knob, and per bad-data case of issue #11. */
+/**
+ * The fault suite's scenario gives prod-eu's configuration (the agent of
+ * the storefront's production/eu-region) hostile CI access rules, and the
+ * storefront a hostile protected-branch wildcard (issue #23, finding 1).
+ */
+const HOSTILE_AGENT = 'prod-eu';
+
+function ciAccessRequests(
+  cases: Array<{ branch: string; authorized: boolean; namespace?: string }>,
+): CiAccessRequest[] {
+  return cases.map(({ branch, ...expected }) => ({
+    path: `/entity/default/component/storefront/ci-access?branch=${encodeURIComponent(
+      branch,
+    )}`,
+    ...expected,
+  }));
+}
+
+/** CI access asked for branches that set the hostile patterns off, and the decision each must get. */
+export const HOSTILE_PATTERN_REQUESTS = ciAccessRequests([
+  { branch: hostileBranch(36), authorized: false },
+  { branch: hostileBranch(255), authorized: false },
+  { branch: HOSTILE_NAME, authorized: false },
+  {
+    branch: `${HOSTILE_NAME.slice(1)}b`,
+    authorized: true,
+    namespace: 'storefront-protected',
+  },
+  {
+    branch: `feature/${'a'.repeat(240)}`,
+    authorized: true,
+    namespace: 'storefront-features',
+  },
+]);
+
+/** The same route and rules with the branches people use: the hostile mode's baseline. */
+export const PLAIN_PATTERN_REQUESTS = ciAccessRequests([
+  { branch: 'main', authorized: true, namespace: 'storefront-protected' },
+  {
+    branch: 'feature/login-2',
+    authorized: true,
+    namespace: 'storefront-features',
+  },
+  { branch: 'release/1.2', authorized: false },
+]);
+
+/** What is wrong with a CI access answer; undefined when its decision is the expected one. */
+export function ciAccessAnswerProblem(
+  expected: CiAccessRequest,
+  status: number,
+  body: unknown,
+): string | undefined {
+  if (status !== 200) return `HTTP ${status}`;
+  const matrix = body as CiAccessMatrixResponse;
+  const agentId = matrix.agents?.find(a => a.name === HOSTILE_AGENT)?.id;
+  const decision = matrix.cells?.find(
+    c => c.environment === 'production/eu-region' && c.agentId === agentId,
+  )?.decision;
+  if (!decision) return 'no decision for production/eu-region';
+  if (decision.authorized !== expected.authorized)
+    return `authorized ${decision.authorized}: ${decision.message}`;
+  if (expected.namespace && decision.namespace?.final !== expected.namespace)
+    return `namespace ${decision.namespace?.final}`;
+  return undefined;
+}
+
+/** One mode per simulator knob, per bad-data case of issue #11, and hostile patterns (#23) with their baseline. */
 export const FAULT_MODES: FaultMode[] = [
   { name: 'none', knobs: {} },
   { name: 'latency past the deadline', knobs: { latencyMs: 1_500 } },
@@ -72,6 +159,17 @@ export const FAULT_MODES: FaultMode[] = [
   { name: 'Secrets in a List', knobs: { secretsInList: true } },
   { name: 'duplicate uids', knobs: { duplicateUids: true } },
   { name: 'malformed metadata', knobs: { malformedMetadata: true } },
+  {
+    name: 'ci-access, plain branches',
+    knobs: {},
+    ciAccessRequests: PLAIN_PATTERN_REQUESTS,
+  },
+  {
+    name: 'hostile patterns',
+    knobs: {},
+    ciAccessRequests: HOSTILE_PATTERN_REQUESTS,
+    baseline: 'ci-access, plain branches',
+  },
 ];
 
 export function knobsOf(mode: FaultMode): FaultKnobs {
@@ -81,13 +179,31 @@ export function knobsOf(mode: FaultMode): FaultKnobs {
 /**
  * The default scenario with every agent's RBAC opened, so Secrets are listed
  * (and the Secret faults have something to leak), and no simulated time:
- * health stays what the baseline saw.
+ * health stays what the baseline saw; and the hostile patterns above.
  */
 export function faultSuiteScenario(): Scenario {
   const scenario = loadDefaultScenario();
+  const agent = scenario.agents.find(a => a.name === HOSTILE_AGENT)!;
+  const configPath = `.gitlab/agents/${HOSTILE_AGENT}/config.yaml`;
   return {
     ...scenario,
     agents: scenario.agents.map(a => ({ ...a, forbiddenResources: [] })),
+    projects: scenario.projects.map(project => {
+      if (project.fullPath === agent.configProject) {
+        const text = project.files[configPath];
+        return {
+          ...project,
+          files: {
+            ...project.files,
+            [configPath]:
+              text.slice(0, text.indexOf('ci_access:')) + HOSTILE_CI_ACCESS,
+          },
+        };
+      }
+      if (project.fullPath === 'acme/shop/storefront')
+        return { ...project, protectedBranches: ['main', HOSTILE_WILDCARD] };
+      return project;
+    }),
   };
 }
 

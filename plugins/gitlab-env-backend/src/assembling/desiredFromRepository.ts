@@ -10,6 +10,7 @@ import {
   resourceId,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { parseAllDocuments, parse } from 'yaml';
+import { MAX_ALIAS_COUNT } from '../transport/gitlabRest';
 import { isProjectPath } from '../validation/gitlabPaths';
 import { normalizeObject } from '../reading/objects';
 
@@ -152,7 +153,16 @@ export async function compareWithRepository(options: {
     )} does not exist: Flux then applies every manifest under the directory, which the repository files API cannot list.`;
     return comparison;
   }
-  const plan = planKustomization(parse(text), directory);
+  let kustomization: unknown;
+  try {
+    kustomization = parse(text, { maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    comparison.unavailable = `${at(
+      'kustomization.yaml',
+    )} cannot be read: ${String((error as Error)?.message ?? error)}`;
+    return comparison;
+  }
+  const plan = planKustomization(kustomization, directory);
   comparison.notRendered = plan.notRendered;
   if (plan.files.length > MAX_FILES)
     comparison.notRendered.push(
@@ -167,7 +177,18 @@ export async function compareWithRepository(options: {
     }
     for (const document of parseAllDocuments(content)) {
       if (manifests.length >= MAX_DOCUMENTS) break;
-      const value = document.errors.length === 0 ? document.toJS() : undefined;
+      let value: any;
+      try {
+        value =
+          document.errors.length === 0
+            ? document.toJS({ maxAliasCount: MAX_ALIAS_COUNT })
+            : undefined;
+      } catch {
+        comparison.notRendered.push(
+          `a document of ${file} whose YAML aliases expand more than ${MAX_ALIAS_COUNT} times`,
+        );
+        continue;
+      }
       // Secrets in the repository read as the cluster's do: keys, no values.
       const object =
         value && typeof value === 'object'

@@ -1,3 +1,5 @@
+import { PATTERN_LIMITS } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { aliasBomb } from '../__testUtils__/hostileValues';
 import { GitlabEnvFailure } from '../errors';
 import {
   parseAgentConfigFile,
@@ -84,6 +86,43 @@ describe('parseAgentConfigFile', () => {
       file: 'acme/infra: .gitlab/agents/a/config.yaml@main',
     });
     expect(detail.message).toContain(message);
+  });
+});
+
+describe('bounded reads of hostile files', () => {
+  it('refuses a YAML alias bomb as AGENT_CONFIG_INVALID, without expanding it', () => {
+    const detail = failureOf(() => parseAgentConfigFile(aliasBomb(), 'f'));
+    expect(detail).toMatchObject({ code: 'AGENT_CONFIG_INVALID', file: 'f' });
+    expect(detail.message).toContain('alias bomb');
+    expect(
+      failureOf(() => parseEnvironmentTemplate(aliasBomb(), 't')),
+    ).toMatchObject({ code: 'AGENT_CONFIG_INVALID' });
+  });
+
+  it('keeps the few aliases a real file uses', () => {
+    const ok =
+      'envs: &envs [staging, "review/*"]\nci_access:\n  projects:\n    - id: a\n      environments: *envs\n    - id: b\n      environments: *envs\n';
+    expect(
+      parseAgentConfigFile(ok, 'f').projects?.map(p => p.environments),
+    ).toEqual([
+      ['staging', 'review/*'],
+      ['staging', 'review/*'],
+    ]);
+  });
+
+  it('refuses an environment wildcard past the pattern limit, with its line', () => {
+    const detail = failureOf(() =>
+      parseAgentConfigFile(
+        `ci_access:\n  projects:\n    - id: a\n      environments:\n        - "${'a*'.repeat(
+          PATTERN_LIMITS.maxPatternLength,
+        )}"\n`,
+        'f',
+      ),
+    );
+    expect(detail).toMatchObject({ code: 'AGENT_CONFIG_INVALID', line: 5 });
+    expect(detail.message).toContain(
+      `at most ${PATTERN_LIMITS.maxPatternLength}`,
+    );
   });
 });
 

@@ -4,9 +4,11 @@ import {
   CiAccessRule,
   DEFAULT_MANAGED_NAMESPACE_TEMPLATE,
   DeleteResourcesPolicy,
+  PATTERN_LIMITS,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { Document, LineCounter, parseDocument } from 'yaml';
 import { failure, GitlabEnvFailure } from '../errors';
+import { MAX_ALIAS_COUNT } from '../transport/gitlabRest';
 
 /**
  * Reads the `ci_access` of an agent configuration file and the parts of an
@@ -105,6 +107,31 @@ function parseYaml(
   return { doc, lines };
 }
 
+
+/**
+ * The document as plain data. Aliases are expanded with a bound, so a few
+ * hundred bytes of nested aliases (a "billion laughs" file) are refused
+ * instead of growing into gigabytes.
+ */
+function plainOf(doc: Document, file: string): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    throw failure(
+      'AGENT_CONFIG_INVALID',
+      `${file} cannot be read as data: ${
+        /alias/i.test(String((error as Error)?.message))
+          ? `it expands YAML aliases more than ${MAX_ALIAS_COUNT} times (an alias bomb)`
+          : String((error as Error)?.message ?? error)
+      }.`,
+      {
+        file,
+        hint: `Write ${file} without nested aliases (*name) that multiply: expand them.`,
+      },
+    );
+  }
+}
+
 function readRule(c: Checker, path: Path, value: unknown): CiAccessRule {
   const rule = c.record(path, value) ?? {};
   const when = c.string([...path, 'when'], rule.when);
@@ -139,9 +166,16 @@ function readEntry(
       entry.default_namespace,
     ),
     access_as: c.record([...path, 'access_as'], entry.access_as),
-    environments: environments?.map(
-      (e, i) => c.string([...path, 'environments', i], e, false)!,
-    ),
+    environments: environments?.map((e, i) => {
+      const at = [...path, 'environments', i];
+      const pattern = c.string(at, e, false)!;
+      if (pattern.length > PATTERN_LIMITS.maxPatternLength)
+        throw c.fail(
+          at,
+          `has ${pattern.length} characters; environment names and wildcards have at most ${PATTERN_LIMITS.maxPatternLength}`,
+        );
+      return pattern;
+    }),
     protected_branches_only: c.boolean(
       [...path, 'protected_branches_only'],
       entry.protected_branches_only,
@@ -163,7 +197,7 @@ export function parseAgentConfigFile(
 ): CiAccessConfig {
   const { doc, lines } = parseYaml(text, file);
   const c = new Checker(doc, lines, file);
-  const root = c.record([], doc.toJS({ maxAliasCount: 100 })) ?? {};
+  const root = c.record([], plainOf(doc, file)) ?? {};
   const ciAccess = c.record(['ci_access'], root.ci_access);
   if (!ciAccess) return {};
   const projects = c.list(['ci_access', 'projects'], ciAccess.projects);
@@ -201,7 +235,7 @@ export function parseEnvironmentTemplate(
 ): EnvironmentTemplate {
   const { doc, lines } = parseYaml(text, file);
   const c = new Checker(doc, lines, file);
-  const root = c.record([], doc.toJS({ maxAliasCount: 100 })) ?? {};
+  const root = c.record([], plainOf(doc, file)) ?? {};
   const objects = c.list(['objects'], root.objects) ?? [];
   let namespaceTemplate: string | undefined;
   objects.forEach((o, i) => {

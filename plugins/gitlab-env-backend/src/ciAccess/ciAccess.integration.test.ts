@@ -16,6 +16,15 @@ import {
   TEST_KAS_TUNNELS,
 } from '../__testUtils__/backendOnSimulator';
 import { AuditRecord, recordAuditEvents } from '../__testUtils__/auditRecords';
+import {
+  aliasBomb,
+  HOSTILE_CI_ACCESS,
+  HOSTILE_NAME,
+  HOSTILE_WILDCARD,
+  hostileBranch,
+  hugeAgentConfig,
+} from '../__testUtils__/hostileValues';
+import { MAX_FILE_BYTES } from '../transport/gitlabRest';
 
 function component(name: string, slug: string): Entity {
   return {
@@ -485,6 +494,94 @@ describe('CI access and namespaces against the simulator', () => {
       expect(error?.message).toContain(
         'line 6: ci_access.projects[0].rules[0].when must be "never"',
       );
+    });
+
+    it('refuses a huge configuration file from its declared size, having read next to none of it (finding 5)', async () => {
+      const huge = hugeAgentConfig(26_700_000);
+      infra().files['.gitlab/agents/prod-eu/config.yaml'] = huge;
+      simulator.resetStats();
+      const body = await matrixOf('storefront');
+      const error = body.agents.find(a => a.name === 'prod-eu')?.error;
+      expect(error).toMatchObject({
+        code: 'AGENT_CONFIG_INVALID',
+        file: 'acme/infra: .gitlab/agents/prod-eu/config.yaml',
+      });
+      expect(error?.message).toContain(
+        `has ${huge.length} bytes; at most ${MAX_FILE_BYTES} are read`,
+      );
+      // What the simulator wrote before the backend hung up: what the
+      // socket buffers took (Linux: up to tcp_wmem's 4 MiB on loopback),
+      // not the file. The backend itself read none of the body
+      // (gitlabRest.test.ts counts that).
+      const written = simulator.stats().repositoryFileBytes;
+      expect(written).toBeLessThan(huge.length / 4);
+      expect(cell(body, 'staging', 'nonprod')?.decision.authorized).toBe(true);
+    });
+
+    it('refuses a YAML alias bomb as AGENT_CONFIG_INVALID, not as an upstream error (finding 6)', async () => {
+      infra().files['.gitlab/agents/prod-eu/config.yaml'] = aliasBomb();
+      const body = await matrixOf('storefront');
+      const error = body.agents.find(a => a.name === 'prod-eu')?.error;
+      expect(error).toMatchObject({
+        code: 'AGENT_CONFIG_INVALID',
+        file: 'acme/infra: .gitlab/agents/prod-eu/config.yaml@main',
+      });
+      expect(error?.message).toContain('alias bomb');
+    });
+  });
+
+  describe('hostile patterns (finding 1)', () => {
+    const infra = () =>
+      simulator.scenario.projects.find(p => p.fullPath === 'acme/infra')!;
+    const storefront = () =>
+      simulator.scenario.projects.find(
+        p => p.fullPath === 'acme/shop/storefront',
+      )!;
+    const CONFIG = '.gitlab/agents/prod-eu/config.yaml';
+    let saved: { files: Record<string, string>; protected?: string[] };
+    beforeEach(() => {
+      saved = {
+        files: { ...infra().files },
+        protected: storefront().protectedBranches,
+      };
+      infra().files[CONFIG] = HOSTILE_CI_ACCESS;
+      storefront().protectedBranches = ['main', HOSTILE_WILDCARD];
+    });
+    afterEach(() => {
+      infra().files = saved.files;
+      storefront().protectedBranches = saved.protected;
+    });
+
+    it.each([
+      [hostileBranch(36), false, undefined],
+      [hostileBranch(255), false, undefined],
+      [`feature/${'a'.repeat(240)}`, true, 'storefront-features'],
+      [`${HOSTILE_NAME.slice(1)}b`, true, 'storefront-protected'],
+    ])(
+      'answers branch %#  (%i chars) correctly',
+      async (branch, authorized, namespace) => {
+        const body = await matrixOf(
+          'storefront',
+          `?branch=${encodeURIComponent(branch)}`,
+        );
+        expect(cell(body, 'staging', 'prod-eu')?.decision).toMatchObject({
+          authorized,
+          ...(namespace ? { namespace: { final: namespace } } : {}),
+        });
+      },
+    );
+
+    it('refuses a branch longer than GitLab allows with INVALID_BRANCH', async () => {
+      const response = await request(server)
+        .get(
+          api(
+            `/entity/default/component/storefront/ci-access?branch=${'a'.repeat(
+              256,
+            )}`,
+          ),
+        )
+        .expect(400);
+      expect(response.body.gitlabEnv).toMatchObject({ code: 'INVALID_BRANCH' });
     });
   });
 });

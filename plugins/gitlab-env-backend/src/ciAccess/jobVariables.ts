@@ -1,8 +1,10 @@
 import {
-  environmentMatches,
   GitlabEnvironment,
   gitlabSlugify,
+  PatternLimitError,
+  wildcardMatches,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { failure } from '../errors';
 
 /** GitLab's CI_COMMIT_REF_SLUG (and CI_PROJECT_PATH_SLUG): Gitlab::Utils.slugify. */
 export const refSlug = gitlabSlugify;
@@ -20,6 +22,22 @@ export interface JobContext {
 }
 
 /**
+ * Whether GitLab protects `branch`: a protected branch name or wildcard
+ * (`release/*`) matches it whole (ProtectedRef / RefMatcher).
+ */
+function isProtectedBy(patterns: string[], branch: string): boolean {
+  try {
+    return patterns.some(p => wildcardMatches(p, branch));
+  } catch (error) {
+    if (!(error instanceof PatternLimitError)) throw error;
+    throw failure(
+      'UPSTREAM_MALFORMED',
+      `GitLab answered a protected branch that cannot be matched: ${error.message}.`,
+    );
+  }
+}
+
+/**
  * The predefined CI/CD variables a deployment job of the environment would
  * have when its pipeline runs for a push to `branch`
  * (https://docs.gitlab.com/ci/variables/predefined_variables/).
@@ -29,7 +47,7 @@ export function jobVariables(context: JobContext): Record<string, string> {
   const path = project.fullPath;
   const slash = path.lastIndexOf('/');
   const isProtected = context.protectedBranches
-    ? context.protectedBranches.some(p => environmentMatches(p, branch))
+    ? isProtectedBy(context.protectedBranches, branch)
     : branch === context.defaultBranch;
   const variables: Record<string, string> = {
     CI: 'true',

@@ -9,6 +9,8 @@ import {
   GITLAB_PROJECT_ID_ANNOTATION,
   GITLAB_PROJECT_SLUG_ANNOTATION,
   GitlabEnvironment,
+  PATTERN_LIMITS,
+  wildcardMatches,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { GitlabInstanceConfig } from '../config';
 import { failure } from '../errors';
@@ -19,7 +21,8 @@ import { ProjectLocator } from '../transport/gitlabClient';
 export interface EntityScope {
   instance: GitlabInstanceConfig;
   project: ProjectLocator;
-  environmentGlobs?: RegExp[];
+  /** Environment name globs (`*`, `?`), matched by the engine's linear matcher. */
+  environmentGlobs?: string[];
   tiers?: DeploymentTier[];
   labelSelector?: string;
 }
@@ -39,11 +42,6 @@ function list(value: string): string[] {
     .split(',')
     .map(v => v.trim())
     .filter(Boolean);
-}
-
-function globToRegExp(glob: string): RegExp {
-  const escaped = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`^${escaped.replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
 }
 
 const LABEL_KEY =
@@ -147,13 +145,20 @@ export function readEntityScope(
   const globs = annotations[GITLAB_ENV_ENVIRONMENTS_ANNOTATION];
   if (globs !== undefined) {
     const items = list(globs);
-    if (items.length === 0 || items.some(g => /[\s]/.test(g))) {
+    if (
+      items.length === 0 ||
+      items.some(
+        g => /[\s]/.test(g) || g.length > PATTERN_LIMITS.maxPatternLength,
+      )
+    ) {
       throw invalid(
         GITLAB_ENV_ENVIRONMENTS_ANNOTATION,
-        `must list environment name globs separated by commas, got '${globs}'.`,
+        `must list environment name globs (at most ${
+          PATTERN_LIMITS.maxPatternLength
+        } characters each) separated by commas, got '${globs.slice(0, 200)}'.`,
       );
     }
-    scope.environmentGlobs = items.map(globToRegExp);
+    scope.environmentGlobs = items;
   }
   const tiers = annotations[GITLAB_ENV_TIERS_ANNOTATION];
   if (tiers !== undefined) {
@@ -187,11 +192,18 @@ export function isInScope(
   scope: EntityScope,
   environment: GitlabEnvironment,
 ): boolean {
-  if (
-    scope.environmentGlobs &&
-    !scope.environmentGlobs.some(g => g.test(environment.name))
-  )
-    return false;
+  if (scope.environmentGlobs) {
+    // GitLab's names have at most 255 characters; a longer one is not
+    // GitLab's and matches no glob.
+    const name = environment.name;
+    if (name.length > PATTERN_LIMITS.maxSubjectLength) return false;
+    if (
+      !scope.environmentGlobs.some(g =>
+        wildcardMatches(g, name, { singleCharacter: true }),
+      )
+    )
+      return false;
+  }
   if (scope.tiers && !scope.tiers.includes(environment.tier)) return false;
   return true;
 }

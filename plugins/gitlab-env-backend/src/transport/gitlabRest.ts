@@ -1,12 +1,25 @@
 import { GitlabInstanceConfig } from '../config';
 import { failure } from '../errors';
 import type { Limit } from './concurrencyLimit';
-import { requestUpstream, UpstreamResponse } from './http';
+import { requestUpstream, UpstreamRequest, UpstreamResponse } from './http';
 import { isRecord } from '../validation/json';
 import { isBranchName, isProjectPath } from '../validation/gitlabPaths';
 
 /** Agent configuration files are small; refuse anything that is not. */
-const MAX_FILE_BYTES = 256 * 1024;
+export const MAX_FILE_BYTES = 256 * 1024;
+/**
+ * Aliases a repository YAML file (agent configuration, template, GitOps
+ * manifest) may expand, as the yaml package's default: enough for anchors,
+ * not for a bomb.
+ */
+export const MAX_ALIAS_COUNT = 100;
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** X-Gitlab-Size: the blob's size, sent with the headers of the files API's answers. */
+function gitlabSize(headers: Headers): number | undefined {
+  const size = Number(headers.get('x-gitlab-size') ?? Number.NaN);
+  return Number.isSafeInteger(size) && size >= 0 ? size : undefined;
+}
 const MAX_PROTECTED_BRANCH_PAGES = 5;
 
 export interface ProjectInfo {
@@ -27,7 +40,13 @@ export class GitlabRestClient {
     private readonly limit: Limit,
   ) {}
 
-  private async get(path: string): Promise<UpstreamResponse> {
+  private async get(
+    path: string,
+    options: Pick<
+      UpstreamRequest,
+      'maxBytes' | 'declaredSize' | 'tooLarge' | 'rawBody'
+    > = {},
+  ): Promise<UpstreamResponse> {
     if (!this.instance.token) {
       throw failure(
         'MISSING_TOKEN',
@@ -44,6 +63,7 @@ export class GitlabRestClient {
         },
         timeoutMs: this.timeoutMs,
         upstream: `GitLab (${this.instance.host})`,
+        ...options,
       }),
     );
     if (response.status === 401) {
@@ -126,8 +146,12 @@ export class GitlabRestClient {
   }
 
   /**
-   * A repository file's text at `ref`; `undefined` when GitLab answers
-   * 404 File Not Found. A project the token cannot read fails with
+   * A repository file's text at `ref`, read raw
+   * (`GET …/repository/files/:path/raw`) and never more than MAX_FILE_BYTES
+   * of it: a file GitLab says is larger (X-Gitlab-Size, in the headers
+   * before the body) is refused unread, and a body that runs past the
+   * bound without saying so is cut off there. `undefined` when GitLab
+   * answers 404 File Not Found. A project the token cannot read fails with
    * AGENT_CONFIG_UNREADABLE.
    */
   async file(
@@ -139,8 +163,26 @@ export class GitlabRestClient {
       projectPath,
     )}/repository/files/${encodeURIComponent(
       filePath,
-    )}?ref=${encodeURIComponent(ref)}`;
-    const response = await this.get(url);
+    )}/raw?ref=${encodeURIComponent(ref)}`;
+    const file = `${projectPath}: ${filePath}`;
+    const response = await this.get(url, {
+      rawBody: true,
+      maxBytes: MAX_FILE_BYTES,
+      declaredSize: gitlabSize,
+      tooLarge: size =>
+        failure(
+          'AGENT_CONFIG_INVALID',
+          `${file} has ${
+            size === undefined ? 'more than' : size
+          } bytes; at most ${MAX_FILE_BYTES} are read.`,
+          {
+            file,
+            hint: `Keep ${filePath} under ${
+              MAX_FILE_BYTES / 1024
+            } KiB; GitLab's agent reads small configuration files only.`,
+          },
+        ),
+    });
     const message = isRecord(response.body)
       ? String(response.body.message ?? response.body.error ?? '')
       : '';
@@ -158,27 +200,19 @@ export class GitlabRestClient {
         },
       );
     }
-    const body = response.body;
-    if (
-      response.status !== 200 ||
-      !isRecord(body) ||
-      typeof body.content !== 'string'
-    ) {
+    if (response.status !== 200 || !response.bytes) {
       throw failure(
         'UPSTREAM_MALFORMED',
         `GitLab answered ${filePath} with HTTP ${response.status} and no file content.`,
       );
     }
-    if (typeof body.size === 'number' && body.size > MAX_FILE_BYTES) {
-      throw failure(
-        'AGENT_CONFIG_INVALID',
-        `${projectPath}: ${filePath} has ${body.size} bytes; at most ${MAX_FILE_BYTES} are read.`,
-        {
-          file: `${projectPath}: ${filePath}`,
-        },
-      );
+    try {
+      return utf8.decode(response.bytes);
+    } catch {
+      throw failure('AGENT_CONFIG_INVALID', `${file} is not UTF-8 text.`, {
+        file,
+        hint: `Save ${filePath} as UTF-8.`,
+      });
     }
-    if (body.encoding !== 'base64') return body.content;
-    return Buffer.from(body.content, 'base64').toString('utf8');
   }
 }

@@ -9,6 +9,8 @@ export interface UpstreamResponse {
   body?: unknown;
   /** Why the body is unusable: not JSON, cut short, not UTF-8, nested too deep. */
   malformed?: string;
+  /** A 2xx body as it came, with `rawBody`. */
+  bytes?: Uint8Array;
 }
 
 export interface UpstreamRequest {
@@ -24,8 +26,17 @@ export interface UpstreamRequest {
    * deadline, or every reader of a shared read having gone.
    */
   signal?: AbortSignal;
-  /** Bytes accepted in the answer; past it the call fails with LIMIT_REACHED. */
+  /** Bytes accepted in the answer; past it the call fails with LIMIT_REACHED (or `tooLarge`). */
   maxBytes?: number;
+  /**
+   * A size the answer's headers declare besides Content-Length (GitLab's
+   * X-Gitlab-Size): past `maxBytes`, the body is not read at all.
+   */
+  declaredSize?: (headers: Headers) => number | undefined;
+  /** The failure for an answer past `maxBytes`, with the declared size when that is what refused it. */
+  tooLarge?: (declaredBytes: number | undefined) => GitlabEnvFailure;
+  /** Hands a 2xx body over as bytes (`bytes`) instead of parsing it as JSON: files. */
+  rawBody?: boolean;
   /**
    * Extra attempts for idempotent reads on 5xx, resets and timeouts.
    * Only safe for requests whose repetition changes nothing (GETs, read-only
@@ -135,6 +146,7 @@ async function attempt(request: UpstreamRequest): Promise<UpstreamResponse> {
   const maxBytes = request.maxBytes ?? DEFAULT_MAX_BYTES;
   let response: Response;
   let bytes: Uint8Array | undefined;
+  let declared: number | undefined;
   try {
     response = await fetch(request.url, {
       method: request.method ?? 'GET',
@@ -143,7 +155,13 @@ async function attempt(request: UpstreamRequest): Promise<UpstreamResponse> {
       signal,
       redirect: 'manual',
     });
-    bytes = await readBounded(response, maxBytes);
+    declared = request.declaredSize?.(response.headers);
+    if (declared !== undefined && declared > maxBytes) {
+      // Not awaited, as in readBounded: nothing of the body is read.
+      response.body?.cancel().catch(() => undefined);
+    } else {
+      bytes = await readBounded(response, maxBytes);
+    }
   } catch (error) {
     if (request.signal?.aborted) throw stoppedFailure(request);
     if (isAbort(error)) {
@@ -160,6 +178,10 @@ async function attempt(request: UpstreamRequest): Promise<UpstreamResponse> {
     dispose();
   }
   if (bytes === undefined) {
+    if (request.tooLarge)
+      throw request.tooLarge(
+        declared !== undefined && declared > maxBytes ? declared : undefined,
+      );
     throw failure(
       'LIMIT_REACHED',
       `${request.upstream} answered with more than ${maxBytes} bytes (gitlabEnv.limits.maxResponseBytes).`,
@@ -168,6 +190,8 @@ async function attempt(request: UpstreamRequest): Promise<UpstreamResponse> {
       },
     );
   }
+  if (request.rawBody && response.status >= 200 && response.status < 300)
+    return { status: response.status, headers: response.headers, bytes };
   return {
     status: response.status,
     headers: response.headers,

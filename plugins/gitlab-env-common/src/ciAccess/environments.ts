@@ -1,3 +1,5 @@
+import { wildcardMatches } from './wildcard';
+
 /**
  * `ci_access.*.environments`: environment names, where `*` matches any run
  * of characters (like environment scopes), e.g. `review/*`.
@@ -9,11 +11,7 @@ export function environmentMatches(
   pattern: string,
   environment: string,
 ): boolean {
-  const source = pattern
-    .split('*')
-    .map(part => part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
-    .join('.*');
-  return new RegExp(`^${source}$`).test(environment);
+  return wildcardMatches(pattern, environment);
 }
 
 /** @public */

@@ -6,6 +6,7 @@ import {
 } from './evaluate';
 import { lexCiExpression } from './lexer';
 import { parseCiExpression } from './parser';
+import { PATTERN_LIMITS } from './patternLimits';
 
 // Variables of GitLab's spec/lib/gitlab/ci/pipeline/expression/statement_spec.rb.
 const VARIABLES = {
@@ -353,9 +354,76 @@ describe('RE2 dialect', () => {
     expect(matches('<a><b>', '/(?U)<.+>/')).toBe(true);
   });
 
-  it('applies flags given in a leading group', () => {
+  it('applies flags given in a group, at the start or further in (RE2 allows both)', () => {
     expect(matches('ABC', '/(?i)abc/')).toBe(true);
-    expect(rejected('/a(?i)b/')).toBe(true);
+    // The RegExp translation refused a later flag group; RE2 (and re2js)
+    // apply it from there on.
+    expect(rejected('/a(?i)b/')).toBe(false);
+    expect(matches('aB', '/a(?i)b/')).toBe(true);
+    expect(matches('AB', '/a(?i)b/')).toBe(false);
+  });
+
+  it('matches patterns that make a backtracking engine explode, with the right answer', () => {
+    const rule = '/^(feature|fix)\\/([a-z0-9]+-?)+$/';
+    expect(matches(`feature/${'a'.repeat(27)}_`, rule)).toBe(false);
+    expect(matches(`feature/${'a'.repeat(240)}`, rule)).toBe(true);
+    expect(matches(`fix/${'ab-'.repeat(80)}`, rule)).toBe(true);
+    expect(matches(`${'a'.repeat(250)}!`, '/^(a|a)*$/')).toBe(false);
+    expect(matches(`${'a'.repeat(250)}`, '/^(a|a)*$/')).toBe(true);
+    expect(matches(`${'a'.repeat(250)}`, '/^(a*)*b$/')).toBe(false);
+  });
+
+  it('refuses named back-references and RE2-only limits', () => {
+    expect(rejected('/(?P<x>a)(?P=x)/')).toBe(true);
+    expect(rejected('/\\k<x>/')).toBe(true);
+    expect(rejected('/a{1000}/')).toBe(false);
+    // RE2 bounds nested repetition as a whole, not only each count.
+    expect(rejected('/((a{100}){100}){100}/')).toBe(true);
+  });
+
+  it("names GitLab's error and RE2's reason for an invalid pattern", () => {
+    const error = errorOf('$T =~ /(a)\\1/', { T: 'aa' });
+    expect(error.message).toMatch(
+      /^Invalid regular expression! \/\(a\)\\1\/ at position 6: invalid regular expression: invalid escape sequence/,
+    );
+    expect(error.position).toBe(6);
+  });
+});
+
+describe('pattern limits', () => {
+  it('refuses a pattern past the length or program size the portal evaluates', () => {
+    expect(
+      errorOf(`$T =~ /${'a'.repeat(PATTERN_LIMITS.maxPatternLength + 1)}/`, {
+        T: 'a',
+      }).message,
+    ).toContain(`at most ${PATTERN_LIMITS.maxPatternLength}`);
+    expect(
+      errorOf('$T =~ /[a-z]{1000}[a-z]{1000}[a-z]{1000}/', { T: 'a' }).message,
+    ).toContain(`at most ${PATTERN_LIMITS.maxProgramSize}`);
+  });
+
+  it('refuses to match a value past maxSubjectLength, at the operator', () => {
+    const long = 'a'.repeat(PATTERN_LIMITS.maxSubjectLength + 1);
+    const error = errorOf('$T =~ /a+b/', { T: long });
+    expect(error).toMatchObject({ position: 3 });
+    expect(error.message).toContain(
+      `has ${long.length} characters; at most ${PATTERN_LIMITS.maxSubjectLength}`,
+    );
+    expect(
+      truthOf('$T =~ /a+$/', {
+        T: long.slice(1),
+      }),
+    ).toBe(true);
+  });
+
+  it('matches a large pattern against fewer characters, still any GitLab name', () => {
+    // 1,999 RE2 instructions: the largest pattern the limits take.
+    const large = '/[a-z]{998}[a-z]{998}$/';
+    const name = 'a'.repeat(PATTERN_LIMITS.maxNameLength);
+    expect(truthOf(`$T =~ ${large}`, { T: name })).toBe(false);
+    expect(errorOf(`$T =~ ${large}`, { T: `${name}a` }).message).toContain(
+      `at most ${PATTERN_LIMITS.maxNameLength} are matched against this pattern`,
+    );
   });
 });
 

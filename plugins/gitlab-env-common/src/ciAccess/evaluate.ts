@@ -4,6 +4,8 @@ import {
   parseCiExpression,
   rubySyntaxRegexp,
 } from './parser';
+import { PatternLimitError } from './patternLimits';
+import { Re2Pattern } from './re2';
 
 /**
  * What a sub-expression evaluates to, as in GitLab (Ruby): a string, nil,
@@ -12,7 +14,7 @@ import {
  *
  * @public
  */
-export type CiValue = string | null | boolean | RegExp;
+export type CiValue = string | null | boolean | Re2Pattern;
 
 /** @public */
 export type CiExpressionResult =
@@ -23,6 +25,10 @@ class EvaluationError extends Error {
   constructor(message: string, readonly position: number) {
     super(message);
   }
+}
+
+function isPattern(value: CiValue): value is Re2Pattern {
+  return typeof value === 'object' && value !== null;
 }
 
 /** Ruby truthiness: only nil and false are false. */
@@ -38,12 +44,12 @@ export function ciValuePresent(value: CiValue): boolean {
 
 function rubyToString(value: CiValue): string {
   if (value === null) return '';
-  if (value instanceof RegExp) return `/${value.source}/`;
+  if (isPattern(value)) return `/${value.source}/`;
   return String(value);
 }
 
 function rubyEquals(a: CiValue, b: CiValue): boolean {
-  if (a instanceof RegExp && b instanceof RegExp) {
+  if (isPattern(a) && isPattern(b)) {
     return a.source === b.source && a.flags === b.flags;
   }
   return a === b;
@@ -59,12 +65,18 @@ function matches(text: CiValue, pattern: CiValue, position: number): boolean {
   let target = pattern;
   if (typeof target === 'string') {
     const compiled = rubySyntaxRegexp(target);
-    if ('regexp' in compiled) target = compiled.regexp;
+    if ('pattern' in compiled) target = compiled.pattern;
   }
   const subject = rubyToString(text);
-  if (target instanceof RegExp) {
-    target.lastIndex = 0;
-    return target.test(subject);
+  if (isPattern(target)) {
+    try {
+      return target.test(subject);
+    } catch (error) {
+      if (error instanceof PatternLimitError) {
+        throw new EvaluationError(error.message, position);
+      }
+      throw error;
+    }
   }
   if (typeof target === 'string') return target.includes(subject);
   throw new EvaluationError(

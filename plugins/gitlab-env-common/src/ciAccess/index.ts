@@ -16,6 +16,10 @@ export {
 } from './evaluate';
 export * from './namespace';
 export * from './environments';
+export * from './wildcard';
+export * from './patternLimits';
+export type { Re2Pattern, Re2Compiled } from './re2';
+export { compileRe2 } from './re2';
 export * from './managedResources';
 export * from './rules';
 export * from './api';

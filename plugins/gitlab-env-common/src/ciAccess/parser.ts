@@ -4,13 +4,13 @@ import {
   CiToken,
   lexCiExpression,
 } from './lexer';
-import { compileRe2 } from './re2';
+import { compileRe2, Re2Compiled, Re2Pattern } from './re2';
 
 /** The parse tree of a CI `rules:if` expression. @public */
 export type CiExpressionNode =
   | { kind: 'variable'; name: string; position: number }
   | { kind: 'string'; value: string; position: number }
-  | { kind: 'pattern'; regexp: RegExp; text: string; position: number }
+  | { kind: 'pattern'; regexp: Re2Pattern; text: string; position: number }
   | { kind: 'null'; position: number }
   | { kind: 'boolean'; value: boolean; position: number }
   | {
@@ -40,17 +40,15 @@ const PRECEDENCE: Record<CiOperator, number> = {
 };
 
 /**
- * Turns a `/pattern/flags` text into a RegExp the way
+ * Turns a `/pattern/flags` text into an RE2 pattern the way
  * Gitlab::UntrustedRegexp::RubySyntax does: `\/` becomes `/`, the pattern is
  * everything between the first and the last slash of a line, flags i, s, m,
  * U. Used for literals and for variables on the right of `=~`.
  */
-export function rubySyntaxRegexp(
-  text: string,
-): { regexp: RegExp } | { error: string } {
+export function rubySyntaxRegexp(text: string): Re2Compiled {
   const unescaped = text.replace(/\\\//g, '/');
   const m = /^\/(.*)\/([ismU]*)$/m.exec(unescaped);
-  if (!m) return { error: 'invalid regular expression' };
+  if (!m) return { error: 'not a /pattern/' };
   return compileRe2(m[1], m[2]);
 }
 
@@ -130,13 +128,13 @@ function valueNode(
       const compiled = rubySyntaxRegexp(token.source);
       if ('error' in compiled) {
         return {
-          message: `Invalid regular expression ${token.source} at position ${token.position}: ${compiled.error}`,
+          message: `Invalid regular expression! ${token.source} at position ${token.position}: ${compiled.error}`,
           position: token.position,
         };
       }
       return {
         kind: 'pattern',
-        regexp: compiled.regexp,
+        regexp: compiled.pattern,
         text: token.source,
         position: token.position,
       };

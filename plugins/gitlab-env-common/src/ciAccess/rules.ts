@@ -1,5 +1,6 @@
 import { evaluateCiExpression } from './evaluate';
 import { environmentAllowed } from './environments';
+import { PatternLimitError } from './patternLimits';
 import {
   EnvironmentTemplateContext,
   renderTemplateString,
@@ -149,7 +150,19 @@ export function evaluateCiAccessRules(
     };
   }
   const environment = variables.CI_ENVIRONMENT_NAME;
-  if (!environmentAllowed(entry.environments, environment)) {
+  let allowed: boolean;
+  try {
+    allowed = environmentAllowed(entry.environments, environment);
+  } catch (error) {
+    if (!(error instanceof PatternLimitError)) throw error;
+    return {
+      ...base,
+      authorized: false,
+      denial: 'rule_error',
+      message: `${where}: ${error.message}. Jobs are denied until it is fixed.`,
+    };
+  }
+  if (!allowed) {
     return {
       ...base,
       authorized: false,

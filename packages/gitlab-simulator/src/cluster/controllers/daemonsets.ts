@@ -1,18 +1,18 @@
 import { KubeObject } from '../../scenario/types';
 import { stableSuffix } from '../ids';
-import { simState } from '../objects';
+import { deepClone, simState } from '../objects';
 import { buildPod, isPodReady, PodState, restatePod } from '../pods';
+import {
+  buildControllerRevision,
+  nextRevision,
+  podRevisionLabel,
+  REVISION_HASH_LABEL,
+  revisionTemplate,
+} from '../revisions';
+import { sameTemplate } from '../rollout';
 import { ControllerKit } from './kit';
 
-const REVISION_LABEL = 'controller-revision-hash';
-
-/** The DaemonSet's `controller-revision-hash` for its current template (as the expander computes it). */
-function daemonSetHash(ds: KubeObject, cluster: string): string {
-  return stableSuffix(
-    `${cluster}/${JSON.stringify(ds.spec?.template ?? {})}`,
-    10,
-  );
-}
+const REVISION_LABEL = REVISION_HASH_LABEL;
 
 /** The daemonset controller (`pkg/controller/daemon`). */
 export class DaemonSetController {
@@ -33,7 +33,7 @@ export class DaemonSetController {
     }
     const fresh = this.kit.fresh(ds);
     if (!fresh) return;
-    const hash = daemonSetHash(fresh, this.kit.cluster);
+    const hash = this.daemonSetRevision(fresh);
     const pods = this.kit.livePods(fresh);
     const ready = pods.filter(isPodReady).length;
     const updated = pods.filter(
@@ -56,10 +56,44 @@ export class DaemonSetController {
     this.syncEndpoints(fresh.metadata.namespace!);
   }
 
+  /**
+   * The hash of the DaemonSet's current ControllerRevision
+   * (`constructHistory` in pkg/controller/daemon/update.go): an equal
+   * revision is reused and, when older, given the next revision number (a
+   * rollback); else a new one is written (`snapshot`). Revisions no pod runs
+   * beyond `revisionHistoryLimit` are deleted (`cleanupHistory`).
+   */
+  private daemonSetRevision(ds: KubeObject): string {
+    const revisions = this.kit.children(ds, 'apps', 'ControllerRevision');
+    const others = revisions.filter(
+      r => !sameTemplate(revisionTemplate(r), ds.spec.template),
+    );
+    let current = revisions
+      .filter(r => !others.includes(r))
+      .sort((a, b) => (a.revision ?? 0) - (b.revision ?? 0))
+      .pop();
+    const wanted = nextRevision(others);
+    if (!current) {
+      current = this.kit.store.upsert(
+        buildControllerRevision(
+          ds,
+          deepClone(ds.spec.template),
+          wanted,
+          new Date(),
+          this.kit,
+        ),
+      );
+    } else if ((current.revision ?? 0) < wanted) {
+      current = this.kit.store.upsert({ ...current, revision: wanted });
+    }
+    this.kit.truncateRevisions(ds, [current.metadata.name]);
+    return podRevisionLabel(current);
+  }
+
   private daemonSetStep(ds: KubeObject): boolean {
     const fresh = this.kit.fresh(ds);
     if (!fresh) return false;
-    const hash = daemonSetHash(fresh, this.kit.cluster);
+    const hash = this.daemonSetRevision(fresh);
     const ctx = this.kit.ctx();
     const pods = this.kit.children(fresh, '', 'Pod');
     const onNode = new Map(pods.map(p => [p.spec.nodeName, p]));

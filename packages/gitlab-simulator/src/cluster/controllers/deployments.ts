@@ -15,9 +15,16 @@ import {
   deploymentStatus,
   replicaSetStatus,
 } from '../workloads';
+import {
+  appendRevisionHistory,
+  copyableAnnotations,
+  DESIRED_REPLICAS,
+  MAX_REPLICAS,
+  REVISION,
+  REVISION_HISTORY,
+} from '../revisions';
 import { ControllerKit } from './kit';
 
-const REVISION = 'deployment.kubernetes.io/revision';
 const SIM_REVISION = 'simulator.gitlab-env/revision';
 
 /** The deployment and replicaset controllers (`pkg/controller/deployment`, `pkg/controller/replicaset`). */
@@ -41,23 +48,27 @@ export class DeploymentController {
       if (!fresh || fresh.spec?.paused || !this.deploymentStep(fresh)) break;
     }
     this.updateDeploymentStatus(deployment);
+    const fresh = this.kit.fresh(deployment);
+    if (fresh && this.rolledOut(fresh)) this.cleanupOldReplicaSets(fresh);
   }
 
+  /**
+   * `getNewReplicaSet` (pkg/controller/deployment/sync.go): the ReplicaSet
+   * whose template equals the Deployment's, created when none does. It
+   * takes the Deployment's annotations and, unless it already has the
+   * highest, the next revision; a reused ReplicaSet (a rollback) records
+   * its former revision in `revision-history` (`SetNewReplicaSetAnnotations`,
+   * pkg/controller/deployment/util/deployment_util.go). The Deployment
+   * carries the new ReplicaSet's revision (`SetDeploymentRevision`).
+   */
   private newReplicaSet(deployment: KubeObject, replicaSets: KubeObject[]) {
-    const maxRevision = Math.max(
-      0,
-      ...replicaSets.map(rs =>
-        Number(rs.metadata.annotations?.[REVISION] ?? 0),
-      ),
-    );
+    const revisionOf = (rs: KubeObject) =>
+      Number(rs.metadata.annotations?.[REVISION] ?? 0);
     let rs = replicaSets.find(r =>
       templatesEqualIgnoringHash(r.spec.template, deployment.spec.template),
     );
-    const current = rs
-      ? Number(rs.metadata.annotations?.[REVISION] ?? 0)
-      : maxRevision + 1;
-    // A rollback reuses the old ReplicaSet and gives it the next revision.
-    const revision = rs && current === maxRevision ? current : maxRevision + 1;
+    const newRevision =
+      Math.max(0, ...replicaSets.filter(r => r !== rs).map(revisionOf)) + 1;
     if (!rs) {
       const hash = stableSuffix(
         `${this.kit.cluster}/${deployment.metadata.namespace}/${
@@ -86,13 +97,12 @@ export class DeploymentController {
           generation: 1,
           labels: { ...template.metadata.labels },
           annotations: {
-            'deployment.kubernetes.io/desired-replicas': String(
-              deployment.spec.replicas ?? 1,
-            ),
-            'deployment.kubernetes.io/max-replicas': String(
+            ...copyableAnnotations(deployment),
+            [DESIRED_REPLICAS]: String(deployment.spec.replicas ?? 1),
+            [MAX_REPLICAS]: String(
               (deployment.spec.replicas ?? 1) + fenceposts(deployment).maxSurge,
             ),
-            [REVISION]: String(revision),
+            [REVISION]: String(newRevision),
           },
           ownerReferences: [controllerRef(deployment)],
         },
@@ -108,36 +118,80 @@ export class DeploymentController {
         },
         status: { replicas: 0, observedGeneration: 1 },
       });
-    } else if (revision !== current) {
-      rs = this.kit.store.upsert({
-        ...rs,
-        metadata: {
-          ...rs.metadata,
-          annotations: {
-            ...rs.metadata.annotations,
-            [REVISION]: String(revision),
-          },
-        },
-      });
+    } else {
+      const annotations: Record<string, string> = {
+        ...rs.metadata.annotations,
+        ...copyableAnnotations(deployment),
+      };
+      const oldRevision = rs.metadata.annotations?.[REVISION];
+      if (revisionOf(rs) < newRevision) {
+        annotations[REVISION] = String(newRevision);
+        if (oldRevision !== undefined) {
+          const history = appendRevisionHistory(
+            rs.metadata.annotations?.[REVISION_HISTORY],
+            oldRevision,
+          );
+          if (history) annotations[REVISION_HISTORY] = history;
+        }
+      }
+      if (
+        JSON.stringify(annotations) !== JSON.stringify(rs.metadata.annotations)
+      ) {
+        rs = this.kit.store.upsert({
+          ...rs,
+          metadata: { ...rs.metadata, annotations },
+        });
+      }
     }
+    const revision = rs.metadata.annotations![REVISION];
     const annotations = deployment.metadata.annotations ?? {};
-    if (annotations[REVISION] !== String(revision)) {
+    if (annotations[REVISION] !== revision) {
       this.kit.store.upsert({
         ...deployment,
         metadata: {
           ...deployment.metadata,
           annotations: {
             ...annotations,
-            [REVISION]: String(revision),
+            [REVISION]: revision,
             // The simulator's own revision annotation would otherwise win over the controller's.
-            ...(annotations[SIM_REVISION]
-              ? { [SIM_REVISION]: String(revision) }
-              : {}),
+            ...(annotations[SIM_REVISION] ? { [SIM_REVISION]: revision } : {}),
           },
         },
       });
     }
     return rs;
+  }
+
+  /**
+   * `cleanupDeployment` (sync.go): once a rollout is complete, old
+   * ReplicaSets scaled to zero beyond `revisionHistoryLimit` are deleted,
+   * lowest revision first.
+   */
+  private cleanupOldReplicaSets(deployment: KubeObject) {
+    const limit = deployment.spec?.revisionHistoryLimit;
+    if (limit === undefined || limit === null) return;
+    const revision = deployment.metadata.annotations?.[REVISION];
+    const olds = this.kit
+      .children(deployment, 'apps', 'ReplicaSet')
+      .filter(
+        rs =>
+          rs.metadata.annotations?.[REVISION] !== revision &&
+          !rs.metadata.deletionTimestamp,
+      )
+      .sort(
+        (a, b) =>
+          Number(a.metadata.annotations?.[REVISION] ?? 0) -
+          Number(b.metadata.annotations?.[REVISION] ?? 0),
+      );
+    for (const rs of olds.slice(0, Math.max(0, olds.length - limit))) {
+      if ((rs.spec.replicas ?? 0) !== 0 || (rs.status?.replicas ?? 0) !== 0)
+        continue;
+      this.kit.store.remove(
+        this.kit.resource('apps', 'ReplicaSet'),
+        rs.metadata.namespace,
+        rs.metadata.name,
+      );
+    }
   }
 
   private scaleReplicaSet(deployment: KubeObject, rs: KubeObject, to: number) {
@@ -239,6 +293,18 @@ export class DeploymentController {
       }
     }
     return changed;
+  }
+
+  /** `DeploymentComplete`: every replica updated and available, no old ones left. */
+  private rolledOut(deployment: KubeObject): boolean {
+    const desired = deployment.spec?.replicas ?? 1;
+    const status = deployment.status ?? {};
+    return (
+      (status.updatedReplicas ?? 0) === desired &&
+      (status.replicas ?? 0) === desired &&
+      (status.availableReplicas ?? 0) === desired &&
+      (status.observedGeneration ?? 0) >= (deployment.metadata.generation ?? 1)
+    );
   }
 
   private updateDeploymentStatus(deployment: KubeObject) {

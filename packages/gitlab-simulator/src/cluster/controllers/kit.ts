@@ -4,6 +4,11 @@ import { buildEvent } from '../events';
 import { isoSeconds } from '../ids';
 import { ExpandContext, isControlledBy } from '../objects';
 import { PodState, restatePod } from '../pods';
+import {
+  podRevisionLabel,
+  REVISION_HASH_LABEL,
+  revisionsBeyondLimit,
+} from '../revisions';
 import { ClusterStore } from '../store';
 
 /**
@@ -194,6 +199,37 @@ export class ControllerKit {
       if (fresh) this.onGracePeriodOver(fresh);
     });
     return terminating;
+  }
+
+  /**
+   * Deletes a StatefulSet's or DaemonSet's ControllerRevisions beyond its
+   * `revisionHistoryLimit` (default 10), keeping `keep` and the revisions
+   * its pods still run (`truncateHistory`, `cleanupHistory`).
+   */
+  truncateRevisions(workload: KubeObject, keep: string[]) {
+    const revisions = this.children(workload, 'apps', 'ControllerRevision');
+    const running = new Set(
+      this.children(workload, '', 'Pod').map(
+        p => p.metadata.labels?.[REVISION_HASH_LABEL],
+      ),
+    );
+    const live = new Set([
+      ...keep,
+      ...revisions
+        .filter(r => running.has(podRevisionLabel(r)))
+        .map(r => r.metadata.name),
+    ]);
+    for (const old of revisionsBeyondLimit(
+      revisions,
+      live,
+      workload.spec?.revisionHistoryLimit ?? 10,
+    )) {
+      this.store.remove(
+        this.resource('apps', 'ControllerRevision'),
+        old.metadata.namespace,
+        old.metadata.name,
+      );
+    }
   }
 
   /** A controller deletes one of its pods and records it, as each controller's SuccessfulDelete event. */

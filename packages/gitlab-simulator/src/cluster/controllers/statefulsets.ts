@@ -1,13 +1,16 @@
 import { KubeObject } from '../../scenario/types';
-import { isoSeconds, stableUid } from '../ids';
-import { controllerRef, deepClone } from '../objects';
+import { deepClone } from '../objects';
 import { isPodReady } from '../pods';
-import { canonicalJson } from '../rollout';
+import {
+  buildControllerRevision,
+  nextRevision,
+  revisionTemplate,
+} from '../revisions';
+import { sameTemplate } from '../rollout';
 import {
   buildClaim,
   buildStatefulSetPod,
   statefulSetPodState,
-  statefulSetRevisionName,
   statefulSetStatus,
 } from '../workloads';
 import { ControllerKit } from './kit';
@@ -58,46 +61,43 @@ export class StatefulSetController {
     this.syncEndpoints(fresh.metadata.namespace!);
   }
 
-  /** The ControllerRevision holding the StatefulSet's current template, created (next revision) when it changed. */
+  /**
+   * The ControllerRevision of the StatefulSet's current template
+   * (`getStatefulSetRevisions` in stateful_set_control.go): the newest one
+   * if it matches; an older equal one gets the next revision number (a
+   * rollback, e.g. `kubectl rollout undo`); else a new one is created. Then
+   * the history is truncated to `revisionHistoryLimit`.
+   */
   private statefulSetRevision(sts: KubeObject): string {
-    const revisions = this.kit.children(sts, 'apps', 'ControllerRevision');
-    const strip = (template: any) => {
-      const { $patch: _patch, ...rest } = template ?? {};
-      return canonicalJson(rest);
-    };
-    const wanted = strip(sts.spec.template);
-    const existing = revisions.find(
-      r => strip(r.data?.spec?.template) === wanted,
+    const revisions = this.kit
+      .children(sts, 'apps', 'ControllerRevision')
+      .sort((a, b) => (a.revision ?? 0) - (b.revision ?? 0));
+    const equal = revisions.filter(r =>
+      sameTemplate(revisionTemplate(r), sts.spec.template),
     );
-    if (existing) return existing.metadata.name;
-    const name = statefulSetRevisionName(
-      { ...sts, spec: { ...sts.spec, template: JSON.parse(wanted) } },
-      this.kit.ctx(),
-    );
-    this.kit.store.upsert({
-      apiVersion: 'apps/v1',
-      kind: 'ControllerRevision',
-      metadata: {
-        name,
-        namespace: sts.metadata.namespace,
-        uid: stableUid(
-          `${this.kit.cluster}/cr/${sts.metadata.namespace}/${name}`,
+    const newest = revisions[revisions.length - 1];
+    let update = equal[equal.length - 1];
+    if (update && update !== newest) {
+      update = this.kit.store.upsert({
+        ...update,
+        revision: nextRevision(revisions),
+      });
+    } else if (!update) {
+      update = this.kit.store.upsert(
+        buildControllerRevision(
+          sts,
+          deepClone(sts.spec.template),
+          nextRevision(revisions),
+          new Date(),
+          this.kit,
         ),
-        creationTimestamp: isoSeconds(new Date()),
-        labels: {
-          ...sts.spec.selector?.matchLabels,
-          'controller.kubernetes.io/hash': name.split('-').pop()!,
-        },
-        ownerReferences: [controllerRef(sts)],
-      },
-      revision: Math.max(0, ...revisions.map(r => r.revision ?? 0)) + 1,
-      data: {
-        spec: {
-          template: { $patch: 'replace', ...deepClone(sts.spec.template) },
-        },
-      },
-    });
-    return name;
+      );
+    }
+    this.kit.truncateRevisions(sts, [
+      update.metadata.name,
+      ...(sts.status?.currentRevision ? [sts.status.currentRevision] : []),
+    ]);
+    return update.metadata.name;
   }
 
   private statefulSetStep(sts: KubeObject): boolean {

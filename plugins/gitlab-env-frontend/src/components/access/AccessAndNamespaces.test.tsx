@@ -225,6 +225,45 @@ describe('Access and namespaces', () => {
     );
   });
 
+  it("evaluates =~ with the engine's RE2: a hostile pattern answers at once, RE2's refusals are named", async () => {
+    serve({ deletes: [] });
+    await renderAccess();
+    await screen.findByRole('table', {
+      name: 'Access by environment and agent',
+    });
+    fireEvent.change(
+      screen.getByLabelText('CI variables (KEY=value per line)'),
+      {
+        target: { value: `CI_COMMIT_BRANCH=feature/${'a'.repeat(245)}_` },
+      },
+    );
+    const input = screen.getByLabelText('rules:if expression');
+    // Nested quantifiers a backtracking RegExp needs years for at this length.
+    fireEvent.change(input, {
+      target: {
+        value: '$CI_COMMIT_BRANCH =~ /^(feature|fix)\\/([a-z0-9]+-?)+$/',
+      },
+    });
+    expect(await screen.findByText(/The expression is/)).toHaveTextContent(
+      'The expression is false',
+    );
+    // RE2 syntax a JavaScript RegExp lacks: a flag group inside the pattern.
+    fireEvent.change(input, {
+      target: { value: '$CI_COMMIT_BRANCH =~ /^feature(?i)\\/A/' },
+    });
+    expect(await screen.findByText(/The expression is/)).toHaveTextContent(
+      'The expression is true',
+    );
+    fireEvent.change(input, {
+      target: { value: '$CI_COMMIT_BRANCH =~ /(a)\\1/' },
+    });
+    const error = await screen.findByLabelText('Error position');
+    expect(error.closest('[role="alert"]')).toHaveTextContent(
+      'Invalid regular expression! /(a)\\1/ at position 21: invalid regular expression: invalid escape sequence',
+    );
+    expect(error).toHaveTextContent('^ position 21');
+  });
+
   it('evaluates a whole entry: first matching rule, namespace full and final', async () => {
     serve({ deletes: [] });
     await renderAccess();
