@@ -179,7 +179,10 @@ export class EnvironmentUsage {
     );
     try {
       const trend = (await this.trends.getOrLoad(
-        `${scopeKey}|${queries.cpu}`,
+        // One load per step window, however the viewers' requests spread.
+        `${scopeKey}|${queries.cpu}|${Math.floor(
+          this.now() / (this.settings.prometheus.stepSeconds * 1000),
+        )}`,
         async s => {
           const end = Math.floor(this.now() / 1000);
           const { rangeSeconds, stepSeconds } = this.settings.prometheus;
