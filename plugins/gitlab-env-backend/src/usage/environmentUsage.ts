@@ -9,6 +9,7 @@ import {
   PodUsage,
   UsagePoint,
   UsageTrend,
+  USAGE_WORKLOAD_KINDS,
   workloadSelector,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { CoalescingCache } from '../caching/cache';
@@ -71,16 +72,6 @@ function checkTarget(target: UsageTarget) {
       );
   }
 }
-
-const WORKLOAD_KINDS = new Set([
-  'Deployment',
-  'StatefulSet',
-  'DaemonSet',
-  'ReplicaSet',
-  'Job',
-  'CronJob',
-  'Rollout',
-]);
 
 /**
  * Usage for the live tab: per pod and per workload, from the sampler's
@@ -147,7 +138,7 @@ export class EnvironmentUsage {
       throw failure(scope.error.code, scope.error.message, scope.error);
     const { pods, workloads } = computeUsage({
       pods: objects.filter(o => o.kind === 'Pod'),
-      owners: objects.filter(o => o.kind && WORKLOAD_KINDS.has(o.kind)),
+      owners: objects.filter(o => o.kind && USAGE_WORKLOAD_KINDS.has(o.kind)),
       metrics: scope.latest?.items ?? [],
     });
     const answer: EnvironmentUsageResponse = {

@@ -12,6 +12,22 @@ import {
 
 type Resource = 'cpu' | 'memory';
 
+/**
+ * The kinds a pod's usage is summed into (and whose pods a workload's
+ * usage sums): the workloads and the controllers between them and pods.
+ *
+ * @public
+ */
+export const USAGE_WORKLOAD_KINDS: ReadonlySet<string> = new Set([
+  'Deployment',
+  'StatefulSet',
+  'DaemonSet',
+  'ReplicaSet',
+  'Job',
+  'CronJob',
+  'Rollout',
+]);
+
 function add(a: number | undefined, b: number | undefined) {
   if (a === undefined) return b;
   return b === undefined ? a : a + b;

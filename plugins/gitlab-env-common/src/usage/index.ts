@@ -5,6 +5,7 @@ export {
   kubectlTop,
   ownerIndex,
   podKey,
+  USAGE_WORKLOAD_KINDS,
   workloadOf,
   workloadSelector,
 } from './computeUsage';

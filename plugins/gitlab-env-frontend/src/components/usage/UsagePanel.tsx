@@ -4,6 +4,7 @@ import {
   ResourceFigures,
   UsageFigures,
   UsageTrend,
+  USAGE_WORKLOAD_KINDS,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -17,15 +18,9 @@ import { Sparkline } from './Sparkline';
 import { useEnvironmentUsage } from './useEnvironmentUsage';
 
 /** Kinds whose pods the usage sums: the drawer shows a Usage tab for them. */
-export const USAGE_KINDS = new Set([
+export const USAGE_KINDS: ReadonlySet<string> = new Set([
   'Pod',
-  'Deployment',
-  'StatefulSet',
-  'DaemonSet',
-  'ReplicaSet',
-  'Job',
-  'CronJob',
-  'Rollout',
+  ...USAGE_WORKLOAD_KINDS,
 ]);
 
 type Resource = 'cpu' | 'memory';
