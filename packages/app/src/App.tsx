@@ -3,6 +3,7 @@ import catalogPlugin from '@backstage/plugin-catalog/alpha';
 import kubernetesPlugin from '@backstage/plugin-kubernetes/alpha';
 import gitlabEnvPlugin from '@gitlab-env/backstage-plugin-gitlab-env/alpha';
 import { guestSignInModule } from './modules/guestSignIn';
+import { kubernetesGitlabAgentAuthModule } from './modules/kubernetesGitlabAgentAuth';
 
 /**
  * The demo portal, on Backstage's new frontend system: the catalog, the
@@ -15,6 +16,7 @@ export default createApp({
     catalogPlugin,
     gitlabEnvPlugin,
     kubernetesPlugin,
+    kubernetesGitlabAgentAuthModule,
     guestSignInModule,
   ],
 });

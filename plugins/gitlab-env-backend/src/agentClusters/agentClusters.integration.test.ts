@@ -72,7 +72,8 @@ describe('the agents a token may use, as clusters (against the simulator)', () =
     expect(errors).toEqual([
       expect.objectContaining({
         code: 'TOKEN_SCOPE_MISSING',
-        message: 'The token configured for gitlab.example.com lacks the k8s_proxy scope.',
+        message:
+          'The token configured for gitlab.example.com lacks the k8s_proxy scope.',
       }),
     ]);
   });

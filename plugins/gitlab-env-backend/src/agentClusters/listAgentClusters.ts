@@ -6,6 +6,7 @@ import { GitlabEnvConfig, GitlabInstanceConfig } from '../config';
 import { asGitlabEnvError, GitlabEnvFailure } from '../errors';
 import { GitlabEnvTransport } from '../transport';
 import { tokenFailure } from '../transport/InstanceProbe';
+import { agentNotConnected } from '../transport/kasClient';
 
 /**
  * A GitLab agent for Kubernetes the configured token may use: a cluster
@@ -47,9 +48,9 @@ export interface GitlabAgentClusterList {
 }
 
 /**
- * Asks KAS whether the token may use the agent (`GET /version`): KAS
- * authorizes the token before it looks for the agent's tunnel, so a 502
- * still means "allowed"; only a refusal leaves the agent out.
+ * Asks KAS whether the token may use a connected agent (`GET /version`):
+ * KAS authorizes the token before it looks for the agent's tunnel, so a
+ * 502 still means "allowed"; only a refusal leaves the agent out.
  */
 async function checkAgent(
   transport: GitlabEnvTransport,
@@ -99,8 +100,20 @@ async function listInstance(
   // same rule as every read of the plugin.
   const kasProxyUrl = transport.kasProxyUrlOf(instance, facts);
   const checked = await Promise.all(
-    listed.agents.map(agent =>
-      checkAgent(transport, instance, kasProxyUrl, agent, signal),
+    listed.agents.map(({ connections, ...agent }) =>
+      // GitLab says agentk is not connected: asking KAS would hold the
+      // request for its whole tunnel search (20 s) to say the same.
+      connections === 0
+        ? {
+            cluster: {
+              host: instance.host,
+              agent,
+              kasProxyUrl,
+              connection: 'notConnected' as const,
+            },
+            error: agentNotConnected(agent).detail,
+          }
+        : checkAgent(transport, instance, kasProxyUrl, agent, signal),
     ),
   );
   const clusters: GitlabAgentCluster[] = [];

@@ -151,10 +151,7 @@ export class SharedTransport implements GitlabEnvTransport {
     );
   }
 
-  kasProxyUrlOf(
-    instance: GitlabInstanceConfig,
-    facts: InstanceFacts,
-  ): string {
+  kasProxyUrlOf(instance: GitlabInstanceConfig, facts: InstanceFacts): string {
     const url = facts.kasUrl;
     if (!url) {
       throw failure(

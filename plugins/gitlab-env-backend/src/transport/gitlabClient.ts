@@ -162,6 +162,11 @@ const USER_ACCESS_AGENTS = /* GraphQL */ `
               project {
                 fullPath
               }
+              connections {
+                nodes {
+                  connectedAt
+                }
+              }
             }
           }
         }
@@ -430,10 +435,11 @@ export class GitlabClient {
    * membership, which this list cannot tell).
    */
   async userAccessAgents(): Promise<{
-    agents: GitlabAgentRef[];
+    /** `connections`: agentk connections KAS knows of now, when GitLab shows them. */
+    agents: Array<GitlabAgentRef & { connections?: number }>;
     warnings: GitlabEnvError[];
   }> {
-    const agents = new Map<string, GitlabAgentRef>();
+    const agents = new Map<string, GitlabAgentRef & { connections?: number }>();
     const warnings: GitlabEnvError[] = [];
     const followed = new Set<string>();
     let after: string | undefined;
@@ -459,6 +465,9 @@ export class GitlabClient {
               optionalString(agent.webPath) &&
               `${this.instance.baseUrl}${agent.webPath}`,
             configProject: optionalString(agent.project?.fullPath),
+            connections: Array.isArray(agent.connections?.nodes)
+              ? agent.connections.nodes.length
+              : undefined,
           });
         }
       }
@@ -467,7 +476,9 @@ export class GitlabClient {
       if (next.loop) {
         warnings.push({
           code: 'UPSTREAM_MALFORMED',
-          message: `GitLab (${this.instance.host}) answered the token user's projects with a page cursor it had already sent (a pagination loop); listing the agents of the ${
+          message: `GitLab (${
+            this.instance.host
+          }) answered the token user's projects with a page cursor it had already sent (a pagination loop); listing the agents of the ${
             page + 1
           } pages read before it.`,
         });
@@ -476,7 +487,9 @@ export class GitlabClient {
       if (page + 1 >= MAX_MEMBER_PROJECT_PAGES) {
         warnings.push({
           code: 'LIMIT_REACHED',
-          message: `The token's user on ${this.instance.host} is a member of more than ${
+          message: `The token's user on ${
+            this.instance.host
+          } is a member of more than ${
             (page + 1) * 20
           } projects; agents shared only with later projects are left out.`,
           hint: 'Use a bot user that is a member of the projects and groups your agents share with, not of every project.',
