@@ -6,7 +6,7 @@ import {
   parseFluxResourcePath,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { GitlabEnvConfig, GitlabInstanceConfig } from '../config';
-import { asGitlabEnvError, failure, GitlabEnvFailure } from '../errors';
+import { asGitlabEnvError, GitlabEnvFailure } from '../errors';
 import { tokenFailure } from '../transport/InstanceProbe';
 import { invalidSetting } from '../validation';
 import {
@@ -27,6 +27,7 @@ import {
   GitlabEnvClusterSource,
   objectSourceOf,
 } from '../reading/clusterSources';
+import { explainKasRefusal } from './explainKasRefusal';
 
 /** Discovery changes when CRDs are installed, which is rare: keep it longer. */
 const DISCOVERY_TTL_MS = 5 * 60_000;
@@ -102,46 +103,21 @@ export class ReadPlanner {
     throw reason;
   }
 
-  /**
-   * KAS answers one 401 for many causes. Before calling it "not shared", rule
-   * out what the instance check and GitLab's view of the agent can tell:
-   * the token (expired, revoked, no k8s_proxy: agent_helpers.rb
-   * validate_and_save_access_token!) and an agent that never connected, for
-   * which GitLab holds no authorization yet (refresh_service.rb).
-   */
-  private async explainKasRefusal(
-    ctx: EnvironmentContext,
+  /** Names the cause of a KAS refusal (explainKasRefusal). */
+  private explainKasRefusal(
+    { instance, located, environment }: EnvironmentContext,
     error: unknown,
   ): Promise<never> {
-    if (
-      !(error instanceof GitlabEnvFailure) ||
-      error.detail.code !== 'AGENT_NOT_SHARED'
-    ) {
-      throw error;
-    }
-    const { instance, located, environment } = ctx;
-    const probe = this.transport.probe(instance);
-    probe.invalidate();
-    const facts = await probe.facts().catch(() => undefined);
-    const tokenProblem = facts && tokenFailure(instance.host, facts);
-    if (tokenProblem) throw tokenProblem;
-    const activity = await this.transport
-      .gitlab(instance, { version: facts?.version })
-      .agentActivity(located.project.fullPath, environment.name)
-      .catch(() => undefined);
-    if (activity && activity.connections === 0 && !activity.tokenLastUsedAt) {
-      const agent = environment.agent!;
-      throw failure(
-        'AGENT_NEVER_CONNECTED',
-        `The agent ${agent.name} has never connected to GitLab: no agentk has used its token, so GitLab holds none of its user_access authorizations yet.`,
-        {
-          hint: `Install agentk in the cluster with the agent's token (see the agent's page in GitLab${
-            agent.webUrl ? `: ${agent.webUrl}` : ''
-          }); user_access takes effect once it has connected.`,
-        },
-      );
-    }
-    throw error;
+    return explainKasRefusal(
+      this.transport,
+      instance,
+      {
+        projectFullPath: located.project.fullPath,
+        environmentName: environment.name,
+      },
+      environment.agent!,
+      error,
+    );
   }
 
   /**

@@ -346,6 +346,25 @@ describe('LiveResourceGraph', () => {
     expect(live.health().counts.none).toBe(1);
   });
 
+  it('counts resources, not the Events about them, in its health summary', () => {
+    const eventAbout = (name: string): KubernetesObject => ({
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: meta(name),
+      involvedObject: { kind: 'ConfigMap', name: 'settings', namespace: ns },
+      reason: 'Updated',
+    });
+    const live = new LiveResourceGraph([configMap('settings')]);
+    const patch = live.apply([
+      { type: 'ADDED', object: eventAbout('settings.1') },
+      { type: 'ADDED', object: eventAbout('settings.2') },
+    ]);
+    expect(live.graph().nodes.filter(n => n.kind === 'Event')).toHaveLength(2);
+    expect(live.health()).toMatchObject({ total: 1, counts: { none: 1 } });
+    expect(patch.health).toBeUndefined();
+    expect(summarizeGraphHealth(live.graph())).toEqual(live.health());
+  });
+
   it('after any events holds exactly the graph built from scratch on the final objects, and its patches say how it got there', () => {
     fc.assert(
       fc.property(

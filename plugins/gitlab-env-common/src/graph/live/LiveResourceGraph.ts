@@ -21,6 +21,7 @@ import {
   WatchEvent,
 } from '../../types';
 import { isNewer, missingNode } from '../nodeTable';
+import { counted } from '../summarizeGraphHealth';
 import { serviceSelector } from '../references';
 import { relationRulesOf } from '../relations';
 import { NO_FIELDS } from '../relations/fields';
@@ -218,7 +219,7 @@ export class LiveResourceGraph implements LiveLookups {
     return this.index.realById.size;
   }
 
-  /** Counts per status over every node, as `summarizeGraphHealth` gives them. */
+  /** Counts per status over the resources (Events aside), as `summarizeGraphHealth` gives them. */
   health(): HealthSummary {
     const counts = emptyHealthCounts();
     let status: HealthStatus = 'Healthy';
@@ -282,6 +283,7 @@ export class LiveResourceGraph implements LiveLookups {
   }
 
   private count(node: ResourceNode, delta: number) {
+    if (!counted(node)) return;
     const key = rollsUp(node.health) ? node.health.status : 'none';
     this.counts.set(key, (this.counts.get(key) ?? 0) + delta);
   }

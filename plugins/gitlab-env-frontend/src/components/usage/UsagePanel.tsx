@@ -11,7 +11,8 @@ import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
-import { CommandList } from '../gitops/CommandList';
+import { CommandList } from '../text/CommandBlock';
+import { MessageText } from '../text/MessageText';
 import { COMPACT_TABLE_SX } from '../tableStyle';
 import { formatBytes, formatCpu } from '../../view/format';
 import { Sparkline } from './Sparkline';
@@ -242,7 +243,7 @@ export function UsagePanel({ kind, name }: { kind: string; name: string }) {
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
       {!usage.metrics.available ? (
         <Alert severity="info" variant="outlined">
-          {usage.metrics.reason}
+          <MessageText text={usage.metrics.reason} />
         </Alert>
       ) : null}
       {error ? (
