@@ -17,11 +17,13 @@ export {
   gitlabEnvHealthRulesExtensionPoint,
   gitlabEnvLocatorExtensionPoint,
   gitlabEnvObjectSourceExtensionPoint,
+  gitlabEnvRelationsExtensionPoint,
 } from './extensions';
 export type {
   GitlabEnvHealthRulesExtensionPoint,
   GitlabEnvLocatorExtensionPoint,
   GitlabEnvObjectSourceExtensionPoint,
+  GitlabEnvRelationsExtensionPoint,
 } from './extensions';
 export { isValidLabelSelector } from './locating';
 export type { GitlabEnvLocator, LocatedEntity } from './locating';

@@ -1,4 +1,4 @@
-import { KubernetesObject } from '../src/types';
+import { KubernetesObject } from '../../types';
 
 /**
  * A realistic environment of about `size` objects: per application a

@@ -1,6 +1,6 @@
-import { generateEnvironment } from '../../../bench/generateEnvironment';
-import { KubernetesObject } from '../../types';
-import { resourceId, resourceKeyOf } from '../resourceId';
+import { generateEnvironment } from './testing/generateEnvironment';
+import { KubernetesObject } from '../types';
+import { resourceId, resourceKeyOf } from '../k8s/resourceId';
 import { LiveResourceGraph } from './LiveResourceGraph';
 import { applyResourceGraphPatch } from './applyResourceGraphPatch';
 

@@ -5,8 +5,8 @@ import {
   ResourceGraph,
   ResourceGraphPatch,
   ResourceNode,
-} from '../../types';
-import { resourceId, resourceKeyOf } from '../resourceId';
+} from '../types';
+import { resourceId, resourceKeyOf } from '../k8s/resourceId';
 
 /**
  * What a page holds of an environment and a patch updates: the objects,
