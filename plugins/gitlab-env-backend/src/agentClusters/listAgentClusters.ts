@@ -70,7 +70,18 @@ async function checkAgent(
     return { cluster: cluster('connected') };
   } catch (error) {
     const detail = asGitlabEnvError(error);
-    if (detail.code === 'AGENT_NOT_SHARED') return { error: detail };
+    if (detail.code === 'AGENT_NOT_SHARED')
+      // The read path's words name an environment; here there is none.
+      return {
+        error: {
+          ...detail,
+          message: `KAS does not let the configured token use agent ${
+            agent.name
+          }${
+            agent.configProject ? ` (${agent.configProject})` : ''
+          }: its user_access does not cover the token's user.`,
+        },
+      };
     return {
       cluster: cluster(
         detail.code === 'AGENT_NOT_CONNECTED' ? 'notConnected' : 'unknown',
