@@ -18,3 +18,4 @@ export * from './environments';
 export * from './gitops';
 export * from './actions';
 export * from './usage';
+export * from './assistant';
