@@ -10,6 +10,9 @@ import {
   TEST_KAS_TUNNELS,
 } from '../__testUtils__/backendOnSimulator';
 
+// Each test follows an environment live (its lists and watches) on a shared machine.
+jest.setTimeout(30_000);
+
 const entities = [
   component('checkout-api', {
     'gitlab.com/project-slug': 'acme/shop/checkout-api',
