@@ -6,6 +6,7 @@
 // lists the clusters behind the GitLab agents.
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, test } from 'node:test';
+import { axeViolations } from '../lib/look.mjs';
 import { openPortal } from '../lib/portal.mjs';
 
 const TIMEOUT = 30_000;
@@ -71,6 +72,7 @@ test("a workload's Usage tab shows CPU and memory against requests and limits, a
     /^kubectl top pod -n checkout -l '.+' --containers/,
   );
   await portal.screenshot(page, 'usage-workload');
+  assert.deepEqual(await axeViolations(page, '[role="dialog"]'), []);
   assert.deepEqual(page.errors, []);
 });
 

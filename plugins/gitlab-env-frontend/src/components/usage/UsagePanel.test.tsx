@@ -189,7 +189,7 @@ describe('the Usage tab of the drawer', () => {
       within(drawer).getByRole('table', { name: 'Pods' }),
     ).getAllByRole('row');
     expect(podRows.map(r => r.textContent)).toEqual([
-      'PodCPUMemory',
+      'PodCPUMemoryMarks',
       'cart-6f7d-a620m300MiOver limit: CPUNo requests set: Memory',
       'cart-6f7d-b50m120MiNo requests set: Memory',
     ]);

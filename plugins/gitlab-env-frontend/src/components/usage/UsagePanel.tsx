@@ -13,6 +13,7 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import { CommandList } from '../text/CommandBlock';
 import { MessageText } from '../text/MessageText';
+import { VISUALLY_HIDDEN_SX } from '../text/visuallyHidden';
 import { COMPACT_TABLE_SX } from '../tableStyle';
 import { formatBytes, formatCpu } from '../../view/format';
 import { Sparkline } from './Sparkline';
@@ -102,11 +103,19 @@ function FiguresTable({ figures }: { figures: UsageFigures }) {
     <Box component="table" sx={COMPACT_TABLE_SX} aria-label="Usage now">
       <thead>
         <tr>
-          <th />
+          <th>
+            <Box component="span" sx={VISUALLY_HIDDEN_SX}>
+              Resource
+            </Box>
+          </th>
           <th>Now</th>
           <th>Request</th>
           <th>Limit</th>
-          <th />
+          <th>
+            <Box component="span" sx={VISUALLY_HIDDEN_SX}>
+              Share of the limit (or request)
+            </Box>
+          </th>
         </tr>
       </thead>
       <tbody>
@@ -183,7 +192,11 @@ function PodsTable({ pods }: { pods: PodUsage[] }) {
           <th>Pod</th>
           <th>CPU</th>
           <th>Memory</th>
-          <th />
+          <th>
+            <Box component="span" sx={VISUALLY_HIDDEN_SX}>
+              Marks
+            </Box>
+          </th>
         </tr>
       </thead>
       <tbody>
