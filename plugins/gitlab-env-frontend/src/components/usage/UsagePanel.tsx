@@ -14,6 +14,7 @@ import Typography from '@mui/material/Typography';
 import { CommandList } from '../text/CommandBlock';
 import { MessageText } from '../text/MessageText';
 import { VISUALLY_HIDDEN_SX } from '../text/visuallyHidden';
+import { WarningChip } from '../text/WarningChip';
 import { COMPACT_TABLE_SX } from '../tableStyle';
 import { formatBytes, formatCpu } from '../../view/format';
 import { Sparkline } from './Sparkline';
@@ -50,9 +51,7 @@ function Marks({ figures }: { figures: UsageFigures }) {
         />
       ) : null}
       {missing.length ? (
-        <Chip
-          size="small"
-          color="warning"
+        <WarningChip
           variant="outlined"
           label={`No requests set: ${missing.map(r => TITLE[r]).join(', ')}`}
         />
