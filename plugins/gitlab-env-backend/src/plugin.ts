@@ -29,7 +29,14 @@ import { LivePlanner } from './planning';
 import { GitlabEnvClusterSource } from './reading';
 import { gitlabEnvTransportServiceRef } from './transport';
 import { createOverviewRouter } from './overview';
-import { createLiveRouter, createRouter } from './http';
+import {
+  annotatedEntities,
+  createLiveRouter,
+  createRouter,
+  RequestPipeline,
+  routeErrors,
+} from './http';
+import Router from 'express-promise-router';
 import { liveDesiredState } from './gitops/liveDesiredState';
 import { EnvironmentUsage, readUsageSettings, UsageSampler } from './usage';
 import { GitlabEnvironmentsService } from './facade';
@@ -84,6 +91,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
         auditor: coreServices.auditor,
         cache: coreServices.cache,
         lifecycle: coreServices.lifecycle,
+        auth: coreServices.auth,
         catalog: catalogServiceRef,
         transport: gitlabEnvTransportServiceRef,
       },
@@ -97,6 +105,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
         auditor,
         cache,
         lifecycle,
+        auth,
         catalog,
         transport,
       }) {
@@ -120,12 +129,6 @@ export const gitlabEnvPlugin = createBackendPlugin({
           );
         // One transport (root-scoped): every service, and the Kubernetes
         // plugin's agent clusters, draw on the same concurrency budgets.
-        const ciAccess = new CiAccessService(
-          gitlabEnvConfig,
-          gitlabEnvConfig.ciAccess,
-          logger,
-          transport,
-        );
         const service = new GitlabEnvironmentsService(gitlabEnvConfig, logger, {
           healthRules,
           relations,
@@ -133,6 +136,20 @@ export const gitlabEnvPlugin = createBackendPlugin({
           transport,
           locator,
           clusterSources,
+          // Who else claims a namespace: the catalog read with the plugin's own credentials.
+          portalEntities: async function* portalEntities() {
+            yield* annotatedEntities(
+              catalog,
+              await auth.getOwnServiceCredentials(),
+            );
+          },
+        });
+        const ciAccess = new CiAccessService({
+          config: gitlabEnvConfig,
+          transport,
+          cache: service.readCache,
+          logger,
+          claims: () => service.portalClaims(),
         });
         const planner = new LivePlanner(
           gitlabEnvConfig.live,
@@ -158,58 +175,48 @@ export const gitlabEnvPlugin = createBackendPlugin({
           usageSampler,
         );
         permissionsRegistry.addPermissions(gitlabEnvPermissions);
-        httpRouter.use(
-          createOverviewRouter({
-            service,
+        // The one request pipeline every route goes through, with the one locator.
+        const routes = {
+          pipeline: new RequestPipeline({
             catalog,
             permissions,
-            httpAuth,
             auditor,
+            locate: (entity, options) => service.locate(entity, options),
+          }),
+          httpAuth,
+        };
+        const router = Router();
+        router.use(
+          createRouter({
+            ...routes,
+            service,
+            liveDesiredState: (entity, slug, options) =>
+              liveDesiredState(service, planner, entity, slug, options),
+            environmentUsage: (entity, slug, target, options) =>
+              usage.usage(entity, slug, target, options),
+          }),
+        );
+        router.use(
+          createOverviewRouter({
+            ...routes,
+            service,
             deadlineMs: gitlabEnvConfig.overview.deadlineMs,
           }),
         );
-        httpRouter.use(
+        router.use(
           createLiveRouter({
+            ...routes,
             service,
             planner,
             settings: gitlabEnvConfig.live,
-            catalog,
-            permissions,
-            httpAuth,
-            auditor,
-            logger,
           }),
         );
-        httpRouter.use(
-          createDiagnosticsRouter({
-            service,
-            permissions,
-            httpAuth,
-            auditor,
-            logger,
-          }),
-        );
-        httpRouter.use(
-          await createRouter({
-            service,
-            catalog,
-            permissions,
-            httpAuth,
-            auditor,
-            logger,
-            liveDesiredState: (entity, slug, signal) =>
-              liveDesiredState(service, planner, entity, slug, signal),
-            environmentUsage: (entity, slug, target, signal) =>
-              usage.usage(entity, slug, target, signal),
-          }),
-        );
-        httpRouter.use(
+        router.use(createDiagnosticsRouter({ ...routes, service }));
+        router.use(
           createActionsRouter({
+            ...routes,
             service,
-            catalog,
-            permissions,
-            httpAuth,
-            auditor,
+            transport,
             logger,
             config: readActionsConfig(config),
             // Viewers of the live stream see a write's effect at once.
@@ -217,16 +224,9 @@ export const gitlabEnvPlugin = createBackendPlugin({
               listsAfterWrite(written).forEach(lists => planner.refresh(lists)),
           }),
         );
-        httpRouter.use(
-          createCiAccessRouter({
-            service: ciAccess,
-            catalog,
-            permissions,
-            httpAuth,
-            auditor,
-            logger,
-          }),
-        );
+        router.use(createCiAccessRouter({ ...routes, service: ciAccess }));
+        router.use(routeErrors(logger, auditor));
+        httpRouter.use(router);
         httpRouter.addAuthPolicy({ path: '/health', allow: 'unauthenticated' });
       },
     });

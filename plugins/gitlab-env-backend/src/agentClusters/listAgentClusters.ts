@@ -5,7 +5,7 @@ import {
 import { GitlabEnvConfig, GitlabInstanceConfig } from '../config';
 import { asGitlabEnvError, GitlabEnvFailure } from '../errors';
 import { GitlabEnvTransport } from '../transport';
-import { tokenFailure } from '../transport/InstanceProbe';
+import { InstanceFacts, tokenFailure } from '../transport/InstanceProbe';
 import { agentNotConnected } from '../transport/kasClient';
 
 /**
@@ -55,10 +55,11 @@ export interface GitlabAgentClusterList {
 async function checkAgent(
   transport: GitlabEnvTransport,
   instance: GitlabInstanceConfig,
-  kasProxyUrl: string,
+  facts: InstanceFacts,
   agent: GitlabAgentRef,
   signal?: AbortSignal,
 ): Promise<{ cluster?: GitlabAgentCluster; error?: GitlabEnvError }> {
+  const kasProxyUrl = transport.kasProxyUrlOf(instance, facts);
   const cluster = (connection: GitlabAgentCluster['connection']) => ({
     host: instance.host,
     agent,
@@ -66,7 +67,7 @@ async function checkAgent(
     connection,
   });
   try {
-    await transport.kasAt(kasProxyUrl, instance, agent, signal).get('/version');
+    await transport.kas(instance, facts, agent, signal).get('/version');
     return { cluster: cluster('connected') };
   } catch (error) {
     const detail = asGitlabEnvError(error);
@@ -124,7 +125,7 @@ async function listInstance(
             },
             error: agentNotConnected(agent).detail,
           }
-        : checkAgent(transport, instance, kasProxyUrl, agent, signal),
+        : checkAgent(transport, instance, facts, agent, signal),
     ),
   );
   const clusters: GitlabAgentCluster[] = [];

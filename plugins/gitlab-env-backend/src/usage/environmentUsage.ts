@@ -14,7 +14,7 @@ import {
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { CoalescingCache } from '../caching/cache';
 import { failure } from '../errors';
-import type { GitlabEnvironmentsService } from '../facade';
+import type { CallOptions, GitlabEnvironmentsService } from '../facade';
 import type { LivePlanner } from '../planning/LivePlanner';
 import { isKindName, isPathSegmentName } from '../validation';
 import { listPodMetrics } from './podMetrics';
@@ -106,10 +106,11 @@ export class EnvironmentUsage {
     entity: Entity,
     slug: string,
     target: UsageTarget,
-    signal?: AbortSignal,
+    options: CallOptions = {},
   ): Promise<EnvironmentUsageResponse> {
     checkTarget(target);
-    const live = await this.service.locateLive(entity, slug, { signal });
+    const { signal } = options;
+    const live = await this.service.locateLive(entity, slug, options);
     const namespace = live.environment.namespace!;
     const agentName = live.environment.agent?.name ?? 'of this environment';
     const { access } = live;
