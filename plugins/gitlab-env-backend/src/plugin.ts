@@ -27,7 +27,7 @@ import {
 import { GitlabEnvLocator } from './locating';
 import { LivePlanner } from './planning';
 import { GitlabEnvClusterSource } from './reading';
-import { SharedTransport } from './transport';
+import { gitlabEnvTransportServiceRef } from './transport';
 import { createOverviewRouter } from './overview';
 import {
   annotatedEntities,
@@ -38,6 +38,7 @@ import {
 } from './http';
 import Router from 'express-promise-router';
 import { liveDesiredState } from './gitops/liveDesiredState';
+import { EnvironmentUsage, readUsageSettings, UsageSampler } from './usage';
 import { GitlabEnvironmentsService } from './facade';
 import { sharedStoreOf } from './caching/sharedCache';
 
@@ -92,6 +93,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
         lifecycle: coreServices.lifecycle,
         auth: coreServices.auth,
         catalog: catalogServiceRef,
+        transport: gitlabEnvTransportServiceRef,
       },
       async init({
         httpRouter,
@@ -105,6 +107,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
         lifecycle,
         auth,
         catalog,
+        transport,
       }) {
         const gitlabEnvConfig = readGitlabEnvConfig(config);
         const configRules = await readHealthRules(config);
@@ -124,8 +127,8 @@ export const gitlabEnvPlugin = createBackendPlugin({
               .map(source => source.id)
               .join(', ')}`,
           );
-        // One transport: every service draws on the same concurrency budgets.
-        const transport = new SharedTransport(gitlabEnvConfig);
+        // One transport (root-scoped): every service, and the Kubernetes
+        // plugin's agent clusters, draw on the same concurrency budgets.
         const service = new GitlabEnvironmentsService(gitlabEnvConfig, logger, {
           healthRules,
           relations,
@@ -161,6 +164,16 @@ export const gitlabEnvPlugin = createBackendPlugin({
           logger,
         );
         lifecycle.addShutdownHook(() => planner.close());
+        const usageSettings = readUsageSettings(config);
+        // One sample per agent scope for every viewer of its usage.
+        const usageSampler = new UsageSampler(usageSettings, logger);
+        lifecycle.addShutdownHook(() => usageSampler.close());
+        const usage = new EnvironmentUsage(
+          service,
+          planner,
+          usageSettings,
+          usageSampler,
+        );
         permissionsRegistry.addPermissions(gitlabEnvPermissions);
         // The one request pipeline every route goes through, with the one locator.
         const routes = {
@@ -179,6 +192,8 @@ export const gitlabEnvPlugin = createBackendPlugin({
             service,
             liveDesiredState: (entity, slug, options) =>
               liveDesiredState(service, planner, entity, slug, options),
+            environmentUsage: (entity, slug, target, options) =>
+              usage.usage(entity, slug, target, options),
           }),
         );
         router.use(

@@ -2,6 +2,7 @@ import { Entity } from '@backstage/catalog-model';
 import {
   DesiredStateComparison,
   EnvironmentDesiredStateResponse,
+  EnvironmentUsageResponse,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import express from 'express';
 import Router from 'express-promise-router';
@@ -22,6 +23,16 @@ export interface RouterOptions extends RouteDeps {
     slug: string,
     options: { signal: AbortSignal; located: LocatedEntity },
   ) => Promise<DesiredStateComparison | undefined>;
+  /**
+   * CPU and memory per pod and workload, and one's trend (see
+   * EnvironmentUsage); without it, `…/usage` is not served.
+   */
+  environmentUsage?: (
+    entity: Entity,
+    slug: string,
+    target: { pod?: string; workload?: string },
+    options: { signal: AbortSignal; located: LocatedEntity },
+  ) => Promise<EnvironmentUsageResponse>;
 }
 
 function flag(value: unknown, fallback: boolean): boolean {
@@ -46,7 +57,8 @@ function environmentRead(
 /**
  * `GET /health`, `GET /entity/:namespace/:kind/:name/environments`,
  * `GET /entity/:namespace/:kind/:name/environments/:slug/resources` and
- * (with liveDesiredState) `…/environments/:slug/desired`, each through the
+ * (with liveDesiredState) `…/environments/:slug/desired` and (with
+ * environmentUsage) `…/environments/:slug/usage`, each through the
  * request pipeline. Only these reads: no path from the browser ever
  * reaches GitLab or KAS.
  */
@@ -137,6 +149,43 @@ export function createRouter(options: RouterOptions): express.Router {
           return {
             source: body.desired?.source?.project,
             unavailable: body.desired?.unavailable?.slice(0, 300),
+          };
+        },
+      ),
+    );
+
+  const { environmentUsage } = options;
+  if (environmentUsage)
+    router.get(
+      '/entity/:namespace/:kind/:name/environments/:slug/usage',
+      route(
+        options,
+        {
+          ...environmentRead('environment-usage-read'),
+          params: raw => {
+            const text = (key: string) =>
+              typeof raw.query[key] === 'string'
+                ? (raw.query[key] as string)
+                : undefined;
+            return {
+              ...entityPathParams(raw),
+              pod: text('pod'),
+              workload: text('workload'),
+            };
+          },
+        },
+        async ({ entity, located, environment, params, signal }, _req, res) => {
+          const body = await environmentUsage(
+            entity,
+            environment.slug,
+            { pod: params.pod, workload: params.workload },
+            { signal, located },
+          );
+          res.json(body);
+          return {
+            metrics: body.metrics.available,
+            pods: body.pods.length,
+            trend: body.trend?.source,
           };
         },
       ),
