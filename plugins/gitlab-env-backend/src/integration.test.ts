@@ -361,7 +361,8 @@ describe('gitlab-env backend against the GitLab simulator', () => {
     expect(res.body.gitlabEnv.message).toContain(
       '.gitlab/agents/restricted/config.yaml',
     );
-    expect(res.body.gitlabEnv.message).toContain('user_access');
+    // The message names the cause, the hint what to do (main's ui-polish).
+    expect(res.body.gitlabEnv.hint).toContain('user_access');
   });
 
   it('keeps the rest of the data when the cluster forbids one kind', async () => {
