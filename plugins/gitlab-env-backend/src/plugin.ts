@@ -26,7 +26,7 @@ import {
 } from './extensions';
 import { GitlabEnvLocator } from './locating';
 import { GitlabEnvClusterSource } from './reading';
-import { SharedTransport } from './transport';
+import { gitlabEnvTransportServiceRef } from './transport';
 import { createOverviewRouter } from './overview';
 import {
   annotatedEntities,
@@ -36,6 +36,7 @@ import {
   routeErrors,
 } from './http';
 import Router from 'express-promise-router';
+import { EnvironmentUsage, readUsageSettings, UsageSampler } from './usage';
 import { GitlabEnvironmentsService } from './facade';
 import { sharedStoreOf } from './caching/sharedCache';
 
@@ -90,6 +91,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
         lifecycle: coreServices.lifecycle,
         auth: coreServices.auth,
         catalog: catalogServiceRef,
+        transport: gitlabEnvTransportServiceRef,
       },
       async init({
         httpRouter,
@@ -103,6 +105,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
         lifecycle,
         auth,
         catalog,
+        transport,
       }) {
         const gitlabEnvConfig = readGitlabEnvConfig(config);
         const configRules = await readHealthRules(config);
@@ -122,8 +125,8 @@ export const gitlabEnvPlugin = createBackendPlugin({
               .map(source => source.id)
               .join(', ')}`,
           );
-        // One transport: every service draws on the same concurrency budgets.
-        const transport = new SharedTransport(gitlabEnvConfig);
+        // One transport (root-scoped): every service, and the Kubernetes
+        // plugin's agent clusters, draw on the same concurrency budgets.
         const service = new GitlabEnvironmentsService(gitlabEnvConfig, logger, {
           healthRules,
           relations,
@@ -149,6 +152,16 @@ export const gitlabEnvPlugin = createBackendPlugin({
         // Reads and live streams share one store of the cluster's objects.
         const { planner } = service;
         lifecycle.addShutdownHook(() => planner.close());
+        const usageSettings = readUsageSettings(config);
+        // One sample per agent scope for every viewer of its usage.
+        const usageSampler = new UsageSampler(usageSettings, logger);
+        lifecycle.addShutdownHook(() => usageSampler.close());
+        const usage = new EnvironmentUsage(
+          service,
+          planner,
+          usageSettings,
+          usageSampler,
+        );
         permissionsRegistry.addPermissions(gitlabEnvPermissions);
         // The one request pipeline every route goes through, with the one locator.
         const routes = {
@@ -165,6 +178,8 @@ export const gitlabEnvPlugin = createBackendPlugin({
           createRouter({
             ...routes,
             service,
+            environmentUsage: (entity, slug, target, options) =>
+              usage.usage(entity, slug, target, options),
           }),
         );
         router.use(

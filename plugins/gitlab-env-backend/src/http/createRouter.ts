@@ -1,12 +1,25 @@
+import { Entity } from '@backstage/catalog-model';
+import { EnvironmentUsageResponse } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import express from 'express';
 import Router from 'express-promise-router';
 import { GitlabEnvironmentsService } from '../facade';
+import type { LocatedEntity } from '../locating';
 import { auditedEntity, entityPathParams, RouteSpec } from './pipeline';
 import { route, RouteDeps } from './route';
 import { sendReadOnce } from './sendReadOnce';
 
 export interface RouterOptions extends RouteDeps {
   service: GitlabEnvironmentsService;
+  /**
+   * CPU and memory per pod and workload, and one's trend (see
+   * EnvironmentUsage); without it, `…/usage` is not served.
+   */
+  environmentUsage?: (
+    entity: Entity,
+    slug: string,
+    target: { pod?: string; workload?: string },
+    options: { signal: AbortSignal; located: LocatedEntity },
+  ) => Promise<EnvironmentUsageResponse>;
 }
 
 function flag(value: unknown, fallback: boolean): boolean {
@@ -32,7 +45,8 @@ function environmentRead(
  * `GET /health`, `GET /entity/:namespace/:kind/:name/environments`,
  * `GET /entity/:namespace/:kind/:name/environments/:slug/resources` and
  * `…/environments/:slug/desired` (the repository comparison, served only
- * there), each through the request pipeline. Only these reads: no path from the browser ever
+ * there) and (with environmentUsage) `…/environments/:slug/usage`, each
+ * through the request pipeline. Only these reads: no path from the browser ever
  * reaches GitLab or KAS.
  */
 export function createRouter(options: RouterOptions): express.Router {
@@ -122,6 +136,43 @@ export function createRouter(options: RouterOptions): express.Router {
       },
     ),
   );
+
+  const { environmentUsage } = options;
+  if (environmentUsage)
+    router.get(
+      '/entity/:namespace/:kind/:name/environments/:slug/usage',
+      route(
+        options,
+        {
+          ...environmentRead('environment-usage-read'),
+          params: raw => {
+            const text = (key: string) =>
+              typeof raw.query[key] === 'string'
+                ? (raw.query[key] as string)
+                : undefined;
+            return {
+              ...entityPathParams(raw),
+              pod: text('pod'),
+              workload: text('workload'),
+            };
+          },
+        },
+        async ({ entity, located, environment, params, signal }, _req, res) => {
+          const body = await environmentUsage(
+            entity,
+            environment.slug,
+            { pod: params.pod, workload: params.workload },
+            { signal, located },
+          );
+          res.json(body);
+          return {
+            metrics: body.metrics.available,
+            pods: body.pods.length,
+            trend: body.trend?.source,
+          };
+        },
+      ),
+    );
 
   return router;
 }

@@ -55,6 +55,11 @@ export interface GitlabEnvTransport {
     instance: GitlabInstanceConfig,
     options?: { signal?: AbortSignal; version?: string },
   ): GitlabClient;
+  /**
+   * The KAS proxy URL the instance check found (or the configured one),
+   * without a trailing slash; KAS_UNAVAILABLE when there is none.
+   */
+  kasProxyUrlOf(instance: GitlabInstanceConfig, facts: InstanceFacts): string;
   /** A KAS client for an agent, at the URL the instance check found. */
   kas(
     instance: GitlabInstanceConfig,
@@ -215,10 +220,7 @@ export class SharedTransport implements GitlabEnvTransport {
     );
   }
 
-  private kasProxyUrl(
-    instance: GitlabInstanceConfig,
-    facts: InstanceFacts,
-  ): string {
+  kasProxyUrlOf(instance: GitlabInstanceConfig, facts: InstanceFacts): string {
     const url = facts.kasUrl;
     if (!url) {
       throw failure(
@@ -241,7 +243,7 @@ export class SharedTransport implements GitlabEnvTransport {
     signal?: AbortSignal,
   ): KasClient {
     return this.kasAt(
-      this.kasProxyUrl(instance, facts),
+      this.kasProxyUrlOf(instance, facts),
       instance,
       agent,
       signal,
