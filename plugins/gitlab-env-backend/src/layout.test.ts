@@ -17,7 +17,15 @@ const LAYERS: string[][] = [
   ['planning'],
   ['facade'],
   ['http'],
-  ['actions', 'ciAccess', 'diagnostics', 'gitops', 'history', 'overview'],
+  [
+    'actions',
+    'agentClusters',
+    'ciAccess',
+    'diagnostics',
+    'history',
+    'overview',
+    'usage',
+  ],
   ['.'],
 ];
 

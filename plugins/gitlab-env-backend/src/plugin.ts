@@ -31,9 +31,8 @@ import {
   gitlabEnvRelationsExtensionPoint,
 } from './extensions';
 import { GitlabEnvLocator } from './locating';
-import { LivePlanner } from './planning';
 import { GitlabEnvClusterSource } from './reading';
-import { SharedTransport } from './transport';
+import { gitlabEnvTransportServiceRef } from './transport';
 import { createOverviewRouter } from './overview';
 import {
   annotatedEntities,
@@ -43,7 +42,7 @@ import {
   routeErrors,
 } from './http';
 import Router from 'express-promise-router';
-import { liveDesiredState } from './gitops/liveDesiredState';
+import { EnvironmentUsage, readUsageSettings, UsageSampler } from './usage';
 import { GitlabEnvironmentsService } from './facade';
 import { sharedStoreOf } from './caching/sharedCache';
 import {
@@ -109,6 +108,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
         database: coreServices.database,
         scheduler: coreServices.scheduler,
         catalog: catalogServiceRef,
+        transport: gitlabEnvTransportServiceRef,
       },
       async init({
         httpRouter,
@@ -124,6 +124,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
         database,
         scheduler,
         catalog,
+        transport,
       }) {
         const gitlabEnvConfig = readGitlabEnvConfig(config);
         const configRules = await readHealthRules(config);
@@ -143,14 +144,14 @@ export const gitlabEnvPlugin = createBackendPlugin({
               .map(source => source.id)
               .join(', ')}`,
           );
-        // One transport: every service draws on the same concurrency budgets.
-        const transport = new SharedTransport(gitlabEnvConfig);
         // The timeline: recorded from what the reads and watches assemble.
         const timelineSettings = readTimelineConfig(config);
         const timeline = timelineSettings.enabled
           ? await TimelineStore.create(database)
           : undefined;
         const recorder = timeline && new TimelineRecorder(timeline, logger);
+        // One transport (root-scoped): every service, and the Kubernetes
+        // plugin's agent clusters, draw on the same concurrency budgets.
         const service = new GitlabEnvironmentsService(gitlabEnvConfig, logger, {
           healthRules,
           relations,
@@ -174,20 +175,19 @@ export const gitlabEnvPlugin = createBackendPlugin({
           logger,
           claims: () => service.portalClaims(),
         });
-        const planner = new LivePlanner(
-          gitlabEnvConfig.live,
-          {
-            maxObjects: gitlabEnvConfig.limits.maxObjectsPerEnvironment,
-            maxPagesPerList: gitlabEnvConfig.limits.maxPagesPerList,
-          },
-          {
-            enabled: gitlabEnvConfig.overview.clusterWideReads,
-            minNamespaces: gitlabEnvConfig.overview.clusterWideMinNamespaces,
-          },
-          logger,
-          recorder,
-        );
+        // Reads and live streams share one store of the cluster's objects.
+        const { planner } = service;
         lifecycle.addShutdownHook(() => planner.close());
+        const usageSettings = readUsageSettings(config);
+        // One sample per agent scope for every viewer of its usage.
+        const usageSampler = new UsageSampler(usageSettings, logger);
+        lifecycle.addShutdownHook(() => usageSampler.close());
+        const usage = new EnvironmentUsage(
+          service,
+          planner,
+          usageSettings,
+          usageSampler,
+        );
         if (recorder) lifecycle.addShutdownHook(() => recorder.flush());
         if (timeline)
           await scheduler.scheduleTask({
@@ -223,8 +223,8 @@ export const gitlabEnvPlugin = createBackendPlugin({
           createRouter({
             ...routes,
             service,
-            liveDesiredState: (entity, slug, options) =>
-              liveDesiredState(service, planner, entity, slug, options),
+            environmentUsage: (entity, slug, target, options) =>
+              usage.usage(entity, slug, target, options),
           }),
         );
         router.use(

@@ -18,3 +18,5 @@ export * from './environments';
 export * from './gitops';
 export * from './actions';
 export * from './history';
+export * from './usage';
+export * from './assistant';

@@ -29,7 +29,7 @@ import {
 import { FIELD_SINCE, versionAtLeast } from '../transport/gitlabVersion';
 import { isRecord } from '../validation/json';
 import { GitlabAccess, RollbackReadiness } from './gitlabAccess';
-import type { EnvironmentContext } from '../planning/ReadPlanner';
+import type { EnvironmentContext } from '../planning/AgentAccess';
 
 /** Commits whose merge requests are looked up one by one, when GitLab linked none. */
 const MAX_COMMIT_LOOKUPS = 20;

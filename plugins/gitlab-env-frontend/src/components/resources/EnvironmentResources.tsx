@@ -405,7 +405,6 @@ function ResourceExplorer({
     <>
       <GitOpsPanel
         gitops={gitops}
-        desired={data.desired}
         graphNodes={graph.nodes}
         namespace={namespace}
         onSelect={setSelectedId}
@@ -468,7 +467,6 @@ function ResourceExplorer({
         objects={objects}
         resources={resources}
         gitops={gitops}
-        desired={data.desired}
         onSelect={setSelectedId}
         onClose={() => setSelectedId(undefined)}
         now={now}
