@@ -66,7 +66,14 @@ export function EntityVersionsView({ entity }: { entity: CompoundEntityRef }) {
 }
 
 /** Environments × what they run, one row each, highest tier first. */
-export function VersionMatrix({ versions }: { versions: EntityVersions }) {
+export function VersionMatrix({
+  versions,
+  heading = 'Versions across environments',
+}: {
+  versions: EntityVersions;
+  /** The matrix's title, also the table's name. */
+  heading?: string;
+}) {
   const now = Date.now();
   return (
     <Box
@@ -75,14 +82,10 @@ export function VersionMatrix({ versions }: { versions: EntityVersions }) {
       sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}
     >
       <Typography variant="h6" component="h3">
-        Versions across environments
+        {heading}
       </Typography>
       <PartialErrors errors={versions.errors ?? []} />
-      <Table
-        size="small"
-        aria-label="Versions across environments"
-        sx={WHOLE_WORDS_SX}
-      >
+      <Table size="small" aria-label={heading} sx={WHOLE_WORDS_SX}>
         <TableHead>
           <TableRow>
             <TableCell>Environment</TableCell>
