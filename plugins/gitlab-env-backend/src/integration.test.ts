@@ -2,6 +2,7 @@ import { startTestBackend } from '@backstage/backend-test-utils';
 import {
   buildGitOpsView,
   EntityEnvironmentsResponse,
+  EnvironmentDesiredStateResponse,
   EnvironmentResourcesResponse,
   GitlabEnvErrorResponse,
   KubernetesObject,
@@ -14,17 +15,15 @@ import {
 import request from 'supertest';
 import {
   component,
+  ownedComponent,
+  storefrontComponent,
   startBackendOnSimulator,
   TEST_KAS_TUNNELS,
 } from './__testUtils__/backendOnSimulator';
 
 const entities = [
-  component('storefront', {
-    'gitlab.com/project-slug': 'acme/shop/storefront',
-  }),
-  component('checkout-api', {
-    'gitlab.com/project-slug': 'acme/shop/checkout-api',
-  }),
+  storefrontComponent(),
+  ownedComponent('checkout-api', 'acme/shop/checkout-api'),
   component('notifications', {
     'gitlab.com/project-slug': 'acme/platform/notifications',
     'gitlab-env/environments': 'production, staging, development, sandbox',
@@ -174,11 +173,18 @@ describe('gitlab-env backend against the GitLab simulator', () => {
     expect(body.graph.edges.length).toBeGreaterThan(0);
   });
 
-  it("compares the repository's manifests at the applied commit with the live objects", async () => {
-    const res = await get(
+  it("compares the repository's manifests at the applied commit with the live objects, only at …/desired", async () => {
+    const resources = await get(
       '/entity/default/component/checkout-api/environments/production/resources',
     );
-    const { desired } = res.body as EnvironmentResourcesResponse;
+    // One route, one shape: the resources answer carries no comparison.
+    expect(resources.status).toBe(200);
+    expect(Object.keys(resources.body)).not.toContain('desired');
+    const res = await get(
+      '/entity/default/component/checkout-api/environments/production/desired',
+    );
+    expect(res.status).toBe(200);
+    const { desired } = res.body as EnvironmentDesiredStateResponse;
     expect(desired?.source).toEqual({
       project: 'acme/shop/checkout-api',
       ref: '5d6e7f8000000000000000000000000000000000',
@@ -207,7 +213,11 @@ describe('gitlab-env backend against the GitLab simulator', () => {
     const res = await get(
       '/entity/default/component/storefront/environments/staging/resources',
     );
-    const { desired } = res.body as EnvironmentResourcesResponse;
+    const { desired } = (
+      await get(
+        '/entity/default/component/storefront/environments/staging/desired',
+      )
+    ).body as EnvironmentDesiredStateResponse;
     expect(desired?.unavailable).toMatch(
       /HelmRelease.*Helm values and templates are not compared/,
     );
@@ -361,7 +371,8 @@ describe('gitlab-env backend against the GitLab simulator', () => {
     expect(res.body.gitlabEnv.message).toContain(
       '.gitlab/agents/restricted/config.yaml',
     );
-    expect(res.body.gitlabEnv.message).toContain('user_access');
+    // The message names the cause, the hint what to do (main's ui-polish).
+    expect(res.body.gitlabEnv.hint).toContain('user_access');
   });
 
   it('keeps the rest of the data when the cluster forbids one kind', async () => {

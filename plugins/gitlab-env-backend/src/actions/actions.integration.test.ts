@@ -1,5 +1,4 @@
 import { mockServices } from '@backstage/backend-test-utils';
-import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import {
   ActionsAllowedResponse,
   EntityEnvironmentsResponse,
@@ -16,7 +15,7 @@ import {
 } from '@gitlab-env/gitlab-simulator';
 import request from 'supertest';
 import {
-  component,
+  storefrontComponent,
   startBackendOnSimulator,
   TEST_KAS_TUNNELS,
 } from '../__testUtils__/backendOnSimulator';
@@ -27,22 +26,19 @@ import {
   storefrontWeb,
 } from '../__testUtils__/storefrontTargets';
 import { AuditRecord, recordAuditEvents } from '../__testUtils__/auditRecords';
+import { permissionsDenying } from '../__testUtils__/permissions';
 
-const entities = [
-  component('storefront', {
-    'gitlab.com/project-slug': 'acme/shop/storefront',
-  }),
-];
+const entities = [storefrontComponent()];
 const ENTITY = STOREFRONT_ENTITY_PATH;
 
 describe('actions on the environment objects, against the simulator', () => {
   let simulator: RunningSimulator;
   let server: any;
   const auditor = mockServices.auditor.mock();
-  const permissions = mockServices.permissions.mock();
+  const denied = new Set<string>();
+  const permissions = permissionsDenying(denied);
   /** The actions' audit records (resource reads are audited too, not kept here). */
   const events: AuditRecord[] = [];
-  const denied = new Set<string>();
   let prodSlug: string;
   let stagingSlug: string;
 
@@ -57,14 +53,6 @@ describe('actions on the environment objects, against the simulator', () => {
       auditor,
       events,
       options => options.eventId !== 'environment-resources-read',
-    );
-    permissions.authorize.mockImplementation(
-      async requests =>
-        requests.map(r => ({
-          result: denied.has(r.permission.name)
-            ? AuthorizeResult.DENY
-            : AuthorizeResult.ALLOW,
-        })) as any,
     );
     const backend = await startBackendOnSimulator(simulator, {
       entities,
@@ -310,6 +298,49 @@ describe('actions on the environment objects, against the simulator', () => {
       'failure',
       'failure',
     ]);
+  });
+
+  it("decides refusals from the environment's state: 20 at once cost at most one list of each kind named, in its namespace, and nothing else", async () => {
+    // The environment's state is held (read once before).
+    await resources(prodSlug);
+    simulator.resetStats();
+    const refused = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        i % 2 === 0
+          ? act(prodSlug, {
+              action: 'pod.delete',
+              target: {
+                apiVersion: 'v1',
+                kind: 'Pod',
+                namespace: 'storefront',
+                name: `not-a-pod-${i}`,
+              },
+            })
+          : act(prodSlug, {
+              action: 'workload.restart',
+              target: { ...web, name: `not-a-deployment-${i}` },
+            }),
+      ),
+    );
+    for (const response of refused) {
+      expect(response.status).toBe(403);
+      expect(response.body.gitlabEnv.code).toBe('OUTSIDE_ENVIRONMENT');
+    }
+    const kas = Object.entries(simulator.stats().byPath).filter(([key]) =>
+      key.includes('/k8s-proxy/'),
+    );
+    // At most the one kind each names, listed again once in its namespace.
+    for (const [, count] of kas) expect(count).toBeLessThanOrEqual(1);
+    expect(
+      kas
+        .map(([key]) => key.replace(/ .*\/k8s-proxy/, ' '))
+        .filter(
+          key =>
+            key !== 'GET /api/v1/namespaces/storefront/pods' &&
+            key !== 'GET /apis/apps/v1/namespaces/storefront/deployments',
+        ),
+    ).toEqual([]);
+    expect(kasWrites()).toEqual([]);
   });
 
   /** Every action, its environment and target, and the RBAC entry that forbids it in the simulator. */

@@ -4,11 +4,14 @@ import {
   ActionTarget,
   capabilitiesForKind,
   EnvironmentCapability,
+  KubernetesObject,
   permissionForCapability,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { GitlabEnvFailure } from '../errors';
 import { EnvironmentAgent } from '../facade/GitlabEnvironmentsService';
+import { checkTarget } from '../locating/ownership';
 import { AccessReviewer, attributesFor } from './accessReview';
-import { findObject, outsideEnvironment } from './targets';
+import { outsideEnvironment } from './targets';
 
 export interface AllowedContext {
   /** Names of the permissions the signed-in user holds on the entity. */
@@ -17,36 +20,49 @@ export interface AllowedContext {
   reviewer: AccessReviewer;
 }
 
+/** Why the environment may not act on the object, or undefined (see checkTarget). */
+function ownershipRefusal(
+  agent: EnvironmentAgent,
+  target: ActionTarget,
+  object: KubernetesObject,
+): string | undefined {
+  try {
+    checkTarget(agent.scope, target, object, agent.resources);
+    return undefined;
+  } catch (error) {
+    if (error instanceof GitlabEnvFailure) return error.message;
+    throw error;
+  }
+}
+
 /**
  * What may be done with each target: refused outright outside the
- * environment, then the permission framework's decision, then the
- * cluster's (a SelfSubjectAccessReview, cached).
+ * environment or when the environment does not own it (the same rule the
+ * actions check, with its reason), then the permission framework's
+ * decision, then the cluster's (a SelfSubjectAccessReview, cached).
  */
 export async function decideAllowed(
   targets: ActionTarget[],
   agent: EnvironmentAgent,
   context: AllowedContext,
 ): Promise<ActionsAllowedResponse> {
-  const { environment, resources, kas, agentKey } = agent;
-  const namespaces = new Set(resources.map(o => o.metadata?.namespace));
-  // One fresh read when the cached one lacks a target of the environment's
-  // namespaces (pods a restart just made).
-  const stale = targets.some(
-    t =>
-      !findObject(t, resources) &&
-      (t.namespace === environment.namespace || namespaces.has(t.namespace)),
-  );
-  const known = stale ? await agent.freshResources() : resources;
+  const { environment, kas, agentKey } = agent;
+  // From the environment's state; a target it lacks costs at most one
+  // list of its kind in its namespace, shared by all of them.
+  const known = await Promise.all(targets.map(t => agent.findObject(t)));
 
   const decide = async (
     capability: EnvironmentCapability,
     target: ActionTarget,
   ): Promise<ActionDecision> => {
-    if (!findObject(target, known))
+    const object = known[targets.indexOf(target)];
+    if (!object)
       return {
         allowed: false,
         reason: outsideEnvironment(target, environment.name).message,
       };
+    const notOwned = ownershipRefusal(agent, target, object);
+    if (notOwned) return { allowed: false, reason: notOwned };
     const permission = permissionForCapability(capability);
     if (!context.granted.has(permission.name))
       return {

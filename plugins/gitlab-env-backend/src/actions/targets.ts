@@ -6,6 +6,7 @@ import {
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { failure } from '../errors';
 import { EnvironmentAgent } from '../facade/GitlabEnvironmentsService';
+import { checkTarget } from '../locating/ownership';
 import {
   isApiGroup,
   isDns1123Label,
@@ -103,24 +104,6 @@ export function pathOf(target: ActionTarget, subresource?: string): string {
   return subresource ? `${path}/${subresource}` : path;
 }
 
-function sameObject(object: KubernetesObject, target: ActionTarget): boolean {
-  return (
-    object.kind === target.kind &&
-    groupOfApiVersion(object.apiVersion) ===
-      groupOfApiVersion(target.apiVersion) &&
-    object.metadata?.namespace === target.namespace &&
-    object.metadata?.name === target.name
-  );
-}
-
-/** The object of `resources` the target names (API group, kind, namespace, name; any served version). */
-export function findObject(
-  target: ActionTarget,
-  resources: KubernetesObject[],
-): KubernetesObject | undefined {
-  return resources.find(o => sameObject(o, target));
-}
-
 export function outsideEnvironment(
   target: ActionTarget,
   environmentName: string,
@@ -138,24 +121,34 @@ export function outsideEnvironment(
 
 /**
  * The environment's object the target names, or OUTSIDE_ENVIRONMENT:
- * nothing reaches the cluster for an object the environment's read does
- * not hold. An object newer than the cached read (a pod a restart just
- * made) is looked for in a fresh read.
+ * nothing reaches the cluster for an object the environment's state does
+ * not hold. The state answers (its read or live state, no upstream
+ * request); an object newer than it (a pod a restart just made) costs at
+ * most one list of its kind in its namespace, shared with concurrent
+ * requests (EnvironmentAgent.findObject).
  */
 export async function environmentObject(
   target: ActionTarget,
-  agent: Pick<EnvironmentAgent, 'environment' | 'resources' | 'freshResources'>,
+  agent: Pick<EnvironmentAgent, 'environment' | 'findObject'>,
 ): Promise<KubernetesObject> {
-  const cached = findObject(target, agent.resources);
-  if (cached) return cached;
-  // Another namespace is refused without asking the cluster anything.
-  const namespaces = new Set(agent.resources.map(o => o.metadata?.namespace));
-  if (
-    target.namespace !== agent.environment.namespace &&
-    !namespaces.has(target.namespace)
-  )
-    throw outsideEnvironment(target, agent.environment.name);
-  const object = findObject(target, await agent.freshResources());
+  const object = await agent.findObject(target);
   if (!object) throw outsideEnvironment(target, agent.environment.name);
+  return object;
+}
+
+/**
+ * The environment's object the target names, when the environment owns it
+ * (checkTarget): OUTSIDE_ENVIRONMENT for an object it does not show,
+ * CLAIM_UNVERIFIED, NAMESPACE_CONTESTED or NOT_OWNED for one it shows but
+ * may not act on. Nothing reaches the cluster for either.
+ */
+export async function ownedObject(
+  target: ActionTarget,
+  agent: Pick<EnvironmentAgent, 'environment' | 'resources' | 'findObject' | 'scope'>,
+): Promise<KubernetesObject> {
+  // The entity's own refusal needs no lookup.
+  if (agent.scope.entityRefusal) checkTarget(agent.scope, target, undefined);
+  const object = await environmentObject(target, agent);
+  checkTarget(agent.scope, target, object, agent.resources);
   return object;
 }

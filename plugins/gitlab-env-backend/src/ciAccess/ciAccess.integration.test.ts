@@ -33,7 +33,11 @@ function component(name: string, slug: string): Entity {
     metadata: {
       name,
       namespace: 'default',
-      annotations: { 'gitlab.com/project-slug': slug },
+      annotations: {
+        'gitlab.com/project-slug': slug,
+        // Registered from its project's repository: its claim is verified.
+        'backstage.io/managed-by-location': `url:https://gitlab.example.com/${slug}/-/blob/main/catalog-info.yaml`,
+      },
     },
     spec: { type: 'service', owner: 'team', lifecycle: 'production' },
   };
@@ -378,6 +382,11 @@ describe('CI access and namespaces against the simulator', () => {
       p.includes('DELETE'),
     );
     expect(deletes).toEqual([]);
+    // Decided from the namespace list: nothing read inside any namespace.
+    const kasReads = Object.entries(simulator.stats().byPath).filter(
+      ([p]) => p.includes('/k8s-proxy/') && p.includes('/namespaces/'),
+    );
+    expect(kasReads).toEqual([]);
     expect(events.at(-1)).toMatchObject({
       options: {
         eventId: 'stale-namespace-delete',

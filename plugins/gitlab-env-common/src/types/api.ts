@@ -1,5 +1,6 @@
 import type { DesiredObjectDiff, NamespaceNarrowing } from './gitops';
 import { GitlabEnvError } from './errors';
+import { EnvironmentActionScope } from './actions';
 import { ResourceGraph } from './graph';
 import { HealthSummary } from './health';
 import { KubernetesObject } from './kubernetes';
@@ -104,13 +105,19 @@ export interface GitlabEnvironment {
    * computed it for the list; the UI then needs no resource read per card.
    */
   health?: HealthSummary;
-  /** How many objects Flux manages drifted, when the backend computed health. */
+  /**
+   * How many objects Flux manages drifted, as the backend counts them (with
+   * health, and in every resources answer): the UI shows this count and
+   * never derives its own.
+   */
   driftedCount?: number;
   /**
    * Errors and warnings of this environment: settings GitLab holds that the
    * backend refused, and, with health, what the health read could not get.
    */
   errors?: GitlabEnvError[];
+  /** What the entity may act on in this environment, as the backend decided it. */
+  actionScope?: EnvironmentActionScope;
 }
 
 /** `GET /entity/:namespace/:kind/:name/environments` @public */
@@ -151,8 +158,9 @@ export interface NarrowedScope {
 
 /**
  * `GET /entity/:namespace/:kind/:name/environments/:slug/desired`: desired vs
- * live for the live tab, against the objects it follows; no `desired` when
- * the environment has no Flux object.
+ * live, against the objects the environment's state holds (the live tab's
+ * when it is followed); the only place the comparison is served. No
+ * `desired` when the environment has no Flux object.
  * @public
  */
 export interface EnvironmentDesiredStateResponse {
@@ -179,8 +187,6 @@ export interface EnvironmentResourcesResponse {
   errors: GitlabEnvError[];
   /** ISO time the data was read from the cluster (it may come from cache). */
   fetchedAt: string;
-  /** Desired vs live from the repository, for Flux environments. */
-  desired?: DesiredStateComparison;
 }
 
 /** The body of every error response of the backend's routes. @public */
