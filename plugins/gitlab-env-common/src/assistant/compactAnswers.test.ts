@@ -1,6 +1,10 @@
 import { buildResourceGraph, summarizeGraphHealth } from '../graph';
 import { KubernetesObject } from '../types';
-import { resourceSummary, unhealthyResources } from './compactAnswers';
+import {
+  resourcesNamed,
+  resourceSummary,
+  unhealthyResources,
+} from './compactAnswers';
 
 const ns = 'shop';
 const meta = (name: string, owner?: { kind: string; name: string }) => ({
@@ -144,11 +148,43 @@ describe('answers for assistants', () => {
     expect(answer.more).toBe(0);
   });
 
-  it('caps the list and counts the rest', () => {
+  it('caps the list and counts the rest, and pages from an offset', () => {
     const many = read();
     const limit = unhealthyResources(many, 0);
     expect(limit.unhealthy).toEqual([]);
     expect(limit.more).toBe(1);
+    const later = unhealthyResources(many, 5, 1);
+    expect(later.unhealthy).toEqual([]);
+    expect(later.more).toBe(0);
+    expect(unhealthyResources(many, 5, 0).unhealthy).toHaveLength(1);
+  });
+
+  it('finds a resource by the name answers give it, with or without its namespace', () => {
+    const { graph } = read();
+    const named = (text: string) =>
+      resourcesNamed(graph.nodes, text, ns).map(n => `${n.kind} ${n.name}`);
+    expect(named('Deployment/cart')).toEqual(['Deployment cart']);
+    expect(named('deployment/shop/cart')).toEqual(['Deployment cart']);
+    expect(named('Deployment/elsewhere/cart')).toEqual([]);
+    expect(named('Pod/cart')).toEqual([]);
+    expect(named('cart')).toEqual([]);
+    expect(named('Deployment//cart')).toEqual([]);
+  });
+
+  it('prefers the environment namespace when a name is in several, and returns all when none is there', () => {
+    const twice = buildResourceGraph([
+      ...objects,
+      {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'cart', namespace: 'other', uid: 'uid-other-cart' },
+        spec: {},
+      },
+    ]);
+    const where = (text: string, namespace: string) =>
+      resourcesNamed(twice.nodes, text, namespace).map(n => n.namespace);
+    expect(where('Deployment/cart', ns)).toEqual([ns]);
+    expect(where('Deployment/cart', 'third').sort()).toEqual(['other', ns]);
   });
 
   it('summarizes one resource: health, a line of facts, conditions, latest events, owner and what it owns', () => {
@@ -158,7 +194,9 @@ describe('answers for assistants', () => {
     expect(summary).toEqual(
       expect.objectContaining({
         resource: 'Pod/cart-6f7d-a',
+        apiVersion: 'v1',
         status: 'Degraded',
+        capabilities: ['pod.logs', 'pod.delete'],
         facts: { phase: 'Running', restarts: 7 },
         owner: 'ReplicaSet/cart-6f7d',
         owns: [],
@@ -174,6 +212,8 @@ describe('answers for assistants', () => {
     const deployment = graph.nodes.find(n => n.name === 'cart')!;
     expect(resourceSummary(deployment, graph, objects, ns)).toEqual(
       expect.objectContaining({
+        apiVersion: 'apps/v1',
+        capabilities: ['workload.restart', 'workload.scale'],
         facts: { replicas: 2, readyReplicas: 0 },
         owns: ['ReplicaSet/cart-6f7d'],
         conditions: [
@@ -183,6 +223,20 @@ describe('answers for assistants', () => {
             reason: 'ProgressDeadlineExceeded',
           }),
         ],
+      }),
+    );
+  });
+
+  it('says why the environment does not act on a resource', () => {
+    const graph = buildResourceGraph(objects, {
+      readOnly: key =>
+        key.kind === 'ConfigMap' ? 'Another team’s object.' : undefined,
+    });
+    const config = graph.nodes.find(n => n.kind === 'ConfigMap')!;
+    expect(resourceSummary(config, graph, objects, ns)).toEqual(
+      expect.objectContaining({
+        readOnly: 'Another team’s object.',
+        capabilities: [],
       }),
     );
   });

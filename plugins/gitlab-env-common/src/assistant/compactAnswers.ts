@@ -1,6 +1,8 @@
+import { capabilitiesForKind } from '../actions';
 import { resourceEvents, ResourceEventSummary } from '../events';
 import { compareHealth, rollsUp } from '../health';
 import {
+  EnvironmentCapability,
   EnvironmentResourcesResponse,
   HealthStatus,
   KubernetesObject,
@@ -31,6 +33,38 @@ export function resourceName(node: ResourceNode, namespace?: string): string {
   const where =
     node.namespace && node.namespace !== namespace ? `${node.namespace}/` : '';
   return `${node.kind}/${where}${node.name}`;
+}
+
+/**
+ * The nodes a name as assistants write it designates: `Kind/name` (in the
+ * environment's namespace, else in any namespace) or `Kind/namespace/name`;
+ * the kind's case is not significant. Several when the name is ambiguous
+ * (one kind in two API groups, one name in two namespaces), none when
+ * nothing matches or the text is not such a name.
+ *
+ * @public
+ */
+export function resourcesNamed(
+  nodes: readonly ResourceNode[],
+  text: string,
+  namespace?: string,
+): ResourceNode[] {
+  const parts = text.trim().split('/');
+  if (parts.length < 2 || parts.length > 3 || parts.some(p => p === ''))
+    return [];
+  const [kind, ...rest] = parts;
+  const name = rest[rest.length - 1];
+  const inNamespace = rest.length === 2 ? rest[0] : undefined;
+  const matches = nodes.filter(
+    n =>
+      !n.missing &&
+      n.kind.toLowerCase() === kind.toLowerCase() &&
+      n.name === name &&
+      (inNamespace === undefined || (n.namespace ?? '') === inNamespace),
+  );
+  if (inNamespace !== undefined || matches.length < 2) return matches;
+  const local = matches.filter(n => (n.namespace ?? '') === (namespace ?? ''));
+  return local.length > 0 ? local : matches;
 }
 
 /** @public */
@@ -113,7 +147,7 @@ export interface UnhealthyResourcesAnswer {
     message?: string;
     likelyCause?: LikelyCause;
   }>;
-  /** Unhealthy resources left out of the list. */
+  /** Unhealthy resources after the listed ones (ask again from a later offset). */
   more: number;
   /** Parts of the environment that could not be read. */
   partial?: string[];
@@ -123,7 +157,7 @@ export interface UnhealthyResourcesAnswer {
  * The unhealthy resources of an environment, with Argo CD's messages and
  * the likely cause of each (see likelyCause): the top of each unhealthy
  * chain only (a Deployment, not also its ReplicaSet and Pods), worst
- * first, at most `limit`.
+ * first, at most `limit` from the `offset`th on.
  *
  * @public
  */
@@ -133,6 +167,7 @@ export function unhealthyResources(
     'environment' | 'graph' | 'resources' | 'health' | 'errors'
   >,
   limit = 15,
+  offset = 0,
 ): UnhealthyResourcesAnswer {
   const { graph } = read;
   const namespace = read.environment.namespace;
@@ -156,7 +191,7 @@ export function unhealthyResources(
     namespace,
     health: read.health.status,
     counts,
-    unhealthy: tops.slice(0, limit).map(node => {
+    unhealthy: tops.slice(offset, offset + limit).map(node => {
       const cause = likelyCause(node, byId, read.resources, namespace);
       return {
         resource: resourceName(node, namespace),
@@ -166,7 +201,7 @@ export function unhealthyResources(
           cause.resource === resourceName(node, namespace) ? undefined : cause,
       };
     }),
-    more: Math.max(0, tops.length - limit),
+    more: Math.max(0, tops.length - offset - limit),
     partial:
       read.errors.length > 0
         ? read.errors.slice(0, 5).map(e => shortMessage(e.message) ?? e.code)
@@ -177,8 +212,14 @@ export function unhealthyResources(
 /** @public */
 export interface ResourceSummaryAnswer {
   resource: string;
+  /** As the object carries it, e.g. `apps/v1`. */
+  apiVersion: string;
   status?: HealthStatus;
   message?: string;
+  /** What may be done with it (actions, `pod.logs`), as its kind allows. */
+  capabilities: EnvironmentCapability[];
+  /** Why the environment never acts on it, when it does not. */
+  readOnly?: string;
   /** Ready replicas, phase, restarts: what `kubectl get` shows in a line. */
   facts: Record<string, string | number | boolean>;
   conditions: Array<{
@@ -255,10 +296,14 @@ export function resourceSummary(
   const owned = node.childIds
     .map(id => byId.get(id))
     .filter((c): c is ResourceNode => c !== undefined);
+  const apiVersion = node.group ? `${node.group}/${node.version}` : node.version;
   return {
     resource: resourceName(node, namespace),
+    apiVersion,
     status: node.health?.status,
     message: shortMessage(node.health?.message),
+    capabilities: capabilitiesForKind(apiVersion, node.kind),
+    readOnly: shortMessage(node.readOnly),
     facts,
     conditions,
     events,
