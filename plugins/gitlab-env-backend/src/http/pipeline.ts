@@ -136,6 +136,13 @@ export interface PipelineCall {
   /** The HTTP request, for the auditor to name the caller and address; absent for other callers. */
   request?: Request;
   signal?: AbortSignal;
+  /**
+   * What the audit record says of how a call without an HTTP request came
+   * (e.g. the actions registry and the action's id). Without a request the
+   * auditor can only name the plugin itself, so the record's `actor` names
+   * the caller from `credentials`.
+   */
+  via?: JsonObject;
 }
 
 export interface PipelineDeps {
@@ -231,6 +238,20 @@ function entityNotFound(entityRef: string) {
   );
 }
 
+/** Who calls, as Backstage names the principal: a user's entity ref, a service's subject. */
+export function principalName(credentials: BackstageCredentials): string {
+  const principal = credentials.principal as {
+    type?: string;
+    userEntityRef?: string;
+    subject?: string;
+  };
+  if (principal?.type === 'user' && principal.userEntityRef)
+    return principal.userEntityRef;
+  if (principal?.type === 'service' && principal.subject)
+    return principal.subject;
+  return principal?.type ?? 'unknown';
+}
+
 export class RequestPipeline {
   constructor(private readonly deps: PipelineDeps) {}
 
@@ -258,6 +279,8 @@ export class RequestPipeline {
       severityLevel: spec.audit.severity ?? 'low',
       request: call.request,
       meta: {
+        ...(!call.request && { actor: principalName(call.credentials) }),
+        ...call.via,
         ...spec.audit.meta?.(call.raw),
         ...(spec.body && !unreadable && spec.audit.body?.(body)),
       },
