@@ -129,6 +129,19 @@ export interface RouteContext<P> {
   opened: (meta?: JsonObject) => Promise<void>;
 }
 
+/**
+ * A route's declaration and its own work, apart from how the answer is
+ * sent: the HTTP route (route.ts) and the actions registry's action run the
+ * same core through the same pipeline.
+ */
+export interface RouteCore<P, B> {
+  spec: RouteSpec<P>;
+  /** The route's own work, once every step of the pipeline passed. */
+  run: (context: RouteContext<P>) => Promise<B>;
+  /** What the audit record says of the outcome. */
+  outcome: (body: B) => JsonObject;
+}
+
 /** What a call comes with: the caller's credentials and its parameters. */
 export interface PipelineCall {
   credentials: BackstageCredentials;
@@ -316,6 +329,16 @@ export class RequestPipeline {
       if (typeof error === 'object' && error !== null) audited.add(error);
       throw error;
     }
+  }
+
+  /** Runs a route's core through every step and returns its answer (audited as `run` does). */
+  async answer<P, B>(core: RouteCore<P, B>, call: PipelineCall): Promise<B> {
+    let body: B | undefined;
+    await this.run(core.spec, call, async context => {
+      body = await core.run(context);
+      return core.outcome(body);
+    });
+    return body as B;
   }
 
   private async prepare<P>(
