@@ -127,6 +127,9 @@ describe('answers for assistants', () => {
   it('names an unhealthy chain once, at its top, with the likely cause below it and its latest warning', () => {
     const answer = unhealthyResources(read());
     expect(answer.health).toBe('Degraded');
+    // The ConfigMap carries no health: not counted as a status.
+    expect(read().health.counts.none).toBeGreaterThan(0);
+    expect(Object.keys(answer.counts)).not.toContain('none');
     expect(answer.unhealthy).toEqual([
       {
         resource: 'Deployment/cart',

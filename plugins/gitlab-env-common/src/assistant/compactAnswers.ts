@@ -138,7 +138,7 @@ export interface UnhealthyResourcesAnswer {
   environment: string;
   namespace?: string;
   health: HealthStatus;
-  /** Resources per health status, Events left out. */
+  /** Resources per health status; those at zero and those without health (`none`) left out. */
   counts: Record<string, number>;
   /** The unhealthy resources whose trouble does not come from another listed below them, worst first. */
   unhealthy: Array<{
@@ -185,7 +185,7 @@ export function unhealthyResources(
   );
   const counts: Record<string, number> = {};
   for (const [status, count] of Object.entries(read.health.counts))
-    if (count) counts[status] = count;
+    if (count && status !== 'none') counts[status] = count;
   return {
     environment: read.environment.name,
     namespace,
@@ -296,7 +296,9 @@ export function resourceSummary(
   const owned = node.childIds
     .map(id => byId.get(id))
     .filter((c): c is ResourceNode => c !== undefined);
-  const apiVersion = node.group ? `${node.group}/${node.version}` : node.version;
+  const apiVersion = node.group
+    ? `${node.group}/${node.version}`
+    : node.version;
   return {
     resource: resourceName(node, namespace),
     apiVersion,
