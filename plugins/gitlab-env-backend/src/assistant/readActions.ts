@@ -197,7 +197,9 @@ export function registerReadActions(
             .min(0)
             .max(30)
             .optional()
-            .describe('How many of the latest events to include. Default 10.'),
+            .describe(
+              'How many of the latest events to include at most (fewer when their messages are long). Default 10.',
+            ),
         }),
       output: z =>
         z.object({
@@ -233,6 +235,9 @@ export function registerReadActions(
           owner: z.string().optional(),
           owns: z.array(z.string()),
           moreOwned: z.number(),
+          moreEvents: z
+            .number()
+            .describe('Events about it after the listed ones.'),
         }),
     },
     action: ({ input, credentials }) =>

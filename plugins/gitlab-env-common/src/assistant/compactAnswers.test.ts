@@ -23,6 +23,32 @@ const meta = (name: string, owner?: { kind: string; name: string }) => ({
     : undefined,
 });
 
+/** A Pod whose one container `app` waits in CrashLoopBackOff. */
+function crashLoopingPod(
+  metadata: ReturnType<typeof meta>,
+  app: string,
+  restartCount: number,
+  message: string,
+): KubernetesObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { ...metadata, labels: { app } },
+    spec: { restartPolicy: 'Always', containers: [{ name: 'app' }] },
+    status: {
+      phase: 'Running',
+      containerStatuses: [
+        {
+          name: 'app',
+          ready: false,
+          restartCount,
+          state: { waiting: { reason: 'CrashLoopBackOff', message } },
+        },
+      ],
+    },
+  };
+}
+
 const objects: KubernetesObject[] = [
   {
     apiVersion: 'apps/v1',
@@ -59,34 +85,13 @@ const objects: KubernetesObject[] = [
     status: { replicas: 2, readyReplicas: 0 },
   },
   ...['a', 'b'].map(
-    (suffix): KubernetesObject => ({
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: {
-        ...meta(`cart-6f7d-${suffix}`, {
-          kind: 'ReplicaSet',
-          name: 'cart-6f7d',
-        }),
-        labels: { app: 'cart' },
-      },
-      spec: { restartPolicy: 'Always', containers: [{ name: 'app' }] },
-      status: {
-        phase: 'Running',
-        containerStatuses: [
-          {
-            name: 'app',
-            ready: false,
-            restartCount: 7,
-            state: {
-              waiting: {
-                reason: 'CrashLoopBackOff',
-                message: 'back-off 5m0s restarting failed container=app',
-              },
-            },
-          },
-        ],
-      },
-    }),
+    (suffix): KubernetesObject =>
+      crashLoopingPod(
+        meta(`cart-6f7d-${suffix}`, { kind: 'ReplicaSet', name: 'cart-6f7d' }),
+        'cart',
+        7,
+        'back-off 5m0s restarting failed container=app',
+      ),
   ),
   {
     apiVersion: 'v1',
@@ -242,5 +247,53 @@ describe('answers for assistants', () => {
         capabilities: [],
       }),
     );
+  });
+
+  it('keeps an answer under 8 KB however many and long the messages, the rest counted', () => {
+    const long = 'y'.repeat(2000);
+    const crashing = Array.from({ length: 40 }, (_, i) =>
+      crashLoopingPod(meta(`lone-${i}`), 'lone', 3, long),
+    );
+    const events: KubernetesObject[] = Array.from({ length: 30 }, (_, i) => ({
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: `lone-0.${i}`, namespace: ns },
+      involvedObject: {
+        kind: 'Pod',
+        name: 'lone-0',
+        namespace: ns,
+        uid: 'uid-lone-0',
+      },
+      type: 'Warning',
+      reason: 'BackOff',
+      message: long,
+      count: i + 1,
+      lastTimestamp: `2026-11-26T10:${String(i).padStart(2, '0')}:00Z`,
+    }));
+    const all = [...crashing, ...events];
+    const graph = buildResourceGraph(all);
+    const size = (value: unknown) =>
+      new TextEncoder().encode(JSON.stringify(value)).length;
+    const answer = unhealthyResources(
+      {
+        environment: { name: 'production', namespace: ns } as any,
+        graph,
+        resources: all,
+        health: summarizeGraphHealth(graph),
+        errors: [],
+      },
+      30,
+    );
+    expect(size(answer)).toBeLessThan(8 * 1024);
+    expect(answer.unhealthy.length).toBeGreaterThan(0);
+    expect(answer.unhealthy.length + answer.more).toBe(40);
+
+    const pod = graph.nodes.find(n => n.name === 'lone-0')!;
+    const summary = resourceSummary(pod, graph, all, ns, 30);
+    expect(size(summary)).toBeLessThan(8 * 1024);
+    expect(summary.events.length).toBeGreaterThan(0);
+    expect(summary.events.length + summary.moreEvents).toBe(30);
+    // Newest first.
+    expect(summary.events[0].count).toBe(30);
   });
 });

@@ -19,6 +19,37 @@ import {
 /** The longest message kept (health messages, events). */
 const MESSAGE_CHARS = 300;
 
+/**
+ * The bytes of JSON an answer's list may take: with the answer's other
+ * fields it stays under 8 KB however long the messages are; the items that
+ * do not fit are counted with the rest (`more`).
+ */
+export const LIST_BUDGET_BYTES = 6 * 1024;
+
+const encoder = new TextEncoder();
+
+/**
+ * What `make` makes of the items, in order, while their JSON fits `budget`
+ * bytes (the first one always) and at most `limit` of them.
+ */
+export function takeWithin<T, R>(
+  items: readonly T[],
+  limit: number,
+  budget: number,
+  make: (item: T) => R,
+): R[] {
+  const taken: R[] = [];
+  let used = 0;
+  for (const item of items) {
+    if (taken.length >= limit) break;
+    const made = make(item);
+    used += encoder.encode(JSON.stringify(made)).length + 1;
+    if (taken.length > 0 && used > budget) break;
+    taken.push(made);
+  }
+  return taken;
+}
+
 /** A message cut to MESSAGE_CHARS, marked when cut. @public */
 export function shortMessage(text: string | undefined): string | undefined {
   if (!text) return undefined;
@@ -157,7 +188,8 @@ export interface UnhealthyResourcesAnswer {
  * The unhealthy resources of an environment, with Argo CD's messages and
  * the likely cause of each (see likelyCause): the top of each unhealthy
  * chain only (a Deployment, not also its ReplicaSet and Pods), worst
- * first, at most `limit` from the `offset`th on.
+ * first, at most `limit` from the `offset`th on, as many as fit
+ * LIST_BUDGET_BYTES.
  *
  * @public
  */
@@ -172,9 +204,8 @@ export function unhealthyResources(
   const { graph } = read;
   const namespace = read.environment.namespace;
   const byId = new Map(graph.nodes.map(n => [n.id, n]));
-  const unhealthy = graph.nodes.filter(isUnhealthy);
   // A chain is named once, at its top: skip a node whose parent is listed.
-  const tops = unhealthy.filter(n => {
+  const tops = graph.nodes.filter(isUnhealthy).filter(n => {
     const parent = n.parentId ? byId.get(n.parentId) : undefined;
     return !parent || !isUnhealthy(parent);
   });
@@ -186,12 +217,11 @@ export function unhealthyResources(
   const counts: Record<string, number> = {};
   for (const [status, count] of Object.entries(read.health.counts))
     if (count && status !== 'none') counts[status] = count;
-  return {
-    environment: read.environment.name,
-    namespace,
-    health: read.health.status,
-    counts,
-    unhealthy: tops.slice(offset, offset + limit).map(node => {
+  const unhealthy = takeWithin(
+    tops.slice(offset),
+    limit,
+    LIST_BUDGET_BYTES,
+    node => {
       const cause = likelyCause(node, byId, read.resources, namespace);
       return {
         resource: resourceName(node, namespace),
@@ -200,8 +230,15 @@ export function unhealthyResources(
         likelyCause:
           cause.resource === resourceName(node, namespace) ? undefined : cause,
       };
-    }),
-    more: Math.max(0, tops.length - offset - limit),
+    },
+  );
+  return {
+    environment: read.environment.name,
+    namespace,
+    health: read.health.status,
+    counts,
+    unhealthy,
+    more: Math.max(0, tops.length - offset - unhealthy.length),
     partial:
       read.errors.length > 0
         ? read.errors.slice(0, 5).map(e => shortMessage(e.message) ?? e.code)
@@ -228,7 +265,7 @@ export interface ResourceSummaryAnswer {
     reason?: string;
     message?: string;
   }>;
-  /** The latest events, newest first. */
+  /** The latest events, newest first, as many as fit with the rest (see LIST_BUDGET_BYTES). */
   events: Array<{
     type: string;
     reason: string;
@@ -240,6 +277,8 @@ export interface ResourceSummaryAnswer {
   owner?: string;
   owns: string[];
   moreOwned: number;
+  /** Events about it after the listed ones. */
+  moreEvents: number;
 }
 
 /**
@@ -288,10 +327,9 @@ export function resourceSummary(
       reason: c?.reason ? String(c.reason) : undefined,
       message: shortMessage(c?.message),
     }));
-  const events = resourceEvents(node, objects)
-    .sort((a, b) => (b.lastSeen ?? '').localeCompare(a.lastSeen ?? ''))
-    .slice(0, eventLimit)
-    .map(e => ({ ...e, message: shortMessage(e.message) ?? '' }));
+  const allEvents = resourceEvents(node, objects).sort((a, b) =>
+    (b.lastSeen ?? '').localeCompare(a.lastSeen ?? ''),
+  );
   const owner = node.parentId ? byId.get(node.parentId) : undefined;
   const owned = node.childIds
     .map(id => byId.get(id))
@@ -299,7 +337,7 @@ export function resourceSummary(
   const apiVersion = node.group
     ? `${node.group}/${node.version}`
     : node.version;
-  return {
+  const summary = {
     resource: resourceName(node, namespace),
     apiVersion,
     status: node.health?.status,
@@ -308,9 +346,19 @@ export function resourceSummary(
     readOnly: shortMessage(node.readOnly),
     facts,
     conditions,
-    events,
     owner: owner && resourceName(owner, namespace),
     owns: owned.slice(0, 10).map(c => resourceName(c, namespace)),
     moreOwned: Math.max(0, owned.length - 10),
+  };
+  const events = takeWithin(
+    allEvents,
+    eventLimit,
+    LIST_BUDGET_BYTES - encoder.encode(JSON.stringify(summary)).length,
+    e => ({ ...e, message: shortMessage(e.message) ?? '' }),
+  );
+  return {
+    ...summary,
+    events,
+    moreEvents: allEvents.length - events.length,
   };
 }

@@ -131,4 +131,28 @@ describe('environmentsAnswer', () => {
     expect(rest.environments.map(e => e.name)).toEqual(['review/feature-1']);
     expect(rest.more).toBe(0);
   });
+
+  it('stops the list before 8 KB however long its lines, the rest counted', () => {
+    const long = 'x'.repeat(2000);
+    const many: EntityEnvironmentsResponse = {
+      ...response,
+      environments: Array.from({ length: 50 }, (_, i) =>
+        environment(`review/feature-${i}`, {
+          errors: [1, 2, 3].map(() => ({
+            code: 'UNKNOWN_INSTANCE' as const,
+            message: long,
+          })),
+        }),
+      ),
+    };
+    const answer = environmentsAnswer(many, 50);
+    expect(
+      new TextEncoder().encode(JSON.stringify(answer)).length,
+    ).toBeLessThan(8 * 1024);
+    expect(answer.environments.length).toBeGreaterThan(0);
+    expect(answer.environments.length + answer.more).toBe(50);
+    // The next page starts where this one stopped.
+    const next = environmentsAnswer(many, 50, answer.environments.length);
+    expect(next.environments[0].name).not.toBe(answer.environments[0].name);
+  });
 });

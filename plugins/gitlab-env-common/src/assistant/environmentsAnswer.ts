@@ -7,7 +7,7 @@ import {
   GitlabEnvironment,
   HealthStatus,
 } from '../types';
-import { shortMessage } from './compactAnswers';
+import { LIST_BUDGET_BYTES, shortMessage, takeWithin } from './compactAnswers';
 
 /** @public */
 export interface EnvironmentLine {
@@ -92,8 +92,8 @@ function line(environment: GitlabEnvironment): EnvironmentLine {
 /**
  * An entity's environments as an assistant reads them: one line each with
  * its health and counts, the last deployment and why it cannot be acted
- * on, production first; `limit` of them from the `offset`th, the rest
- * counted.
+ * on, production first; `limit` of them from the `offset`th (as many as
+ * fit LIST_BUDGET_BYTES), the rest counted.
  *
  * @public
  */
@@ -103,12 +103,18 @@ export function environmentsAnswer(
   offset = 0,
 ): EnvironmentsAnswer {
   const sorted = [...response.environments].sort(compareEnvironments);
+  const environments = takeWithin(
+    sorted.slice(offset),
+    limit,
+    LIST_BUDGET_BYTES,
+    line,
+  );
   return {
     entityRef: response.entityRef,
     project: `${response.project.instance}/${response.project.fullPath}`,
-    environments: sorted.slice(offset, offset + limit).map(line),
+    environments,
     total: sorted.length,
-    more: Math.max(0, sorted.length - offset - limit),
+    more: Math.max(0, sorted.length - offset - environments.length),
     errors: errorLines(response.errors),
   };
 }
