@@ -4,6 +4,7 @@ import { compareHealth, rollsUp } from '../health';
 import {
   EnvironmentCapability,
   EnvironmentResourcesResponse,
+  GitlabEnvError,
   HealthStatus,
   KubernetesObject,
   ResourceGraph,
@@ -57,6 +58,22 @@ export function shortMessage(text: string | undefined): string | undefined {
   return oneLine.length > MESSAGE_CHARS
     ? `${oneLine.slice(0, MESSAGE_CHARS - 1)}…`
     : oneLine;
+}
+
+/**
+ * `CODE: message` of each failure, refusals the cluster makes on purpose
+ * (Secrets, expected forbidden kinds) left out: they are how the
+ * environment is set up, not something wrong with it.
+ */
+export function errorLines(
+  errors: readonly GitlabEnvError[] | undefined,
+  max = 3,
+) {
+  const unexpected = errors?.filter(e => !e.expected);
+  if (!unexpected?.length) return undefined;
+  return unexpected
+    .slice(0, max)
+    .map(e => `${e.code}: ${shortMessage(e.message) ?? ''}`);
 }
 
 /** `Kind/name` (with the namespace when it is another's), how assistants name resources to act on. @public */
@@ -180,7 +197,7 @@ export interface UnhealthyResourcesAnswer {
   }>;
   /** Unhealthy resources after the listed ones (ask again from a later offset). */
   more: number;
-  /** Parts of the environment that could not be read. */
+  /** Parts of the environment that could not be read, `CODE: message` (refusals made on purpose left out). */
   partial?: string[];
 }
 
@@ -239,10 +256,7 @@ export function unhealthyResources(
     counts,
     unhealthy,
     more: Math.max(0, tops.length - offset - unhealthy.length),
-    partial:
-      read.errors.length > 0
-        ? read.errors.slice(0, 5).map(e => shortMessage(e.message) ?? e.code)
-        : undefined,
+    partial: errorLines(read.errors, 5),
   };
 }
 

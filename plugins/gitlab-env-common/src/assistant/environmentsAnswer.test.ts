@@ -74,7 +74,15 @@ const response: EntityEnvironmentsResponse = {
       },
     }),
     environment('review/feature-1', {
-      errors: [{ code: 'NO_NAMESPACE', message: 'No namespace was found.' }],
+      errors: [
+        { code: 'NO_NAMESPACE', message: 'No namespace was found.' },
+        // A refusal made on purpose is how the environment is set up: not listed.
+        {
+          code: 'KIND_FORBIDDEN',
+          message: 'The agent may not read Secret.',
+          expected: true,
+        },
+      ],
     }),
   ],
 };

@@ -3,11 +3,15 @@ import {
   DeploymentTier,
   EntityEnvironmentsResponse,
   EnvironmentState,
-  GitlabEnvError,
   GitlabEnvironment,
   HealthStatus,
 } from '../types';
-import { LIST_BUDGET_BYTES, shortMessage, takeWithin } from './compactAnswers';
+import {
+  errorLines,
+  LIST_BUDGET_BYTES,
+  shortMessage,
+  takeWithin,
+} from './compactAnswers';
 
 /** @public */
 export interface EnvironmentLine {
@@ -50,15 +54,6 @@ export interface EnvironmentsAnswer {
   more: number;
   /** Why the list itself may be incomplete. */
   errors?: string[];
-}
-
-const MAX_ERRORS = 3;
-
-function errorLines(errors: GitlabEnvError[] | undefined) {
-  if (!errors?.length) return undefined;
-  return errors
-    .slice(0, MAX_ERRORS)
-    .map(e => `${e.code}: ${shortMessage(e.message) ?? ''}`);
 }
 
 function line(environment: GitlabEnvironment): EnvironmentLine {
