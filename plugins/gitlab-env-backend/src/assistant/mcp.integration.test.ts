@@ -95,6 +95,13 @@ describe('the actions over MCP, against the simulator', () => {
     }
   }
 
+  const restart = (environment: string, resource: string) =>
+    call('gitlab-env.restart-workload', {
+      entityRef: ENTITY,
+      environment,
+      resource,
+    });
+
   const prodSlug = async () => {
     const listed = await call('gitlab-env.list-environments', {
       entityRef: ENTITY,
@@ -140,6 +147,10 @@ describe('the actions over MCP, against the simulator', () => {
       ]),
     );
     expect(scale.properties.resource.description).toContain('Kind/name');
+    // A write says which permission it needs, by its real name.
+    expect(tool('gitlab-env.restart-workload').description).toContain(
+      `the ${permissionForCapability('workload.restart').name} permission`,
+    );
   });
 
   it('reads an environment: its environments with health, then what is unhealthy and one resource, audited as the user', async () => {
@@ -307,13 +318,6 @@ describe('the actions over MCP, against the simulator', () => {
       /^InputError: INVALID_REQUEST: Environment production\/us-region has no resource `Deployment\/not-there`\. What to do: /,
     );
   });
-
-  const restart = (environment: string, resource: string) =>
-    call('gitlab-env.restart-workload', {
-      entityRef: ENTITY,
-      environment,
-      resource,
-    });
 
   /** An object of the production cluster whose name starts so. */
   function prodObject(kind: string, name: string): any {

@@ -109,7 +109,7 @@ const WRITES: WriteAction[] = [
     action: 'workload.restart',
     title: 'Restart a workload',
     description:
-      'Restarts a Deployment, StatefulSet or DaemonSet of an environment as `kubectl rollout restart` does (its pods are replaced one by one). Runs as the calling user: refused without gitlab-env.workload.restart on the entity, or when the environment does not own the workload.',
+      'Restarts a Deployment, StatefulSet or DaemonSet of an environment as `kubectl rollout restart` does (its pods are replaced one by one).',
     idempotent: false,
   },
   {
@@ -117,7 +117,7 @@ const WRITES: WriteAction[] = [
     action: 'workload.scale',
     title: 'Scale a workload',
     description:
-      "Sets a Deployment's or StatefulSet's replicas as `kubectl scale` does. Says the replicas before, and warns when an autoscaler will override the count. Runs as the calling user: refused without gitlab-env.workload.scale on the entity.",
+      "Sets a Deployment's or StatefulSet's replicas as `kubectl scale` does. Says the replicas before, and warns when an autoscaler will override the count.",
     idempotent: true,
     extra: z => ({
       replicas: z
@@ -133,7 +133,7 @@ const WRITES: WriteAction[] = [
     action: 'pod.delete',
     title: 'Delete a pod',
     description:
-      'Deletes one pod of an environment (`Pod/name`); its controller, if any, makes a new one. Runs as the calling user: refused without gitlab-env.pod.delete on the entity.',
+      'Deletes one pod of an environment (`Pod/name`); its controller, if any, makes a new one.',
     idempotent: false,
   },
   {
@@ -141,7 +141,7 @@ const WRITES: WriteAction[] = [
     action: 'flux.reconcile',
     title: 'Reconcile a Flux object',
     description:
-      'Asks Flux to reconcile a Kustomization, HelmRelease or source now, as `flux reconcile` does; with `withSource`, its source first. Runs as the calling user: refused without gitlab-env.flux.reconcile on the entity.',
+      'Asks Flux to reconcile a Kustomization, HelmRelease or source now, as `flux reconcile` does; with `withSource`, its source first.',
     idempotent: false,
     extra: z => ({
       withSource: z
@@ -157,7 +157,7 @@ const WRITES: WriteAction[] = [
     action: 'flux.suspend',
     title: 'Suspend a Flux object',
     description:
-      'Suspends a Flux Kustomization, HelmRelease or source (`spec.suspend: true`, as `flux suspend`): Flux stops applying it until it is resumed. Runs as the calling user: refused without gitlab-env.flux.suspend on the entity.',
+      'Suspends a Flux Kustomization, HelmRelease or source (`spec.suspend: true`, as `flux suspend`): Flux stops applying it until it is resumed.',
     idempotent: true,
   },
   {
@@ -165,7 +165,7 @@ const WRITES: WriteAction[] = [
     action: 'flux.resume',
     title: 'Resume a Flux object',
     description:
-      'Resumes a suspended Flux Kustomization, HelmRelease or source (`spec.suspend: false`, as `flux resume`). Runs as the calling user: refused without gitlab-env.flux.resume on the entity.',
+      'Resumes a suspended Flux Kustomization, HelmRelease or source (`spec.suspend: false`, as `flux resume`).',
     idempotent: true,
   },
 ];
@@ -184,7 +184,11 @@ export function registerWriteActions(
     registry.register({
       name: write.name,
       title: write.title,
-      description: write.description,
+      description: `${
+        write.description
+      } Runs as the calling user: refused without the ${
+        permissionForCapability(write.action).name
+      } permission on the entity, or on an object the environment does not own.`,
       attributes: {
         destructive: true,
         readOnly: false,
