@@ -1,5 +1,5 @@
 import { buildResourceGraph, summarizeGraphHealth } from '../graph';
-import { KubernetesObject } from '../types';
+import { KubernetesObject, ResourceNode } from '../types';
 import {
   resourcesNamed,
   resourceSummary,
@@ -177,6 +177,26 @@ describe('answers for assistants', () => {
     expect(named('Pod/cart')).toEqual([]);
     expect(named('cart')).toEqual([]);
     expect(named('Deployment//cart')).toEqual([]);
+  });
+
+  it('finds a resource a Flux inventory names but the cluster lacks, unless the cluster holds one of that name', () => {
+    const node = (namespace: string, missing?: boolean) =>
+      ({
+        id: `apps/Deployment/${namespace}/gone`,
+        group: 'apps',
+        version: 'v1',
+        kind: 'Deployment',
+        namespace,
+        name: 'gone',
+        childIds: [],
+        ...(missing && { missing: true }),
+      } as ResourceNode);
+    const where = (nodes: ResourceNode[]) =>
+      resourcesNamed(nodes, 'Deployment/gone', ns).map(
+        n => `${n.namespace}${n.missing ? ' missing' : ''}`,
+      );
+    expect(where([node(ns, true)])).toEqual([`${ns} missing`]);
+    expect(where([node(ns, true), node('other')])).toEqual(['other']);
   });
 
   it('prefers the environment namespace when a name is in several, and returns all when none is there', () => {

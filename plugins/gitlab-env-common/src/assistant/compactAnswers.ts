@@ -103,13 +103,16 @@ export function resourcesNamed(
   const [kind, ...rest] = parts;
   const name = rest[rest.length - 1];
   const inNamespace = rest.length === 2 ? rest[0] : undefined;
-  const matches = nodes.filter(
+  const named = nodes.filter(
     n =>
-      !n.missing &&
       n.kind.toLowerCase() === kind.toLowerCase() &&
       n.name === name &&
       (inNamespace === undefined || (n.namespace ?? '') === inNamespace),
   );
+  // An object the cluster holds wins over one a Flux inventory names but the
+  // cluster lacks (which answers list as Missing, and may be described).
+  const held = named.filter(n => !n.missing);
+  const matches = held.length > 0 ? held : named;
   if (inNamespace !== undefined || matches.length < 2) return matches;
   const local = matches.filter(n => (n.namespace ?? '') === (namespace ?? ''));
   return local.length > 0 ? local : matches;
