@@ -10,11 +10,13 @@ import {
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { failure } from '../errors';
 import { GitlabEnvironmentsService } from '../facade';
+import type { EnvironmentAgent } from '../facade/GitlabEnvironmentsService';
 import {
   auditedEntity,
   auditText,
   entityPathParams,
   RawParameters,
+  RouteContext,
   RouteCore,
 } from '../http/pipeline';
 import { quote } from '../validation';
@@ -100,8 +102,6 @@ export interface EnvironmentActionOutcome {
 export function environmentActionRoute(
   deps: EnvironmentActionDeps,
 ): RouteCore<EnvironmentActionParams, EnvironmentActionOutcome> {
-  const { service, logger } = deps;
-  const now = deps.now ?? (() => new Date());
   return {
     spec: {
       audit: {
@@ -131,63 +131,85 @@ export function environmentActionRoute(
     },
     // No caller's signal: a write the caller stopped waiting for still
     // happens, and its audit record must say how it ended.
-    run: async ({ entity, located, params }) => {
-      const { action, target, slug } = params;
-      const result = await service.withEnvironmentAgent(
-        entity,
-        slug,
-        async agent => {
-          const done = await performAction(
-            {
-              action,
-              target,
-              replicas: params.replicas,
-              withSource: params.withSource,
-            },
-            {
-              kas: agent.kas,
-              agent: agent.environment.agent!,
-              object: await ownedObject(target, agent),
-              resources: agent.resources,
-              // Every object written, the target and a reconcile's source alike.
-              mayWrite: written => ownedObject(written, agent),
-              now,
-            },
-          );
-          // The next resources read shows the change, live stream or not.
-          agent.forgetRead();
-          return {
-            ...done,
-            environmentNamespace: agent.environment.namespace,
-            agent: {
-              host: agent.instanceHost,
-              id: agent.environment.agent!.id,
-            },
-          };
-        },
-        { located },
-      );
-      try {
-        deps.onWritten?.({
-          entity,
-          slug,
-          action,
-          agent: result.agent,
-          written: result.written,
-          environmentNamespace: result.environmentNamespace,
-        });
-      } catch (error) {
-        // The write happened: a failing refresh must not turn it into an error.
-        logger.warn(`Refreshing after ${action} failed: ${error}`);
-      }
-      return {
-        response: result.response,
-        upstreamStatus: result.upstreamStatus,
-      };
-    },
+    run: context =>
+      actOnEnvironment(deps, context, () => context.params.target),
     outcome: ({ response, upstreamStatus }) => ({
       outcome: response.outcome,
       upstreamStatus,
     }),
+  };
+}
+
+/**
+ * An environment action's own work, once the pipeline passed: the object
+ * `targetOf` names among the environment's objects (which must be one the
+ * environment shows and owns), written through the environment's agent,
+ * the read forgotten and `onWritten` told. Never retried.
+ */
+export async function actOnEnvironment(
+  deps: EnvironmentActionDeps,
+  context: Pick<RouteContext<unknown>, 'entity' | 'located'> & {
+    params: Pick<
+      EnvironmentActionParams,
+      'action' | 'slug' | 'replicas' | 'withSource'
+    >;
+  },
+  targetOf: (agent: EnvironmentAgent) => ActionTarget,
+): Promise<EnvironmentActionOutcome> {
+  const { service, logger } = deps;
+  const now = deps.now ?? (() => new Date());
+  const { entity, located, params } = context;
+  const { action, slug } = params;
+  const result = await service.withEnvironmentAgent(
+    entity,
+    slug,
+    async agent => {
+      const target = targetOf(agent);
+      const done = await performAction(
+        {
+          action,
+          target,
+          replicas: params.replicas,
+          withSource: params.withSource,
+        },
+        {
+          kas: agent.kas,
+          agent: agent.environment.agent!,
+          object: await ownedObject(target, agent),
+          resources: agent.resources,
+          // Every object written, the target and a reconcile's source alike.
+          mayWrite: written => ownedObject(written, agent),
+          now,
+        },
+      );
+      // The next resources read shows the change, live stream or not.
+      agent.forgetRead();
+      return {
+        ...done,
+        environmentNamespace: agent.environment.namespace,
+        agent: {
+          host: agent.instanceHost,
+          id: agent.environment.agent!.id,
+        },
+      };
+    },
+    { located },
+  );
+  try {
+    deps.onWritten?.({
+      entity,
+      slug,
+      action,
+      agent: result.agent,
+      written: result.written,
+      environmentNamespace: result.environmentNamespace,
+    });
+  } catch (error) {
+    // The write happened: a failing refresh must not turn it into an error.
+    logger.warn(`Refreshing after ${action} failed: ${error}`);
+  }
+  return {
+    response: result.response,
+    upstreamStatus: result.upstreamStatus,
   };
 }

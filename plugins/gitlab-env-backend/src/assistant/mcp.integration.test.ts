@@ -4,7 +4,10 @@ import {
 } from '@backstage/backend-defaults/alpha';
 import { mockCredentials, mockServices } from '@backstage/backend-test-utils';
 import mcpPlugin from '@backstage/plugin-mcp-actions-backend';
-import { permissionForCapability } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import {
+  gitlabEnvResourcesReadPermission,
+  permissionForCapability,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { RunningSimulator } from '@gitlab-env/gitlab-simulator';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -306,6 +309,68 @@ describe('the actions over MCP, against the simulator', () => {
           },
           outcome: 'changed',
         }),
+      }),
+    ]);
+  });
+
+  it('suspends a Flux object of another namespace named Kind/namespace/name, then resumes it', async () => {
+    const listed = await call('gitlab-env.list-environments', {
+      entityRef: ENTITY,
+    });
+    const staging = listed.structuredContent.environments.find(
+      (e: any) => e.name === 'staging',
+    ).slug;
+    const release = 'HelmRelease/flux-system/storefront-staging';
+    const suspended = await call('gitlab-env.suspend-flux', {
+      entityRef: ENTITY,
+      environment: staging,
+      resource: release,
+    });
+    expect(suspended.isError).toBeFalsy();
+    expect(suspended.structuredContent).toMatchObject({
+      outcome: 'changed',
+      kubectl: expect.stringContaining(
+        'helmrelease.helm.toolkit.fluxcd.io/storefront-staging -n flux-system',
+      ),
+    });
+    const spec = () =>
+      simulator
+        .cluster('nonprod')
+        .store.all()
+        .find(
+          (o: any) =>
+            o.kind === 'HelmRelease' &&
+            o.metadata.name === 'storefront-staging',
+        )!.spec;
+    expect(spec().suspend).toBe(true);
+    const resumed = await call('gitlab-env.resume-flux', {
+      entityRef: ENTITY,
+      environment: staging,
+      resource: release,
+    });
+    // The write reaches the cluster; its outcome is not asserted: right after
+    // the suspend, the environment's objects may not have seen it yet.
+    expect(resumed.isError).toBeFalsy();
+    expect(resumed.structuredContent.kubectl).toContain(
+      `-p '{"spec":{"suspend":false}}'`,
+    );
+    expect(spec().suspend).toBe(false);
+  });
+
+  it('reads nothing for a user who may not see the environments', async () => {
+    denied.add(gitlabEnvResourcesReadPermission.name);
+    const result = await call('gitlab-env.list-environments', {
+      entityRef: ENTITY,
+    });
+    expect(result.isError).toBe(true);
+    expect(result.content[0].text).toBe(
+      `NotAllowedError: NOT_ALLOWED: You are not allowed to see the environments of ${ENTITY}.`,
+    );
+    expect(events).toEqual([
+      expect.objectContaining({
+        options: expect.objectContaining({ eventId: 'environments-list' }),
+        outcome: 'failure',
+        meta: expect.objectContaining({ code: 'NOT_ALLOWED' }),
       }),
     ]);
   });

@@ -1,9 +1,12 @@
 import {
   ActionTarget,
-  EnvironmentResourcesResponse,
+  GitlabEnvironment,
+  groupOfApiVersion,
+  KubernetesObject,
   resourceName,
   resourcesNamed,
   ResourceNode,
+  versionOfApiVersion,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { failure } from '../errors';
 import { quote } from '../validation';
@@ -18,19 +21,19 @@ const MAX_CANDIDATES = 5;
  * groups. None, or several: INVALID_REQUEST naming what to ask instead.
  */
 export function namedResource(
-  read: Pick<EnvironmentResourcesResponse, 'environment' | 'graph'>,
+  environment: Pick<GitlabEnvironment, 'name' | 'namespace'>,
+  nodes: readonly ResourceNode[],
   text: string,
   apiVersion?: string,
 ): ResourceNode {
-  const namespace = read.environment.namespace;
-  const found = resourcesNamed(read.graph.nodes, text, namespace).filter(
+  const found = resourcesNamed(nodes, text, environment.namespace).filter(
     node => apiVersion === undefined || apiVersionOf(node) === apiVersion,
   );
   if (found.length === 1) return found[0];
   if (found.length === 0)
     throw failure(
       'INVALID_REQUEST',
-      `Environment ${read.environment.name} has no resource ${quote(text)}${
+      `Environment ${environment.name} has no resource ${quote(text)}${
         apiVersion ? ` of ${apiVersion}` : ''
       }.`,
       {
@@ -40,7 +43,7 @@ export function namedResource(
   throw failure(
     'INVALID_REQUEST',
     `${quote(text)} names ${found.length} resources of environment ${
-      read.environment.name
+      environment.name
     }: ${found
       .slice(0, MAX_CANDIDATES)
       .map(n => `${resourceName(n)} (${apiVersionOf(n)})`)
@@ -61,4 +64,29 @@ export function targetOf(node: ResourceNode): ActionTarget {
     namespace: node.namespace,
     name: node.name,
   });
+}
+
+/**
+ * The environment's objects as the nodes resource names are looked up in
+ * (kind, name, namespace, API group and version): a write names its object
+ * among the objects its agent acts on, not in an earlier read.
+ */
+export function objectNodes(
+  objects: readonly KubernetesObject[],
+): ResourceNode[] {
+  return objects.flatMap(o =>
+    o.kind
+      ? [
+          {
+            id: '',
+            group: groupOfApiVersion(o.apiVersion),
+            version: versionOfApiVersion(o.apiVersion),
+            kind: o.kind,
+            name: o.metadata?.name ?? '',
+            namespace: o.metadata?.namespace ?? '',
+            childIds: [],
+          },
+        ]
+      : [],
+  );
 }

@@ -246,7 +246,11 @@ export function registerReadActions(
           ...resources,
           run: async context => {
             const read = await resources.run(context);
-            const node = namedResource(read, input.resource);
+            const node = namedResource(
+              read.environment,
+              read.graph.nodes,
+              input.resource,
+            );
             context.note({ resource: node.id });
             return resourceSummary(
               node,

@@ -4,6 +4,7 @@ import {
   permissionForCapability,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import {
+  actOnEnvironment,
   EnvironmentActionDeps,
   EnvironmentActionOutcome,
   EnvironmentActionParams,
@@ -19,7 +20,7 @@ import {
 } from '../http/pipeline';
 import { withActionErrors } from './actionErrors';
 import { actionCall } from './calls';
-import { namedResource, targetOf } from './namedResource';
+import { namedResource, objectNodes, targetOf } from './namedResource';
 import { environmentInput, resourceInput, writeOutput, Zod } from './schemas';
 
 export interface WriteActionsDeps extends EnvironmentActionDeps {
@@ -78,17 +79,20 @@ function namedWrite(
       entity: params => params,
       permission: { required: () => [permissionForCapability(action)] },
     },
-    run: async context => {
-      const { entity, environment, located, signal, params } = context;
-      const read = await deps.service.getEnvironmentResources(
-        entity,
-        environment.slug,
-        { signal, located },
-      );
-      const target = targetOf(namedResource(read, params.resource));
-      context.note({ object: { ...target } });
-      return core.run({ ...context, params: { ...params, target } });
-    },
+    // The name is looked up among the objects the write acts on (not in a
+    // read of its own, which could be older than the agent's).
+    run: context =>
+      actOnEnvironment(deps, context, agent => {
+        const target = targetOf(
+          namedResource(
+            agent.environment,
+            objectNodes(agent.resources),
+            context.params.resource,
+          ),
+        );
+        context.note({ object: { ...target } });
+        return target;
+      }),
     outcome: core.outcome,
   };
 }
