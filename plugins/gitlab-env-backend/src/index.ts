@@ -18,7 +18,11 @@ export type {
   GitlabEnvObjectSourceExtensionPoint,
 } from './extensions';
 export { isValidLabelSelector } from './locating';
-export type { GitlabEnvLocator, LocatedEntity } from './locating';
+export type {
+  GitlabEnvLocator,
+  LocateOptions,
+  LocatedEntity,
+} from './locating';
 export type { RefreshTarget } from './planning';
 export type {
   GitlabEnvClusterSource,

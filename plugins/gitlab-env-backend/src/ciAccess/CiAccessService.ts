@@ -38,6 +38,7 @@ import {
 } from './agentConfigFile';
 import { GitlabRestClient } from '../transport/gitlabRest';
 import { jobVariables } from './jobVariables';
+import { AgentConnections } from '../locating/agentConnection';
 import { namespaceCreator, readNamespaceContents } from './namespaceContents';
 import {
   agentConfigPath,
@@ -453,6 +454,14 @@ export class CiAccessService {
     agent: GitlabAgentRef,
   ): Promise<StaleNamespace[]> {
     const read = await this.readAgentConfig(ctx.scope.instance, agent);
+    // An agent GitLab says is not connected is not asked through KAS.
+    await AgentConnections.of(this.transport, this.config).refuseDisconnected({
+      instance: ctx.scope.instance,
+      projectFullPath: ctx.data.project.fullPath,
+      environmentName: ctx.environments.find(e => e.agent?.id === agent.id)!
+        .name,
+      agent,
+    });
     const kas = this.kas(ctx, agent);
     const list = await kas.get(
       `/api/v1/namespaces?limit=${NAMESPACE_LIST_LIMIT}`,

@@ -83,7 +83,13 @@ export interface CallOptions {
 export interface ListEnvironmentsOptions extends CallOptions {
   /** Also list stopped environments (default: available and stopping only). */
   includeStopped?: boolean;
-  /** Add each environment's rolled-up health (one resource read each, cached). */
+  /**
+   * Add each environment's rolled-up health (one resource read each,
+   * cached): the answer then waits for the slowest agent. Without it (the
+   * default) the list comes from GitLab alone, in its own round trips, and
+   * each environment's cluster data is read on its own (`…/resources`,
+   * the live stream).
+   */
   withHealth?: boolean;
 }
 
@@ -241,7 +247,11 @@ export class GitlabEnvironmentsService {
     options: ListEnvironmentsOptions = {},
   ): Promise<EntityEnvironmentsResponse> {
     const signal = this.requestSignal(options.signal);
-    const located = await this.locator.locate(entity, { signal });
+    // Without health the list is GitLab's alone: no agent holds it.
+    const located = await this.locator.locate(entity, {
+      signal,
+      clusterLookups: options.withHealth ? 'wait' : 'known',
+    });
     const environments = located.environments.filter(
       e => options.includeStopped || e.state !== 'stopped',
     );
@@ -384,7 +394,11 @@ export class GitlabEnvironmentsService {
     slug: string,
     signal?: AbortSignal,
   ): Promise<EnvironmentContext> {
-    const located = await this.locator.locate(entity, { signal });
+    // Only this environment's agent is waited for.
+    const located = await this.locator.locate(entity, {
+      signal,
+      environment: slug,
+    });
     const environment = located.environments.find(e => e.slug === slug);
     if (!environment) {
       throw failure(
@@ -503,7 +517,9 @@ export class GitlabEnvironmentsService {
     for (const { entity, environment } of targets) {
       if (!environment.agent || !environment.namespace) continue;
       try {
-        const located = await this.locator.locate(entity);
+        const located = await this.locator.locate(entity, {
+          environment: environment.slug,
+        });
         contexts.push(this.context(located, environment));
       } catch {
         continue;

@@ -103,7 +103,7 @@ export async function createRouter(
         await service.listEnvironments(entity, {
           includeStopped:
             flag(req.query.includeStopped, false) || states.includes('stopped'),
-          withHealth: flag(req.query.withHealth, true),
+          withHealth: flag(req.query.withHealth, false),
           signal: clientSignal(res),
         }),
       );

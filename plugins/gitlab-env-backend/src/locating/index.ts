@@ -1,3 +1,7 @@
 export { isValidLabelSelector } from './entityScope';
 export { AnnotationLocator, instanceOf } from './EnvironmentLocator';
-export type { GitlabEnvLocator, LocatedEntity } from './EnvironmentLocator';
+export type {
+  GitlabEnvLocator,
+  LocateOptions,
+  LocatedEntity,
+} from './EnvironmentLocator';

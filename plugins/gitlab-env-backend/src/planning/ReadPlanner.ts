@@ -6,7 +6,7 @@ import {
   parseFluxResourcePath,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { GitlabEnvConfig, GitlabInstanceConfig } from '../config';
-import { asGitlabEnvError, failure, GitlabEnvFailure } from '../errors';
+import { asGitlabEnvError, GitlabEnvFailure } from '../errors';
 import { tokenFailure } from '../transport/InstanceProbe';
 import { invalidSetting } from '../validation';
 import {
@@ -15,6 +15,12 @@ import {
   Judging,
 } from '../assembling/assembleRead';
 import { LocatedEntity } from '../locating/EnvironmentLocator';
+import {
+  AgentConnections,
+  AgentLookup,
+  connectionRefusal,
+  connectionStateOf,
+} from '../locating/agentConnection';
 import { readAcrossCluster } from '../reading/clusterWideSource';
 import { discoverListableKinds, ListableKind } from '../reading/discovery';
 import { missingKubernetesSetting } from '../locating/kubernetesSettings';
@@ -30,6 +36,16 @@ import {
 
 /** Discovery changes when CRDs are installed, which is rare: keep it longer. */
 const DISCOVERY_TTL_MS = 5 * 60_000;
+
+/** Where GitLab is asked about an environment's agent. */
+function agentLookup(ctx: EnvironmentContext): AgentLookup {
+  return {
+    instance: ctx.instance,
+    projectFullPath: ctx.located.project.fullPath,
+    environmentName: ctx.environment.name,
+    agent: ctx.environment.agent!,
+  };
+}
 
 /** One environment of a located entity, with the configured instance it is read through. */
 export interface EnvironmentContext {
@@ -48,6 +64,8 @@ export interface EnvironmentContext {
  * and every outcome is recorded for diagnostics.
  */
 export class ReadPlanner {
+  private readonly connections: AgentConnections;
+
   constructor(
     private readonly config: GitlabEnvConfig,
     private readonly transport: GitlabEnvTransport,
@@ -55,7 +73,9 @@ export class ReadPlanner {
     private readonly sources: readonly GitlabEnvClusterSource[],
     private readonly judging: Judging,
     private readonly logger: LoggerService,
-  ) {}
+  ) {
+    this.connections = AgentConnections.of(transport, config);
+  }
 
   /** The cache key of an environment's read: what the upstream answer depends on. */
   readKey({ instance, located, environment }: EnvironmentContext): string {
@@ -129,18 +149,9 @@ export class ReadPlanner {
       .gitlab(instance, { version: facts?.version })
       .agentActivity(located.project.fullPath, environment.name)
       .catch(() => undefined);
-    if (activity && activity.connections === 0 && !activity.tokenLastUsedAt) {
-      const agent = environment.agent!;
-      throw failure(
-        'AGENT_NEVER_CONNECTED',
-        `The agent ${agent.name} has never connected to GitLab: no agentk has used its token, so GitLab holds none of its user_access authorizations yet.`,
-        {
-          hint: `Install agentk in the cluster with the agent's token (see the agent's page in GitLab${
-            agent.webUrl ? `: ${agent.webUrl}` : ''
-          }); user_access takes effect once it has connected.`,
-        },
-      );
-    }
+    const state = connectionStateOf(activity, Date.now());
+    if (state.state === 'neverConnected')
+      throw connectionRefusal(state, environment.agent!, Date.now());
     throw error;
   }
 
@@ -164,6 +175,8 @@ export class ReadPlanner {
         const facts = await this.transport.usableInstance(instance);
         const kasScope = tokenFailure(host, facts, 'k8s_proxy');
         if (kasScope) throw kasScope;
+        // What GitLab knows spares KAS's 20 s search for an absent agentk.
+        await this.connections.refuseDisconnected(agentLookup(ctx));
         result = await read({
           via: 'kas',
           kas: signal => this.transport.kas(instance, facts, agent, signal),
