@@ -31,6 +31,16 @@ const steps = [
   // the created app's own yarn install and bundling, and CI's total must stay
   // under 25 minutes.
   { name: 'package check', command: ['node', 'scripts/check-packs.mjs'] },
+  // The engine's sources import in one direction (types, k8s, health, graph,
+  // gitops, ...): a cycle, type-only imports included, fails.
+  {
+    name: 'import cycles',
+    command: [
+      'node',
+      'scripts/import-cycles.mjs',
+      'plugins/gitlab-env-common/src',
+    ],
+  },
   {
     name: 'unit and integration tests',
     command: [

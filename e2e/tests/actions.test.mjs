@@ -88,7 +88,7 @@ test('a rollout restart from the graph’s menu brings a new ReplicaSet and its 
   });
   await dialog.waitFor({ timeout: TIMEOUT });
   assert.equal(
-    await dialog.getByLabel('kubectl command').textContent(),
+    await dialog.getByLabel('kubectl command', { exact: true }).textContent(),
     `kubectl rollout restart deployment/${deployment} -n checkout-staging`,
   );
   await portal.screenshot(page, 'actions-restart-confirm');

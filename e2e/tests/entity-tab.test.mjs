@@ -50,17 +50,15 @@ test('the cards show each environment with its health', async () => {
   console.log(`storefront badges:\n  ${labels.join('\n  ')}`);
   assert.ok(labels.length >= 2, 'at least two environments have health');
 
-  // Stopped environments, when the project lists any, start collapsed.
-  const collapsed = await page
-    .locator('section[data-environment] button[aria-expanded]')
-    .evaluateAll(buttons =>
-      buttons.map(button => [
-        button.closest('section').textContent.includes('stopped'),
-        button.getAttribute('aria-expanded'),
-      ]),
-    );
-  for (const [stopped, expanded] of collapsed) {
-    assert.equal(expanded, stopped ? 'false' : 'true');
+  // Stopped environments, when the project lists any, are marked so.
+  const stopped = page.locator(
+    'section[data-environment][data-state="stopped"]',
+  );
+  for (let i = 0; i < (await stopped.count()); i++) {
+    await stopped
+      .nth(i)
+      .getByText('stopped', { exact: true })
+      .waitFor({ timeout: TIMEOUT });
   }
   await portal.screenshot(page, 'entity-tab');
   assert.deepEqual(page.errors.filter(isAppError), []);
@@ -126,7 +124,8 @@ test('the wheel over the graph scrolls the page; Ctrl+wheel, or the wheel once t
     .locator('.react-flow__node')
     .first()
     .waitFor({ timeout: TIMEOUT });
-  await graph.scrollIntoViewIfNeeded();
+  // The graph in view; the page then scrolls up (the graph may end it).
+  await graph.evaluate(node => node.scrollIntoView({ block: 'end' }));
   const viewport = graph.locator('.react-flow__viewport');
   const transform = () =>
     viewport.evaluate(node => getComputedStyle(node).transform);
@@ -143,11 +142,12 @@ test('the wheel over the graph scrolls the page; Ctrl+wheel, or the wheel once t
 
   const before = await transform();
   const scrollBefore = await scrolled();
-  await page.mouse.wheel(0, 200);
+  assert.ok(scrollBefore > 0, 'the page is scrolled down to the graph');
+  await page.mouse.wheel(0, -200);
   await page.waitForTimeout(300);
   assert.equal(await transform(), before, 'a plain wheel leaves the zoom');
   assert.ok(
-    (await scrolled()) > scrollBefore,
+    (await scrolled()) < scrollBefore,
     'a plain wheel scrolls the page',
   );
   await graph
@@ -155,6 +155,9 @@ test('the wheel over the graph scrolls the page; Ctrl+wheel, or the wheel once t
     .waitFor({ timeout: TIMEOUT });
   await portal.screenshot(page, 'entity-tab-wheel-hint');
 
+  // The graph moved down with the page: back over it.
+  const moved = await graph.boundingBox();
+  await page.mouse.move(moved.x + moved.width / 2, moved.y + 60);
   await page.keyboard.down('Control');
   await page.mouse.wheel(0, -200);
   await page.keyboard.up('Control');
@@ -208,12 +211,15 @@ test('a 1,000-resource environment becomes interactive quickly (timing printed)'
   );
   await portal.goto(page, '/catalog/default/component/storefront/gitlab-env');
   await page
-    .getByRole('button', { name: /^Show resources of review\/feature-cart/ })
+    .locator('section[data-environment^="review-feature-ca"]')
+    .getByRole('button', { name: 'feature-cart' })
     .click({ timeout: TIMEOUT });
   await requested;
   const arrivedAt = Date.now();
   await held.fulfill(reply);
-  const graph = page.getByTestId('resource-graph');
+  const graph = page
+    .getByRole('region', { name: 'Resources of review/feature-cart' })
+    .getByTestId('resource-graph');
   await graph
     .locator('.react-flow__node')
     .first()

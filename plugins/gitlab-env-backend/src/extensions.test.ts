@@ -19,6 +19,7 @@ import { openLiveStream } from './__testUtils__/liveStream';
 import {
   gitlabEnvLocatorExtensionPoint,
   gitlabEnvObjectSourceExtensionPoint,
+  gitlabEnvRelationsExtensionPoint,
 } from './extensions';
 import { GitlabEnvClusterSource } from './reading';
 
@@ -111,6 +112,29 @@ function sourceModule(source: GitlabEnvClusterSource) {
   });
 }
 
+/** An adopter's relation: their Pods read the `db` Secret of their namespace through a CSI driver. */
+const csiSecretRelation = createBackendModule({
+  pluginId: 'gitlab-env',
+  moduleId: 'csi-secret-relation',
+  register(env) {
+    env.registerInit({
+      deps: { relations: gitlabEnvRelationsExtensionPoint },
+      async init({ relations }) {
+        relations.addRelationSource({
+          id: 'example.com/csi-db-secret',
+          kinds: [{ kind: 'Pod', group: '' }],
+          infer: context =>
+            context.add(
+              context.origin,
+              context.byKindName('Secret', 'db'),
+              'uses',
+            ),
+        });
+      },
+    });
+  },
+});
+
 describe('extension points', () => {
   let simulator: RunningSimulator;
   beforeAll(async () => {
@@ -184,6 +208,50 @@ describe('extension points', () => {
               o => o.metadata?.name === 'added-later',
             ),
         );
+      } finally {
+        await stream.close();
+      }
+    } finally {
+      await backend.stop();
+    }
+  });
+
+  it('a module adds a relation: its edges are in the graph the backend serves, read and live', async () => {
+    const backend = await startBackendOnSimulator(simulator, {
+      entities: [
+        component('storefront', {
+          'gitlab.com/project-slug': 'acme/shop/storefront',
+        }),
+      ],
+      features: [
+        sourceModule(memorySource([pod('web-1'), pod('web-2')])),
+        csiSecretRelation,
+      ],
+    });
+    try {
+      const res = await request(backend.server).get(
+        '/api/gitlab-env/entity/default/component/storefront/environments/staging/resources',
+      );
+      expect(res.status).toBe(200);
+      const uses = (body: EnvironmentResourcesResponse) =>
+        body.graph.edges
+          .filter(edge => edge.type === 'uses')
+          .map(edge => `${edge.source} -> ${edge.target}`)
+          .sort();
+      const expected = [
+        '/Pod/storefront-staging/web-1 -> /Secret/storefront-staging/db',
+        '/Pod/storefront-staging/web-2 -> /Secret/storefront-staging/db',
+      ];
+      expect(uses(res.body)).toEqual(expected);
+
+      const { port } = backend.server.address() as AddressInfo;
+      const stream = await openLiveStream(`http://127.0.0.1:${port}`, [
+        'component:default/storefront/staging',
+      ]);
+      try {
+        const snapshot = (await stream.next(e => e.message.type === 'snapshot'))
+          .message as Extract<LiveMessage, { type: 'snapshot' }>;
+        expect(uses(snapshot.resources)).toEqual(expected);
       } finally {
         await stream.close();
       }

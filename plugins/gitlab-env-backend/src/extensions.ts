@@ -1,5 +1,8 @@
 import { createExtensionPoint } from '@backstage/backend-plugin-api';
-import { HealthRule } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import {
+  HealthRule,
+  RelationSource,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import type { GitlabEnvLocator } from './locating';
 import type { GitlabEnvClusterSource } from './reading';
 
@@ -32,6 +35,36 @@ export interface GitlabEnvHealthRulesExtensionPoint {
 export const gitlabEnvHealthRulesExtensionPoint =
   createExtensionPoint<GitlabEnvHealthRulesExtensionPoint>({
     id: 'gitlab-env.health-rules',
+  });
+
+/**
+ * Lets backend modules add relations to the resource graph, beside the
+ * built-in ones (owner references, selectors, routes, mounts, Flux
+ * inventories, ...): a relation source names the kinds it applies to and
+ * adds the edges an object of those kinds implies, through the engine's
+ * lookups (see RelationContext). Edges are inferred on the server, on
+ * reads and on the live graph alike; a source's edges follow the objects
+ * it looked up as they change.
+ *
+ * @public
+ */
+export interface GitlabEnvRelationsExtensionPoint {
+  /**
+   * Adds a relation source; sources run after the built-in ones, in the
+   * order modules add them. A malformed source, or an id another source
+   * has, stops the backend at start.
+   */
+  addRelationSource(source: RelationSource): void;
+}
+
+/**
+ * The extension point of GitlabEnvRelationsExtensionPoint.
+ *
+ * @public
+ */
+export const gitlabEnvRelationsExtensionPoint =
+  createExtensionPoint<GitlabEnvRelationsExtensionPoint>({
+    id: 'gitlab-env.relations',
   });
 
 /**

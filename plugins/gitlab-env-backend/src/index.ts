@@ -11,11 +11,13 @@ export {
   gitlabEnvHealthRulesExtensionPoint,
   gitlabEnvLocatorExtensionPoint,
   gitlabEnvObjectSourceExtensionPoint,
+  gitlabEnvRelationsExtensionPoint,
 } from './extensions';
 export type {
   GitlabEnvHealthRulesExtensionPoint,
   GitlabEnvLocatorExtensionPoint,
   GitlabEnvObjectSourceExtensionPoint,
+  GitlabEnvRelationsExtensionPoint,
 } from './extensions';
 export { isValidLabelSelector } from './locating';
 export type {

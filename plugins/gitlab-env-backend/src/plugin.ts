@@ -5,8 +5,10 @@ import {
 import { catalogServiceRef } from '@backstage/plugin-catalog-node';
 import {
   createHealthRuleSet,
+  createRelationSet,
   gitlabEnvPermissions,
   HealthRuleRegistration,
+  RelationSource,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import {
   createActionsRouter,
@@ -20,6 +22,7 @@ import {
   gitlabEnvHealthRulesExtensionPoint,
   gitlabEnvLocatorExtensionPoint,
   gitlabEnvObjectSourceExtensionPoint,
+  gitlabEnvRelationsExtensionPoint,
 } from './extensions';
 import { GitlabEnvLocator } from './locating';
 import { LivePlanner } from './planning';
@@ -43,6 +46,12 @@ export const gitlabEnvPlugin = createBackendPlugin({
     env.registerExtensionPoint(gitlabEnvHealthRulesExtensionPoint, {
       addHealthRule({ group, kind, rule }) {
         moduleRules.push({ group, kind, rule, source: 'a backend module' });
+      },
+    });
+    const relationSources: RelationSource[] = [];
+    env.registerExtensionPoint(gitlabEnvRelationsExtensionPoint, {
+      addRelationSource(source) {
+        relationSources.push(source);
       },
     });
     let locator:
@@ -99,6 +108,13 @@ export const gitlabEnvPlugin = createBackendPlugin({
           logger.info(
             `Adopters' health rules for ${healthRules.keys().join(', ')}`,
           );
+        const relations = createRelationSet(relationSources);
+        if (relationSources.length > 0)
+          logger.info(
+            `Adopters' relation sources: ${relationSources
+              .map(source => source.id)
+              .join(', ')}`,
+          );
         // One transport: every service draws on the same concurrency budgets.
         const transport = new SharedTransport(gitlabEnvConfig);
         const ciAccess = new CiAccessService(
@@ -109,6 +125,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
         );
         const service = new GitlabEnvironmentsService(gitlabEnvConfig, logger, {
           healthRules,
+          relations,
           sharedStore: sharedStoreOf(config, cache),
           transport,
           locator,

@@ -12,7 +12,7 @@ import {
   KubernetesObject,
   summarizeGraphHealth,
 } from '../src';
-import { generateEnvironment } from './generateEnvironment';
+import { generateEnvironment } from '../src/graph/testing/generateEnvironment';
 import { time } from './timing';
 
 /**

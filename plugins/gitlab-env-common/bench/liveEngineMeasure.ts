@@ -8,7 +8,7 @@ import {
   buildResourceGraph,
   summarizeGraphHealth,
 } from '../src';
-import { generateEnvironment } from './generateEnvironment';
+import { generateEnvironment } from '../src/graph/testing/generateEnvironment';
 
 import { median } from './timing';
 
@@ -107,6 +107,14 @@ export interface LiveEngineFigures {
   meanMs: number;
   p50Ms: number;
   p99Ms: number;
+  /**
+   * p99 over the events of each one's fastest time in `passes` passes of
+   * the same stream: what an event costs without the moments another
+   * process held the core (one pass's p99 on a shared 2-core machine is
+   * mostly those).
+   */
+  steadyP99Ms: number;
+  passes: number;
   /** The Flux Kustomization listing every top-level object changes its status. */
   kustomizationMs: number;
   kustomizationEntries: number;
@@ -117,7 +125,10 @@ export function measureLiveEngine(
   size: number,
   eventCount: number,
 ): LiveEngineFigures {
-  const objects = generateEnvironment(size);
+  // Parsed from JSON, as the backend gets them.
+  const objects: KubernetesObject[] = JSON.parse(
+    JSON.stringify(generateEnvironment(size)),
+  );
   const rebuild = () => summarizeGraphHealth(buildResourceGraph(objects));
   for (let i = 0; i < 8; i++) rebuild();
   const rebuilds: number[] = [];
@@ -131,14 +142,25 @@ export function measureLiveEngine(
   const events = eventStream(objects, eventCount);
   // Warm-up on the same stream, which leaves the objects as they were.
   for (const event of events) live.apply(event);
-  const perEvent: number[] = [];
-  const started = performance.now();
-  for (const event of events) {
-    const before = performance.now();
-    live.apply(event);
-    perEvent.push(performance.now() - before);
+  const passes = 5;
+  const fastest = events.map(() => Infinity);
+  let perEvent: number[] = [];
+  let meanMs = 0;
+  for (let pass = 0; pass < passes; pass++) {
+    const times: number[] = [];
+    const started = performance.now();
+    events.forEach((event, at) => {
+      const before = performance.now();
+      live.apply(event);
+      const took = performance.now() - before;
+      times.push(took);
+      if (took < fastest[at]) fastest[at] = took;
+    });
+    if (pass === 0) {
+      perEvent = times;
+      meanMs = (performance.now() - started) / events.length;
+    }
   }
-  const meanMs = (performance.now() - started) / events.length;
   // The worst event we know: the Flux Kustomization that lists every
   // top-level object changes its status (each reconcile), so its entries are
   // compared with the last ones.
@@ -162,6 +184,8 @@ export function measureLiveEngine(
     meanMs,
     p50Ms: median(perEvent),
     p99Ms: percentile(perEvent, 0.99),
+    steadyP99Ms: percentile(fastest, 0.99),
+    passes,
     kustomizationMs: median(reconciles.slice(5)),
     kustomizationEntries: kustomization.status.inventory.entries.length,
   };

@@ -9,7 +9,7 @@ import { luaHealthRule } from '../../gitlab-env-backend/src/config/argocd/luaHea
 import { computeHealth, createHealthRuleSet } from '../src/health';
 import { loadArgocdCases } from '../src/health/__testUtils__/argocdCases';
 import { KubernetesObject } from '../src/types';
-import { generateEnvironment } from './generateEnvironment';
+import { generateEnvironment } from '../src/graph/testing/generateEnvironment';
 import { time } from './timing';
 
 // Written for this bench in the style of Argo CD's scripts, answering as

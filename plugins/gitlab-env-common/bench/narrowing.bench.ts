@@ -11,7 +11,7 @@ import {
   NamespaceNarrowing,
   narrowToEnvironment,
 } from '../src';
-import { generateEnvironment } from './generateEnvironment';
+import { generateEnvironment } from '../src/graph/testing/generateEnvironment';
 import { time } from './timing';
 
 /** Another Kustomization's objects moved into `namespace`, renamed apart and labelled as Flux labels them. */

@@ -1,10 +1,13 @@
 import fc from 'fast-check';
 import { buildResourceGraph } from './graph';
-import { computeHealth } from './health';
+import {
+  computeHealth,
+  createHealthRuleSet,
+  parseDeclarativeHealthRules,
+} from './health';
 import { HEALTH_STATUSES, KubernetesObject, ResourceGraph } from './types';
-import { generateEnvironment } from '../bench/generateEnvironment';
+import { generateEnvironment } from './graph/testing/generateEnvironment';
 import { loadArgocdCases } from './health/__testUtils__/argocdCases';
-import { createHealthRuleSet, parseDeclarativeHealthRules } from './health';
 import { HEALTH_RULES, HealthRule } from './health/rules';
 import { awsAckHealth } from './health/custom/awsAck';
 import { crossplaneHealth, upboundHealth } from './health/custom/crossplane';

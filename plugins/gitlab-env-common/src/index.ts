@@ -1,10 +1,12 @@
 /**
  * The isomorphic engine of the GitLab environments plugins: shared types,
- * ArgoCD-compatible health, resource graph inference and roll-up.
+ * Kubernetes object helpers, ArgoCD-compatible health, resource graph
+ * inference and roll-up.
  *
  * @packageDocumentation
  */
 export * from './types';
+export * from './k8s';
 export * from './annotations';
 export * from './permissions';
 export * from './health';

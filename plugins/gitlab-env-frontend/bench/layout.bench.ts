@@ -12,12 +12,9 @@ import {
   ResourceGraph,
   objectsByNodeId,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import { layoutResourceGraph } from '../src/layout';
+import { NODE_HEIGHT, NODE_WIDTH, layoutResourceGraph } from '../src/layout';
 import { NO_FILTERS, buildGraphView } from '../src/view/buildGraphView';
 import { generateEnvironment } from './generateEnvironment';
-
-const NODE_WIDTH = 260;
-const NODE_HEIGHT = 64;
 
 function median(samples: number[]): number {
   const sorted = [...samples].sort((a, b) => a - b);

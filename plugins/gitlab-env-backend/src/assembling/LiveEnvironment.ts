@@ -172,6 +172,7 @@ export class LiveEnvironment {
     this.lastSeq = this.startSeq;
     this.graph = new LiveResourceGraph([], {
       health: { rules: deps.target.judging.healthRules },
+      relations: deps.target.judging.relations,
     });
     this.subscriptions = deps.target.kinds.map((_, kindIndex) => ({
       kindIndex,

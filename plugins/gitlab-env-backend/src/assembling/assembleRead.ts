@@ -7,6 +7,7 @@ import {
   KubernetesObject,
   NarrowedScope,
   narrowEnvironmentObjects,
+  RelationSet,
   ResourceGraph,
   summarizeGraphHealth,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
@@ -30,6 +31,7 @@ export interface EnvironmentRead {
 /** How the engine judges what it assembles. */
 export interface Judging {
   healthRules: HealthRuleSet | undefined;
+  relations?: RelationSet;
   expectedForbiddenKinds: string[];
 }
 
@@ -73,6 +75,7 @@ export async function assembleRead(
   });
   const graph = buildResourceGraph(kept, {
     health: { rules: judging.healthRules },
+    relations: judging.relations,
   });
   return {
     resources: kept,

@@ -40,6 +40,7 @@ import { GitlabRestClient } from '../transport/gitlabRest';
 import { jobVariables } from './jobVariables';
 import { AgentConnections } from '../locating/agentConnection';
 import { namespaceCreator, readNamespaceContents } from './namespaceContents';
+import { explainKasRefusal } from '../planning/explainKasRefusal';
 import {
   agentConfigPath,
   environmentTemplatePath,
@@ -589,6 +590,26 @@ export class CiAccessService {
     }
   }
 
+  /** An agent's KAS refusal named as the environment reads name it (never connected, token). */
+  private explainRefusal(
+    ctx: EntityContext,
+    agent: GitlabAgentRef,
+    error: unknown,
+  ): Promise<never> {
+    const environment = ctx.environments.find(e => e.agent?.id === agent.id);
+    if (!environment) throw error;
+    return explainKasRefusal(
+      this.transport,
+      ctx.scope.instance,
+      {
+        projectFullPath: ctx.data.project.fullPath,
+        environmentName: environment.name,
+      },
+      agent,
+      error,
+    );
+  }
+
   /** Namespaces the entity's stopped or deleted environments left in each agent's cluster. */
   async staleNamespaces(entity: Entity): Promise<StaleNamespacesResponse> {
     const ctx = await this.entityContext(entity);
@@ -598,7 +619,9 @@ export class CiAccessService {
       ctx.agents.map(async agent => {
         try {
           result.namespaces.push(
-            ...(await this.staleForAgent(ctx, entityRef, agent)),
+            ...(await this.staleForAgent(ctx, entityRef, agent).catch(error =>
+              this.explainRefusal(ctx, agent, error),
+            )),
           );
         } catch (error) {
           result.errors.push({

@@ -5,6 +5,7 @@ import {
   DEFAULT_MANAGED_NAMESPACE_TEMPLATE,
   DeleteResourcesPolicy,
   PATTERN_LIMITS,
+  yamlErrorReason,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { Document, LineCounter, parseDocument } from 'yaml';
 import { failure, GitlabEnvFailure } from '../errors';
@@ -98,9 +99,9 @@ function parseYaml(
     const line = error.linePos?.[0]?.line;
     throw failure(
       'AGENT_CONFIG_INVALID',
-      `${file}${line ? ` line ${line}` : ''} is not valid YAML: ${
-        error.message.split('\n')[0]
-      }`,
+      `${file}${
+        line ? ` line ${line}` : ''
+      } is not valid YAML: ${yamlErrorReason(error)}.`,
       { file, line, hint: `Fix the YAML syntax of ${file}.` },
     );
   }

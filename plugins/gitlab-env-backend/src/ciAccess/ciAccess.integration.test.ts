@@ -253,6 +253,21 @@ describe('CI access and namespaces against the simulator', () => {
     expect(names).not.toContain('review-push-v2-c9p9nq-103-3');
   });
 
+  it('names an agent that never connected as the environment reads do, not as unshared', async () => {
+    const body = (
+      await request(server)
+        .get(
+          api(
+            '/entity/default/component/search-indexer/ci-access/stale-namespaces',
+          ),
+        )
+        .expect(200)
+    ).body as StaleNamespacesResponse;
+    const lab = body.errors.find(e => e.agent === 'lab');
+    expect(lab?.error.code).toBe('AGENT_NEVER_CONNECTED');
+    expect(lab?.error.message).toMatch(/has never connected/);
+  });
+
   it('finds namespaces of stopped environments from rules and environment settings, with their creator', async () => {
     const storefront = (
       await request(server)

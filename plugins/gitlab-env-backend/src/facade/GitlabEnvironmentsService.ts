@@ -8,6 +8,7 @@ import {
   GitlabEnvironment,
   GitlabEnvError,
   HealthRuleSet,
+  RelationSet,
   HealthSummary,
   KubernetesObject,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
@@ -54,6 +55,8 @@ const REPOSITORY_FILE_TTL_MS = 30 * 60_000;
 export interface GitlabEnvironmentsServiceOptions {
   /** Adopters' health rules (extension point and app-config), tried before the built-in ones. */
   healthRules?: HealthRuleSet;
+  /** The graph's relation sources, adopters' included (createRelationSet); the built-in ones by default. */
+  relations?: RelationSet;
   /**
    * Backstage's CacheService on a store replicas share: values read here
    * are shared through it and survive a restart; without it the cache
@@ -171,6 +174,7 @@ export class GitlabEnvironmentsService {
     this.locator = options.locator?.(annotations) ?? annotations;
     this.judging = {
       healthRules: options.healthRules,
+      relations: options.relations,
       expectedForbiddenKinds: config.expectedForbiddenKinds,
     };
     this.reads = new ReadPlanner(

@@ -15,12 +15,7 @@ import {
   Judging,
 } from '../assembling/assembleRead';
 import { LocatedEntity } from '../locating/EnvironmentLocator';
-import {
-  AgentConnections,
-  AgentLookup,
-  connectionRefusal,
-  connectionStateOf,
-} from '../locating/agentConnection';
+import { AgentConnections, AgentLookup } from '../locating/agentConnection';
 import { readAcrossCluster } from '../reading/clusterWideSource';
 import { discoverListableKinds, ListableKind } from '../reading/discovery';
 import { missingKubernetesSetting } from '../locating/kubernetesSettings';
@@ -33,6 +28,7 @@ import {
   GitlabEnvClusterSource,
   objectSourceOf,
 } from '../reading/clusterSources';
+import { explainKasRefusal } from './explainKasRefusal';
 
 /** Discovery changes when CRDs are installed, which is rare: keep it longer. */
 const DISCOVERY_TTL_MS = 5 * 60_000;
@@ -122,37 +118,21 @@ export class ReadPlanner {
     throw reason;
   }
 
-  /**
-   * KAS answers one 401 for many causes. Before calling it "not shared", rule
-   * out what the instance check and GitLab's view of the agent can tell:
-   * the token (expired, revoked, no k8s_proxy: agent_helpers.rb
-   * validate_and_save_access_token!) and an agent that never connected, for
-   * which GitLab holds no authorization yet (refresh_service.rb).
-   */
-  private async explainKasRefusal(
-    ctx: EnvironmentContext,
+  /** Names the cause of a KAS refusal (explainKasRefusal). */
+  private explainKasRefusal(
+    { instance, located, environment }: EnvironmentContext,
     error: unknown,
   ): Promise<never> {
-    if (
-      !(error instanceof GitlabEnvFailure) ||
-      error.detail.code !== 'AGENT_NOT_SHARED'
-    ) {
-      throw error;
-    }
-    const { instance, located, environment } = ctx;
-    const probe = this.transport.probe(instance);
-    probe.invalidate();
-    const facts = await probe.facts().catch(() => undefined);
-    const tokenProblem = facts && tokenFailure(instance.host, facts);
-    if (tokenProblem) throw tokenProblem;
-    const activity = await this.transport
-      .gitlab(instance, { version: facts?.version })
-      .agentActivity(located.project.fullPath, environment.name)
-      .catch(() => undefined);
-    const state = connectionStateOf(activity, Date.now());
-    if (state.state === 'neverConnected')
-      throw connectionRefusal(state, environment.agent!, Date.now());
-    throw error;
+    return explainKasRefusal(
+      this.transport,
+      instance,
+      {
+        projectFullPath: located.project.fullPath,
+        environmentName: environment.name,
+      },
+      environment.agent!,
+      error,
+    );
   }
 
   /**

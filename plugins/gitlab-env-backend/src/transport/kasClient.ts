@@ -29,9 +29,9 @@ export function agentNotShared(agent: GitlabAgentRef): GitlabEnvFailure {
   }.gitlab/agents/${agent.name}/config.yaml`;
   return failure(
     'AGENT_NOT_SHARED',
-    `The agent that deployed to this environment (${agent.name}) does not share its cluster with the portal's GitLab user: KAS refused the configured token. Ask the agent's administrators to cover that user under \`user_access\` in ${config}.`,
+    `The agent that deployed to this environment (${agent.name}, configured in \`${config}\`) does not share its cluster with the portal's GitLab user: KAS refused the configured token.`,
     {
-      hint: `In ${config}, list under user_access a project the token's user is a Developer of, or a group it is a direct Developer member of (or a parent of such a group); KAS takes up to a minute to notice.`,
+      hint: `Ask the agent's administrators to list under \`user_access\` in that file a project the token's user is a Developer of, or a group it is a direct Developer member of (or a parent of such a group); KAS takes up to a minute to notice.`,
     },
   );
 }

@@ -1,6 +1,5 @@
-import { KubernetesObject } from '../types';
-import { groupOfApiVersion } from '../graph/resourceId';
-import { ActionTarget } from '../types';
+import { KubernetesObject, ActionTarget } from '../types';
+import { groupOfApiVersion } from '../k8s/resourceId';
 
 /**
  * The version requested for a source whose reference names none: one every

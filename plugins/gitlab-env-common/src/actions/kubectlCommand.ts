@@ -1,4 +1,4 @@
-import { groupOfApiVersion } from '../graph/resourceId';
+import { groupOfApiVersion } from '../k8s/resourceId';
 import { ActionTarget, EnvironmentAction } from '../types';
 import { shellWord } from './shellWord';
 

@@ -23,3 +23,4 @@ export { compileRe2 } from './re2';
 export * from './managedResources';
 export * from './rules';
 export * from './api';
+export * from './yamlError';

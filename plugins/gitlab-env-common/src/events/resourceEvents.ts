@@ -1,4 +1,4 @@
-import { isRecord } from '../health/conditions';
+import { isRecord } from '../k8s/objects';
 import { KubernetesObject, ResourceNode } from '../types';
 
 /** One Kubernetes Event about a resource, as `kubectl describe` lists it. @public */

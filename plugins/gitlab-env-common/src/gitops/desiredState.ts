@@ -1,7 +1,7 @@
-import { KubernetesObject, ResourceKey } from '../types';
-import { groupOf, isRecord, kindOf, str } from '../health/conditions';
-import { resourceId } from '../graph/resourceId';
-import { diffDesiredLive, FieldChange } from './fieldDiff';
+import { DesiredObjectDiff, KubernetesObject, ResourceKey } from '../types';
+import { groupOf, isRecord, kindOf, str } from '../k8s/objects';
+import { resourceId } from '../k8s/resourceId';
+import { diffDesiredLive } from './fieldDiff';
 
 /**
  * What a `kustomization.yaml` lets the backend render without kustomize:
@@ -81,16 +81,6 @@ export function planKustomization(
       );
   }
   return plan;
-}
-
-/** One object of the repository against the live one. @public */
-export interface DesiredObjectDiff {
-  /** Node id of the object, as the graph names it. */
-  id: string;
-  file: string;
-  /** `missing`: the repository has it and the cluster does not. */
-  state: 'same' | 'differs' | 'missing';
-  changes: FieldChange[];
 }
 
 /**

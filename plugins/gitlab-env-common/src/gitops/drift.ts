@@ -1,7 +1,7 @@
-import { KubernetesObject, ResourceKey } from '../types';
-import { conditionsOf, isRecord, str } from '../health/conditions';
-import { annotationsOf } from '../graph/relations/fields';
-import { diffDesiredLive, FieldChange } from './fieldDiff';
+import { FieldChange, KubernetesObject, ResourceKey } from '../types';
+import { conditionsOf } from '../health/conditions';
+import { isRecord, str, annotationsOf } from '../k8s/objects';
+import { diffDesiredLive } from './fieldDiff';
 import {
   FieldManagerEntry,
   fieldManagers,

@@ -1,18 +1,5 @@
-import { isRecord } from '../health/conditions';
-
-/** One field that differs between what was applied and what is live. @public */
-export interface FieldChange {
-  /** As people read it, e.g. `spec.replicas`. */
-  path: string;
-  /** `added`: live has it, desired does not; `removed`: the reverse. */
-  change: 'added' | 'changed' | 'removed';
-  desired?: unknown;
-  live?: unknown;
-  /** The field manager that owns the live value, when managedFields say. */
-  by?: string;
-  /** When that manager last wrote it. */
-  at?: string;
-}
+import { FieldChange } from '../types';
+import { isRecord } from '../k8s/objects';
 
 const MAX_CHANGES = 200;
 const MAX_DEPTH = 32;

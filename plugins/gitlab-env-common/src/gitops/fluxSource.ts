@@ -1,52 +1,5 @@
-import { KubernetesObject, ResourceKey } from '../types';
-import { isRecord, specOf, statusOf, str } from '../health/conditions';
-import { FLUX_SOURCE_GROUP, fluxReference, keyOf } from './fluxKinds';
-
-/**
- * The source an applier or a HelmChart reads its artifact from, per the Flux
- * APIs: a Kustomization's `spec.sourceRef`
- * (https://fluxcd.io/flux/components/kustomize/kustomizations/#source-reference);
- * a HelmRelease's `spec.chartRef`, else the HelmChart helm-controller made
- * for `spec.chart` (named in `status.helmChart`, else
- * `<release namespace>-<release name>` in the chart source's namespace,
- * https://fluxcd.io/flux/components/helm/helmreleases/#chart-template); a
- * HelmChart's `spec.sourceRef` (same namespace).
- *
- * @public
- */
-export function fluxSourceKeyOf(
-  object: KubernetesObject,
-): ResourceKey | undefined {
-  const { group, kind, namespace, name } = keyOf(object);
-  const spec = specOf(object);
-  if (kind === 'Kustomization' && group === 'kustomize.toolkit.fluxcd.io')
-    return fluxReference(spec.sourceRef, FLUX_SOURCE_GROUP, '', namespace);
-  if (kind === 'HelmChart' && group === FLUX_SOURCE_GROUP) {
-    const ref = fluxReference(spec.sourceRef, FLUX_SOURCE_GROUP, '', namespace);
-    return ref && { ...ref, namespace };
-  }
-  if (kind !== 'HelmRelease' || group !== 'helm.toolkit.fluxcd.io')
-    return undefined;
-  if (spec.chartRef)
-    return fluxReference(spec.chartRef, FLUX_SOURCE_GROUP, '', namespace);
-  const made = str(statusOf(object).helmChart)?.split('/');
-  if (made?.length === 2 && made[0] && made[1])
-    return {
-      group: FLUX_SOURCE_GROUP,
-      kind: 'HelmChart',
-      namespace: made[0],
-      name: made[1],
-    };
-  const template = isRecord(spec.chart) ? spec.chart.spec : undefined;
-  if (!isRecord(template)) return undefined;
-  const chartSource = isRecord(template.sourceRef) ? template.sourceRef : {};
-  return {
-    group: FLUX_SOURCE_GROUP,
-    kind: 'HelmChart',
-    namespace: str(chartSource.namespace) || namespace,
-    name: `${namespace}-${name}`,
-  };
-}
+import { KubernetesObject } from '../types';
+import { isRecord, statusOf, str } from '../k8s/objects';
 
 /** The revision of a source's stored artifact (`status.artifact.revision`). @public */
 export function sourceRevisionOf(source: KubernetesObject): string | undefined {

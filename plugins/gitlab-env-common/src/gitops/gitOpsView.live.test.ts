@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { buildResourceGraph } from '../graph/buildResourceGraph';
-import { LiveResourceGraph } from '../graph/live/LiveResourceGraph';
+import { LiveResourceGraph } from '../graph/LiveResourceGraph';
 import {
   applyResourceGraphPatch,
   PatchableResources,
-} from '../graph/live/applyResourceGraphPatch';
-import { resourceId, resourceKeyOf } from '../graph/resourceId';
+} from '../graph/applyResourceGraphPatch';
+import { resourceId, resourceKeyOf } from '../k8s/resourceId';
 import { KubernetesObject, WatchEvent } from '../types';
 import { buildGitOpsView, countDrifted, GitOpsView } from './gitOpsView';
 

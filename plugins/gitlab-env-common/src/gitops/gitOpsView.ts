@@ -1,6 +1,6 @@
 import { KubernetesObject, ResourceGraph, ResourceKey } from '../types';
 import { objectsByNodeId } from '../graph/objectsByNodeId';
-import { resourceId } from '../graph/resourceId';
+import { resourceId } from '../k8s/resourceId';
 import {
   DriftReport,
   driftOf,
@@ -13,10 +13,10 @@ import {
   fluxOwnerByLabels,
   isFluxApplier,
   isFluxObject,
-} from './fluxKinds';
+  fluxSourceKeyOf,
+} from '../k8s/flux';
 import {
   appliedRevisionOf,
-  fluxSourceKeyOf,
   revisionsDiffer,
   sourceRevisionOf,
 } from './fluxSource';

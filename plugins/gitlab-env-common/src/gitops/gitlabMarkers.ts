@@ -1,29 +1,6 @@
-import { KubernetesObject } from '../types';
+import { GitlabMarkers, KubernetesObject } from '../types';
 import { managedResourceLabel } from '../ciAccess/managedResources';
-import { annotationsOf, labelsOf } from '../graph/relations/fields';
-
-/**
- * What GitLab puts on the objects of one environment, so they can be told
- * apart from other environments' objects in the same cluster:
- * - the deploy-board annotations `app.gitlab.com/app: $CI_PROJECT_PATH_SLUG`
- *   and `app.gitlab.com/env: $CI_ENVIRONMENT_SLUG` (GitLab docs, "Deploy
- *   boards", https://docs.gitlab.com/ee/user/project/deploy_boards.html#enabling-deploy-boards:
- *   "Ensure Kubernetes annotations of app.gitlab.com/env: $CI_ENVIRONMENT_SLUG
- *   and app.gitlab.com/app: $CI_PROJECT_PATH_SLUG are applied to the
- *   deployments, replica sets, and pods");
- * - the label of GitLab-managed resources (17.9+),
- *   `agent.gitlab.com/env-<environment slug>-<project id>-<agent id>`.
- *
- * @public
- */
-export interface GitlabMarkers {
-  /** `$CI_PROJECT_PATH_SLUG`. */
-  app: string;
-  /** `$CI_ENVIRONMENT_SLUG`. */
-  env: string;
-  /** The GitLab-managed resources label, when the project and agent ids are known. */
-  managedLabel?: string;
-}
+import { annotationsOf, labelsOf } from '../k8s/objects';
 
 const APP_ANNOTATION = 'app.gitlab.com/app';
 const ENV_ANNOTATION = 'app.gitlab.com/env';

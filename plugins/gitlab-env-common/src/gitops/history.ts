@@ -1,11 +1,6 @@
 import { KubernetesObject, ResourceNode } from '../types';
-import {
-  Condition,
-  conditionsOf,
-  isRecord,
-  statusOf,
-  str,
-} from '../health/conditions';
+import { Condition, conditionsOf } from '../health/conditions';
+import { isRecord, statusOf, str } from '../k8s/objects';
 import { resourceEvents } from '../events';
 
 /** @public */

@@ -14,33 +14,22 @@ export {
 } from './drift';
 export type { DriftReport, DriftSignal, FluxDriftEventEntry } from './drift';
 export { diffDesiredLive } from './fieldDiff';
-export type { FieldChange } from './fieldDiff';
 export { fieldManagers, formatFieldPath, ownerOfField } from './managedFields';
 export type { FieldManagerEntry } from './managedFields';
 export {
   appliedRevisionOf,
-  fluxSourceKeyOf,
   revisionsDiffer,
   sourceRevisionOf,
 } from './fluxSource';
-export {
-  fluxDependenciesOf,
-  fluxDependencyOf,
-  fluxOwnerByLabels,
-  isFluxApplier,
-  isFluxObject,
-  isFluxSource,
-} from './fluxKinds';
 export { unmanagedNodes } from './unmanaged';
 export { inventoryGroups } from './inventoryGroups';
 export type { InventoryGroup } from './inventoryGroups';
 export { diffManifests, planKustomization } from './desiredState';
-export type { DesiredObjectDiff, KustomizationPlan } from './desiredState';
+export type { KustomizationPlan } from './desiredState';
 export {
   gitlabMarkerMatch,
   gitlabMarkers,
   gitlabSlugify,
 } from './gitlabMarkers';
-export type { GitlabMarkers } from './gitlabMarkers';
 export { narrowEnvironmentObjects, narrowToEnvironment } from './narrowing';
-export type { NamespaceNarrowing, NarrowingResult } from './narrowing';
+export type { NarrowingResult } from './narrowing';

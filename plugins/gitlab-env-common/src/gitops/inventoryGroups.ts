@@ -1,5 +1,5 @@
 import { ResourceGraph } from '../types';
-import { isFluxApplier } from './fluxKinds';
+import { isFluxApplier } from '../k8s/flux';
 
 /** The objects one inventory names. @public */
 export interface InventoryGroup {

@@ -1,5 +1,5 @@
 import { KubernetesObject } from '../types';
-import { isRecord, str } from '../health/conditions';
+import { isRecord, str } from '../k8s/objects';
 
 /** One manager's share of an object, from `metadata.managedFields`. @public */
 export interface FieldManagerEntry {

@@ -1,6 +1,6 @@
-import { KubernetesObject } from '../types';
+import { KubernetesObject, NamespaceNarrowing } from '../types';
 import { gitlabMarkers, gitlabSlugify } from './gitlabMarkers';
-import { NamespaceNarrowing, narrowToEnvironment } from './narrowing';
+import { narrowToEnvironment } from './narrowing';
 
 const markers = gitlabMarkers({
   projectPath: 'acme/Platform/search_indexer',

@@ -1,31 +1,14 @@
-import { GitlabEnvironment, KubernetesObject, NarrowedScope } from '../types';
-import { isRecord, str } from '../health/conditions';
-import { fluxInventoryKeys } from '../graph/flux';
-import { resourceId } from '../graph/resourceId';
-import { buildResourceGraph } from '../graph/buildResourceGraph';
-import { annotationsOf, labelsOf } from '../graph/relations/fields';
-import { fluxOwnerByLabels, keyOf } from './fluxKinds';
 import {
-  GitlabMarkers,
-  gitlabMarkerMatch,
-  gitlabMarkerText,
-} from './gitlabMarkers';
-
-/**
- * How an environment keeps its own objects in a namespace others share:
- * by its Flux object's inventory (`by: 'inventory'`), or by GitLab's
- * markers (`by: 'label'`). @public
- */
-export interface NamespaceNarrowing {
-  by: 'inventory' | 'label';
-  /** Who else the namespace serves: other environments, or the GitLabDeployment's projects. */
-  sharedWith: string[];
-  /** The environment's Flux applier, for `by: 'inventory'`. */
-  flux?: { kind: string; namespace: string; name: string };
-  markers: GitlabMarkers;
-  /** The kubectl command that shows what the environment's objects are. */
-  kubectl?: string;
-}
+  GitlabEnvironment,
+  KubernetesObject,
+  NamespaceNarrowing,
+  NarrowedScope,
+} from '../types';
+import { isRecord, str, annotationsOf, labelsOf } from '../k8s/objects';
+import { fluxInventoryKeys, fluxOwnerByLabels, keyOf } from '../k8s/flux';
+import { resourceId } from '../k8s/resourceId';
+import { buildResourceGraph } from '../graph/buildResourceGraph';
+import { gitlabMarkerMatch, gitlabMarkerText } from './gitlabMarkers';
 
 /** What narrowing left out. @public */
 export interface NarrowingResult {

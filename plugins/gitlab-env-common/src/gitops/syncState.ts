@@ -1,5 +1,6 @@
 import { KubernetesObject } from '../types';
-import { findCondition, specOf, statusOf, str } from '../health/conditions';
+import { findCondition } from '../health/conditions';
+import { specOf, statusOf, str } from '../k8s/objects';
 import { ownerOfField } from './managedFields';
 import { appliedRevisionOf } from './fluxSource';
 

@@ -1,5 +1,5 @@
 import { ResourceGraph, ResourceNode } from '../types';
-import { isFluxObject } from './fluxKinds';
+import { isFluxObject } from '../k8s/flux';
 
 /**
  * Objects Kubernetes creates in every namespace or for every Service: no

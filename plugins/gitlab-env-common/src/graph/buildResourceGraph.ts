@@ -1,26 +1,27 @@
 import { ComputeHealthOptions } from '../health';
 import { KubernetesObject, ResourceGraph } from '../types';
-import { assembleForest } from './forest';
-import { inferEdges } from './inferEdges';
-import { buildLookups } from './lookups';
-import { collectNodes } from './nodeTable';
+import { GraphEngine } from './engine/GraphEngine';
+import { RelationSet } from './relations';
 
-/** @public */
+/** How `buildResourceGraph` and `LiveResourceGraph` judge and relate objects. @public */
 export interface BuildResourceGraphOptions {
   /** Health options: adopters' rules (see createHealthRuleSet). */
   health?: ComputeHealthOptions;
+  /** Relation sources: the built-in ones and adopters' (see createRelationSet); the built-in ones alone by default. */
+  relations?: RelationSet;
 }
 
 /**
  * The ArgoCD-style dependency graph of an environment's objects: one node
  * per object with its health, typed edges between them, and the ownership
- * forest (owns / manages edges) with every node's subtree health. Linear in
- * the number of objects and references (apart from sorting children and
- * roots by id); never throws on malformed objects, duplicates, dangling
- * references or ownership cycles.
+ * forest (owns / manages edges) with every node's subtree health. Never
+ * throws on malformed objects, duplicates, dangling references or
+ * ownership cycles; of duplicates the newest resourceVersion wins (else the
+ * later copy), keeping the place of the first.
  *
- * Built in four passes over node indexes: nodes with their health, lookup
- * indexes, edges (with each node's tree parent), then the forest.
+ * A one-shot load of the engine `LiveResourceGraph` keeps up to date: the
+ * same nodes, lookups, edges, forest and roll-up, without recording what
+ * would only serve later events.
  *
  * @public
  */
@@ -28,12 +29,7 @@ export function buildResourceGraph(
   objects: KubernetesObject[],
   options?: BuildResourceGraphOptions,
 ): ResourceGraph {
-  const table = collectNodes(
-    Array.isArray(objects) ? objects : [],
-    options?.health,
-  );
-  const lookups = buildLookups(table);
-  const edges = inferEdges(table, lookups);
-  const forest = assembleForest(table.nodes, table.parents, table);
-  return { nodes: forest.nodes, edges, roots: forest.roots };
+  const engine = new GraphEngine({ ...options, watch: false });
+  engine.load(objects);
+  return engine.graph();
 }

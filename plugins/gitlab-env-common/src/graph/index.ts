@@ -1,22 +1,16 @@
 export { buildResourceGraph } from './buildResourceGraph';
+export { createRelationSet, PARENT_RANK } from './relations';
+export type {
+  RelationContext,
+  RelationSet,
+  RelationSource,
+  RelationSourceKind,
+} from './relations';
 export type { BuildResourceGraphOptions } from './buildResourceGraph';
 export { summarizeGraphHealth } from './summarizeGraphHealth';
-export {
-  groupOfApiVersion,
-  parseResourceId,
-  resourceId,
-  resourceKeyOf,
-  versionOfApiVersion,
-} from './resourceId';
-export {
-  fluxInventoryKeys,
-  parseFluxInventoryId,
-  parseFluxResourcePath,
-} from './flux';
-export type { FluxResourcePath } from './flux';
-export { LiveResourceGraph } from './live/LiveResourceGraph';
+export { LiveResourceGraph } from './LiveResourceGraph';
 export { objectsByNodeId } from './objectsByNodeId';
 export { resourceTree, treePath } from './resourceTree';
 export type { ResourceTree, TreePlace } from './resourceTree';
-export { applyResourceGraphPatch } from './live/applyResourceGraphPatch';
-export type { PatchableResources } from './live/applyResourceGraphPatch';
+export { applyResourceGraphPatch } from './applyResourceGraphPatch';
+export type { PatchableResources } from './applyResourceGraphPatch';

@@ -1,7 +1,7 @@
-import { isRecord } from '../health/conditions';
+import { isRecord } from '../k8s/objects';
 import { KubernetesObject } from '../types';
-import { isNewer } from './nodeTable';
-import { hasResourceKey, resourceId, resourceKeyOf } from './resourceId';
+import { isNewer } from './engine/nodes';
+import { hasResourceKey, resourceId, resourceKeyOf } from '../k8s/resourceId';
 
 /**
  * The object each node of `buildResourceGraph(objects)` shows, by node id:

@@ -1,4 +1,4 @@
-import { isRecord } from '../health/conditions';
+import { isRecord } from '../k8s/objects';
 import { KubernetesObject } from '../types';
 
 // Readers of the names one object refers to. They walk the object in place

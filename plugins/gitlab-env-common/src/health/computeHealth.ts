@@ -5,7 +5,7 @@ import {
   KubernetesObject,
 } from '../types';
 import { HealthRuleSet } from './adopterRules';
-import { groupOf, isRecord } from './conditions';
+import { groupOf, isRecord } from '../k8s/objects';
 import { contradictingSignal } from './contradictions';
 import { genericHealth } from './custom/generic';
 import { healthRuleOf } from './rules';

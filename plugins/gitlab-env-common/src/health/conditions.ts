@@ -1,4 +1,8 @@
 import { HealthAssessment, KubernetesObject } from '../types';
+import { isRecord, statusOf } from '../k8s/objects';
+
+// What health rules read of `status.conditions`, and how they answer; the
+// generic object helpers are in k8s/objects.
 
 /** One entry of `status.conditions`, read defensively. */
 export interface Condition {
@@ -9,19 +13,6 @@ export interface Condition {
   /** Unchecked: as written by the controller. */
   lastTransitionTime?: unknown;
   observedGeneration?: unknown;
-}
-
-function isRecord(value: unknown): value is Record<string, any> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** `obj.spec` / `obj.status` as a record, or an empty one when malformed. */
-export function specOf(obj: KubernetesObject): Record<string, any> {
-  return isRecord(obj.spec) ? obj.spec : {};
-}
-
-export function statusOf(obj: KubernetesObject): Record<string, any> {
-  return isRecord(obj.status) ? obj.status : {};
 }
 
 const optionalText = (value: unknown) =>
@@ -70,14 +61,6 @@ export function findCondition(
   return undefined;
 }
 
-export function num(value: unknown, fallback = 0): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
-}
-
-export function str(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
 /** True when the controller has not seen the latest spec yet. */
 export function generationBehind(obj: KubernetesObject): boolean {
   const generation = obj.metadata?.generation;
@@ -95,25 +78,3 @@ export function health(
 ): HealthAssessment {
   return message ? { status, message } : { status };
 }
-
-/**
- * The object's kind, or '' when it is not a string: template strings and
- * String() throw on objects whose toString/valueOf are garbage.
- */
-export function kindOf(obj: KubernetesObject): string {
-  return typeof obj.kind === 'string' ? obj.kind : '';
-}
-
-/** A string as is, '' for anything else (never calls toString on garbage). */
-export function text(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
-
-/** API group of an object: '' for the core group. */
-export function groupOf(obj: KubernetesObject): string {
-  const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
-  const slash = apiVersion.indexOf('/');
-  return slash < 0 ? '' : apiVersion.slice(0, slash);
-}
-
-export { isRecord };

@@ -1,13 +1,6 @@
 import { HealthAssessment, HealthStatus, KubernetesObject } from '../types';
-import {
-  Condition,
-  conditionsOf,
-  health,
-  isRecord,
-  kindOf,
-  specOf,
-  statusOf,
-} from './conditions';
+import { Condition, conditionsOf, health } from './conditions';
+import { isRecord, kindOf, specOf, statusOf } from '../k8s/objects';
 
 // Why a guard after the rules: Argo CD's checks each read the fields their
 // kind documents, so an object carrying a standard "not fine" signal in a

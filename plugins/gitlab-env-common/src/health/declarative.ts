@@ -1,6 +1,7 @@
 import { HealthAssessment, HealthStatus, KubernetesObject } from '../types';
 import { HealthRuleRegistration } from './adopterRules';
-import { Condition, conditionsOf, isRecord } from './conditions';
+import { Condition, conditionsOf } from './conditions';
+import { isRecord } from '../k8s/objects';
 
 /**
  * One thing to look for in an object: a condition (type, status, optionally

@@ -1,5 +1,4 @@
-import { HealthAssessment, KubernetesObject } from '../types';
-import { kindOf, text } from './conditions';
+import { kindOf, text } from '../k8s/objects';
 import { apiServiceHealth } from './builtin/apiService';
 import { cronJobHealth } from './builtin/cronJob';
 import { customResourceDefinitionHealth } from './builtin/customResourceDefinition';
@@ -68,16 +67,9 @@ import {
   sealedSecretHealth,
 } from './custom/secrets';
 
-/**
- * A health rule: the assessment of one object of the kinds it is registered
- * for, or undefined when the object carries no health. It must not throw
- * (a throw reads as Unknown with the error's text).
- *
- * @public
- */
-export type HealthRule = (
-  obj: KubernetesObject,
-) => HealthAssessment | undefined;
+import type { HealthRule } from './healthRule';
+
+export type { HealthRule };
 
 /**
  * ArgoCD's Go checks convert the object to the typed struct of the versions

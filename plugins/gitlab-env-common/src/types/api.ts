@@ -1,5 +1,4 @@
-import type { DesiredObjectDiff } from '../gitops/desiredState';
-import type { NamespaceNarrowing } from '../gitops/narrowing';
+import type { DesiredObjectDiff, NamespaceNarrowing } from './gitops';
 import { GitlabEnvError } from './errors';
 import { ResourceGraph } from './graph';
 import { HealthSummary } from './health';

@@ -36,7 +36,8 @@ export interface HealthAssessment {
 
 /**
  * Counts of objects per health status, for an environment or a subtree.
- * Objects whose kind carries no health are counted in `none`.
+ * Objects whose kind carries no health are counted in `none`; an
+ * environment's summary leaves Events out (`summarizeGraphHealth`).
  *
  * @public
  */

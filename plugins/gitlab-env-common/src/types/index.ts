@@ -2,6 +2,7 @@ export * from './kubernetes';
 export * from './health';
 export * from './graph';
 export * from './errors';
+export * from './gitops';
 export * from './api';
 export * from './diagnostics';
 export * from './live';

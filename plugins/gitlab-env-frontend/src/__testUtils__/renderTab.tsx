@@ -5,6 +5,7 @@ import { Entity } from '@backstage/catalog-model';
 import { discoveryApiRef, fetchApiRef } from '@backstage/core-plugin-api';
 import { EntityProvider } from '@backstage/plugin-catalog-react';
 import { TestApiProvider, renderInTestApp } from '@backstage/test-utils';
+import { useLocation } from 'react-router-dom';
 import { HttpResponse, http } from 'msw';
 import {
   GitlabEnvClient,
@@ -38,6 +39,16 @@ export const storefront: Entity = {
   },
   spec: { type: 'service', owner: 'team-shop', lifecycle: 'production' },
 };
+
+/** The address's query, for tests of what the tab writes there. */
+function AddressProbe() {
+  return <output data-testid="address">{useLocation().search}</output>;
+}
+
+/** The query of the address the tab is at (`?env=…`). */
+export function addressQuery(): string {
+  return document.querySelector('[data-testid="address"]')?.textContent ?? '';
+}
 
 /**
  * Renders the tab over a real `GitlabEnvClient` and `GitlabEnvLiveClient`,
@@ -83,6 +94,7 @@ export function renderTab({
       <EntityProvider entity={storefront}>
         <EntityGitlabEnvContent refreshIntervalMs={refreshIntervalMs} />
       </EntityProvider>
+      <AddressProbe />
     </TestApiProvider>,
     { routeEntries: [route] },
   );

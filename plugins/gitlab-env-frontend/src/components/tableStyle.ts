@@ -11,3 +11,12 @@ export const COMPACT_TABLE_SX = {
     verticalAlign: 'top',
   },
 } as const;
+
+/**
+ * For MUI tables under Backstage's theme, which lets table cells break
+ * words anywhere (`word-break: break-word`): words stay whole and wrap
+ * between one another (and after the slashes of paths, see Path).
+ */
+export const WHOLE_WORDS_SX = {
+  '& th, & td': { overflowWrap: 'normal', wordBreak: 'normal' },
+} as const;

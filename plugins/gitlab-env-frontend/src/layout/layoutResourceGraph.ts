@@ -32,6 +32,9 @@ export interface ResourceGraphLayout {
   height: number;
   nodeWidth: number;
   nodeHeight: number;
+  /** The empty channel between two columns, and the gap between two rows. */
+  columnGap?: number;
+  rowGap?: number;
 }
 
 const DEFAULTS: Required<LayoutOptions> = {
@@ -125,5 +128,7 @@ export function layoutResourceGraph(
     height: positions.size === 0 ? 0 : cursor - treeGap - rowGap,
     nodeWidth,
     nodeHeight,
+    columnGap,
+    rowGap,
   };
 }

@@ -1,5 +1,5 @@
-import { specOf } from '../../health/conditions';
-import { fluxDependencyOf } from '../../gitops/fluxKinds';
+import { specOf } from '../../k8s/objects';
+import { fluxDependencyOf } from '../../k8s/flux';
 import { Relation, RelationContext } from './types';
 
 /**
@@ -15,26 +15,20 @@ function dependencies(context: RelationContext) {
 
 function dependency(entry: unknown, context: RelationContext) {
   const key = fluxDependencyOf(entry, context.object);
-  if (key) context.add(context.index, context.exact(key), 'dependsOn');
+  if (key) context.add(context.origin, context.exact(key), 'dependsOn');
 }
 
 /** Kustomization / HelmRelease / ResourceSet → what must be ready before it applies. */
 export const dependsOn: Relation = {
   type: 'dependsOn',
-  rules: [
+  sources: [
     {
-      kind: 'Kustomization',
-      group: 'kustomize.toolkit.fluxcd.io',
-      infer: dependencies,
-    },
-    {
-      kind: 'HelmRelease',
-      group: 'helm.toolkit.fluxcd.io',
-      infer: dependencies,
-    },
-    {
-      kind: 'ResourceSet',
-      group: 'fluxcd.controlplane.io',
+      id: 'dependsOn/flux-dependencies',
+      kinds: [
+        { kind: 'Kustomization', group: 'kustomize.toolkit.fluxcd.io' },
+        { kind: 'HelmRelease', group: 'helm.toolkit.fluxcd.io' },
+        { kind: 'ResourceSet', group: 'fluxcd.controlplane.io' },
+      ],
       infer: dependencies,
     },
   ],

@@ -1,6 +1,6 @@
 import { KubernetesObject } from '../../types';
 import { buildResourceGraph } from '../buildResourceGraph';
-import { LiveResourceGraph } from '../live/LiveResourceGraph';
+import { LiveResourceGraph } from '../LiveResourceGraph';
 
 const object = (
   apiVersion: string,

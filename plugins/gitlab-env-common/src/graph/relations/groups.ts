@@ -1,5 +1,4 @@
-import { isRecord } from '../../health/conditions';
-import { NO_FIELDS } from './fields';
+import { NO_FIELDS, isRecord } from '../../k8s/objects';
 import {
   PARENT_RANK,
   REFERENCE_LABELS,
@@ -91,7 +90,7 @@ function applicationComponents(context: RelationContext) {
         kinds.has(`${component.group}/${component.kind}`) &&
         selects(selector, context.labelsOf(candidate))
       )
-        context.add(context.index, candidate, 'manages', PARENT_RANK.manages);
+        context.add(context.origin, candidate, 'manages', PARENT_RANK.manages);
     }
   }
   const status = isRecord(object.status) ? object.status : NO_FIELDS;
@@ -103,14 +102,18 @@ function applicationComponents(context: RelationContext) {
     const group = typeof listed.group === 'string' ? listed.group : undefined;
     const component = context.nodeAt(found);
     if (group === undefined || group === component.group)
-      context.add(context.index, found, 'manages', PARENT_RANK.manages);
+      context.add(context.origin, found, 'manages', PARENT_RANK.manages);
   }
 }
 
 /** app.k8s.io Application → the components it groups (the root of its application). */
 export const groups: Relation = {
   type: 'manages',
-  rules: [
-    { kind: 'Application', group: 'app.k8s.io', infer: applicationComponents },
+  sources: [
+    {
+      id: 'manages/application-components',
+      kinds: [{ kind: 'Application', group: 'app.k8s.io' }],
+      infer: applicationComponents,
+    },
   ],
 };

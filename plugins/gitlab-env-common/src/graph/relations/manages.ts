@@ -1,6 +1,5 @@
-import { isRecord } from '../../health/conditions';
-import { parseFluxInventoryId } from '../flux';
-import { NO_FIELDS, annotationsOf } from './fields';
+import { isRecord, NO_FIELDS, annotationsOf } from '../../k8s/objects';
+import { parseFluxInventoryId } from '../../k8s/flux';
 import { PARENT_RANK, Relation, RelationContext } from './types';
 
 /**
@@ -27,7 +26,7 @@ function inventoryEntry(entry: unknown, context: RelationContext) {
     key,
     typeof entry.v === 'string' ? entry.v : '',
   );
-  context.add(context.index, target, 'manages', PARENT_RANK.manages);
+  context.add(context.origin, target, 'manages', PARENT_RANK.manages);
 }
 
 /** A HelmRelease manages the objects labelled with its name and namespace. */
@@ -41,7 +40,7 @@ function helmReleaseObjects(context: RelationContext) {
       context.labelsOf(managed)['helm.toolkit.fluxcd.io/namespace'] ===
       namespace
     )
-      context.add(context.index, managed, 'manages', PARENT_RANK.manages);
+      context.add(context.origin, managed, 'manages', PARENT_RANK.manages);
   }
 }
 
@@ -55,28 +54,26 @@ function owningInventory(context: RelationContext) {
     'cli-utils.sigs.k8s.io/inventory-id',
     inventoryId,
   ))
-    context.add(inventory, context.index, 'manages', PARENT_RANK.manages);
+    context.add(inventory, context.origin, 'manages', PARENT_RANK.manages);
 }
 
 /** Flux Kustomization / HelmRelease and cli-utils inventories → what they deployed. */
 export const manages: Relation = {
   type: 'manages',
-  rules: [
+  sources: [
     {
-      kind: 'Kustomization',
-      group: 'kustomize.toolkit.fluxcd.io',
+      id: 'manages/flux-inventory',
+      kinds: [
+        { kind: 'Kustomization', group: 'kustomize.toolkit.fluxcd.io' },
+        { kind: 'ResourceSet', group: 'fluxcd.controlplane.io' },
+      ],
       infer: fluxInventory,
     },
     {
-      kind: 'ResourceSet',
-      group: 'fluxcd.controlplane.io',
-      infer: fluxInventory,
-    },
-    {
-      kind: 'HelmRelease',
-      group: 'helm.toolkit.fluxcd.io',
+      id: 'manages/helm-release-objects',
+      kinds: [{ kind: 'HelmRelease', group: 'helm.toolkit.fluxcd.io' }],
       infer: helmReleaseObjects,
     },
-    { infer: owningInventory },
+    { id: 'manages/cli-utils-inventory', infer: owningInventory },
   ],
 };

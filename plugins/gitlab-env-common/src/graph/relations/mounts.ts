@@ -1,5 +1,7 @@
-import { claimTemplateNames, podReferenceNames } from '../references';
+import { NameList, claimTemplateNames, podReferenceNames } from '../references';
 import { Relation } from './types';
+
+const names = new NameList();
 
 /**
  * Pod → its `persistentVolumeClaim` volumes; StatefulSet → the claims of
@@ -7,31 +9,29 @@ import { Relation } from './types';
  */
 export const mounts: Relation = {
   type: 'mounts',
-  rules: [
+  sources: [
     {
-      kind: 'Pod',
-      group: '',
+      id: 'mounts/pod-claims',
+      kinds: [{ kind: 'Pod', group: '' }],
       infer: context => {
-        const { names } = context;
         podReferenceNames(context.object, 'PersistentVolumeClaim', names);
         for (let n = 0; n < names.count; n++)
           context.add(
-            context.index,
+            context.origin,
             context.byKindName('PersistentVolumeClaim', names.names[n]),
             'mounts',
           );
       },
     },
     {
-      kind: 'StatefulSet',
-      group: 'apps',
+      id: 'mounts/stateful-set-claims',
+      kinds: [{ kind: 'StatefulSet', group: 'apps' }],
       infer: context => {
-        const templates = context.names;
-        claimTemplateNames(context.object, templates);
-        for (let t = 0; t < templates.count; t++) {
-          const stem = `${templates.names[t]}-${context.node.name}`;
+        claimTemplateNames(context.object, names);
+        for (let t = 0; t < names.count; t++) {
+          const stem = `${names.names[t]}-${context.node.name}`;
           for (const claim of context.claimsByStem(stem))
-            context.add(context.index, claim, 'mounts');
+            context.add(context.origin, claim, 'mounts');
         }
       },
     },

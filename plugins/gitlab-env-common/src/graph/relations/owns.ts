@@ -1,5 +1,4 @@
-import { isRecord } from '../../health/conditions';
-import { annotationsOf, labelsOf } from './fields';
+import { isRecord, annotationsOf, labelsOf } from '../../k8s/objects';
 import { PARENT_RANK, Relation, RelationContext } from './types';
 
 /** `metadata.ownerReferences`: by uid, else by kind and name in the same namespace. */
@@ -13,7 +12,7 @@ function ownerReferences(context: RelationContext) {
       context.byKindName(String(owner.kind), owner.name);
     context.add(
       owning,
-      context.index,
+      context.origin,
       'owns',
       owner.controller === true ? PARENT_RANK.controller : PARENT_RANK.owns,
     );
@@ -23,36 +22,36 @@ function ownerReferences(context: RelationContext) {
 /** Owner → owned: owner references, Service → EndpointSlice / Endpoints, ServiceAccount → token Secret. */
 export const owns: Relation = {
   type: 'owns',
-  rules: [
-    { infer: ownerReferences },
+  sources: [
+    { id: 'owns/owner-references', infer: ownerReferences },
     {
-      kind: 'EndpointSlice',
-      group: 'discovery.k8s.io',
+      id: 'owns/endpoint-slice-service',
+      kinds: [{ kind: 'EndpointSlice', group: 'discovery.k8s.io' }],
       infer: context =>
         context.add(
           context.byKindName(
             'Service',
             labelsOf(context.object)['kubernetes.io/service-name'],
           ),
-          context.index,
+          context.origin,
           'owns',
           PARENT_RANK.owns,
         ),
     },
     {
-      kind: 'Endpoints',
-      group: '',
+      id: 'owns/endpoints-service',
+      kinds: [{ kind: 'Endpoints', group: '' }],
       infer: context =>
         context.add(
           context.byKindName('Service', context.node.name),
-          context.index,
+          context.origin,
           'owns',
           PARENT_RANK.owns,
         ),
     },
     {
-      kind: 'Secret',
-      group: '',
+      id: 'owns/service-account-token',
+      kinds: [{ kind: 'Secret', group: '' }],
       infer: context => {
         if (context.object.type !== 'kubernetes.io/service-account-token')
           return;
@@ -61,7 +60,7 @@ export const owns: Relation = {
             'ServiceAccount',
             annotationsOf(context.object)['kubernetes.io/service-account.name'],
           ),
-          context.index,
+          context.origin,
           'owns',
           PARENT_RANK.owns,
         );

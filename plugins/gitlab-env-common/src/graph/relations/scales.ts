@@ -1,5 +1,5 @@
-import { isRecord } from '../../health/conditions';
-import { groupOfApiVersion } from '../resourceId';
+import { isRecord } from '../../k8s/objects';
+import { groupOfApiVersion } from '../../k8s/resourceId';
 import { Relation, RelationContext } from './types';
 
 /** An HPA's `scaleTargetRef`: the exact object (group included) if present, else by kind and name. */
@@ -21,11 +21,12 @@ function scaleTarget(context: RelationContext): number | undefined {
 export const scales: Relation = {
   type: 'scales',
   placesUnowned: true,
-  rules: [
+  sources: [
     {
-      kind: 'HorizontalPodAutoscaler',
+      id: 'scales/hpa-target',
+      kinds: [{ kind: 'HorizontalPodAutoscaler' }],
       infer: context =>
-        context.add(context.index, scaleTarget(context), 'scales'),
+        context.add(context.origin, scaleTarget(context), 'scales'),
     },
   ],
 };

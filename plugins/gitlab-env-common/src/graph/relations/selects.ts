@@ -4,15 +4,15 @@ import { Relation } from './types';
 /** Service → Pod: every string pair of `spec.selector` matches, same namespace. */
 export const selects: Relation = {
   type: 'selects',
-  rules: [
+  sources: [
     {
-      kind: 'Service',
-      group: '',
+      id: 'selects/service-pods',
+      kinds: [{ kind: 'Service', group: '' }],
       infer: context => {
         const selector = serviceSelector(context.object);
         if (!selector) return;
         for (const pod of context.selectPods(selector))
-          context.add(context.index, pod, 'selects');
+          context.add(context.origin, pod, 'selects');
       },
     },
   ],

@@ -4,28 +4,37 @@ import {
   ResourceKey,
   ResourceNode,
 } from '../../types';
-import { NameList } from '../references';
 
-/** How strongly an in-edge claims to be a node's tree parent; lower wins. */
+/**
+ * How strongly an `owns` or `manages` edge claims to be its target's tree
+ * parent; lower wins.
+ *
+ * @public
+ */
 export const PARENT_RANK = { controller: 0, owns: 1, manages: 2 } as const;
 
 /**
- * What a relation reads while inferring the edges of one object (the
- * origin), and where it adds them. Nodes are addressed by number. The
- * whole-graph build and the incremental graph each implement it; the
- * incremental one also records what was looked up, so it knows whose edges
- * to infer again when an object changes.
+ * What a relation source reads while inferring the edges of one object
+ * (the origin), and where it adds them. Nodes are addressed by handles
+ * (numbers) valid during this inference only. Every lookup is remembered
+ * under the key it asked for, so that when an object holding that key
+ * appears, changes its labels or goes, the origin's edges are inferred
+ * again: a source must read other objects only through these lookups and
+ * `labelsOf`, and the origin through `object`, and must not change what
+ * it reads.
+ *
+ * @public
  */
 export interface RelationContext {
-  /** The origin: its node number, node and object. */
-  readonly index: number;
+  /** The origin's handle. */
+  readonly origin: number;
+  /** The origin's node (its key, id and own health). */
   readonly node: ResourceNode;
+  /** The origin's object, as listed or watched. */
   readonly object: KubernetesObject;
-  /** A list the relation at hand may fill and read; reused for every origin. */
-  readonly names: NameList;
   /**
    * Infers edges item by item through the context each call is given. The
-   * live graph infers an item again on its own when only what it read
+   * engine infers an item again on its own when only what it read
    * changed, and keeps the inference of an item that did not change when
    * its object did, so a long list (an inventory) costs one item per
    * change. `infer` may read only the item and the context it is given.
@@ -34,27 +43,29 @@ export interface RelationContext {
     items: readonly T[],
     infer: (item: T, context: RelationContext) => void,
   ): void;
-  /** The last node with this uid. */
+  /** The last node (in input order) with this uid. */
   byUid(uid: string): number | undefined;
   /** The first node of a kind and name (any API group) in the origin's namespace. */
   byKindName(kind: string, name: unknown): number | undefined;
-  /** The node of exactly this key, a Missing inventory entry included. */
+  /** The node of exactly this key, a Missing inventory entry an earlier inventory lists included. */
   exact(key: ResourceKey): number | undefined;
   /** Pods of the origin's namespace matching every string pair of a selector. */
   selectPods(selector: Record<string, unknown>): readonly number[];
-  /** Claims of the origin's namespace named `<stem>-<ordinal>`. */
+  /** PersistentVolumeClaims of the origin's namespace named `<stem>-<ordinal>`. */
   claimsByStem(stem: string): readonly number[];
-  /** Nodes labelled `label=value`, for the labels in REFERENCE_LABELS. */
+  /** Nodes labelled `label=value`, in input order, for the labels in REFERENCE_LABELS. */
   byReferenceLabel(label: string, value: string): readonly number[];
   /** The labels of a node built from an object. */
-  labelsOf(index: number): Readonly<Record<string, unknown>>;
-  /** A node by number (its key never changes, so reading it is no dependency). */
-  nodeAt(index: number): ResourceNode;
+  labelsOf(node: number): Readonly<Record<string, unknown>>;
+  /** A node by handle (its key never changes, so reading it is no dependency). */
+  nodeAt(node: number): ResourceNode;
   /** The node of an inventory entry, a Missing one when the cluster lacks it. */
   inventoryNode(key: ResourceKey, version: string): number;
   /**
-   * Adds an edge unless an end is absent or both are the same node; a ranked
-   * edge also bids to be the target's tree parent.
+   * Adds an edge unless an end is absent or both are the same node. An
+   * `owns` or `manages` edge given a rank also bids to be the target's
+   * tree parent (see PARENT_RANK; the lowest rank wins, then the earliest
+   * origin in input order).
    */
   add(
     source: number | undefined,
@@ -65,21 +76,41 @@ export interface RelationContext {
 }
 
 /**
- * One way a relation is inferred: for the objects of one kind (of one API
- * group, or any when `group` is absent), or for every object when `kind`
- * is absent.
+ * The kinds a relation source applies to: one kind of one API group (`''`
+ * for the core group), or of any group when `group` is absent.
+ *
+ * @public
  */
-export interface RelationRule {
-  kind?: string;
+export interface RelationSourceKind {
+  /** The kind, e.g. `Deployment`. */
+  kind: string;
+  /** The API group, `''` for the core group; any group when absent. */
   group?: string;
+}
+
+/**
+ * A source of graph edges, as built-in relations and adopters register
+ * them: for each object of the kinds it names (every object when `kinds`
+ * is absent), `infer` adds the edges the object implies, from or to it,
+ * through the context. An adopter's source that throws ends its inference
+ * of that object; the edges it added before stay.
+ *
+ * @public
+ */
+export interface RelationSource {
+  /** Unique among all sources, e.g. `example.com/widget-secret`. */
+  id: string;
+  /** The kinds whose objects it infers edges for; every object when absent. */
+  kinds?: readonly RelationSourceKind[];
+  /** Adds the edges of the context's origin (see RelationContext). */
   infer(context: RelationContext): void;
 }
 
-/** A relation of the graph, with the rules that infer its edges. */
+/** A built-in relation of the graph: the sources of its edge type. */
 export interface Relation {
   type: ResourceEdgeType;
-  /** Applied in this order, after the rules of the relations before it. */
-  rules: readonly RelationRule[];
+  /** Applied in this order, after the sources of the relations before it. */
+  sources: readonly RelationSource[];
   /**
    * The graph draws a node nothing owns right of the first node relating
    * to it this way (an Ingress left of its Service, an HPA of its

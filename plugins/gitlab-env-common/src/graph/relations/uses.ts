@@ -1,16 +1,16 @@
-import { PodReference, podReferenceNames } from '../references';
+import { NameList, PodReference, podReferenceNames } from '../references';
 import { Relation, RelationContext } from './types';
 
+const names = new NameList();
 const REFERENCED: readonly PodReference[] = ['ConfigMap', 'Secret'];
 
 /** Pod → ConfigMap / Secret: volumes (projected included), `envFrom` and `env[].valueFrom`. */
 function podUses(context: RelationContext) {
-  const { names } = context;
   for (const kind of REFERENCED) {
     podReferenceNames(context.object, kind, names);
     for (let n = 0; n < names.count; n++)
       context.add(
-        context.index,
+        context.origin,
         context.byKindName(kind, names.names[n]),
         'uses',
       );
@@ -20,5 +20,11 @@ function podUses(context: RelationContext) {
 /** Pod → the ConfigMaps and Secrets it reads. */
 export const uses: Relation = {
   type: 'uses',
-  rules: [{ kind: 'Pod', group: '', infer: podUses }],
+  sources: [
+    {
+      id: 'uses/pod-config',
+      kinds: [{ kind: 'Pod', group: '' }],
+      infer: podUses,
+    },
+  ],
 };

@@ -1,5 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../types';
-import { health, isRecord, specOf } from '../conditions';
+import { health } from '../conditions';
+import { isRecord, specOf } from '../../k8s/objects';
 
 /**
  * ArgoCD's batch/CronJob Lua check, except that a suspended CronJob is

@@ -1,12 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../types';
-import {
-  generationBehind,
-  health,
-  isRecord,
-  num,
-  specOf,
-  statusOf,
-} from '../conditions';
+import { generationBehind, health } from '../conditions';
+import { isRecord, num, specOf, statusOf } from '../../k8s/objects';
 
 /** ArgoCD's `health_daemonset.go`. */
 export function daemonSetHealth(obj: KubernetesObject): HealthAssessment {

@@ -1,5 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../types';
-import { Condition, conditionsOf, health, isRecord } from '../conditions';
+import { Condition, conditionsOf, health } from '../conditions';
+import { isRecord } from '../../k8s/objects';
 
 const DEGRADED = new Set([
   'AbleToScale/FailedGetScale',

@@ -1,12 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../types';
-import {
-  findCondition,
-  health,
-  isRecord,
-  specOf,
-  statusOf,
-  str,
-} from '../conditions';
+import { findCondition, health } from '../conditions';
+import { isRecord, specOf, statusOf, str } from '../../k8s/objects';
 
 function containerStatuses(value: unknown): Record<string, any>[] {
   return Array.isArray(value) ? value.filter(isRecord) : [];

@@ -1,12 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../types';
-import {
-  findCondition,
-  generationBehind,
-  health,
-  num,
-  specOf,
-  statusOf,
-} from '../conditions';
+import { findCondition, generationBehind, health } from '../conditions';
+import { num, specOf, statusOf } from '../../k8s/objects';
 
 /** ArgoCD's `health_replicaset.go`. */
 export function replicaSetHealth(obj: KubernetesObject): HealthAssessment {

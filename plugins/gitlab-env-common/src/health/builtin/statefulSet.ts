@@ -1,5 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../types';
-import { health, isRecord, num, specOf, statusOf } from '../conditions';
+import { health } from '../conditions';
+import { isRecord, num, specOf, statusOf } from '../../k8s/objects';
 
 /** ArgoCD's `health_statefulset.go`, partitioned and OnDelete rollouts included. */
 export function statefulSetHealth(obj: KubernetesObject): HealthAssessment {

@@ -1,12 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../types';
-import {
-  conditionsOf,
-  health,
-  isRecord,
-  num,
-  specOf,
-  statusOf,
-} from '../conditions';
+import { conditionsOf, health } from '../conditions';
+import { isRecord, num, specOf, statusOf } from '../../k8s/objects';
 
 /** Lua's `tonumber`: numbers and numeric strings, else undefined. */
 function toNumber(value: unknown): number | undefined {

@@ -1,5 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../types';
-import { Condition, conditionsOf, health, text } from '../conditions';
+import { Condition, conditionsOf, health } from '../conditions';
+import { text } from '../../k8s/objects';
 import { firstConditionHealth } from './readyCondition';
 
 /**

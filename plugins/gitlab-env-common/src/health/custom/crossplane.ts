@@ -1,5 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../types';
-import { conditionsOf, health, isRecord, kindOf } from '../conditions';
+import { conditionsOf, health } from '../conditions';
+import { isRecord, kindOf } from '../../k8s/objects';
 
 const UP_TO_DATE = 'Resource is up-to-date.';
 const PROVISIONING = 'Provisioning ...';

@@ -1,11 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../types';
-import {
-  Condition,
-  conditionsOf,
-  health,
-  isRecord,
-  kindOf,
-} from '../conditions';
+import { Condition, conditionsOf, health } from '../conditions';
+import { isRecord, kindOf } from '../../k8s/objects';
 
 function hasConditions(obj: KubernetesObject): boolean {
   return (

@@ -1,5 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../types';
-import { health, isRecord, kindOf, specOf, statusOf } from '../conditions';
+import { health } from '../conditions';
+import { isRecord, kindOf, specOf, statusOf } from '../../k8s/objects';
 
 /**
  * ArgoCD's Lua checks for Flux reconcilers: Kustomization needs Ready;

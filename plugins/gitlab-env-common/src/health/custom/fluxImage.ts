@@ -1,5 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../types';
-import { conditionsOf, health, kindOf, specOf, statusOf } from '../conditions';
+import { conditionsOf, health } from '../conditions';
+import { kindOf, specOf, statusOf } from '../../k8s/objects';
 
 const RECONCILING_REASONS: Record<string, string[] | 'any'> = {
   ImageRepository: ['NewGeneration', 'Scanning'],

@@ -1,5 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../types';
-import { conditionsOf, health, isRecord, specOf } from '../conditions';
+import { conditionsOf, health } from '../conditions';
+import { isRecord, specOf } from '../../k8s/objects';
 
 /**
  * notification.toolkit.fluxcd.io Receiver: Healthy on `Ready=True`, else

@@ -3,11 +3,9 @@ import {
   Condition,
   conditionsOf,
   health,
-  isRecord,
   isTypedCondition,
-  kindOf,
-  statusOf,
 } from '../conditions';
+import { isRecord, kindOf, statusOf } from '../../k8s/objects';
 
 function asConditions(value: unknown): Condition[] {
   return Array.isArray(value) ? value.filter(isTypedCondition) : [];

@@ -1,12 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../types';
-import {
-  Condition,
-  health,
-  isRecord,
-  isTypedCondition,
-  kindOf,
-  statusOf,
-} from '../conditions';
+import { Condition, health, isTypedCondition } from '../conditions';
+import { isRecord, kindOf, statusOf } from '../../k8s/objects';
 
 /** One `status.ancestors[]` entry of a policy (Gateway API policy attachment, GEP-713). */
 export interface Ancestor {

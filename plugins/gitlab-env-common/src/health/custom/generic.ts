@@ -1,15 +1,7 @@
 import { HealthAssessment, HealthStatus, KubernetesObject } from '../../types';
 import { ancestorPolicyHealth } from './gatewayPolicies';
-import {
-  Condition,
-  conditionsOf,
-  health,
-  isRecord,
-  kindOf,
-  specOf,
-  statusOf,
-  str,
-} from '../conditions';
+import { Condition, conditionsOf, health } from '../conditions';
+import { isRecord, kindOf, specOf, statusOf, str } from '../../k8s/objects';
 
 /**
  * Condition types whose True/False/Unknown says how the whole object is

@@ -1,4 +1,4 @@
-import type { HealthRule } from '../rules';
+import type { HealthRule } from '../healthRule';
 import { openKruiseRules } from './apps.kruise.io';
 import { httpProxyHealth } from './projectcontour.io/HTTPProxy';
 import { karmadaBindingHealth } from './work.karmada.io/ResourceBinding';

@@ -1,12 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../types';
-import {
-  conditionsOf,
-  health,
-  kindOf,
-  specOf,
-  statusOf,
-  text,
-} from '../conditions';
+import { conditionsOf, health } from '../conditions';
+import { kindOf, specOf, statusOf, text } from '../../k8s/objects';
 import { firstConditionHealth } from './readyCondition';
 
 /**

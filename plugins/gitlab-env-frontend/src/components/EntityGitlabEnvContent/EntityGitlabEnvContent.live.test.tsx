@@ -109,7 +109,11 @@ describe('EntityGitlabEnvContent, live', () => {
     expect(
       await within(panel).findByRole('status', { name: 'Updates: Live' }),
     ).toBeInTheDocument();
-    expect(within(panel).getByText(/data 4[2-4]s old/)).toBeInTheDocument();
+    // Live, the age is that of the newest change, and says so.
+    expect(within(panel).getByTestId('data-age')).toHaveTextContent(
+      /^last change 4[2-4] s ago$/,
+    );
+    expect(within(panel).queryByText(/old$/)).not.toBeInTheDocument();
     expect(
       screen.getByRole('checkbox', { name: 'Live updates' }),
     ).toBeChecked();

@@ -1,3 +1,4 @@
+import { command } from '../../__testUtils__/commands';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setupServer } from 'msw/node';
@@ -15,6 +16,7 @@ import {
 import { allowedRoute } from '../../__testUtils__/actionFixtures';
 import {
   ENTITY_URL,
+  addressQuery,
   noLiveUpdates,
   renderTab,
 } from '../../__testUtils__/renderTab';
@@ -154,10 +156,10 @@ describe('EntityGitlabEnvContent', () => {
     );
   });
 
-  it('orders the cards production first, groups folders and collapses stopped environments', async () => {
+  it('orders the cards production first, groups folders and says when one is stopped', async () => {
     serveShop();
     await renderTab();
-    await screen.findByRole('heading', { name: 'production' });
+    await screen.findByRole('heading', { name: 'production', level: 3 });
     const headings = screen
       .getAllByRole('heading', { level: 3 })
       .map(h => h.textContent);
@@ -173,25 +175,16 @@ describe('EntityGitlabEnvContent', () => {
     expect(within(folder).getAllByRole('heading', { level: 3 })).toHaveLength(
       3,
     );
-
+    const stopped = screen.getByRole('region', { name: 'old-demo' });
     expect(
-      screen.getByRole('button', { name: 'Expand old-demo' }),
-    ).toHaveAttribute('aria-expanded', 'false');
-    expect(
-      screen.queryByRole('button', { name: 'Show resources of old-demo' }),
-    ).not.toBeInTheDocument();
-    expect(screen.getByText('Stopped: nothing deployed.')).toBeInTheDocument();
-    await userEvent.click(
-      screen.getByRole('button', { name: 'Expand old-demo' }),
-    );
-    expect(
-      await screen.findByRole('button', { name: 'Show resources of old-demo' }),
-    ).toBeVisible();
+      within(stopped).getByText('Stopped: nothing deployed.'),
+    ).toBeInTheDocument();
+    expect(within(stopped).getByText('stopped')).toBeInTheDocument();
   });
 
-  it('shows each environment’s details and health badge', async () => {
+  it('shows each environment’s health and last deployment on its card, and the opened one’s details above its graph', async () => {
     serveShop();
-    await renderTab();
+    await renderTab({ route: '/?env=production' });
     const card = await screen.findByRole('region', { name: 'production' });
     expect(
       await within(card).findByRole('status', {
@@ -199,14 +192,23 @@ describe('EntityGitlabEnvContent', () => {
       }),
     ).toBeInTheDocument();
     expect(
-      within(card).getByRole('link', { name: /^prod-agent/ }),
+      within(card).getByText(/^main · 3f9a1c2d · \d+[smhd] ago$/),
+    ).toBeInTheDocument();
+
+    const panel = await screen.findByRole('region', {
+      name: 'Resources of production',
+    });
+    const details = within(panel).getByLabelText('Environment details');
+    expect(
+      within(details).getByRole('link', { name: /^prod-agent/ }),
     ).toHaveAttribute(
       'href',
       'https://gitlab.example.com/acme/agents/-/cluster_agents/prod',
     );
-    expect(within(card).getByText('shop-production')).toBeInTheDocument();
+    // The namespace that was read.
+    expect(within(details).getByText('shop')).toBeInTheDocument();
     expect(
-      within(card).getByRole('link', {
+      within(details).getByRole('link', {
         name: /main · 3f9a1c2d · \d+[smhd] ago/,
       }),
     ).toHaveAttribute(
@@ -214,15 +216,18 @@ describe('EntityGitlabEnvContent', () => {
       'https://gitlab.example.com/acme/shop/-/deployments/42',
     );
     expect(
-      within(card).getByRole('link', { name: /^shop\.example\.com/ }),
+      within(details).getByRole('link', { name: /^shop\.example\.com/ }),
     ).toBeInTheDocument();
   });
 
-  it('uses the health the backend summarised in the list, reading no resources until one is opened', async () => {
+  it('opens the environment that most needs attention, names it in the address, and opens another in one click', async () => {
     const resourceRequests: string[] = [];
     const summarised = ENVIRONMENTS.map(env => ({
       ...env,
-      health: shopResources(env).health,
+      health:
+        env.name === 'staging'
+          ? shopResources(env).health
+          : { ...shopResources(env).health, status: 'Healthy' as const },
     }));
     server.use(
       http.get(`${ENTITY_URL}/environments`, () =>
@@ -234,25 +239,22 @@ describe('EntityGitlabEnvContent', () => {
       }),
     );
     await renderTab();
-    const card = await screen.findByRole('region', { name: 'staging' });
-    expect(
-      within(card).getByRole('status', { name: /^Health: Degraded/ }),
-    ).toBeInTheDocument();
-    expect(resourceRequests).toEqual([]);
-
-    await userEvent.click(
-      screen.getByRole('button', { name: 'Show resources of staging' }),
-    );
+    // Staging is the only Degraded one: opened though production comes first.
     await screen.findByRole('region', { name: 'Resources of staging' });
+    await waitFor(() => expect(addressQuery()).toBe('?env=staging'));
+    expect(
+      screen.getByRole('button', { name: 'staging', current: true }),
+    ).toBeInTheDocument();
+    // The cards' badges come from the list: only the opened one is read.
     await waitFor(() =>
       expect(resourceRequests).toEqual([
         expect.stringMatching(/\/environments\/staging\/resources$/),
       ]),
     );
 
-    await userEvent.click(
-      screen.getByRole('button', { name: 'Close resources of staging' }),
-    );
+    await userEvent.click(screen.getByRole('button', { name: 'production' }));
+    await screen.findByRole('region', { name: 'Resources of production' });
+    expect(addressQuery()).toBe('?env=production');
     expect(
       screen.queryByRole('region', { name: 'Resources of staging' }),
     ).not.toBeInTheDocument();
@@ -322,26 +324,20 @@ describe('EntityGitlabEnvContent', () => {
             ),
       ),
     );
-    await renderTab();
+    await renderTab({ route: '/?env=production' });
     const card = await screen.findByRole('region', { name: 'staging' });
-    expect(
-      await within(card).findByText(
-        'GitLab holds an invalid setting for this environment',
-      ),
-    ).toHaveAttribute('title', expect.stringContaining(message));
+    const alert = await within(card).findByRole('alert');
+    expect(alert).toHaveTextContent(
+      'GitLab holds an invalid setting for this environment',
+    );
+    expect(alert).toHaveAttribute('title', expect.stringContaining(message));
+    // An icon says how serious it is, as every panel of the plugin does.
+    expect(alert.querySelector('svg')).not.toBeNull();
   }, 20_000);
 
   it('opens an environment’s graph, with many pods of one owner grouped until clicked', async () => {
     serveShop();
-    await renderTab();
-    await userEvent.click(
-      await screen.findByRole('button', {
-        name: 'Show resources of production',
-      }),
-    );
-    const panel = await screen.findByRole('region', {
-      name: 'Resources of production',
-    });
+    const panel = await openProduction();
     expect(await within(panel).findByText('web-5d8f-0')).toBeInTheDocument();
     // The Deployment and its ReplicaSet.
     expect(within(panel).getAllByText('3/3 ready · 60m')).toHaveLength(2);
@@ -427,10 +423,14 @@ describe('EntityGitlabEnvContent', () => {
       within(drawer).getByText('Back-off restarting failed container'),
     ).toBeInTheDocument();
     expect(
-      within(drawer).getByText('kubectl get pod api-7c9b-3 -n shop -o yaml'),
+      within(drawer).getByText(
+        command('kubectl get pod api-7c9b-3 -n shop -o yaml'),
+      ),
     ).toBeInTheDocument();
     expect(
-      within(drawer).getByText('kubectl describe pod api-7c9b-3 -n shop'),
+      within(drawer).getByText(
+        command('kubectl describe pod api-7c9b-3 -n shop'),
+      ),
     ).toBeInTheDocument();
     const chain = within(drawer).getByRole('list', { name: 'Owner chain' });
     expect(chain).toHaveTextContent(
@@ -464,7 +464,7 @@ describe('EntityGitlabEnvContent', () => {
   it('shows in the drawer the chain the graph draws: a Service nothing owns sits under its Ingress', async () => {
     serveShop();
     const panel = await openProduction();
-    const graph = within(panel).getByTestId('resource-graph');
+    const graph = await within(panel).findByTestId('resource-graph');
     const serviceNode = (await within(graph).findByLabelText(
       /^Service web,/,
     )) as HTMLElement;
@@ -684,7 +684,7 @@ describe('EntityGitlabEnvContent', () => {
       ),
     );
     await renderTab();
-    await screen.findByRole('heading', { name: 'production' });
+    await screen.findByRole('heading', { name: 'production', level: 3 });
     await userEvent.click(screen.getByRole('button', { name: 'Refresh now' }));
     expect(
       await screen.findByText(
@@ -692,7 +692,7 @@ describe('EntityGitlabEnvContent', () => {
       ),
     ).toBeInTheDocument();
     expect(
-      screen.getByRole('heading', { name: 'production' }),
+      screen.getByRole('heading', { name: 'production', level: 3 }),
     ).toBeInTheDocument();
   });
 

@@ -30,6 +30,7 @@ import { EnvironmentGrid } from '../environments/EnvironmentGrid';
 import { EnvironmentResources } from '../resources/EnvironmentResources';
 import { LiveIndicator } from '../live/LiveIndicator';
 import { RefreshBar } from './RefreshBar';
+import { environmentNeedingAttention } from '../../view/environmentNeedingAttention';
 
 /**
  * How often the tab rereads GitLab and, where live updates do not get
@@ -87,8 +88,9 @@ export function EntityGitlabEnvContent({
 }
 
 /**
- * A card per GitLab environment with its health, and the resources of the
- * one the user opens (`?env=<slug>`).
+ * A card per GitLab environment with its health, and the graph of the one
+ * opened: the one the address names (`?env=<slug>`), else the one that most
+ * needs attention, which the address then names so the view can be shared.
  */
 function EnvironmentsView({
   refreshIntervalMs,
@@ -100,7 +102,7 @@ function EnvironmentsView({
   const api = useApi(gitlabEnvApiRef);
   const [paused, setPaused] = useState(false);
   const [searchParams, setSearchParams] = useSearchParams();
-  const selectedSlug = searchParams.get('env') ?? undefined;
+  const requestedSlug = searchParams.get('env') ?? undefined;
 
   // The list's interval follows the live state, known once it is followed.
   const [live, setLive] = useState(false);
@@ -114,6 +116,12 @@ function EnvironmentsView({
   );
   const environments = list.entries.get(ENVIRONMENTS_KEY);
   const envs = environments?.value?.environments;
+  // Chosen once, when the list first arrives without an environment in the
+  // address: a later health change does not move the user elsewhere.
+  const chosen = useRef<string>();
+  if (!requestedSlug && envs && !chosen.current)
+    chosen.current = environmentNeedingAttention(envs, env => env.health)?.slug;
+  const selectedSlug = requestedSlug ?? chosen.current;
 
   // Every running environment is followed, so each card's badge stays
   // current, and the opened one even when stopped (stopped environments
@@ -159,20 +167,11 @@ function EnvironmentsView({
     },
     [searchParams, setSearchParams],
   );
-  const close = useCallback(() => {
-    const next = new URLSearchParams(searchParams);
-    next.delete('env');
-    setSearchParams(next, { replace: true });
-  }, [searchParams, setSearchParams]);
-  const resourcesRef = useRef<HTMLDivElement>(null);
-  const selected = envs?.find(env => env.slug === selectedSlug);
-  // Once the opened environment is on the page (a click, or a shared link).
-  const selectedShown = Boolean(selected);
+  // The address names the environment shown, also when the tab chose it.
   useEffect(() => {
-    if (selectedShown && resourcesRef.current) {
-      scrollIntoViewVertically(resourcesRef.current);
-    }
-  }, [selectedSlug, selectedShown]);
+    if (!requestedSlug && selectedSlug) open(selectedSlug);
+  }, [requestedSlug, selectedSlug, open]);
+  const selected = envs?.find(env => env.slug === selectedSlug);
 
   const now = Math.max(
     environments?.updatedAt ?? 0,
@@ -236,7 +235,7 @@ function EnvironmentsView({
           now={now || Date.now()}
         />
       ) : null}
-      <div ref={resourcesRef}>
+      <div>
         {selected ? (
           <EnvironmentResources
             key={selected.slug}
@@ -247,7 +246,6 @@ function EnvironmentsView({
             paused={paused}
             pollIntervalMs={refreshIntervalMs}
             onRetry={refreshAll}
-            onClose={close}
             now={now || Date.now()}
           />
         ) : null}
@@ -261,28 +259,6 @@ function EnvironmentsView({
   );
 }
 
-// scrollIntoView would also scroll a wide page sideways; scroll only the
-// nearest vertically scrolling ancestor (the app's content area or the page).
-function scrollIntoViewVertically(element: HTMLElement) {
-  let container: HTMLElement | null = element.parentElement;
-  while (container) {
-    const { overflowY } = getComputedStyle(container);
-    if (
-      /(auto|scroll)/.test(overflowY) &&
-      container.scrollHeight > container.clientHeight
-    ) {
-      break;
-    }
-    container = container.parentElement;
-  }
-  const target = container ?? document.scrollingElement;
-  if (!target || typeof target.scrollTo !== 'function') return;
-  const offset =
-    element.getBoundingClientRect().top -
-    (container ? container.getBoundingClientRect().top : 0);
-  target.scrollTo({ top: target.scrollTop + offset - 16, behavior: 'smooth' });
-}
-
 function EnvironmentsSkeleton() {
   return (
     <Box
@@ -291,14 +267,14 @@ function EnvironmentsSkeleton() {
       sx={{
         display: 'grid',
         gap: 2,
-        gridTemplateColumns: 'repeat(auto-fill, minmax(300px, 1fr))',
+        gridTemplateColumns: 'repeat(auto-fill, 264px)',
       }}
     >
       {[0, 1, 2].map(index => (
         <Skeleton
           key={index}
           variant="rounded"
-          height={220}
+          height={112}
           data-testid="environment-skeleton"
         />
       ))}

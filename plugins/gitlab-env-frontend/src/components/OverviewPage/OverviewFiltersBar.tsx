@@ -40,6 +40,15 @@ function refLabel(ref: string): string {
   }
 }
 
+/** How long typing pauses before the search applies. */
+export const SEARCH_DEBOUNCE_MS = 250;
+
+/**
+ * The overview's filters. The search applies as the user types (once typing
+ * pauses, or at once on Enter); a change of any other filter carries what
+ * the box holds, so the box and the rows never disagree. The address keeps
+ * it all (useOverviewFilters).
+ */
 export function OverviewFiltersBar({
   rows,
   filters,
@@ -50,7 +59,28 @@ export function OverviewFiltersBar({
   onChange: (filters: OverviewFilters) => void;
 }) {
   const [text, setText] = React.useState(filters.text ?? '');
-  React.useEffect(() => setText(filters.text ?? ''), [filters.text]);
+  // What the box last applied: an address that changes to something else
+  // (back, a shared link) replaces what the box holds.
+  const applied = React.useRef(filters.text ?? '');
+  React.useEffect(() => {
+    const fromAddress = filters.text ?? '';
+    if (fromAddress === applied.current) return;
+    applied.current = fromAddress;
+    setText(fromAddress);
+  }, [filters.text]);
+  const latest = React.useRef({ filters, onChange });
+  latest.current = { filters, onChange };
+  const apply = React.useCallback((next: OverviewFilters, value: string) => {
+    applied.current = value;
+    latest.current.onChange({ ...next, text: value || undefined });
+  }, []);
+  React.useEffect(() => {
+    if (text === applied.current) return undefined;
+    const timer = setTimeout(() => {
+      if (text !== applied.current) apply(latest.current.filters, text);
+    }, SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [text, apply]);
 
   const lists: Array<{
     key: ListFilter;
@@ -82,7 +112,7 @@ export function OverviewFiltersBar({
       aria-label="Filter environments"
       onSubmit={event => {
         event.preventDefault();
-        onChange({ ...filters, text: text || undefined });
+        apply(filters, text);
       }}
       sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, alignItems: 'center' }}
     >
@@ -92,13 +122,12 @@ export function OverviewFiltersBar({
         placeholder="Entity, project, environment, agent, namespace"
         value={text}
         onChange={event => setText(event.target.value)}
-        onBlur={() => onChange({ ...filters, text: text || undefined })}
         onKeyDown={event => {
           // The form has several fields and no submit button, so a browser
           // submits nothing on Enter (HTML's implicit submission).
           if (event.key !== 'Enter') return;
           event.preventDefault();
-          onChange({ ...filters, text: text || undefined });
+          apply(filters, text);
         }}
         sx={{ minWidth: 300 }}
         InputProps={{
@@ -118,14 +147,20 @@ export function OverviewFiltersBar({
           value={filters[list.key] ?? []}
           getOptionLabel={option => list.format?.(option) ?? option}
           onChange={(_event, value) =>
-            onChange({ ...filters, [list.key]: value as any })
+            apply({ ...filters, [list.key]: value as any }, text)
           }
           renderInput={params => <TextField {...params} label={list.label} />}
           sx={{ minWidth: 180 }}
         />
       ))}
       {anyFilter && (
-        <Button size="small" onClick={() => onChange({})}>
+        <Button
+          size="small"
+          onClick={() => {
+            setText('');
+            apply({}, '');
+          }}
+        >
           Clear filters
         </Button>
       )}

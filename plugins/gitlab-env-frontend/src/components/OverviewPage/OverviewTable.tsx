@@ -24,6 +24,9 @@ import Typography from '@mui/material/Typography';
 import ErrorOutlineIcon from '@mui/icons-material/ErrorOutline';
 import FolderOutlinedIcon from '@mui/icons-material/FolderOutlined';
 import { HealthBadge } from '../health/HealthBadge';
+import { OptionalLink } from '../text/OptionalLink';
+import { Path } from '../text/Path';
+import { WHOLE_WORDS_SX } from '../tableStyle';
 import { HealthIcon } from '../health/healthStyle';
 import { ERROR_CATALOG } from '../errors/errorCatalog';
 
@@ -54,16 +57,6 @@ function since(iso: string | undefined): string {
   return `${Math.round(minutes / 1440)}d ago`;
 }
 
-function MaybeLink({
-  to,
-  children,
-}: {
-  to?: string;
-  children: React.ReactNode;
-}) {
-  return to ? <Link to={to}>{children}</Link> : <>{children}</>;
-}
-
 /** A row's failures; refusals the agent's RBAC makes on purpose are the tab's information, not the row's warning. */
 function RowProblems({ row }: { row: OverviewRow }) {
   const problems = row.errors.filter(error => !error.expected);
@@ -76,8 +69,11 @@ function RowProblems({ row }: { row: OverviewRow }) {
         mt: 0.5,
         pl: 0,
         listStyle: 'none',
-        // With health, the problems are gaps in the read; without, the reason there is none.
-        color: row.health ? 'warning.dark' : 'error.main',
+        // With health, the problems are gaps in the read; without, the
+        // reason there is none. Orange text would not read: dark words,
+        // an orange icon.
+        color: row.health ? 'text.primary' : 'error.main',
+        '& svg': { color: row.health ? 'warning.main' : 'inherit' },
       }}
     >
       {problems.map((error, index) => (
@@ -156,16 +152,8 @@ function OverviewTableRow({ row }: { row: OverviewRow }) {
   const environment = row.environment;
   const deployment = environment?.lastDeployment;
   return (
-    <TableRow
-      hover
-      data-testid="overview-row"
-      sx={{
-        verticalAlign: 'top',
-        '& > td': { whiteSpace: 'nowrap' },
-        '& > td:first-of-type': { whiteSpace: 'normal' },
-      }}
-    >
-      <TableCell sx={{ minWidth: 270 }}>
+    <TableRow hover data-testid="overview-row" sx={{ verticalAlign: 'top' }}>
+      <TableCell>
         <RowHealth row={row} />
         <RowProblems row={row} />
       </TableCell>
@@ -182,14 +170,16 @@ function OverviewTableRow({ row }: { row: OverviewRow }) {
       </TableCell>
       <TableCell>
         {environment?.webUrl ? (
-          <Link to={environment.webUrl}>{environment.name}</Link>
+          <Link to={environment.webUrl}>
+            <Path text={environment.name} />
+          </Link>
         ) : (
-          environment?.name ?? '—'
+          <Path text={environment?.name ?? '—'} />
         )}
         {row.project && (
           <Secondary>
             <Link to={row.project.webUrl} color="inherit">
-              {row.project.fullPath}
+              <Path text={row.project.fullPath} />
             </Link>
           </Secondary>
         )}
@@ -197,9 +187,9 @@ function OverviewTableRow({ row }: { row: OverviewRow }) {
       <TableCell>{shortRef(row.owner, 'group')}</TableCell>
       <TableCell>{shortRef(row.system, 'system')}</TableCell>
       <TableCell>
-        <MaybeLink to={environment?.agent?.webUrl}>
+        <OptionalLink to={environment?.agent?.webUrl}>
           {environment?.agent?.name ?? '—'}
-        </MaybeLink>
+        </OptionalLink>
         {environment?.namespace && (
           <Secondary monospace>{environment.namespace}</Secondary>
         )}
@@ -220,14 +210,16 @@ function OverviewTableRow({ row }: { row: OverviewRow }) {
   );
 }
 
-const COLUMNS = [
-  'Health',
-  'Entity',
-  'Environment · project',
-  'Owner',
-  'System',
-  'Agent · namespace',
-  'Last deployment',
+// One set of widths for every tier's table, so their columns line up; the
+// cells wrap between words (and after the slashes of paths) to fit them.
+const COLUMNS: Array<[title: string, width: string]> = [
+  ['Health', '20%'],
+  ['Entity', '11%'],
+  ['Environment · project', '18%'],
+  ['Owner', '10%'],
+  ['System', '8%'],
+  ['Agent · namespace', '18%'],
+  ['Last deployment', '15%'],
 ];
 
 function FolderHeading({
@@ -296,12 +288,24 @@ export function OverviewTable({ groups }: { groups: OverviewTierGroup[] }) {
             <Table
               size="small"
               aria-label={`${TIER_TITLES[group.tier]} environments`}
+              sx={{
+                tableLayout: 'fixed',
+                width: '100%',
+                // Narrower than this, the card scrolls rather than crush words.
+                minWidth: 960,
+                ...WHOLE_WORDS_SX,
+              }}
             >
+              <colgroup>
+                {COLUMNS.map(([title, width]) => (
+                  <col key={title} style={{ width }} />
+                ))}
+              </colgroup>
               <TableHead>
                 <TableRow>
-                  {COLUMNS.map(column => (
-                    <TableCell key={column} sx={{ fontWeight: 600 }}>
-                      {column}
+                  {COLUMNS.map(([title]) => (
+                    <TableCell key={title} sx={{ fontWeight: 600 }}>
+                      {title}
                     </TableCell>
                   ))}
                 </TableRow>

@@ -1,6 +1,7 @@
 // The classic JSX transform of this repository's tsconfig needs React in scope.
 // eslint-disable-next-line no-restricted-syntax
 import * as React from 'react';
+import { entityRouteRef } from '@backstage/plugin-catalog-react';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setupServer } from 'msw/node';
@@ -385,6 +386,7 @@ describe('Access and namespaces', () => {
       >
         <StaleNamespacesOverview />
       </TestApiProvider>,
+      { mountedRoutes: { '/catalog/:namespace/:kind/:name': entityRouteRef } },
     );
     await userEvent.click(
       await screen.findByRole('button', {
@@ -397,10 +399,11 @@ describe('Access and namespaces', () => {
     const rows = within(table).getAllByRole('row').slice(1);
     expect(
       rows.map(r => within(r).getAllByRole('cell')[0].textContent),
-    ).toEqual([
-      'component:default/checkout-api',
-      'component:default/storefront',
-    ]);
+    ).toEqual(['checkout-api', 'storefront']);
+    // Entity names link to their pages, not raw refs.
+    expect(
+      within(rows[0]).getByRole('link', { name: 'checkout-api' }),
+    ).toHaveAttribute('href', '/catalog/default/component/checkout-api');
     expect(rows[0]).toHaveTextContent('big-ns');
   });
 });

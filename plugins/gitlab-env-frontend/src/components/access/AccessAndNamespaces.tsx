@@ -111,6 +111,7 @@ export function AccessAndNamespaces({
         <TryItBox
           key={matrix.value ? 'loaded' : 'empty'}
           cells={matrix.value?.cells ?? []}
+          agents={matrix.value?.agents ?? []}
         />
       </Section>
       <Section title="Namespaces left behind">

@@ -12,6 +12,8 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { describeEntry, describeRule } from './describe';
+import { Path } from '../text/Path';
+import { WHOLE_WORDS_SX } from '../tableStyle';
 
 function CellView({ cell }: { cell?: CiAccessCell }) {
   if (!cell) {
@@ -32,7 +34,8 @@ function CellView({ cell }: { cell?: CiAccessCell }) {
           label={decision.authorized ? 'Authorized' : 'Denied'}
         />
         <Typography variant="body2">
-          {describeEntry(decision.entry)} · {describeRule(decision)}
+          <Path text={describeEntry(decision.entry)} /> ·{' '}
+          {describeRule(decision)}
         </Typography>
       </Box>
       {ns ? (
@@ -57,7 +60,11 @@ function CellView({ cell }: { cell?: CiAccessCell }) {
 export function AccessMatrix({ matrix }: { matrix: CiAccessMatrixResponse }) {
   const agents = matrix.agents;
   return (
-    <Table size="small" aria-label="Access by environment and agent">
+    <Table
+      size="small"
+      aria-label="Access by environment and agent"
+      sx={WHOLE_WORDS_SX}
+    >
       <TableHead>
         <TableRow>
           <TableCell>Environment</TableCell>

@@ -2,13 +2,13 @@ import * as React from 'react';
 import { useState } from 'react';
 import { StaleNamespace } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
+import { CommandBlock } from '../text/CommandBlock';
 import { describeContents } from './describe';
 
 /**
@@ -66,9 +66,7 @@ export function DeleteNamespaceDialog({
         <DialogContentText sx={{ mt: 2 }}>
           The same from a terminal:
         </DialogContentText>
-        <Box component="pre" sx={{ fontFamily: 'monospace', m: 0 }}>
-          {namespace.kubectl}
-        </Box>
+        <CommandBlock command={namespace.kubectl} label="kubectl command" />
         {error ? (
           <Alert severity="error" sx={{ mt: 2 }}>
             {error}

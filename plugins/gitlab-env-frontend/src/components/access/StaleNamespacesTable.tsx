@@ -5,7 +5,10 @@ import {
   gitlabEnvNamespaceDeletePermission,
   StaleNamespace,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { EntityRefLink } from '@backstage/plugin-catalog-react';
 import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import { VISUALLY_HIDDEN_SX } from '../text/visuallyHidden';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Table from '@mui/material/Table';
@@ -14,7 +17,9 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import WarningAmberIcon from '@mui/icons-material/WarningAmber';
 import { useAuthorized } from '../../hooks/useAuthorized';
+import { WHOLE_WORDS_SX } from '../tableStyle';
 import { formatAge } from '../../view/format';
 import { DeleteNamespaceDialog } from './DeleteNamespaceDialog';
 import { CREATOR_LABEL, describeContents, describeReason } from './describe';
@@ -81,16 +86,29 @@ export function StaleNamespacesTable({
           No namespace left behind by stopped or deleted environments.
         </Alert>
       ) : (
-        <Table size="small" aria-label="Stale namespaces">
+        <Table
+          size="small"
+          aria-label="Stale namespaces"
+          // Short columns keep their words on one line; the long ones
+          // (why, contents) wrap between words.
+          sx={{
+            ...WHOLE_WORDS_SX,
+            '& .gitlab-env-nowrap': { whiteSpace: 'nowrap' },
+          }}
+        >
           <TableHead>
             <TableRow>
               <TableCell>Namespace</TableCell>
               {showEntity ? <TableCell>Entity</TableCell> : null}
               <TableCell>Why it is stale</TableCell>
-              <TableCell>Age</TableCell>
-              <TableCell>Created by</TableCell>
+              <TableCell className="gitlab-env-nowrap">Age</TableCell>
+              <TableCell className="gitlab-env-nowrap">Created by</TableCell>
               <TableCell>Contents</TableCell>
-              <TableCell />
+              <TableCell>
+                <Box component="span" sx={VISUALLY_HIDDEN_SX}>
+                  Actions
+                </Box>
+              </TableCell>
             </TableRow>
           </TableHead>
           <TableBody>
@@ -104,12 +122,21 @@ export function StaleNamespacesTable({
                     agent {ns.agent.name}
                   </Typography>
                 </TableCell>
-                {showEntity ? <TableCell>{ns.entityRef}</TableCell> : null}
+                {showEntity ? (
+                  <TableCell className="gitlab-env-nowrap">
+                    <EntityRefLink
+                      entityRef={ns.entityRef}
+                      defaultKind="component"
+                    />
+                  </TableCell>
+                ) : null}
                 <TableCell>
                   {ns.reasons.map(describeReason).join('; ')}
                 </TableCell>
-                <TableCell>{formatAge(ns.createdAt, now) ?? '—'}</TableCell>
-                <TableCell>
+                <TableCell className="gitlab-env-nowrap">
+                  {formatAge(ns.createdAt, now) ?? '—'}
+                </TableCell>
+                <TableCell className="gitlab-env-nowrap">
                   {CREATOR_LABEL[ns.creator]}
                   {ns.gitlabDeletes ? (
                     <Chip
@@ -124,9 +151,9 @@ export function StaleNamespacesTable({
                   {ns.contents.runningWorkloads > 0 ? (
                     <Typography
                       variant="caption"
-                      display="block"
-                      color="warning.main"
+                      sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}
                     >
+                      <WarningAmberIcon fontSize="inherit" color="warning" />
                       {ns.contents.runningWorkloads} workload(s) still running,{' '}
                       {ns.contents.runningPods} pod(s)
                     </Typography>
@@ -141,7 +168,7 @@ export function StaleNamespacesTable({
                     </Typography>
                   ) : null}
                 </TableCell>
-                <TableCell>
+                <TableCell className="gitlab-env-nowrap">
                   <DeleteButton namespace={ns} onAsk={() => setAsking(ns)} />
                 </TableCell>
               </TableRow>

@@ -7,6 +7,7 @@ import {
   evaluateCiAccessRules,
   evaluateCiExpression,
   evaluateCiExpressionValue,
+  yamlErrorReason,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -34,8 +35,16 @@ function formatVariables(variables: Record<string, string>): string {
     .join('\n');
 }
 
-/** The expression with a caret under the failing position. */
-function ErrorMarker({ text, position }: { text: string; position?: number }) {
+/** The expression (or YAML line) with a caret under the failing position. */
+function ErrorMarker({
+  text,
+  position,
+  note = `position ${position}`,
+}: {
+  text: string;
+  position?: number;
+  note?: string;
+}) {
   if (position === undefined) return null;
   return (
     <Box
@@ -45,7 +54,7 @@ function ErrorMarker({ text, position }: { text: string; position?: number }) {
     >
       {text}
       {'\n'}
-      {`${' '.repeat(position)}^ position ${position}`}
+      {`${' '.repeat(position)}^ ${note}`}
     </Box>
   );
 }
@@ -133,9 +142,20 @@ function EntryResult({
     }
     entry = parsed as CiAccessEntry;
   } catch (error) {
+    const at = (error as { linePos?: Array<{ line: number; col: number }> })
+      .linePos?.[0];
+    const line = at ? text.split('\n')[at.line - 1] : undefined;
     return (
       <Alert severity="error" variant="outlined">
-        Not valid YAML: {(error as Error).message.split('\n')[0]}
+        Not valid YAML{at ? ` at line ${at.line}, column ${at.col}` : ''}:{' '}
+        {yamlErrorReason(error as Error)}.
+        {at && line !== undefined ? (
+          <ErrorMarker
+            text={line}
+            position={at.col - 1}
+            note={`column ${at.col}`}
+          />
+        ) : null}
       </Alert>
     );
   }
@@ -157,7 +177,18 @@ rules:
 `;
 
 /** Evaluates an expression or a whole entry against variables a person picks or types. */
-export function TryItBox({ cells }: { cells: CiAccessCell[] }) {
+export function TryItBox({
+  cells,
+  agents,
+}: {
+  cells: CiAccessCell[];
+  /** The agents of the matrix, to name each cell's agent as the matrix does. */
+  agents: ReadonlyArray<{ id: string; name: string }>;
+}) {
+  const agentNames = useMemo(
+    () => new Map(agents.map(agent => [agent.id, agent.name])),
+    [agents],
+  );
   const [mode, setMode] = useState<'expression' | 'entry'>('expression');
   const [expression, setExpression] = useState(
     '$CI_ENVIRONMENT_NAME =~ /^review\\//',
@@ -218,7 +249,8 @@ export function TryItBox({ cells }: { cells: CiAccessCell[] }) {
         >
           {cells.map((cell, index) => (
             <MenuItem key={`${cell.environment}|${cell.agentId}`} value={index}>
-              {cell.environment} (agent {cell.agentId})
+              {cell.environment} (agent{' '}
+              {agentNames.get(cell.agentId) ?? cell.agentId})
             </MenuItem>
           ))}
         </TextField>

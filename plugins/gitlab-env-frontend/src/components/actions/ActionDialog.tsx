@@ -1,7 +1,6 @@
 import * as React from 'react';
 import { useState } from 'react';
 import { useApi } from '@backstage/core-plugin-api';
-import { CopyTextButton } from '@backstage/core-components';
 import {
   ActionTarget,
   EnvironmentAction,
@@ -24,6 +23,7 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import TextField from '@mui/material/TextField';
 import { gitlabEnvApiRef } from '../../api';
 import { GitlabEnvErrorPanel } from '../errors/GitlabEnvErrorPanel';
+import { CommandBlock } from '../text/CommandBlock';
 import { ACTION_TEXT } from './actionText';
 import { useEnvironmentScope } from './EnvironmentScope';
 
@@ -166,32 +166,7 @@ export function ActionDialog({
           The same from a terminal:
         </DialogContentText>
         {command ? (
-          <Box
-            sx={{
-              display: 'flex',
-              alignItems: 'center',
-              gap: 1,
-              bgcolor: 'action.hover',
-              borderRadius: 1,
-              px: 1,
-            }}
-          >
-            <Box
-              component="code"
-              aria-label="kubectl command"
-              sx={{
-                flexGrow: 1,
-                fontFamily: 'monospace',
-                fontSize: 13,
-                whiteSpace: 'pre-wrap',
-                wordBreak: 'break-all',
-                py: 1,
-              }}
-            >
-              {command}
-            </Box>
-            <CopyTextButton text={command} tooltipText="Command copied" />
-          </Box>
+          <CommandBlock command={command} label="kubectl command" />
         ) : null}
         {error ? (
           <Box sx={{ mt: 2 }}>

@@ -31,11 +31,13 @@ import { kubectlCommands } from '../../view/kubectl';
 import { formatAge } from '../../view/format';
 import { FluxDrawerSection } from '../gitops';
 import { useDesiredState } from '../gitops/useDesiredState';
-import { CommandList } from '../gitops/CommandList';
+import { CommandList } from '../text/CommandBlock';
 import { COMPACT_TABLE_SX } from '../tableStyle';
 import { NodeActionsBar } from '../actions/NodeActionsBar';
 import { useNodeActions } from '../actions/useNodeActions';
 import { ResourceLogs, hasLogs } from '../logs/ResourceLogs';
+import { MessageText } from '../text/MessageText';
+import { WarningChip } from '../text/WarningChip';
 
 export interface ResourceDrawerProps {
   node?: ResourceNode;
@@ -108,33 +110,45 @@ function DrawerBody({
   );
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
+      {/* Header, actions and tabs keep their height; only the tab's content scrolls. */}
       <Box
         sx={{
           display: 'flex',
-          alignItems: 'center',
+          alignItems: 'flex-start',
           gap: 1.5,
           p: 2,
+          pr: 1,
+          flexShrink: 0,
           borderBottom: 1,
           borderColor: 'divider',
           borderLeft: `6px solid ${healthColor(node.health?.status)}`,
         }}
       >
-        <KindIcon kind={node.kind} sx={{ color: 'text.secondary' }} />
+        <KindIcon kind={node.kind} sx={{ color: 'text.secondary', mt: 2.5 }} />
         <Box sx={{ flexGrow: 1, minWidth: 0 }}>
           <Typography variant="overline" color="text.secondary">
             {node.group ? `${node.kind}.${node.group}` : node.kind}
             {node.namespace ? ` · ${node.namespace}` : ''}
           </Typography>
-          <Typography variant="h6" component="h2" noWrap title={node.name}>
+          {/* The whole name: it wraps at its hyphens rather than being cut. */}
+          <Typography
+            variant="h6"
+            component="h2"
+            sx={{ overflowWrap: 'break-word', lineHeight: 1.3 }}
+          >
             {node.name}
           </Typography>
         </Box>
-        <IconButton aria-label="Close" onClick={onClose}>
+        <IconButton
+          aria-label="Close"
+          onClick={onClose}
+          data-testid="drawer-close"
+        >
           <CloseIcon />
         </IconButton>
       </Box>
       {actions.offered.length > 0 ? (
-        <Box sx={{ px: 2, pt: 1.5 }}>
+        <Box sx={{ px: 2, pt: 1.5, flexShrink: 0 }}>
           <NodeActionsBar offered={actions.offered} onChoose={actions.choose} />
         </Box>
       ) : null}
@@ -142,7 +156,17 @@ function DrawerBody({
       <Tabs
         value={tab}
         onChange={(_e, value) => setTab(value)}
-        sx={{ px: 2, borderBottom: 1, borderColor: 'divider' }}
+        variant="scrollable"
+        scrollButtons="auto"
+        allowScrollButtonsMobile
+        aria-label="Resource details"
+        sx={{
+          px: 2,
+          flexShrink: 0,
+          minHeight: 48,
+          borderBottom: 1,
+          borderColor: 'divider',
+        }}
       >
         <Tab label="Summary" value="summary" />
         <Tab label={`Events (${events.length})`} value="events" />
@@ -225,13 +249,11 @@ function Summary({
             {node.health?.status ?? 'No health for this kind'}
           </Typography>
           <HealthOriginHint origin={node.health?.origin} />
-          {node.missing ? (
-            <Chip size="small" label="not in cluster" color="warning" />
-          ) : null}
+          {node.missing ? <WarningChip label="not in cluster" /> : null}
         </Box>
         {node.health?.message ? (
           <Typography variant="body2" sx={{ mt: 0.5 }}>
-            {node.health.message}
+            <MessageText text={node.health.message} />
           </Typography>
         ) : null}
         <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
@@ -290,7 +312,9 @@ function Summary({
                   <td>{String(condition?.type ?? '')}</td>
                   <td>{String(condition?.status ?? '')}</td>
                   <td>{String(condition?.reason ?? '')}</td>
-                  <td>{String(condition?.message ?? '')}</td>
+                  <td>
+                    <MessageText text={String(condition?.message ?? '')} />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -400,7 +424,9 @@ function EventList({
               {formatAge(event.lastSeen, now) ?? ''} ago
             </Typography>
           </Typography>
-          <Typography variant="body2">{event.message}</Typography>
+          <Typography variant="body2">
+            <MessageText text={event.message} />
+          </Typography>
         </Box>
       ))}
     </Box>

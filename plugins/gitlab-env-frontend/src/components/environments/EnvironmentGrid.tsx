@@ -11,14 +11,18 @@ import { Polled } from '../../hooks/usePolledMap';
 
 import { EnvironmentCard } from './EnvironmentCard';
 
-const GRID_SX = {
-  display: 'grid',
-  gap: 2,
-  gridTemplateColumns: 'repeat(auto-fill, minmax(300px, 1fr))',
-  alignItems: 'start',
+// Cards of one width side by side; a folder's cards stay together in its box.
+const ROW_SX = {
+  display: 'flex',
+  flexWrap: 'wrap',
+  gap: 1.5,
+  alignItems: 'flex-end',
 } as const;
 
-/** The cards, ordered, with each folder's environments gathered under its name. */
+/**
+ * The cards, ordered, with each folder's environments gathered under its
+ * name: compact, so the opened environment's graph below them is in view.
+ */
 export function EnvironmentGrid({
   environments,
   resources,
@@ -44,7 +48,7 @@ export function EnvironmentGrid({
     />
   );
   return (
-    <Box sx={GRID_SX}>
+    <Box sx={ROW_SX}>
       {groups.map(group =>
         group.folder ? (
           <Box
@@ -52,18 +56,18 @@ export function EnvironmentGrid({
             component="section"
             aria-label={`Folder ${group.folder}`}
             sx={{
-              gridColumn: '1 / -1',
               border: 1,
               borderColor: 'divider',
               borderStyle: 'dashed',
               borderRadius: 1,
-              p: 1.5,
+              p: 1,
+              pt: 0.5,
             }}
           >
             <Typography
               variant="subtitle2"
               component="h3"
-              sx={{ display: 'flex', alignItems: 'center', gap: 0.5, mb: 1 }}
+              sx={{ display: 'flex', alignItems: 'center', gap: 0.5, mb: 0.5 }}
             >
               <FolderOutlinedIcon fontSize="small" />
               {group.folder}
@@ -75,7 +79,7 @@ export function EnvironmentGrid({
                 ({group.environments.length})
               </Typography>
             </Typography>
-            <Box sx={GRID_SX}>{group.environments.map(card)}</Box>
+            <Box sx={ROW_SX}>{group.environments.map(card)}</Box>
           </Box>
         ) : (
           card(group.environments[0])

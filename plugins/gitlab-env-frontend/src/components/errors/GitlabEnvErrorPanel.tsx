@@ -7,6 +7,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { gitlabEnvErrorDetail } from '../../api';
+import { MessageText } from '../text/MessageText';
 import { ERROR_CATALOG } from './errorCatalog';
 
 /**
@@ -39,6 +40,7 @@ export function GitlabEnvErrorAlert({
   onRetry?: () => void;
 }) {
   const entry = ERROR_CATALOG[error.code];
+  const advice = adviceBesides(error.message, error.hint ?? entry.advice);
   return (
     <Alert
       severity={entry.severity}
@@ -53,13 +55,17 @@ export function GitlabEnvErrorAlert({
       }
     >
       <AlertTitle>{entry.title}</AlertTitle>
-      <Typography variant="body2">{error.message}</Typography>
-      <Box mt={1}>
-        <Typography variant="body2">
-          <strong>What to do: </strong>
-          {error.hint ?? entry.advice}
-        </Typography>
-      </Box>
+      <Typography variant="body2">
+        <MessageText text={error.message} />
+      </Typography>
+      {advice ? (
+        <Box mt={1}>
+          <Typography variant="body2">
+            <strong>What to do: </strong>
+            <MessageText text={advice} />
+          </Typography>
+        </Box>
+      ) : null}
     </Alert>
   );
 }
@@ -103,18 +109,63 @@ export function PartialErrors({ errors }: { errors: GitlabEnvError[] }) {
   );
 }
 
+/**
+ * One line per failure; a hint several failures share is said once, after
+ * them, rather than repeated on every line.
+ */
 function ErrorList({ errors }: { errors: GitlabEnvError[] }) {
+  const hintCounts = new Map<string, number>();
+  for (const error of errors)
+    if (error.hint)
+      hintCounts.set(error.hint, (hintCounts.get(error.hint) ?? 0) + 1);
+  const shared = [...hintCounts].filter(([, n]) => n > 1).map(([h]) => h);
   return (
-    <Box component="ul" sx={{ m: 0, pl: 2 }}>
-      {errors.map((error, index) => (
-        <li key={`${error.code}-${error.resource ?? index}`}>
-          <Typography variant="body2">
-            {error.resource ? <strong>{error.resource}: </strong> : null}
-            {error.message}
-            {error.hint ? ` — ${error.hint}` : ''}
-          </Typography>
-        </li>
+    <>
+      <Box component="ul" sx={{ m: 0, pl: 2 }}>
+        {errors.map((error, index) => {
+          const hint =
+            error.hint && !shared.includes(error.hint)
+              ? adviceBesides(error.message, error.hint)
+              : undefined;
+          return (
+            <li key={`${error.code}-${error.resource ?? index}`}>
+              <Typography variant="body2">
+                {error.resource ? <strong>{error.resource}: </strong> : null}
+                <MessageText text={error.message} />
+                {hint ? (
+                  <>
+                    {' — '}
+                    <MessageText text={hint} />
+                  </>
+                ) : null}
+              </Typography>
+            </li>
+          );
+        })}
+      </Box>
+      {shared.map(hint => (
+        <Typography key={hint} variant="body2" sx={{ mt: 1 }}>
+          <strong>What to do: </strong>
+          <MessageText text={hint} />
+        </Typography>
       ))}
-    </Box>
+    </>
   );
+}
+
+/**
+ * The advice to show under a message, unless the message already gives it
+ * word for word (a backend that put its hint in the message too).
+ */
+export function adviceBesides(
+  message: string,
+  advice: string | undefined,
+): string | undefined {
+  if (!advice) return undefined;
+  const words = (text: string) =>
+    text
+      .toLocaleLowerCase('en-US')
+      .replace(/[`.\s]+/g, ' ')
+      .trim();
+  return words(message).includes(words(advice)) ? undefined : advice;
 }

@@ -14,9 +14,10 @@ import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { driftCommands, fluxCommands } from '../../view/fluxCommands';
 import { formatAge } from '../../view/format';
-import { CommandList } from './CommandList';
+import { CommandList } from '../text/CommandBlock';
 import { COMPACT_TABLE_SX } from '../tableStyle';
 import { SyncChip } from './SyncChip';
+import { WarningChip } from '../text/WarningChip';
 
 function Title({ children }: { children: React.ReactNode }) {
   return (
@@ -108,11 +109,7 @@ function SyncState({
                 <dd title={source.revision}>
                   {shortRevision(source.revision)}{' '}
                   {source.differs ? (
-                    <Chip
-                      size="small"
-                      color="warning"
-                      label="not applied yet"
-                    />
+                    <WarningChip label="not applied yet" />
                   ) : (
                     <Chip size="small" variant="outlined" label="applied" />
                   )}
@@ -304,13 +301,7 @@ export function FluxDrawerSection({
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2.5 }}>
       {unmanaged ? (
         <Typography variant="body2" role="note">
-          <Chip
-            size="small"
-            color="warning"
-            variant="outlined"
-            label="unmanaged"
-            sx={{ mr: 1 }}
-          />
+          <WarningChip variant="outlined" label="unmanaged" sx={{ mr: 1 }} />
           No Flux inventory names this object: it was created outside GitOps.
         </Typography>
       ) : null}

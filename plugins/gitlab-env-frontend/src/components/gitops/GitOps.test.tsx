@@ -1,3 +1,4 @@
+import { command } from '../../__testUtils__/commands';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setupServer } from 'msw/node';
@@ -125,7 +126,9 @@ describe('GitOps in the environment tab', () => {
     ).toBeInTheDocument();
     expect(
       within(drawer).getByText(
-        'kubectl get configmap config -n shop --show-managed-fields -o yaml',
+        command(
+          'kubectl get configmap config -n shop --show-managed-fields -o yaml',
+        ),
       ),
     ).toBeInTheDocument();
     const repository = within(drawer).getByRole('table', {
@@ -227,7 +230,9 @@ describe('GitOps in the environment tab', () => {
       within(history).getByText('failed · HealthCheckFailed'),
     ).toBeInTheDocument();
     expect(
-      within(drawer).getByText('flux get kustomization shop -n flux-system'),
+      within(drawer).getByText(
+        command('flux get kustomization shop -n flux-system'),
+      ),
     ).toBeInTheDocument();
   });
 });

@@ -6,12 +6,11 @@ import {
   ResourceNode,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import Box from '@mui/material/Box';
-import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { unmanagedCommands } from '../../view/fluxCommands';
 import { GitlabEnvErrorPanel } from '../errors/GitlabEnvErrorPanel';
-import { CommandList } from './CommandList';
+import { CommandList } from '../text/CommandBlock';
 import { SyncChip } from './SyncChip';
 import {
   NO_FLUX_RESOURCE_WORDS,
@@ -23,6 +22,7 @@ import {
   RepositoryComparison,
   useRepositoryComparison,
 } from './useRepositoryComparison';
+import { WarningChip } from '../text/WarningChip';
 
 function NodeLinks({
   ids,
@@ -198,11 +198,7 @@ export function GitOpsPanel({
             </Link>
             <SyncChip status={flux.sync.status} />
             {flux.source?.differs ? (
-              <Chip
-                size="small"
-                color="warning"
-                label="source has a newer revision"
-              />
+              <WarningChip label="source has a newer revision" />
             ) : null}
             {flux.sync.message ? (
               <Typography

@@ -5,7 +5,7 @@ import {
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import { CommandList } from './CommandList';
+import { CommandList } from '../text/CommandBlock';
 
 const MAPPING_TEXT: Record<NamespaceMapping['source'], string> = {
   gitlab: "from the environment's settings in GitLab",

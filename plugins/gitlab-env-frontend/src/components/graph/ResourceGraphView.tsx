@@ -18,16 +18,22 @@ import Typography from '@mui/material/Typography';
 import { useTheme } from '@mui/material/styles';
 import { RESOURCE_EDGE_TYPES } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { GraphView, ViewNode } from '../../view/buildGraphView';
-import { ResourceGraphLayout, relayoutKeepingPlaces } from '../../layout';
+import {
+  NODE_HEIGHT,
+  NODE_WIDTH,
+  ResourceGraphLayout,
+  relayoutKeepingPlaces,
+  routeEdges,
+} from '../../layout';
 import { describeResource } from '../../view/describeResource';
 import { healthColor } from '../health/healthStyle';
 import { ResourceNodeCard, ResourceNodeData } from './ResourceNodeCard';
 import { PodGroupNodeCard, PodGroupNodeData } from './PodGroupNodeCard';
 import { EDGE_STYLES } from './edgeStyles';
+import { RoutedEdge } from './RoutedEdge';
 
 const NODE_TYPES = { resource: ResourceNodeCard, podGroup: PodGroupNodeCard };
-const NODE_WIDTH = 260;
-const NODE_HEIGHT = 64;
+const EDGE_TYPES = { routed: RoutedEdge };
 // Declared up front: React Flow otherwise renders every node once to measure
 // its handles, which for a 1,000-node environment costs seconds.
 const HANDLES: NodeHandle[] = [
@@ -189,6 +195,7 @@ export function ResourceGraphView({
           nodes={nodes}
           edges={edges}
           nodeTypes={NODE_TYPES}
+          edgeTypes={EDGE_TYPES}
           onNodeClick={onNodeClick}
           onNodeContextMenu={onNodeContextMenu}
           colorMode={theme.palette.mode}
@@ -305,13 +312,21 @@ function toFlow(
       ariaLabel: nodeLabel(viewNode),
     };
   });
+  // The tree's edges go from a column to the next; the others are routed
+  // around the boxes they would otherwise cross.
+  const routes = routeEdges(
+    layout,
+    view.edges.filter(edge => !edge.tree),
+  );
   const edges: Edge[] = view.edges.map(edge => {
     const style = EDGE_STYLES[edge.type];
+    const points = routes.get(edge.id);
     return {
       id: edge.id,
       source: edge.source,
       target: edge.target,
-      type: edge.tree ? 'smoothstep' : 'default',
+      type: edgeType(edge.tree, Boolean(points)),
+      data: points ? { points } : undefined,
       animated: style.animated,
       style: {
         stroke: style.color,
@@ -325,6 +340,12 @@ function toFlow(
     };
   });
   return { nodes, edges, height: layout.height };
+}
+
+/** The tree's edges step from a column to the next; the others follow their route. */
+function edgeType(tree: boolean, routed: boolean) {
+  if (tree) return 'smoothstep';
+  return routed ? 'routed' : 'default';
 }
 
 function nodeData(

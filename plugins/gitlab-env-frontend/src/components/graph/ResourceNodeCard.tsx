@@ -12,6 +12,7 @@ import { HealthOriginHint } from '../health/HealthOriginHint';
 import { KindIcon } from './KindIcon';
 import { NodeFrame } from './NodeFrame';
 import { kindShortName } from '../../view/kinds';
+import { MiddleEllipsis } from '../text/MiddleEllipsis';
 
 export interface ResourceNodeData extends Record<string, unknown> {
   kind: string;
@@ -64,10 +65,10 @@ export const ResourceNodeCard = memo(function ResourceNodeCardView({
       <Box sx={{ minWidth: 0, flexGrow: 1 }}>
         <Typography
           variant="body2"
-          noWrap
+          component="div"
           sx={{ fontWeight: 600, lineHeight: 1.3 }}
         >
-          {data.name}
+          <MiddleEllipsis text={data.name} />
         </Typography>
         <Typography
           variant="caption"

@@ -8,6 +8,7 @@ import Chip from '@mui/material/Chip';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { HealthIcon, healthColor } from './healthStyle';
+import { WarningChip } from '../text/WarningChip';
 
 /**
  * The mark next to a health computed from incomplete data: the status may be
@@ -25,9 +26,7 @@ function PartialMark({ reasons }: { reasons: string[] }) {
         </Box>
       }
     >
-      <Chip
-        size="small"
-        color="warning"
+      <WarningChip
         variant="outlined"
         label="partial"
         aria-label={`Partial data: ${reasons.join(' ')}`}
@@ -61,10 +60,12 @@ export function HealthBadge({ summary }: { summary: HealthSummary }) {
         variant="outlined"
         icon={<HealthIcon status={summary.status} />}
         label={summary.status}
+        // The colour is the border's and the icon's; the words stay dark
+        // enough to read (ArgoCD's light colours fail contrast as text).
         sx={{
           fontWeight: 600,
           borderColor: healthColor(summary.status),
-          color: healthColor(summary.status),
+          color: 'text.primary',
         }}
       />
       {summary.partial && <PartialMark reasons={summary.partial.reasons} />}

@@ -82,7 +82,7 @@ export function LiveIndicator({
           {reason.slice(1)}.
         </Typography>
       ) : null}
-      {dataAt ? <DataAge dataAt={dataAt} /> : null}
+      {dataAt ? <DataAge dataAt={dataAt} live={mode === 'live'} /> : null}
       {[...polled].map(([cause, group]) => (
         <PolledKinds key={cause} cause={cause} kinds={group} />
       ))}
@@ -128,8 +128,13 @@ function PolledKinds({
   );
 }
 
-/** "data 4s old", ticking every second without re-rendering the page. */
-function DataAge({ dataAt }: { dataAt: string }) {
+/**
+ * How old the data is, ticking every second without re-rendering the page.
+ * While live, the data is current and the age is that of the newest change
+ * the cluster reported: said as such ("last change 104 s ago"); otherwise
+ * it is how stale what is shown may be ("data 2 m old").
+ */
+function DataAge({ dataAt, live }: { dataAt: string; live: boolean }) {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 1000);
@@ -137,13 +142,17 @@ function DataAge({ dataAt }: { dataAt: string }) {
   }, []);
   const age = formatAge(dataAt, now);
   if (!age) return null;
+  const spaced = age.replace(/^(\d+)/, '$1 ');
   return (
     <Typography
       variant="caption"
       color="text.secondary"
-      title={new Date(dataAt).toLocaleString()}
+      title={`${
+        live ? 'The newest change the cluster reported' : 'Data read'
+      } at ${new Date(dataAt).toLocaleString()}`}
+      data-testid="data-age"
     >
-      data {age} old
+      {live ? `last change ${spaced} ago` : `data ${spaced} old`}
     </Typography>
   );
 }

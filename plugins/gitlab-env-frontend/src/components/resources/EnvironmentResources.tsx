@@ -14,9 +14,7 @@ import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
-import IconButton from '@mui/material/IconButton';
-import Tooltip from '@mui/material/Tooltip';
-import CloseIcon from '@mui/icons-material/Close';
+import { Link } from '@backstage/core-components';
 import { Polled } from '../../hooks/usePolledMap';
 import {
   NO_FILTERS,
@@ -32,13 +30,15 @@ import {
 import { LiveEnvironmentState } from '../../api';
 import { LiveIndicator } from '../live/LiveIndicator';
 import { HealthBadge } from '../health/HealthBadge';
+import { OptionalLink } from '../text/OptionalLink';
 import { ResourceGraphView } from '../graph/ResourceGraphView';
 import { DrawerTab, ResourceDrawer } from '../drawer/ResourceDrawer';
 import { EnvironmentScopeProvider } from '../actions/EnvironmentScope';
 import { NodeContextMenu } from '../actions/NodeContextMenu';
 import { ResourceTable } from './ResourceTable';
 import { ResourceFiltersBar, ResourceViewMode } from './ResourceFiltersBar';
-import { formatAge } from '../../view/format';
+import { formatAge, shortSha } from '../../view/format';
+import { TierChip } from '../environments/TierChip';
 import { GitOpsPanel, MappingSource, NamespaceMappingDetails } from '../gitops';
 
 /** One environment opened: its resources as a graph or a list, and the drawer. */
@@ -50,7 +50,6 @@ export function EnvironmentResources({
   paused = false,
   pollIntervalMs,
   onRetry,
-  onClose,
   now,
 }: {
   /** The entity whose environment this is: actions and logs act in its name. */
@@ -63,7 +62,6 @@ export function EnvironmentResources({
   /** How often the tab polls when streaming does not get through. */
   pollIntervalMs?: number;
   onRetry: () => void;
-  onClose: () => void;
   now: number;
 }) {
   return (
@@ -79,28 +77,9 @@ export function EnvironmentResources({
         <Typography variant="h5" component="h2">
           {environment.name}
         </Typography>
+        <TierChip tier={environment.tier} />
         {polled?.value ? <HealthBadge summary={polled.value.health} /> : null}
         <Box sx={{ flexGrow: 1 }} />
-        {polled?.value ? (
-          <Typography variant="caption" color="text.secondary">
-            namespace <code>{polled.value.scope.namespace ?? '—'}</code>
-            {polled.value.scope.labelSelector ? (
-              <>
-                {' '}
-                · selector <code>{polled.value.scope.labelSelector}</code>
-              </>
-            ) : null}
-            {live ? null : (
-              <>
-                {' · read '}
-                {formatAge(polled.value.fetchedAt, now) ?? '?'} ago
-              </>
-            )}
-          </Typography>
-        ) : null}
-        {polled?.value ? (
-          <MappingSource mapping={polled.value.environment.namespaceSource} />
-        ) : null}
         {live ? (
           <LiveIndicator
             connection={live.connection}
@@ -111,16 +90,13 @@ export function EnvironmentResources({
             pollIntervalMs={pollIntervalMs}
           />
         ) : null}
-        <Tooltip title="Close">
-          <IconButton
-            aria-label={`Close resources of ${environment.name}`}
-            onClick={onClose}
-            size="small"
-          >
-            <CloseIcon />
-          </IconButton>
-        </Tooltip>
       </Box>
+      <EnvironmentFacts
+        environment={environment}
+        data={polled?.value}
+        live={Boolean(live)}
+        now={now}
+      />
       {polled?.value ? (
         <NamespaceMappingDetails
           mapping={polled.value.environment.namespaceSource}
@@ -138,6 +114,104 @@ export function EnvironmentResources({
         <ResourcesBody polled={polled} onRetry={onRetry} now={now} />
       </EnvironmentScopeProvider>
     </Paper>
+  );
+}
+
+/**
+ * Where the opened environment runs and what it runs: agent, namespace (and
+ * where it came from), the last deployment, its URL and its GitLab page.
+ */
+function EnvironmentFacts({
+  environment,
+  data,
+  live,
+  now,
+}: {
+  environment: GitlabEnvironment;
+  data?: EnvironmentResourcesResponse;
+  live: boolean;
+  now: number;
+}) {
+  const { agent, lastDeployment } = environment;
+  const deployedAgo = formatAge(lastDeployment?.finishedAt, now);
+  const namespace = data?.scope.namespace ?? environment.namespace;
+  const facts: Array<[string, React.ReactNode]> = [
+    [
+      'Agent',
+      agent ? (
+        <OptionalLink to={agent.webUrl}>{agent.name}</OptionalLink>
+      ) : (
+        'none'
+      ),
+    ],
+    [
+      'Namespace',
+      <>
+        <code>{namespace ?? 'not set'}</code>
+        {data?.scope.labelSelector ? (
+          <>
+            {' '}
+            selector <code>{data.scope.labelSelector}</code>
+          </>
+        ) : null}{' '}
+        <MappingSource
+          mapping={(data?.environment ?? environment).namespaceSource}
+        />
+      </>,
+    ],
+    [
+      'Deployed',
+      lastDeployment ? (
+        <OptionalLink to={lastDeployment.webUrl}>
+          {[
+            lastDeployment.ref,
+            shortSha(lastDeployment.sha),
+            deployedAgo ? `${deployedAgo} ago` : undefined,
+          ]
+            .filter(Boolean)
+            .join(' · ') || `#${lastDeployment.iid}`}
+          {lastDeployment.status !== 'success'
+            ? ` (${lastDeployment.status})`
+            : ''}
+        </OptionalLink>
+      ) : (
+        'never'
+      ),
+    ],
+  ];
+  if (environment.externalUrl)
+    facts.push([
+      'URL',
+      <Link to={environment.externalUrl}>
+        {environment.externalUrl.replace(/^https?:\/\//, '')}
+      </Link>,
+    ]);
+  if (environment.webUrl)
+    facts.push(['GitLab', <Link to={environment.webUrl}>Open in GitLab</Link>]);
+  if (data && !live)
+    facts.push(['Read', `${formatAge(data.fetchedAt, now) ?? '?'} ago`]);
+  return (
+    <Box
+      component="dl"
+      aria-label="Environment details"
+      sx={{
+        display: 'flex',
+        flexWrap: 'wrap',
+        columnGap: 3,
+        rowGap: 0.5,
+        m: 0,
+        typography: 'body2',
+        '& dt': { color: 'text.secondary', mr: 0.75 },
+        '& dd': { m: 0 },
+      }}
+    >
+      {facts.map(([term, value]) => (
+        <Box key={term} sx={{ display: 'flex', alignItems: 'baseline' }}>
+          <dt>{term}</dt>
+          <dd>{value}</dd>
+        </Box>
+      ))}
+    </Box>
   );
 }
 

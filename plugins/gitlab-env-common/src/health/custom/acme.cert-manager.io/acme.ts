@@ -1,5 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../../types';
-import { health, statusOf, str } from '../../conditions';
+import { health } from '../../conditions';
+import { statusOf, str } from '../../../k8s/objects';
 
 /**
  * cert-manager ACME Order and Challenge (Argo CD's acme.cert-manager.io

@@ -1,11 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../../types';
-import {
-  conditionsOf,
-  health,
-  isRecord,
-  specOf,
-  statusOf,
-} from '../../conditions';
+import { conditionsOf, health } from '../../conditions';
+import { isRecord, specOf, statusOf } from '../../../k8s/objects';
 
 /** `status.componentsReady` ("ready/total") as numbers. */
 function componentsReady(

@@ -1,5 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../../types';
-import { health, specOf, statusOf } from '../../conditions';
+import { health } from '../../conditions';
+import { specOf, statusOf } from '../../../k8s/objects';
 
 const RUNNING = 'BroadcastJob is still running';
 

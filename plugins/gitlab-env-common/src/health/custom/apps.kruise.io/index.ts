@@ -1,4 +1,4 @@
-import type { HealthRule } from '../../rules';
+import type { HealthRule } from '../../healthRule';
 import { advancedCronJobHealth } from './AdvancedCronJob';
 import { broadcastJobHealth } from './BroadcastJob';
 import { cloneSetHealth } from './CloneSet';

@@ -1,5 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../../types';
-import { health, isRecord, specOf, statusOf } from '../../conditions';
+import { health } from '../../conditions';
+import { isRecord, specOf, statusOf } from '../../../k8s/objects';
 
 /** Shared by OpenKruise's workload rules (CloneSet, Advanced StatefulSet and DaemonSet). */
 export const WAITING = 'Waiting for initialization';

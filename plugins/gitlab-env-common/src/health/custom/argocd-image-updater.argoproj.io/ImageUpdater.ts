@@ -1,5 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../../types';
-import { conditionsOf, health, isRecord, statusOf } from '../../conditions';
+import { conditionsOf, health } from '../../conditions';
+import { isRecord, statusOf } from '../../../k8s/objects';
 import { decidingCondition } from '../readyCondition';
 
 /**

@@ -3,7 +3,8 @@ import {
   HealthAssessment,
   KubernetesObject,
 } from '../../../types';
-import { health, isRecord, statusOf, str } from '../../conditions';
+import { health } from '../../conditions';
+import { isRecord, statusOf, str } from '../../../k8s/objects';
 
 const VALID = new Set<string>(HEALTH_STATUSES);
 

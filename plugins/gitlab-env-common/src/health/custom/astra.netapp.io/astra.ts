@@ -1,5 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../../types';
-import { findCondition, health, kindOf, statusOf } from '../../conditions';
+import { findCondition, health } from '../../conditions';
+import { kindOf, statusOf } from '../../../k8s/objects';
 
 const NO_STATUS = 'No status available';
 

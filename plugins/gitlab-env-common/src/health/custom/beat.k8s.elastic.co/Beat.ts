@@ -1,5 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../../types';
-import { health, isRecord, statusOf } from '../../conditions';
+import { health } from '../../conditions';
+import { isRecord, statusOf } from '../../../k8s/objects';
 
 const PROGRESSING = 'Elastic Beat phase is progressing';
 

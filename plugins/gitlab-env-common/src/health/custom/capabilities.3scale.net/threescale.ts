@@ -1,6 +1,7 @@
 import { HealthAssessment, KubernetesObject } from '../../../types';
-import type { HealthRule } from '../../rules';
-import { conditionsOf, health, isRecord, statusOf } from '../../conditions';
+import type { HealthRule } from '../../healthRule';
+import { conditionsOf, health } from '../../conditions';
+import { isRecord, statusOf } from '../../../k8s/objects';
 
 /**
  * 3scale operator capabilities kinds synchronised with a 3scale account

@@ -1,5 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../../types';
-import { health, isRecord, statusOf, str } from '../../conditions';
+import { health } from '../../conditions';
+import { isRecord, statusOf, str } from '../../../k8s/objects';
 
 /**
  * Rook CephCluster (Argo CD's ceph.rook.io/CephCluster): Ceph's own health

@@ -1,5 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../../types';
-import { health, isRecord, statusOf } from '../../conditions';
+import { health } from '../../conditions';
+import { isRecord, statusOf } from '../../../k8s/objects';
 
 /** Rook CephObjectStore (Argo CD's ceph.rook.io/CephObjectStore): its phase, and endpoint. */
 export function cephObjectStoreHealth(obj: KubernetesObject): HealthAssessment {

@@ -1,5 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../../types';
-import { findCondition, health, specOf, statusOf } from '../../conditions';
+import { findCondition, health } from '../../conditions';
+import { specOf, statusOf } from '../../../k8s/objects';
 
 /**
  * Cluster API Cluster (Argo CD's cluster.x-k8s.io/Cluster): paused, then

@@ -1,5 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../../types';
-import { findCondition, health, statusOf } from '../../conditions';
+import { findCondition, health } from '../../conditions';
+import { statusOf } from '../../../k8s/objects';
 
 /**
  * Cluster API Machine (Argo CD's cluster.x-k8s.io/Machine): Running is

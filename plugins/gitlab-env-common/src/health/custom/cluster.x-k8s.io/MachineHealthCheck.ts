@@ -1,5 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../../types';
-import { health, statusOf } from '../../conditions';
+import { health } from '../../conditions';
+import { statusOf } from '../../../k8s/objects';
 
 /**
  * Cluster API MachineHealthCheck (Argo CD's cluster.x-k8s.io/MachineHealthCheck):

@@ -1,5 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../../types';
-import { conditionsOf, health, statusOf } from '../../conditions';
+import { conditionsOf, health } from '../../conditions';
+import { statusOf } from '../../../k8s/objects';
 
 /**
  * Cluster API MachinePool (Argo CD's cluster.x-k8s.io/MachinePool): the

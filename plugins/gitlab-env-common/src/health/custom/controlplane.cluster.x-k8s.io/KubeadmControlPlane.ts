@@ -1,5 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../../types';
-import { health, isRecord, statusOf } from '../../conditions';
+import { health } from '../../conditions';
+import { isRecord, statusOf } from '../../../k8s/objects';
 
 /** The first condition of a type in a raw list, whatever its status's shape. */
 function conditionOf(

@@ -1,5 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../../types';
-import { health, isRecord, specOf, statusOf } from '../../conditions';
+import { health } from '../../conditions';
+import { isRecord, specOf, statusOf } from '../../../k8s/objects';
 
 const UNKNOWN =
   'Elasticsearch Cluster status is unknown. Ensure your ArgoCD is current and then check for/file a bug report: https://github.com/argoproj/argo-cd/issues';

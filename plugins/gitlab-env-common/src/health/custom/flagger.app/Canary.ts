@@ -3,7 +3,8 @@ import {
   HealthStatus,
   KubernetesObject,
 } from '../../../types';
-import { conditionsOf, health, isRecord, statusOf } from '../../conditions';
+import { conditionsOf, health } from '../../conditions';
+import { isRecord, statusOf } from '../../../k8s/objects';
 
 const SEP = ' --- ';
 const PHASES: Record<string, HealthStatus> = {

@@ -1,5 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../../types';
-import { health, isRecord, statusOf, str } from '../../conditions';
+import { health } from '../../conditions';
+import { isRecord, statusOf, str } from '../../../k8s/objects';
 
 // solo-kit resource states, by name or by their enum number.
 const STATES: Record<string, 'Pending' | 'Accepted' | 'Rejected' | 'Warning'> =

@@ -1,5 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../../types';
-import { health, statusOf } from '../../conditions';
+import { health } from '../../conditions';
+import { statusOf } from '../../../k8s/objects';
 
 /**
  * grafana-operator Grafana (Argo CD's grafana.integreatly.org/Grafana): the

@@ -1,5 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../../types';
-import { health, statusOf } from '../../conditions';
+import { health } from '../../conditions';
+import { statusOf } from '../../../k8s/objects';
 
 /** IstioOperator (Argo CD's install.istio.io/IstioOperator): the overall `status.status`, by name or number. */
 export function istioOperatorHealth(obj: KubernetesObject): HealthAssessment {

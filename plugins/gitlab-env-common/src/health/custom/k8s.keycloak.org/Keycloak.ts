@@ -1,5 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../../types';
-import { conditionsOf, health, isRecord } from '../../conditions';
+import { conditionsOf, health } from '../../conditions';
+import { isRecord } from '../../../k8s/objects';
 
 /**
  * Keycloak operator Keycloak (Argo CD's k8s.keycloak.org/Keycloak): the

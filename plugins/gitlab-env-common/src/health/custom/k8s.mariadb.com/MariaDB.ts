@@ -1,5 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../../types';
-import { conditionsOf, health, isRecord } from '../../conditions';
+import { conditionsOf, health } from '../../conditions';
+import { isRecord } from '../../../k8s/objects';
 
 /**
  * mariadb-operator MariaDB (Argo CD's k8s.mariadb.com/MariaDB): the first

@@ -3,13 +3,8 @@ import {
   HealthStatus,
   KubernetesObject,
 } from '../../../types';
-import {
-  conditionsOf,
-  health,
-  isRecord,
-  statusOf,
-  str,
-} from '../../conditions';
+import { conditionsOf, health } from '../../conditions';
+import { isRecord, statusOf, str } from '../../../k8s/objects';
 
 /**
  * KubeVirt VirtualMachine (Argo CD's kubevirt.io/VirtualMachine): paused,

@@ -1,5 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../../types';
-import { health, isRecord, statusOf } from '../../conditions';
+import { health } from '../../conditions';
+import { isRecord, statusOf } from '../../../k8s/objects';
 
 const PENDING = 'An install plan for a subscription is pending installation';
 const FAILING = new Set([

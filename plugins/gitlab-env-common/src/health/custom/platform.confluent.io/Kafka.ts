@@ -1,5 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../../types';
-import { health, statusOf } from '../../conditions';
+import { health } from '../../conditions';
+import { statusOf } from '../../../k8s/objects';
 
 /** Confluent for Kubernetes Kafka (Argo CD's platform.confluent.io/Kafka): its phase. */
 export function confluentKafkaHealth(obj: KubernetesObject): HealthAssessment {

@@ -1,5 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../../types';
-import { health, isRecord, specOf, statusOf } from '../../conditions';
+import { health } from '../../conditions';
+import { isRecord, specOf, statusOf } from '../../../k8s/objects';
 
 const WAITING = 'Waiting for the status to be reported';
 

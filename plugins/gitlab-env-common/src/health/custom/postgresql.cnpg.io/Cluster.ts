@@ -3,7 +3,8 @@ import {
   HealthStatus,
   KubernetesObject,
 } from '../../../types';
-import { health, isRecord, statusOf, str } from '../../conditions';
+import { health } from '../../conditions';
+import { isRecord, statusOf, str } from '../../../k8s/objects';
 
 const PHASES: Record<string, HealthStatus> = {
   'Cluster in healthy state': 'Healthy',

@@ -1,11 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../../types';
-import {
-  findCondition,
-  health,
-  isRecord,
-  statusOf,
-  str,
-} from '../../conditions';
+import { findCondition, health } from '../../conditions';
+import { isRecord, statusOf, str } from '../../../k8s/objects';
 
 const WAITING = 'Waiting for status';
 

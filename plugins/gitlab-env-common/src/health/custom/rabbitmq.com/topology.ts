@@ -1,4 +1,4 @@
-import type { HealthRule } from '../../rules';
+import type { HealthRule } from '../../healthRule';
 import { conditionsOf, health } from '../../conditions';
 
 /**

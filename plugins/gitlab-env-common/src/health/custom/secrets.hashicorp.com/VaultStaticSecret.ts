@@ -1,5 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../../types';
-import { health, statusOf } from '../../conditions';
+import { health } from '../../conditions';
+import { statusOf } from '../../../k8s/objects';
 
 /**
  * Vault Secrets Operator VaultStaticSecret (Argo CD's

@@ -1,5 +1,6 @@
 import { HealthAssessment, KubernetesObject } from '../../../types';
-import { health, isRecord, specOf, statusOf, str } from '../../conditions';
+import { health } from '../../conditions';
+import { isRecord, specOf, statusOf, str } from '../../../k8s/objects';
 
 const WAITING = 'Waiting for Executor pods';
 

@@ -1,0 +1,135 @@
+import { Numbers, grown } from './columns';
+
+const NONE = -1;
+
+/**
+ * Bids to be a node's tree parent: each ranked `owns`/`manages` addition
+ * of a frame bids for its target. A node's parent is the source of its
+ * best bid: the lowest rank, then the earliest origin in input order, then
+ * the frame's place (the whole before its items, items in list order) and
+ * the addition's index within the frame. Forgetting a frame marks its bids
+ * dead; a target's list drops them when next read.
+ */
+export class BidTable {
+  private readonly numbers = new Numbers();
+  private frame = new Int32Array(0);
+  private origin = new Int32Array(0);
+  private place = new Int32Array(0);
+  private index = new Int32Array(0);
+  private rank = new Int32Array(0);
+  private source = new Int32Array(0);
+  private target = new Int32Array(0);
+  private nextInTarget = new Int32Array(0);
+  private nextOfFrame = new Int32Array(0);
+  private dead = new Uint8Array(0);
+  private targetBids = new Int32Array(0);
+  private frameBids = new Int32Array(0);
+
+  private grow(size: number) {
+    this.frame = grown(this.frame, size);
+    this.origin = grown(this.origin, size);
+    this.place = grown(this.place, size);
+    this.index = grown(this.index, size);
+    this.rank = grown(this.rank, size);
+    this.source = grown(this.source, size);
+    this.target = grown(this.target, size);
+    this.nextInTarget = grown(this.nextInTarget, size);
+    this.nextOfFrame = grown(this.nextOfFrame, size);
+    this.dead = grown(this.dead, size);
+  }
+
+  /** Room for the bids of this many nodes without growing. */
+  reserve(nodes: number) {
+    if (nodes > this.frame.length) this.grow(nodes);
+    if (nodes > this.targetBids.length)
+      this.targetBids = grown(this.targetBids, nodes, NONE);
+    if (nodes * 2 > this.frameBids.length)
+      this.frameBids = grown(this.frameBids, nodes * 2, NONE);
+  }
+
+  addSlot(slot: number, reused: boolean) {
+    if (slot >= this.targetBids.length)
+      this.targetBids = grown(this.targetBids, slot + 1, NONE);
+    else if (reused) this.targetBids[slot] = NONE;
+  }
+
+  addFrame(frame: number) {
+    if (frame >= this.frameBids.length)
+      this.frameBids = grown(this.frameBids, frame + 1, NONE);
+    this.frameBids[frame] = NONE;
+  }
+
+  add(
+    frame: number,
+    origin: number,
+    place: number,
+    index: number,
+    rank: number,
+    source: number,
+    target: number,
+  ) {
+    const bid = this.numbers.take();
+    if (bid >= this.frame.length) this.grow(bid + 1);
+    this.frame[bid] = frame;
+    this.origin[bid] = origin;
+    this.place[bid] = place;
+    this.index[bid] = index;
+    this.rank[bid] = rank;
+    this.source[bid] = source;
+    this.target[bid] = target;
+    this.dead[bid] = 0;
+    this.nextInTarget[bid] = this.targetBids[target];
+    this.targetBids[target] = bid;
+    this.nextOfFrame[bid] = this.frameBids[frame];
+    this.frameBids[frame] = bid;
+  }
+
+  /** Marks the frame's bids dead; calls `changed` with each target. */
+  forget(frame: number, changed: (target: number) => void) {
+    for (let bid = this.frameBids[frame]; bid !== NONE; ) {
+      this.dead[bid] = 1;
+      changed(this.target[bid]);
+      bid = this.nextOfFrame[bid];
+    }
+    this.frameBids[frame] = NONE;
+  }
+
+  /** The source of the node's best live bid, or -1; `orders[slot]` is a node's place in the input. */
+  best(target: number, orders: ArrayLike<number>): number {
+    let best = NONE;
+    let prev = NONE;
+    for (let bid = this.targetBids[target]; bid !== NONE; ) {
+      const next = this.nextInTarget[bid];
+      if (this.dead[bid]) {
+        if (prev === NONE) this.targetBids[target] = next;
+        else this.nextInTarget[prev] = next;
+        this.numbers.release(bid);
+        bid = next;
+        continue;
+      }
+      if (best === NONE || this.better(bid, best, orders)) best = bid;
+      prev = bid;
+      bid = next;
+    }
+    return best === NONE ? NONE : this.source[best];
+  }
+
+  private better(a: number, b: number, orders: ArrayLike<number>): boolean {
+    if (this.rank[a] !== this.rank[b]) return this.rank[a] < this.rank[b];
+    const originA = this.origin[a];
+    const originB = this.origin[b];
+    if (originA !== originB) return orders[originA] < orders[originB];
+    if (this.place[a] !== this.place[b]) return this.place[a] < this.place[b];
+    return this.index[a] < this.index[b];
+  }
+
+  /** A freed node: its bids (all dead by now) go. */
+  clearSlot(slot: number) {
+    for (let bid = this.targetBids[slot]; bid !== NONE; ) {
+      const next = this.nextInTarget[bid];
+      this.numbers.release(bid);
+      bid = next;
+    }
+    this.targetBids[slot] = NONE;
+  }
+}

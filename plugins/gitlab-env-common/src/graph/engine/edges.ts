@@ -1,0 +1,295 @@
+import { RESOURCE_EDGE_TYPES, ResourceEdge, ResourceNode } from '../../types';
+import { Numbers, grown } from './columns';
+
+const NONE = -1;
+
+const EMPTY = -1;
+const TOMBSTONE = -2;
+const WAS_IN = 1;
+const REMOVED = 2;
+
+/** Edge types by number, and numbers by type (in RESOURCE_EDGE_TYPES order). */
+export const EDGE_TYPE_NUMBER: ReadonlyMap<string, number> = new Map(
+  RESOURCE_EDGE_TYPES.map((type, number) => [type, number]),
+);
+
+function hash(source: number, target: number, type: number): number {
+  const h =
+    Math.imul(source, 0x9e3779b1) ^ Math.imul(target + 1, 0x85ebca6b) ^ type;
+  return h ^ (h >>> 15);
+}
+
+/** Edges added and removed by one apply. */
+export interface EdgeChanges {
+  added: ResourceEdge[];
+  removed: ResourceEdge[];
+}
+
+/**
+ * The edges of the graph, each (source, target, type) once however many
+ * inferences add it (a count of additions), found by an open-addressing
+ * hash of the three numbers, and listed in the order first added. What
+ * each frame added is a list of addition entries, so forgetting a frame
+ * takes its additions back. An edge's `ResourceEdge` is made when it is
+ * first handed out.
+ */
+export class EdgeTable {
+  private readonly numbers = new Numbers();
+  private source = new Int32Array(0);
+  private target = new Int32Array(0);
+  private type = new Int8Array(0);
+  private count = new Int32Array(0);
+  /** The apply that last took the edge in or out of the graph. */
+  private touched = new Int32Array(0);
+  private flags = new Uint8Array(0);
+  private readonly handedOut: Array<ResourceEdge | undefined> = [];
+
+  private table = new Int32Array(1024).fill(EMPTY);
+  private filled = 0;
+
+  private order = new Int32Array(0);
+  private orderLength = 0;
+  private removedInOrder = 0;
+
+  private touchedNow: number[] = [];
+  private apply = 0;
+
+  // Additions: an edge a frame added, in the frame's list.
+  private readonly additionNumbers = new Numbers();
+  private additionEdge = new Int32Array(0);
+  private additionNext = new Int32Array(0);
+  private frameAdditions = new Int32Array(0);
+  /** How many additions each frame holds, for their sequence numbers. */
+  private frameAdditionCount = new Int32Array(0);
+
+  constructor(
+    private readonly nodes: ReadonlyArray<ResourceNode | undefined>,
+  ) {}
+
+  /** Starts an apply: what it takes in or out is reported at `settle`. */
+  begin(apply: number) {
+    this.apply = apply;
+  }
+
+  /** Room for edges and additions of this many nodes without growing. */
+  reserve(nodes: number) {
+    if (nodes * 2 > this.source.length) this.growEdges(nodes * 2);
+    if (nodes * 2 > this.additionEdge.length) this.growAdditions(nodes * 2);
+    if (nodes * 2 > this.frameAdditions.length) {
+      this.frameAdditions = grown(this.frameAdditions, nodes * 2, NONE);
+      this.frameAdditionCount = grown(this.frameAdditionCount, nodes * 2);
+    }
+    if (nodes * 2 > this.order.length)
+      this.order = grown(this.order, nodes * 2);
+    let capacity = this.table.length;
+    while (nodes * 8 > capacity) capacity *= 2;
+    if (capacity > this.table.length) {
+      this.rehashTo(capacity);
+    }
+  }
+
+  /** A new frame has added nothing yet. */
+  addFrame(frame: number) {
+    if (frame >= this.frameAdditions.length) {
+      this.frameAdditions = grown(this.frameAdditions, frame + 1, NONE);
+      this.frameAdditionCount = grown(this.frameAdditionCount, frame + 1);
+    }
+    this.frameAdditions[frame] = NONE;
+    this.frameAdditionCount[frame] = 0;
+  }
+
+  private growEdges(size: number) {
+    this.source = grown(this.source, size);
+    this.target = grown(this.target, size);
+    this.type = grown(this.type, size);
+    this.count = grown(this.count, size);
+    this.touched = grown(this.touched, size, NONE);
+    this.flags = grown(this.flags, size);
+  }
+
+  private growAdditions(size: number) {
+    this.additionEdge = grown(this.additionEdge, size);
+    this.additionNext = grown(this.additionNext, size);
+  }
+
+  /**
+   * The frame adds an edge; gives the index of the addition in the frame
+   * (its sequence among the frame's additions). Unless `record`, the
+   * addition is only counted (a one-shot load forgets nothing).
+   */
+  add(
+    frame: number,
+    source: number,
+    target: number,
+    type: number,
+    record: boolean,
+  ): number {
+    const edge = this.findOrMake(source, target, type);
+    this.count[edge] += 1;
+    if (!record) return this.frameAdditionCount[frame]++;
+    if (this.count[edge] === 1) this.touch(edge, false);
+    const addition = this.additionNumbers.take();
+    if (addition >= this.additionEdge.length) this.growAdditions(addition + 1);
+    this.additionEdge[addition] = edge;
+    this.additionNext[addition] = this.frameAdditions[frame];
+    this.frameAdditions[frame] = addition;
+    return this.frameAdditionCount[frame]++;
+  }
+
+  /** Takes back everything the frame added. */
+  forget(frame: number) {
+    let addition = this.frameAdditions[frame];
+    if (addition === NONE) return;
+    this.frameAdditions[frame] = NONE;
+    this.frameAdditionCount[frame] = 0;
+    while (addition !== NONE) {
+      const edge = this.additionEdge[addition];
+      this.count[edge] -= 1;
+      if (this.count[edge] === 0) this.touch(edge, true);
+      const next = this.additionNext[addition];
+      this.additionNumbers.release(addition);
+      addition = next;
+    }
+  }
+
+  private touch(edge: number, wasIn: boolean) {
+    if (this.touched[edge] === this.apply) return;
+    this.touched[edge] = this.apply;
+    this.flags[edge] = (this.flags[edge] & ~WAS_IN) | (wasIn ? WAS_IN : 0);
+    this.touchedNow.push(edge);
+  }
+
+  private findOrMake(source: number, target: number, type: number): number {
+    const mask = this.table.length - 1;
+    let at = hash(source, target, type) & mask;
+    let reuse = NONE;
+    for (;;) {
+      const edge = this.table[at];
+      if (edge === EMPTY) break;
+      if (edge === TOMBSTONE) {
+        if (reuse === NONE) reuse = at;
+      } else if (
+        this.source[edge] === source &&
+        this.target[edge] === target &&
+        this.type[edge] === type
+      ) {
+        return edge;
+      }
+      at = (at + 1) & mask;
+    }
+    const edge = this.numbers.take();
+    if (edge >= this.source.length) this.growEdges(edge + 1);
+    this.source[edge] = source;
+    this.target[edge] = target;
+    this.type[edge] = type;
+    this.count[edge] = 0;
+    this.touched[edge] = NONE;
+    this.flags[edge] = 0;
+    // Reset when the number was freed (see compact).
+    if (reuse === NONE) {
+      this.table[at] = edge;
+      this.filled += 1;
+      // At most half full (tombstones included), so probes stay short.
+      if (this.filled * 2 > this.table.length) this.rehash();
+    } else {
+      this.table[reuse] = edge;
+    }
+    if (this.orderLength >= this.order.length)
+      this.order = grown(this.order, this.orderLength + 1);
+    this.order[this.orderLength++] = edge;
+    return edge;
+  }
+
+  private rehash() {
+    let live = 0;
+    for (const edge of this.table) if (edge >= 0) live += 1;
+    let capacity = this.table.length;
+    while (live * 4 > capacity) capacity *= 2;
+    this.rehashTo(capacity);
+  }
+
+  private rehashTo(capacity: number) {
+    const live: number[] = [];
+    for (const edge of this.table) if (edge >= 0) live.push(edge);
+    this.table = new Int32Array(capacity).fill(EMPTY);
+    const mask = capacity - 1;
+    for (const edge of live) {
+      let at =
+        hash(this.source[edge], this.target[edge], this.type[edge]) & mask;
+      while (this.table[at] !== EMPTY) at = (at + 1) & mask;
+      this.table[at] = edge;
+    }
+    this.filled = live.length;
+  }
+
+  private unhash(edge: number) {
+    const mask = this.table.length - 1;
+    let at = hash(this.source[edge], this.target[edge], this.type[edge]) & mask;
+    while (this.table[at] !== edge) at = (at + 1) & mask;
+    this.table[at] = TOMBSTONE;
+  }
+
+  private objectOf(edge: number): ResourceEdge {
+    let object = this.handedOut[edge];
+    if (object === undefined) {
+      object = {
+        source: this.nodes[this.source[edge]]!.id,
+        target: this.nodes[this.target[edge]]!.id,
+        type: RESOURCE_EDGE_TYPES[this.type[edge]],
+      };
+      this.handedOut[edge] = object;
+    }
+    return object;
+  }
+
+  /**
+   * Takes the edges no addition holds out of the graph; gives what the
+   * apply changed when asked. Runs before the slots of removed nodes are
+   * freed (a removed edge names them).
+   */
+  settle(report: boolean): EdgeChanges | undefined {
+    const changes: EdgeChanges | undefined = report
+      ? { added: [], removed: [] }
+      : undefined;
+    for (const edge of this.touchedNow) {
+      const inNow = this.count[edge] > 0;
+      const wasIn = (this.flags[edge] & WAS_IN) !== 0;
+      if (changes && inNow !== wasIn)
+        (inNow ? changes.added : changes.removed).push(this.objectOf(edge));
+      if (!inNow) {
+        this.flags[edge] |= REMOVED;
+        this.unhash(edge);
+        this.removedInOrder += 1;
+      }
+    }
+    this.touchedNow = [];
+    if (this.removedInOrder * 2 > this.orderLength) this.compact();
+    return changes;
+  }
+
+  /** Drops removed edges from the order and frees their numbers. */
+  private compact() {
+    let kept = 0;
+    for (let at = 0; at < this.orderLength; at++) {
+      const edge = this.order[at];
+      if (this.flags[edge] & REMOVED) {
+        this.handedOut[edge] = undefined;
+        this.numbers.release(edge);
+      } else {
+        this.order[kept++] = edge;
+      }
+    }
+    this.orderLength = kept;
+    this.removedInOrder = 0;
+  }
+
+  /** The edges of the graph, in the order first added. */
+  edges(): ResourceEdge[] {
+    const edges: ResourceEdge[] = [];
+    for (let at = 0; at < this.orderLength; at++) {
+      const edge = this.order[at];
+      if ((this.flags[edge] & REMOVED) === 0) edges.push(this.objectOf(edge));
+    }
+    return edges;
+  }
+}

@@ -1,0 +1,310 @@
+import { HEALTH_STATUSES, ResourceNode } from '../../types';
+import { grown } from './columns';
+
+const NONE = -1;
+/** Counters per node: one per health status. */
+const STATUSES = HEALTH_STATUSES.length;
+
+/** What the forest reads and writes of the engine's nodes. */
+export interface ForestNodes {
+  /** The nodes by slot, as they are now. */
+  readonly nodes: ReadonlyArray<ResourceNode | undefined>;
+  /** The node of a slot, copied for this apply if it was handed out, to change. */
+  writable(slot: number): ResourceNode;
+  /** Whether the slot holds a node that stays after this apply. */
+  alive(slot: number): boolean;
+  /** The tree parent the node's best ranked in-edge claims, or -1. */
+  bestParent(slot: number): number;
+  /** The severity of the node's own health, -1 when it does not roll up. */
+  ownSeverity(slot: number): number;
+  /** Orders nodes as their ids compare. */
+  compareSlots(a: number, b: number): number;
+}
+
+/** A list of slots each marked while in it. */
+class Marks {
+  list: number[] = [];
+  private marked = new Uint8Array(0);
+
+  add(slot: number) {
+    if (slot >= this.marked.length) this.marked = grown(this.marked, slot + 1);
+    if (this.marked[slot]) return;
+    this.marked[slot] = 1;
+    this.list.push(slot);
+  }
+
+  /** Room for this many slots without growing. */
+  reserve(slots: number) {
+    if (slots > this.marked.length) this.marked = grown(this.marked, slots);
+  }
+
+  /** The slots marked since the last take, unmarked. */
+  take(): number[] {
+    const list = this.list;
+    if (list.length === 0) return list;
+    this.list = [];
+    for (const slot of list) this.marked[slot] = 0;
+    return list;
+  }
+}
+
+/** Longest list sorted by insertion (no allocation); most child lists are a handful long. */
+const INSERTION_SORT_MAX = 12;
+
+/** Sorts slots in place by a comparison, short lists by insertion. */
+function sortSlots(slots: number[], compare: (a: number, b: number) => number) {
+  if (slots.length > INSERTION_SORT_MAX) {
+    slots.sort(compare);
+    return;
+  }
+  for (let i = 1; i < slots.length; i++) {
+    const value = slots[i];
+    let j = i - 1;
+    while (j >= 0 && compare(slots[j], value) > 0) {
+      slots[j + 1] = slots[j];
+      j--;
+    }
+    slots[j + 1] = value;
+  }
+}
+
+/**
+ * The ownership forest: each node's tree parent (the source of its best
+ * bid), ownership cycles cut at their member with the smallest id (so the
+ * cut does not depend on the order objects came in), children sorted by
+ * id, and each node's subtree health. Marked nodes are settled once per
+ * apply, however many there are: a bulk load settles every node once.
+ *
+ * Each node counts its children's subtree severities per status, so a
+ * node's roll-up reads six counters rather than its children, and a
+ * change walks up only while it changes something.
+ */
+export class Forest {
+  private rawParents = new Int32Array(0);
+  private parents = new Int32Array(0);
+  private readonly children: Array<number[] | undefined> = [];
+  /** Subtree severity per node, as published; -1 when nothing in it carries health. */
+  private subtree = new Int8Array(0);
+  private counts = new Int32Array(0);
+  private readonly cut = new Set<number>();
+  private readonly parentDirty = new Marks();
+  private readonly rollupDirty = new Marks();
+  /** Nodes whose children changed: sorted and written once per apply. */
+  private readonly childrenChanged = new Marks();
+  /** Nodes whose parent may change in the settle in progress. */
+  private readonly affected = new Marks();
+  /** Per slot: which walk of cycle detection saw it last, and how far it got. */
+  private walked = new Int32Array(0);
+  private walks = 0;
+
+  constructor(private readonly host: ForestNodes) {}
+
+  /** Room for this many nodes without growing. */
+  reserve(nodes: number) {
+    if (nodes <= this.parents.length) return;
+    this.rawParents = grown(this.rawParents, nodes);
+    this.parents = grown(this.parents, nodes);
+    this.subtree = grown(this.subtree, nodes);
+    this.walked = grown(this.walked, nodes);
+    this.counts = grown(this.counts, this.parents.length * STATUSES);
+    for (const marks of [
+      this.parentDirty,
+      this.rollupDirty,
+      this.childrenChanged,
+      this.affected,
+    ])
+      marks.reserve(nodes);
+  }
+
+  add(slot: number, reused: boolean) {
+    if (slot >= this.parents.length) {
+      this.rawParents = grown(this.rawParents, slot + 1);
+      this.parents = grown(this.parents, slot + 1);
+      this.subtree = grown(this.subtree, slot + 1);
+      this.walked = grown(this.walked, slot + 1);
+      this.counts = grown(this.counts, this.parents.length * STATUSES);
+    }
+    this.rawParents[slot] = NONE;
+    this.parents[slot] = NONE;
+    this.subtree[slot] = NONE;
+    if (reused) {
+      this.children[slot] = undefined;
+      this.counts.fill(0, slot * STATUSES, (slot + 1) * STATUSES);
+    }
+    this.rollupDirty.add(slot);
+  }
+
+  /** Takes a node out (it must already be released); its children look for parents again. */
+  remove(slot: number) {
+    this.setParent(slot, NONE);
+    this.cut.delete(slot);
+    for (const child of this.children[slot] ?? []) this.parentDirty.add(child);
+  }
+
+  /** The bids for a node's parent changed. */
+  markParent(slot: number) {
+    this.parentDirty.add(slot);
+  }
+
+  /** A node's own health changed. */
+  markHealth(slot: number) {
+    this.rollupDirty.add(slot);
+  }
+
+  isRoot(slot: number): boolean {
+    return this.parents[slot] === NONE;
+  }
+
+  childrenOf(slot: number): readonly number[] {
+    return this.children[slot] ?? [];
+  }
+
+  /** Parents, cycles, children and roll-up of every node marked. */
+  settle() {
+    this.settleParents();
+    const { nodes } = this.host;
+    const byId = this.host.compareSlots;
+    for (const slot of this.childrenChanged.take()) {
+      if (!this.host.alive(slot)) continue;
+      const children = this.children[slot];
+      if (children === undefined || children.length === 0) {
+        this.host.writable(slot).childIds = [];
+        continue;
+      }
+      sortSlots(children, byId);
+      const ids: string[] = new Array(children.length);
+      for (let c = 0; c < children.length; c++) ids[c] = nodes[children[c]]!.id;
+      this.host.writable(slot).childIds = ids;
+    }
+    this.settleRollup();
+  }
+
+  private settleParents() {
+    const changed: number[] = [];
+    for (const slot of this.parentDirty.take()) {
+      if (!this.host.alive(slot)) continue;
+      const raw = this.host.bestParent(slot);
+      if (raw !== this.rawParents[slot]) {
+        this.rawParents[slot] = raw;
+        changed.push(slot);
+      }
+    }
+    if (changed.length === 0 && this.cut.size === 0) return;
+    const affected = this.affected;
+    for (const slot of changed) affected.add(slot);
+    // A cut that is no longer its cycle's smallest member (or no longer on
+    // a cycle) is joined again.
+    for (const slot of [...this.cut]) {
+      if (!this.host.alive(slot) || this.cycleCutOf(slot) !== slot) {
+        this.cut.delete(slot);
+        affected.add(slot);
+      }
+    }
+    // Every new cycle runs through a node whose parent changed: walk up
+    // from each, never twice over a node in one settle.
+    const open = ++this.walks * 2;
+    const done = open + 1;
+    for (const start of changed) {
+      let current = start;
+      while (current !== NONE && this.walked[current] < open) {
+        this.walked[current] = open;
+        current = this.rawParents[current];
+      }
+      if (current !== NONE && this.walked[current] === open) {
+        const member = this.smallestOnCycle(current);
+        if (!this.cut.has(member)) {
+          this.cut.add(member);
+          affected.add(member);
+        }
+      }
+      for (let m = start; m !== NONE && this.walked[m] === open; ) {
+        this.walked[m] = done;
+        m = this.rawParents[m];
+      }
+    }
+    this.walks += 1;
+    for (const slot of affected.take()) {
+      if (!this.host.alive(slot)) continue;
+      this.setParent(slot, this.cut.has(slot) ? NONE : this.rawParents[slot]);
+    }
+  }
+
+  /** The member with the smallest id of the cycle of raw parents through `start`. */
+  private smallestOnCycle(start: number): number {
+    let smallest = start;
+    for (let m = this.rawParents[start]; m !== start; m = this.rawParents[m])
+      if (this.host.compareSlots(m, smallest) < 0) smallest = m;
+    return smallest;
+  }
+
+  /**
+   * The member with the smallest id of the cycle of raw parents through a
+   * node, or -1 when its chain ends at a root or enters a cycle it is not on.
+   */
+  private cycleCutOf(start: number): number {
+    const seen = new Set<number>([start]);
+    let current = this.rawParents[start];
+    while (current !== NONE && !seen.has(current)) {
+      seen.add(current);
+      current = this.rawParents[current];
+    }
+    return current === start ? this.smallestOnCycle(start) : NONE;
+  }
+
+  private setParent(slot: number, parent: number) {
+    const old = this.parents[slot];
+    if (old === parent) return;
+    const severity = this.subtree[slot];
+    if (old !== NONE) {
+      const siblings = this.children[old]!;
+      const at = siblings.indexOf(slot);
+      if (at >= 0) siblings.splice(at, 1);
+      if (severity >= 0) this.counts[old * STATUSES + severity] -= 1;
+      this.childrenChanged.add(old);
+      this.rollupDirty.add(old);
+    }
+    this.parents[slot] = parent;
+    if (parent !== NONE) {
+      const siblings = this.children[parent];
+      if (siblings === undefined) this.children[parent] = [slot];
+      else siblings.push(slot);
+      if (severity >= 0) this.counts[parent * STATUSES + severity] += 1;
+      this.childrenChanged.add(parent);
+      this.rollupDirty.add(parent);
+    }
+    if (this.host.alive(slot))
+      this.host.writable(slot).parentId =
+        parent === NONE ? undefined : this.host.nodes[parent]!.id;
+  }
+
+  private settleRollup() {
+    const { nodes } = this.host;
+    const counts = this.counts;
+    const queue = this.rollupDirty;
+    while (queue.list.length > 0) {
+      for (const slot of queue.take()) {
+        if (!this.host.alive(slot)) continue;
+        let worst = this.host.ownSeverity(slot);
+        const base = slot * STATUSES;
+        for (let s = STATUSES - 1; s > worst; s--)
+          if (counts[base + s] > 0) {
+            worst = s;
+            break;
+          }
+        const old = this.subtree[slot];
+        if (worst !== old) {
+          this.subtree[slot] = worst;
+          const parent = this.parents[slot];
+          if (parent !== NONE) {
+            if (old >= 0) counts[parent * STATUSES + old] -= 1;
+            if (worst >= 0) counts[parent * STATUSES + worst] += 1;
+            queue.add(parent);
+          }
+        }
+        const status = worst < 0 ? undefined : HEALTH_STATUSES[worst];
+        if (nodes[slot]!.subtreeHealth !== status)
+          this.host.writable(slot).subtreeHealth = status;
+      }
+    }
+  }
+}
