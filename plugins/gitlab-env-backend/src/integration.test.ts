@@ -363,7 +363,7 @@ describe('gitlab-env backend against the GitLab simulator', () => {
     expect(res.body.gitlabEnv.message).toContain(
       '.gitlab/agents/restricted/config.yaml',
     );
-    expect(res.body.gitlabEnv.message).toContain('user_access');
+    expect(res.body.gitlabEnv.hint).toContain('user_access');
   });
 
   it('keeps the rest of the data when the cluster forbids one kind', async () => {
