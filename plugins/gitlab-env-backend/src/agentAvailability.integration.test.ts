@@ -45,9 +45,7 @@ function scenarioAt(version: string): Scenario {
   const project = scenario.projects.find(
     p => p.fullPath === 'acme/platform/search-indexer',
   )!;
-  const development = project.environments.find(
-    e => e.name === 'development',
-  )!;
+  const development = project.environments.find(e => e.name === 'development')!;
   project.environments.push({
     ...development,
     id: 1049,
@@ -121,7 +119,9 @@ describe('an agent GitLab says nothing about, whose KAS search does not end', ()
   });
 
   it('the environments list answers from GitLab alone, edge environments included, without their cluster data', async () => {
-    const res = await env.get('/entity/default/component/search-indexer/environments');
+    const res = await env.get(
+      '/entity/default/component/search-indexer/environments',
+    );
     expect(res.status).toBe(200);
     const body = res.body as EntityEnvironmentsResponse;
     const bySlug = new Map(body.environments.map(e => [e.slug, e]));
@@ -151,9 +151,9 @@ describe('an agent GitLab says nothing about, whose KAS search does not end', ()
       expect(
         (production.message as Of<'snapshot'>).resources.resources.length,
       ).toBeGreaterThan(0);
-      expect((staging.message as Of<'snapshot'>).resources.scope.namespace).toBe(
-        'search-staging',
-      );
+      expect(
+        (staging.message as Of<'snapshot'>).resources.scope.namespace,
+      ).toBe('search-staging');
       // Edge's environments: nothing yet, and they hold nothing.
       expect(stream.events.filter(about('development'))).toEqual([]);
       expect(stream.events.filter(about('canary'))).toEqual([]);
@@ -170,12 +170,15 @@ describe('an agent GitLab says nothing about, whose KAS search does not end', ()
       // neither.
       await waitFor(
         () =>
-          !!healthOf(overview.lines, '1011') && !!healthOf(overview.lines, '1042'),
+          !!healthOf(overview.lines, '1011') &&
+          !!healthOf(overview.lines, '1042'),
         15_000,
       );
       const entities = overview.lines.filter(l => l.type === 'entity');
       expect(entities).toHaveLength(2);
-      expect(healthOf(overview.lines, '1011')!.health?.total).toBeGreaterThan(0);
+      expect(healthOf(overview.lines, '1011')!.health?.total).toBeGreaterThan(
+        0,
+      );
       expect(healthOf(overview.lines, '1043')).toBeUndefined();
       expect(overview.lines.some(l => l.type === 'done')).toBe(false);
     } finally {

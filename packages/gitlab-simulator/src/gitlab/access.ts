@@ -266,7 +266,10 @@ export class GitlabDirectory {
    * (app/policies/project_policy.rb). What `ClusterAgent.connections`
    * asks (app/graphql/resolvers/kas/agent_connections_resolver.rb).
    */
-  canAdministerAgent(caller: Caller | undefined, agent: ScenarioAgent): boolean {
+  canAdministerAgent(
+    caller: Caller | undefined,
+    agent: ScenarioAgent,
+  ): boolean {
     return (
       !!caller &&
       this.roleIn(caller.user, agent.configProject) >= ROLE_LEVEL.maintainer
@@ -285,8 +288,14 @@ export class GitlabDirectory {
    * factory's membership traits of 2024); before, the strictest of the
    * others, so the simulator is never more lenient than GitLab.
    */
-  canReadAgentTokens(caller: Caller | undefined, agent: ScenarioAgent): boolean {
-    return atLeast(this.scenario.instance.version, AGENT_TOKENS_FOR_READERS_SINCE)
+  canReadAgentTokens(
+    caller: Caller | undefined,
+    agent: ScenarioAgent,
+  ): boolean {
+    return atLeast(
+      this.scenario.instance.version,
+      AGENT_TOKENS_FOR_READERS_SINCE,
+    )
       ? this.canReadAgent(caller, agent)
       : this.canAdministerAgent(caller, agent);
   }

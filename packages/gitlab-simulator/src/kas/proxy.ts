@@ -106,7 +106,6 @@ function parseAuthorization(req: IncomingMessage): Credentials {
   return { agentId: Number(id), secret };
 }
 
-
 /** Handles a request under the proxy prefix; `path` is what follows the prefix (starting with `/`). */
 export async function handleKas(
   req: IncomingMessage,
@@ -176,9 +175,7 @@ export async function handleKas(
     return;
   }
   const tunnels = deps.tunnels(agent);
-  tunnels.setConnected(
-    !isAgentDisconnected(agent, deps.disconnectedAgents()),
-  );
+  tunnels.setConnected(!isAgentDisconnected(agent, deps.disconnectedAgents()));
   let release: () => void;
   try {
     release = await tunnels.acquire();

@@ -15,10 +15,7 @@ import {
   namespaceSourcesThroughAgents,
 } from './gitlabDeployments';
 import { ReadBounds } from '../reading/readBounds';
-import {
-  ProjectEnvironments,
-  ProjectLocator,
-} from '../transport/gitlabClient';
+import { ProjectEnvironments, ProjectLocator } from '../transport/gitlabClient';
 import { AgentConnections } from './agentConnection';
 
 /**
@@ -82,7 +79,9 @@ async function valueIfSettled<T>(promise: Promise<T>): Promise<T | undefined> {
   const pending = Symbol('pending');
   const first = await Promise.race([
     promise.catch(() => pending),
-    new Promise<typeof pending>(resolve => setImmediate(() => resolve(pending))),
+    new Promise<typeof pending>(resolve =>
+      setImmediate(() => resolve(pending)),
+    ),
   ]);
   return first === pending ? undefined : (first as T);
 }

@@ -173,9 +173,9 @@ describe('AgentConnections', () => {
     });
     now += 6_000;
     // Stale: the kept answer, without waiting for GitLab (still answering).
-    await expect(connections.refuseDisconnected(lookup)).rejects.toMatchObject(
-      { detail: { code: 'AGENT_NOT_CONNECTED' } },
-    );
+    await expect(connections.refuseDisconnected(lookup)).rejects.toMatchObject({
+      detail: { code: 'AGENT_NOT_CONNECTED' },
+    });
     expect(agentActivity).toHaveBeenCalledTimes(2);
     // One re-check at a time.
     await expect(connections.refuseDisconnected(lookup)).rejects.toThrow();

@@ -74,7 +74,9 @@ export function connectionRefusal(
   if (state.state === 'notConnected')
     return failure(
       'AGENT_NOT_CONNECTED',
-      `The agent ${agent.name} is not connected to GitLab: its agentk last connected ${duration(
+      `The agent ${
+        agent.name
+      } is not connected to GitLab: its agentk last connected ${duration(
         now - Date.parse(state.lastContactAt),
       )} ago (${
         state.lastContactAt
@@ -148,7 +150,10 @@ export class AgentConnections {
     return connections;
   }
 
-  private load(key: string, lookup: AgentLookup): Promise<AgentConnectionState> {
+  private load(
+    key: string,
+    lookup: AgentLookup,
+  ): Promise<AgentConnectionState> {
     const entry = this.entries.get(key) ?? { checkedAt: 0 };
     if (entry.loading) return entry.loading;
     const { instance, projectFullPath, environmentName } = lookup;

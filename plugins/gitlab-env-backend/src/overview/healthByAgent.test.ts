@@ -77,7 +77,11 @@ describe('readHealthByAgent', () => {
       ],
       line => written.push(line),
       // One read at a time per agent: edge's first read holds edge's second only.
-      { concurrency: 1, signal: new AbortController().signal, stopped: () => false },
+      {
+        concurrency: 1,
+        signal: new AbortController().signal,
+        stopped: () => false,
+      },
     );
     await new Promise(resolve => setImmediate(resolve));
     await new Promise(resolve => setImmediate(resolve));

@@ -30,7 +30,10 @@ export function readsByAgent(reads: HealthRead[]): HealthRead[][] {
  * the other agents' lines are written meanwhile.
  */
 export async function readHealthByAgent(
-  service: Pick<GitlabEnvironmentsService, 'readAhead' | 'getEnvironmentResources'>,
+  service: Pick<
+    GitlabEnvironmentsService,
+    'readAhead' | 'getEnvironmentResources'
+  >,
   reads: HealthRead[],
   write: (line: OverviewHealthLine) => void,
   options: {
@@ -52,12 +55,7 @@ export async function readHealthByAgent(
           limit(async () => {
             if (options.stopped()) return;
             write(
-              await readRowHealth(
-                service,
-                entity,
-                environment,
-                options.signal,
-              ),
+              await readRowHealth(service, entity, environment, options.signal),
             );
           }),
         ),
