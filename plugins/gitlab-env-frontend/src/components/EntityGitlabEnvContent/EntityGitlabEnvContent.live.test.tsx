@@ -5,6 +5,7 @@ import { HttpResponse, http } from 'msw';
 import { registerMswTestHooks } from '@backstage/test-utils';
 import { ENVIRONMENTS } from '../../__testUtils__/fixtures';
 import { ERROR_CATALOG } from '../errors/errorCatalog';
+import { CHOICE_WAITS_FOR_HEALTH_MS } from './EntityGitlabEnvContent';
 import {
   BASE_URL,
   ENTITY_URL,
@@ -312,10 +313,14 @@ describe('EntityGitlabEnvContent, live', () => {
     expect(
       within(card('staging')).getByTestId('environment-connecting'),
     ).toBeInTheDocument();
-    // An agent still connecting does not keep the graph away: the tab
-    // opens on what it has.
+    // An agent still connecting does not keep the graph away for long: the
+    // tab opens on what it has.
     expect(
-      await screen.findByRole('region', { name: 'Resources of production' }),
+      await screen.findByRole(
+        'region',
+        { name: 'Resources of production' },
+        { timeout: CHOICE_WAITS_FOR_HEALTH_MS + 5_000 },
+      ),
     ).toBeInTheDocument();
     // Then staging's cause arrives, on its card only.
     shop.streams[0].send({

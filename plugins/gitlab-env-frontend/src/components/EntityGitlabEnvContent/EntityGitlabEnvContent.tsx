@@ -48,7 +48,7 @@ const ENVIRONMENTS_KEY = 'environments';
  * environment the address does not name: an agent still connecting does
  * not keep the graph away longer.
  */
-export const CHOICE_WAITS_FOR_HEALTH_MS = 1_500;
+export const CHOICE_WAITS_FOR_HEALTH_MS = 5_000;
 
 /** True once `ms` have passed since `running` turned true. */
 function useElapsed(running: boolean, ms: number): boolean {
