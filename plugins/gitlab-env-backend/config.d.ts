@@ -149,6 +149,33 @@ export interface Config {
         maxBytes?: number;
         /** A followed log ends after this many seconds (default 3600). */
         maxFollowSeconds?: number;
+        /**
+         * Logs one user may follow at once (default 10): each holds one of
+         * the agent's tunnels while open. Followed logs also take at most
+         * half of an agent's request slots (concurrency.perAgent).
+         */
+        maxFollowedPerUser?: number;
+      };
+    };
+    /**
+     * CPU and memory usage (`GET …/environments/:slug/usage`): metrics.k8s.io
+     * sampled once per agent, label selector and namespace for every viewer.
+     */
+    usage?: {
+      /** Between two samples (default 15: metrics-server's resolution). */
+      sampleIntervalSeconds?: number;
+      /** Samples kept per scope: the trend while viewed (default 40). */
+      keepSamples?: number;
+      /** Sampling stops this long after the last viewer asked (default 60). */
+      graceSeconds?: number;
+      /** Trends over hours from a Prometheus found in the cluster. */
+      prometheus?: {
+        /** Look for one (default true). */
+        enabled?: boolean;
+        /** How far back a trend goes (default 3). */
+        rangeHours?: number;
+        /** Its resolution (default 60). */
+        stepSeconds?: number;
       };
     };
     /**
@@ -185,6 +212,43 @@ export interface Config {
       heartbeatSeconds?: number;
       /** Environments one stream (one browser tab) may follow (default 50). */
       maxEnvironmentsPerStream?: number;
+    };
+    /**
+     * What an entity owns, and so may act on (see the README's
+     * "Ownership"). An entity's claim on its GitLab project
+     * (gitlab.com/project-slug or -id) counts for actions, logs and
+     * repository reads only when its catalog file lies in that project's
+     * repository on that instance, or when `claims` pairs them.
+     */
+    ownership?: {
+      /**
+       * Pairings the portal's administrators vouch for, for entities whose
+       * catalog file does not lie in their project's repository (a central
+       * catalog repository, local files). Without one, such an entity's
+       * environments show, but nothing is changed, no log and no repository
+       * is read for it.
+       */
+      claims?: Array<{
+        /** A full entity ref, e.g. component:default/checkout-api. */
+        entity: string;
+        /** The project's path (group/project) or numeric id. */
+        project: string;
+        /** The instance (gitlabEnv.instances[].host); default the first. */
+        host?: string;
+      }>;
+      /**
+       * Namespaces no environment owns: the agent's and the cluster's own
+       * (default kube-system, kube-public, kube-node-lease, gitlab-agent,
+       * gitlab-agent-*, flux-system; a trailing * is a prefix). An
+       * environment still acts on its own Flux object in flux-system.
+       */
+      platformNamespaces?: string[];
+      /**
+       * How long the portal-wide index of which projects' environments
+       * claim which namespaces is kept before it is rebuilt in the
+       * background, in seconds (default 300).
+       */
+      claimsRefreshSeconds?: number;
     };
     /** Where an environment's namespace comes from when GitLab has none. */
     namespaceMapping?: {

@@ -5,6 +5,8 @@ export interface FaultKnobs {
   /** 0..1 chance a request fails with `errorKind`. */
   errorRate: number;
   errorKind: '5xx' | 'reset' | 'slow-body' | 'malformed-json' | 'invalid-utf8';
+  /** The HTTP methods `errorRate` applies to, e.g. `['PATCH', 'DELETE']` for writes only; empty: every method. */
+  faultMethods: string[];
   /** RBAC 403 for list/get of these resources: `plural` (any group) or `group/plural`. */
   forbiddenKinds: string[];
   /**
@@ -41,6 +43,7 @@ export const DEFAULT_FAULTS: FaultKnobs = {
   latencyMs: 0,
   errorRate: 0,
   errorKind: '5xx',
+  faultMethods: [],
   forbiddenKinds: [],
   namespacedRbacOnly: false,
   disconnectedAgents: [],

@@ -16,8 +16,10 @@ export type { TunnelPoolOptions } from './kas/tunnels';
 export { DEFAULT_FAULTS } from './faults';
 export {
   loadDefaultScenario,
+  loadHostileScenario,
   loadScenario,
   DEFAULT_SCENARIO_DIR,
+  HOSTILE_SCENARIO_DIR,
 } from './scenario/load';
 export {
   generateScenario,

@@ -439,7 +439,14 @@ export async function startGitlabSimulator(
     if (current.latencyMs > 0) {
       await new Promise(resolve => setTimeout(resolve, current.latencyMs));
     }
-    if (current.errorRate > 0 && Math.random() < current.errorRate) {
+    const methodFaulted =
+      current.faultMethods.length === 0 ||
+      current.faultMethods.includes(req.method ?? 'GET');
+    if (
+      current.errorRate > 0 &&
+      methodFaulted &&
+      Math.random() < current.errorRate
+    ) {
       switch (current.errorKind) {
         case 'reset':
           req.socket.destroy();

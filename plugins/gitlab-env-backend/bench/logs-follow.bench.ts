@@ -10,7 +10,7 @@
 import { DEMO_TOKEN, startGitlabSimulator } from '@gitlab-env/gitlab-simulator';
 import { AddressInfo } from 'node:net';
 import {
-  component,
+  storefrontComponent,
   startBackendOnSimulator,
 } from '../src/__testUtils__/backendOnSimulator';
 
@@ -69,9 +69,8 @@ async function main() {
   ).metadata.name;
   const direct = `${simulator.kasProxyUrl}/api/v1/namespaces/storefront/pods/${pod}/log?container=web&tailLines=10&follow=true`;
   const kasHeaders = { authorization: `Bearer pat:1:${DEMO_TOKEN}` };
-  const entity = component('storefront', {
-    'gitlab.com/project-slug': 'acme/shop/storefront',
-  });
+  // Logs are read only for an entity whose claim on its project is verified.
+  const entity = storefrontComponent();
 
   const cold: number[] = [];
   const warm: number[] = [];

@@ -14,17 +14,15 @@ import {
 import request from 'supertest';
 import {
   component,
+  ownedComponent,
+  storefrontComponent,
   startBackendOnSimulator,
   TEST_KAS_TUNNELS,
 } from './__testUtils__/backendOnSimulator';
 
 const entities = [
-  component('storefront', {
-    'gitlab.com/project-slug': 'acme/shop/storefront',
-  }),
-  component('checkout-api', {
-    'gitlab.com/project-slug': 'acme/shop/checkout-api',
-  }),
+  storefrontComponent(),
+  ownedComponent('checkout-api', 'acme/shop/checkout-api'),
   component('notifications', {
     'gitlab.com/project-slug': 'acme/platform/notifications',
     'gitlab-env/environments': 'production, staging, development, sandbox',
@@ -363,6 +361,7 @@ describe('gitlab-env backend against the GitLab simulator', () => {
     expect(res.body.gitlabEnv.message).toContain(
       '.gitlab/agents/restricted/config.yaml',
     );
+    // The message names the cause, the hint what to do (main's ui-polish).
     expect(res.body.gitlabEnv.hint).toContain('user_access');
   });
 

@@ -17,7 +17,15 @@ const LAYERS: string[][] = [
   ['planning'],
   ['facade'],
   ['http'],
-  ['actions', 'ciAccess', 'diagnostics', 'gitops', 'overview'],
+  [
+    'actions',
+    'agentClusters',
+    'ciAccess',
+    'diagnostics',
+    'gitops',
+    'overview',
+    'usage',
+  ],
   ['.'],
 ];
 

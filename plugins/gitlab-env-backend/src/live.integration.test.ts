@@ -22,7 +22,8 @@ import {
 } from '@gitlab-env/gitlab-simulator';
 import { AddressInfo } from 'net';
 import {
-  component,
+  ownedComponent,
+  storefrontComponent,
   startBackendOnSimulator,
   TEST_KAS_TUNNELS,
 } from './__testUtils__/backendOnSimulator';
@@ -30,15 +31,11 @@ import { openLiveStream, ReceivedEvent } from './__testUtils__/liveStream';
 import { plannerOnSimulator } from './__testUtils__/plannerOnSimulator';
 import { waitFor } from './__testUtils__/waitFor';
 
-const storefront = component('storefront', {
-  'gitlab.com/project-slug': 'acme/shop/storefront',
-});
+const storefront = storefrontComponent();
 const STAGING = 'component:default/storefront/staging';
 const REVIEW_SLUG = environmentSlug('review/feature-cart');
 const REVIEW = `component:default/storefront/${REVIEW_SLUG}`;
-const checkout = component('checkout-api', {
-  'gitlab.com/project-slug': 'acme/shop/checkout-api',
-});
+const checkout = ownedComponent('checkout-api', 'acme/shop/checkout-api');
 const CHECKOUT_ENTITY = 'component:default/checkout-api';
 const CHECKOUT_STAGING = `${CHECKOUT_ENTITY}/staging`;
 const NAMESPACE = 'storefront-staging';

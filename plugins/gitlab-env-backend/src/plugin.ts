@@ -27,10 +27,18 @@ import {
 import { GitlabEnvLocator } from './locating';
 import { LivePlanner } from './planning';
 import { GitlabEnvClusterSource } from './reading';
-import { SharedTransport } from './transport';
+import { gitlabEnvTransportServiceRef } from './transport';
 import { createOverviewRouter } from './overview';
-import { createLiveRouter, createRouter } from './http';
+import {
+  annotatedEntities,
+  createLiveRouter,
+  createRouter,
+  RequestPipeline,
+  routeErrors,
+} from './http';
+import Router from 'express-promise-router';
 import { liveDesiredState } from './gitops/liveDesiredState';
+import { EnvironmentUsage, readUsageSettings, UsageSampler } from './usage';
 import { GitlabEnvironmentsService } from './facade';
 import { sharedStoreOf } from './caching/sharedCache';
 
@@ -83,7 +91,9 @@ export const gitlabEnvPlugin = createBackendPlugin({
         auditor: coreServices.auditor,
         cache: coreServices.cache,
         lifecycle: coreServices.lifecycle,
+        auth: coreServices.auth,
         catalog: catalogServiceRef,
+        transport: gitlabEnvTransportServiceRef,
       },
       async init({
         httpRouter,
@@ -95,7 +105,9 @@ export const gitlabEnvPlugin = createBackendPlugin({
         auditor,
         cache,
         lifecycle,
+        auth,
         catalog,
+        transport,
       }) {
         const gitlabEnvConfig = readGitlabEnvConfig(config);
         const configRules = await readHealthRules(config);
@@ -115,14 +127,8 @@ export const gitlabEnvPlugin = createBackendPlugin({
               .map(source => source.id)
               .join(', ')}`,
           );
-        // One transport: every service draws on the same concurrency budgets.
-        const transport = new SharedTransport(gitlabEnvConfig);
-        const ciAccess = new CiAccessService(
-          gitlabEnvConfig,
-          gitlabEnvConfig.ciAccess,
-          logger,
-          transport,
-        );
+        // One transport (root-scoped): every service, and the Kubernetes
+        // plugin's agent clusters, draw on the same concurrency budgets.
         const service = new GitlabEnvironmentsService(gitlabEnvConfig, logger, {
           healthRules,
           relations,
@@ -130,6 +136,20 @@ export const gitlabEnvPlugin = createBackendPlugin({
           transport,
           locator,
           clusterSources,
+          // Who else claims a namespace: the catalog read with the plugin's own credentials.
+          portalEntities: async function* portalEntities() {
+            yield* annotatedEntities(
+              catalog,
+              await auth.getOwnServiceCredentials(),
+            );
+          },
+        });
+        const ciAccess = new CiAccessService({
+          config: gitlabEnvConfig,
+          transport,
+          cache: service.readCache,
+          logger,
+          claims: () => service.portalClaims(),
         });
         const planner = new LivePlanner(
           gitlabEnvConfig.live,
@@ -144,57 +164,59 @@ export const gitlabEnvPlugin = createBackendPlugin({
           logger,
         );
         lifecycle.addShutdownHook(() => planner.close());
+        const usageSettings = readUsageSettings(config);
+        // One sample per agent scope for every viewer of its usage.
+        const usageSampler = new UsageSampler(usageSettings, logger);
+        lifecycle.addShutdownHook(() => usageSampler.close());
+        const usage = new EnvironmentUsage(
+          service,
+          planner,
+          usageSettings,
+          usageSampler,
+        );
         permissionsRegistry.addPermissions(gitlabEnvPermissions);
-        httpRouter.use(
-          createOverviewRouter({
-            service,
+        // The one request pipeline every route goes through, with the one locator.
+        const routes = {
+          pipeline: new RequestPipeline({
             catalog,
             permissions,
-            httpAuth,
             auditor,
+            locate: (entity, options) => service.locate(entity, options),
+          }),
+          httpAuth,
+        };
+        const router = Router();
+        router.use(
+          createRouter({
+            ...routes,
+            service,
+            liveDesiredState: (entity, slug, options) =>
+              liveDesiredState(service, planner, entity, slug, options),
+            environmentUsage: (entity, slug, target, options) =>
+              usage.usage(entity, slug, target, options),
+          }),
+        );
+        router.use(
+          createOverviewRouter({
+            ...routes,
+            service,
             deadlineMs: gitlabEnvConfig.overview.deadlineMs,
           }),
         );
-        httpRouter.use(
+        router.use(
           createLiveRouter({
+            ...routes,
             service,
             planner,
             settings: gitlabEnvConfig.live,
-            catalog,
-            permissions,
-            httpAuth,
-            auditor,
-            logger,
           }),
         );
-        httpRouter.use(
-          createDiagnosticsRouter({
-            service,
-            permissions,
-            httpAuth,
-            auditor,
-            logger,
-          }),
-        );
-        httpRouter.use(
-          await createRouter({
-            service,
-            catalog,
-            permissions,
-            httpAuth,
-            auditor,
-            logger,
-            liveDesiredState: (entity, slug, signal) =>
-              liveDesiredState(service, planner, entity, slug, signal),
-          }),
-        );
-        httpRouter.use(
+        router.use(createDiagnosticsRouter({ ...routes, service }));
+        router.use(
           createActionsRouter({
+            ...routes,
             service,
-            catalog,
-            permissions,
-            httpAuth,
-            auditor,
+            transport,
             logger,
             config: readActionsConfig(config),
             // Viewers of the live stream see a write's effect at once.
@@ -202,16 +224,9 @@ export const gitlabEnvPlugin = createBackendPlugin({
               listsAfterWrite(written).forEach(lists => planner.refresh(lists)),
           }),
         );
-        httpRouter.use(
-          createCiAccessRouter({
-            service: ciAccess,
-            catalog,
-            permissions,
-            httpAuth,
-            auditor,
-            logger,
-          }),
-        );
+        router.use(createCiAccessRouter({ ...routes, service: ciAccess }));
+        router.use(routeErrors(logger, auditor));
+        httpRouter.use(router);
         httpRouter.addAuthPolicy({ path: '/health', allow: 'unauthenticated' });
       },
     });

@@ -17,3 +17,5 @@ export * from './events';
 export * from './environments';
 export * from './gitops';
 export * from './actions';
+export * from './usage';
+export * from './assistant';

@@ -22,6 +22,11 @@ import {
  *   clusters/<agent>/_cluster/*.yaml       cluster-scoped manifests
  *   repositories/<project path>/**         files of the project's first commit (what Flux applies)
  *   history/<project path>.yaml            commits, tags and merge requests (scenario/history.ts)
+ *
+ * `base: <dir>` in scenario.yaml extends another scenario: its lists
+ * (users, tokens, groups, memberships, agents, projects) gain this one's
+ * entries, its agents' configurations are replaced by this one's, and its
+ * clusters, repositories and histories gain this one's files.
  */
 
 const CLUSTER_SCOPED_DIR = '_cluster';
@@ -124,21 +129,44 @@ function inNamespace(
   });
 }
 
-export function loadScenario(dir: string): Scenario {
+const MERGED_LISTS = [
+  'users',
+  'tokens',
+  'groups',
+  'memberships',
+  'agents',
+  'projects',
+];
+
+/** The scenario directories from the first base to `dir`, and their scenario.yaml merged. */
+function scenarioChain(dir: string, depth = 0): { roots: string[]; raw: any } {
   const root = resolve(dir);
-  const raw = parse(readFileSync(join(root, 'scenario.yaml'), 'utf8'));
+  const raw = parse(readFileSync(join(root, 'scenario.yaml'), 'utf8')) ?? {};
+  if (typeof raw.base !== 'string') return { roots: [root], raw };
+  if (depth > 4) throw new Error(`${root}: scenario bases nest too deep`);
+  const base = scenarioChain(resolve(root, raw.base), depth + 1);
+  const merged = { ...base.raw, ...raw };
+  for (const list of MERGED_LISTS)
+    merged[list] = [...(base.raw[list] ?? []), ...(raw[list] ?? [])];
+  return { roots: [...base.roots, root], raw: merged };
+}
+
+export function loadScenario(dir: string): Scenario {
+  const { roots, raw } = scenarioChain(dir);
+  const root = roots[roots.length - 1];
   const now = new Date();
   const agentConfigs = new Map<string, { text: string; config: AgentConfig }>();
-  for (const name of subdirectories(join(root, 'agents'))) {
-    const file = join(root, 'agents', name, 'config.yaml');
-    if (existsSync(file)) {
-      const text = readFileSync(file, 'utf8');
-      agentConfigs.set(name, {
-        text,
-        config: (parse(text) ?? {}) as AgentConfig,
-      });
+  for (const at of roots)
+    for (const name of subdirectories(join(at, 'agents'))) {
+      const file = join(at, 'agents', name, 'config.yaml');
+      if (existsSync(file)) {
+        const text = readFileSync(file, 'utf8');
+        agentConfigs.set(name, {
+          text,
+          config: (parse(text) ?? {}) as AgentConfig,
+        });
+      }
     }
-  }
   const agents = (raw.agents ?? []).map((a: any) => ({
     id: Number(a.id),
     name: String(a.name),
@@ -163,10 +191,11 @@ export function loadScenario(dir: string): Scenario {
     visibility: p.visibility ?? 'private',
     defaultBranch: p.defaultBranch ?? 'main',
     environments: (p.environments ?? []).map((e: any) => toEnvironment(e, now)),
-    files: {
-      ...filesBelow(join(root, 'repositories', String(p.path))),
-      ...(p.files ?? {}),
-    },
+    files: Object.assign(
+      {},
+      ...roots.map(at => filesBelow(join(at, 'repositories', String(p.path)))),
+      p.files ?? {},
+    ),
     protectedBranches: p.protectedBranches,
     repository: { commits: new Map(), branches: {}, tags: {} },
     mergeRequests: [],
@@ -174,8 +203,12 @@ export function loadScenario(dir: string): Scenario {
   attachRepositories(
     projects,
     project => {
-      const file = join(root, 'history', `${project.fullPath}.yaml`);
-      return existsSync(file) ? parse(readFileSync(file, 'utf8')) : undefined;
+      // The scenario's own history, else its base's.
+      const file = [...roots]
+        .reverse()
+        .map(at => join(at, 'history', `${project.fullPath}.yaml`))
+        .find(existsSync);
+      return file ? parse(readFileSync(file, 'utf8')) : undefined;
     },
     now,
   );
@@ -187,21 +220,25 @@ export function loadScenario(dir: string): Scenario {
       project.files[`.gitlab/agents/${agent.name}/config.yaml`] = config.text;
     }
   }
-  const crds = yamlFiles(join(root, 'crds')).flatMap(readManifests);
+  const crds = roots.flatMap(at =>
+    yamlFiles(join(at, 'crds')).flatMap(readManifests),
+  );
   const registry = new ResourceRegistry(crds);
   const clusters = agents.map((agent: any) => {
-    const clusterDir = join(root, 'clusters', agent.name);
     const manifests = [
       ...crds,
-      ...subdirectories(clusterDir).flatMap(ns =>
-        yamlFiles(join(clusterDir, ns)).flatMap(file =>
-          inNamespace(
-            readManifests(file),
-            ns === CLUSTER_SCOPED_DIR ? undefined : ns,
-            registry,
+      ...roots.flatMap(at => {
+        const clusterDir = join(at, 'clusters', agent.name);
+        return subdirectories(clusterDir).flatMap(ns =>
+          yamlFiles(join(clusterDir, ns)).flatMap(file =>
+            inNamespace(
+              readManifests(file),
+              ns === CLUSTER_SCOPED_DIR ? undefined : ns,
+              registry,
+            ),
           ),
-        ),
-      ),
+        );
+      }),
     ];
     const kubernetesVersion =
       agent.kubernetesVersion ?? raw.kubernetesVersion ?? 'v1.31.4';
@@ -254,4 +291,11 @@ export const DEFAULT_SCENARIO_DIR = resolve(
 
 export function loadDefaultScenario(): Scenario {
   return loadScenario(DEFAULT_SCENARIO_DIR);
+}
+
+/** The hostile scenario: the default world plus a project that reaches for what is not its own (#23). */
+export const HOSTILE_SCENARIO_DIR = resolve(DEFAULT_SCENARIO_DIR, '../hostile');
+
+export function loadHostileScenario(): Scenario {
+  return loadScenario(HOSTILE_SCENARIO_DIR);
 }

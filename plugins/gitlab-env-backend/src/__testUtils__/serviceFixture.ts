@@ -2,7 +2,11 @@ import { mockServices } from '@backstage/backend-test-utils';
 import { Entity } from '@backstage/catalog-model';
 import { GitlabEnvError } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { ConfigReader } from '@backstage/config';
-import { GitlabEnvConfig, readGitlabEnvConfig } from '../config';
+import {
+  DEFAULT_PLATFORM_NAMESPACES,
+  GitlabEnvConfig,
+  readGitlabEnvConfig,
+} from '../config';
 import { GitlabEnvFailure } from '../errors';
 import { GitlabEnvironmentsService } from '../facade';
 import { GITLAB_URL, TOKEN } from './fakeGitlab';
@@ -33,6 +37,11 @@ export function testConfig(
     },
     concurrency: { perInstance: 16, perAgent: 8 },
     ciAccess: { namespaceOverflow: 'refuse' },
+    ownership: {
+      claims: [],
+      platformNamespaces: DEFAULT_PLATFORM_NAMESPACES,
+      claimsRefreshMs: 300_000,
+    },
     namespaceMapping: { workloadAnnotations: 'acrossCluster' },
     overview: {
       clusterWideReads: true,

@@ -143,6 +143,8 @@ export class AccessReviewer {
           kind: 'SelfSubjectAccessReview',
           spec: { resourceAttributes: attributes },
         },
+        // A review creates nothing: its outcome is only ever an answer.
+        checkWith: `kubectl auth can-i --list`,
       })
       .catch(() => undefined);
     const status =

@@ -1,5 +1,4 @@
 import { mockServices } from '@backstage/backend-test-utils';
-import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import {
   ActionsAllowedResponse,
   EntityEnvironmentsResponse,
@@ -16,7 +15,7 @@ import {
 } from '@gitlab-env/gitlab-simulator';
 import request from 'supertest';
 import {
-  component,
+  storefrontComponent,
   startBackendOnSimulator,
   TEST_KAS_TUNNELS,
 } from '../__testUtils__/backendOnSimulator';
@@ -27,22 +26,19 @@ import {
   storefrontWeb,
 } from '../__testUtils__/storefrontTargets';
 import { AuditRecord, recordAuditEvents } from '../__testUtils__/auditRecords';
+import { permissionsDenying } from '../__testUtils__/permissions';
 
-const entities = [
-  component('storefront', {
-    'gitlab.com/project-slug': 'acme/shop/storefront',
-  }),
-];
+const entities = [storefrontComponent()];
 const ENTITY = STOREFRONT_ENTITY_PATH;
 
 describe('actions on the environment objects, against the simulator', () => {
   let simulator: RunningSimulator;
   let server: any;
   const auditor = mockServices.auditor.mock();
-  const permissions = mockServices.permissions.mock();
+  const denied = new Set<string>();
+  const permissions = permissionsDenying(denied);
   /** The actions' audit records (resource reads are audited too, not kept here). */
   const events: AuditRecord[] = [];
-  const denied = new Set<string>();
   let prodSlug: string;
   let stagingSlug: string;
 
@@ -57,14 +53,6 @@ describe('actions on the environment objects, against the simulator', () => {
       auditor,
       events,
       options => options.eventId !== 'environment-resources-read',
-    );
-    permissions.authorize.mockImplementation(
-      async requests =>
-        requests.map(r => ({
-          result: denied.has(r.permission.name)
-            ? AuthorizeResult.DENY
-            : AuthorizeResult.ALLOW,
-        })) as any,
     );
     const backend = await startBackendOnSimulator(simulator, {
       entities,

@@ -8,6 +8,8 @@ export interface ActionsConfig {
     maxTailLines: number;
     maxBytes: number;
     maxFollowMs: number;
+    /** Logs one user may follow at once. */
+    maxFollowedPerUser: number;
   };
 }
 
@@ -16,6 +18,7 @@ const DEFAULTS = {
   maxTailLines: 5000,
   maxBytes: 10 * 1024 * 1024,
   maxFollowSeconds: 3600,
+  maxFollowedPerUser: 10,
 };
 
 function positiveInteger(
@@ -54,6 +57,11 @@ export function readActionsConfig(root: Config): ActionsConfig {
           'logs.maxFollowSeconds',
           DEFAULTS.maxFollowSeconds,
         ) * 1000,
+      maxFollowedPerUser: positiveInteger(
+        config,
+        'logs.maxFollowedPerUser',
+        DEFAULTS.maxFollowedPerUser,
+      ),
     },
   };
 }

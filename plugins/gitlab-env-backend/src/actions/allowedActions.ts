@@ -4,9 +4,12 @@ import {
   ActionTarget,
   capabilitiesForKind,
   EnvironmentCapability,
+  KubernetesObject,
   permissionForCapability,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { GitlabEnvFailure } from '../errors';
 import { EnvironmentAgent } from '../facade/GitlabEnvironmentsService';
+import { checkTarget } from '../locating/ownership';
 import { AccessReviewer, attributesFor } from './accessReview';
 import { findObject, outsideEnvironment } from './targets';
 
@@ -17,10 +20,26 @@ export interface AllowedContext {
   reviewer: AccessReviewer;
 }
 
+/** Why the environment may not act on the object, or undefined (see checkTarget). */
+function ownershipRefusal(
+  agent: EnvironmentAgent,
+  target: ActionTarget,
+  object: KubernetesObject,
+): string | undefined {
+  try {
+    checkTarget(agent.scope, target, object, agent.resources);
+    return undefined;
+  } catch (error) {
+    if (error instanceof GitlabEnvFailure) return error.message;
+    throw error;
+  }
+}
+
 /**
  * What may be done with each target: refused outright outside the
- * environment, then the permission framework's decision, then the
- * cluster's (a SelfSubjectAccessReview, cached).
+ * environment or when the environment does not own it (the same rule the
+ * actions check, with its reason), then the permission framework's
+ * decision, then the cluster's (a SelfSubjectAccessReview, cached).
  */
 export async function decideAllowed(
   targets: ActionTarget[],
@@ -42,11 +61,14 @@ export async function decideAllowed(
     capability: EnvironmentCapability,
     target: ActionTarget,
   ): Promise<ActionDecision> => {
-    if (!findObject(target, known))
+    const object = findObject(target, known);
+    if (!object)
       return {
         allowed: false,
         reason: outsideEnvironment(target, environment.name).message,
       };
+    const notOwned = ownershipRefusal(agent, target, object);
+    if (notOwned) return { allowed: false, reason: notOwned };
     const permission = permissionForCapability(capability);
     if (!context.granted.has(permission.name))
       return {

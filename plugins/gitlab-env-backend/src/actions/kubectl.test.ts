@@ -14,7 +14,7 @@ import {
 } from '@gitlab-env/gitlab-simulator';
 import request from 'supertest';
 import {
-  component,
+  storefrontComponent,
   startBackendOnSimulator,
   TEST_KAS_TUNNELS,
 } from '../__testUtils__/backendOnSimulator';
@@ -101,11 +101,7 @@ describeWithKubectl(
       for (const sim of [viaKubectl, viaBackend])
         sim.cluster('nonprod').store.upsert(structuredClone(chart) as any);
       const backend = await startBackendOnSimulator(viaBackend, {
-        entities: [
-          component('storefront', {
-            'gitlab.com/project-slug': 'acme/shop/storefront',
-          }),
-        ],
+        entities: [storefrontComponent()],
         gitlabEnv: { requestTimeoutMs: 10_000 },
         features: [mockServices.auditor.factory()],
       });

@@ -6,7 +6,7 @@ import {
 } from '@gitlab-env/gitlab-simulator';
 import { AddressInfo } from 'net';
 import {
-  component,
+  storefrontComponent,
   startBackendOnSimulator,
   TEST_KAS_TUNNELS,
 } from '../__testUtils__/backendOnSimulator';
@@ -49,11 +49,7 @@ describe('a write refreshes the live stream at once', () => {
     // One watch per agent (pods take it): Deployments and the Flux object
     // are polled every 10 minutes, so only the refresh can show the writes.
     const { server } = await startBackendOnSimulator(simulator, {
-      entities: [
-        component('storefront', {
-          'gitlab.com/project-slug': 'acme/shop/storefront',
-        }),
-      ],
+      entities: [storefrontComponent()],
       gitlabEnv: {
         requestTimeoutMs: 5000,
         live: { maxWatchesPerAgent: 1, pollIntervalSeconds: 600 },

@@ -11,9 +11,12 @@ import {
 import express from 'express';
 import request from 'supertest';
 import {
-  component,
+  storefrontComponent,
   TEST_KAS_TUNNELS,
 } from '../__testUtils__/backendOnSimulator';
+import { RequestPipeline } from '../http/pipeline';
+import { routeErrors } from '../http/route';
+import { SharedTransport } from '../transport';
 import {
   stagingRelease,
   stagingReleaseChart,
@@ -56,57 +59,47 @@ describe('createActionsRouter onWritten', () => {
         requests.map(() => ({ result: AuthorizeResult.ALLOW })) as any,
     );
     const written: ActionWritten[] = [];
+    const config = readGitlabEnvConfig(root);
+    const transport = new SharedTransport(config);
+    const service = new GitlabEnvironmentsService(config, logger, {
+      transport,
+    });
     const app = express().use(
       createActionsRouter({
-        service: new GitlabEnvironmentsService(
-          readGitlabEnvConfig(root),
-          logger,
-        ),
-        catalog: catalogServiceMock({
-          entities: [
-            component('storefront', {
-              'gitlab.com/project-slug': 'acme/shop/storefront',
-            }),
-          ],
+        pipeline: new RequestPipeline({
+          catalog: catalogServiceMock({ entities: [storefrontComponent()] }),
+          permissions,
+          auditor: mockServices.auditor.mock(),
+          locate: (entity, options) => service.locate(entity, options),
         }),
-        permissions,
         httpAuth: mockServices.httpAuth(),
-        auditor: mockServices.auditor.mock(),
+        service,
+        transport,
         logger,
         config: readActionsConfig(root),
         onWritten: w => written.push(w),
       }),
+      routeErrors(logger, mockServices.auditor.mock()),
     );
     const slug = environmentSlug('staging');
     const path = `/entity/default/component/storefront/environments/${slug}/actions`;
 
     await request(app)
       .post(path)
-      .send({
-        action: 'flux.reconcile',
-        target: stagingRelease,
-        withSource: true,
-      })
+      .send({ action: 'flux.reconcile', target: stagingRelease })
       .expect(200);
     expect(written).toEqual([
       expect.objectContaining({
         slug,
         action: 'flux.reconcile',
         agent: { host: 'gitlab.example.com', id: '3' },
-        written: [
-          {
-            apiVersion: 'source.toolkit.fluxcd.io/v1',
-            kind: 'HelmChart',
-            namespace: 'flux-system',
-            name: 'flux-system-storefront-staging',
-          },
-          stagingRelease,
-        ],
+        written: [stagingRelease],
       }),
     ]);
 
-    // The live stream lists again the two Flux kinds written, where they
-    // are and under the environment's namespace, which holds them live.
+    // With its source (a reconcile --with-source writes two), the live
+    // stream lists again the two Flux kinds written, where they are and
+    // under the environment's namespace, which holds them live.
     const agent = { host: 'gitlab.example.com', id: '3' };
     const chart = { group: 'source.toolkit.fluxcd.io', kind: 'HelmChart' };
     const helmRelease = {
@@ -114,7 +107,19 @@ describe('createActionsRouter onWritten', () => {
       kind: 'HelmRelease',
     };
     expect(written[0].environmentNamespace).toBe('storefront-staging');
-    expect(listsAfterWrite(written[0])).toEqual([
+    const withSource = {
+      ...written[0],
+      written: [
+        {
+          apiVersion: 'source.toolkit.fluxcd.io/v1',
+          kind: 'HelmChart',
+          namespace: 'flux-system',
+          name: 'flux-system-storefront-staging',
+        },
+        stagingRelease,
+      ],
+    };
+    expect(listsAfterWrite(withSource)).toEqual([
       { agent, namespace: 'flux-system', resource: chart },
       { agent, namespace: 'storefront-staging', resource: chart },
       { agent, namespace: 'flux-system', resource: helmRelease },

@@ -5,7 +5,7 @@ import {
   KubernetesObject,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { http, HttpResponse } from 'msw';
-import { GitlabEnvFailure } from '../errors';
+import { failure, GitlabEnvFailure } from '../errors';
 import { kasOnMsw, MSW_KAS } from '../__testUtils__/kasOnMsw';
 import { performAction } from './performAction';
 
@@ -148,10 +148,13 @@ function answer(
   });
 }
 
+/** Every write allowed: ownership is the router's (targets.ts), tested there. */
+const mayWrite = async () => undefined;
+
 async function run(c: (typeof CASES)[number]) {
   return performAction(
     { action: c.action, target: c.target, ...c.extra },
-    { kas, agent, object: objectOf(c.target), resources: [], now },
+    { kas, agent, object: objectOf(c.target), resources: [], mayWrite, now },
   );
 }
 
@@ -209,6 +212,7 @@ describe('performAction checks', () => {
         agent,
         object: objectOf(web, { spec: { paused: true } }),
         resources: [],
+        mayWrite,
         now,
       },
     ).catch(e => e);
@@ -228,16 +232,51 @@ describe('performAction checks', () => {
         agent,
         object: objectOf(ks, { spec: { suspend: true } }),
         resources: [],
+        mayWrite,
         now,
       },
     );
     expect(result.response.outcome).toBe('unchanged');
   });
 
+  it('asks before every write, the source of a reconcile first: a refused one sends nothing', async () => {
+    const seen: Array<{ method: string; type: string | null; body: unknown }> =
+      [];
+    server.use(answer(200, seen));
+    const asked: string[] = [];
+    const error = await performAction(
+      { action: 'flux.reconcile', target: ks, withSource: true },
+      {
+        kas,
+        agent,
+        object: objectOf(ks, {
+          spec: { sourceRef: { kind: 'GitRepository', name: 'shared' } },
+        }),
+        resources: [],
+        mayWrite: async target => {
+          asked.push(`${target.kind}/${target.name}`);
+          if (target.kind === 'GitRepository')
+            throw failure('NOT_OWNED', 'shared source');
+        },
+        now,
+      },
+    ).catch(e => e);
+    expect(error.detail.code).toBe('NOT_OWNED');
+    expect(asked).toEqual(['GitRepository/shared']);
+    expect(seen).toEqual([]);
+  });
+
   it('names the source it cannot find for --with-source', async () => {
     const error = await performAction(
       { action: 'flux.reconcile', target: ks, withSource: true },
-      { kas, agent, object: objectOf(ks, { spec: {} }), resources: [], now },
+      {
+        kas,
+        agent,
+        object: objectOf(ks, { spec: {} }),
+        resources: [],
+        mayWrite,
+        now,
+      },
     ).catch(e => e);
     expect(error.detail.code).toBe('ACTION_NOT_APPLICABLE');
   });
@@ -252,6 +291,7 @@ describe('performAction checks', () => {
           spec: { sourceRef: { kind: 'GitRepository', name: '../x' } },
         }),
         resources: [],
+        mayWrite,
         now,
       },
     ).catch(e => e);

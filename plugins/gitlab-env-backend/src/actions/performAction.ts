@@ -9,6 +9,7 @@ import {
   GitlabAgentRef,
   groupOfApiVersion,
   kubectlCommandFor,
+  kubectlGetCommand,
   KubernetesObject,
   reconcilesWithSource,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
@@ -26,6 +27,8 @@ export interface ActionContext {
   object: KubernetesObject;
   /** Every object of the environment: where a scale looks for an HPA. */
   resources: KubernetesObject[];
+  /** Throws unless the environment may write this object (see ownedObject): asked before every write. */
+  mayWrite: (target: ActionTarget) => Promise<unknown>;
   now: () => Date;
 }
 
@@ -54,12 +57,14 @@ async function write(
   context: ActionContext,
   target: ActionTarget,
   what: string,
-  request: Omit<KasWrite, 'path'> & { subresource?: string },
+  request: Omit<KasWrite, 'path' | 'checkWith'> & { subresource?: string },
 ) {
   const { subresource, ...rest } = request;
+  await context.mayWrite(target);
   const response = await context.kas.send({
     ...rest,
     path: pathOf(target, subresource),
+    checkWith: kubectlGetCommand(target),
   });
   return {
     body: acceptedBody(response, what, context.agent),

@@ -6,6 +6,7 @@ import {
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { failure } from '../errors';
 import { EnvironmentAgent } from '../facade/GitlabEnvironmentsService';
+import { checkTarget } from '../locating/ownership';
 import {
   isApiGroup,
   isDns1123Label,
@@ -157,5 +158,25 @@ export async function environmentObject(
     throw outsideEnvironment(target, agent.environment.name);
   const object = findObject(target, await agent.freshResources());
   if (!object) throw outsideEnvironment(target, agent.environment.name);
+  return object;
+}
+
+/**
+ * The environment's object the target names, when the environment owns it
+ * (checkTarget): OUTSIDE_ENVIRONMENT for an object it does not show,
+ * CLAIM_UNVERIFIED, NAMESPACE_CONTESTED or NOT_OWNED for one it shows but
+ * may not act on. Nothing reaches the cluster for either.
+ */
+export async function ownedObject(
+  target: ActionTarget,
+  agent: Pick<
+    EnvironmentAgent,
+    'environment' | 'resources' | 'freshResources' | 'scope'
+  >,
+): Promise<KubernetesObject> {
+  // The entity's own refusal needs no lookup.
+  if (agent.scope.entityRefusal) checkTarget(agent.scope, target, undefined);
+  const object = await environmentObject(target, agent);
+  checkTarget(agent.scope, target, object, agent.resources);
   return object;
 }

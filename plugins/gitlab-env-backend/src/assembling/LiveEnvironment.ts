@@ -10,6 +10,7 @@ import {
   narrowEnvironmentObjects,
   ResourceGraphPatch,
   WatchEvent,
+  readOnlyOf,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { asGitlabEnvError } from '../errors';
 import type { LiveTarget } from './liveTarget';
@@ -172,6 +173,7 @@ export class LiveEnvironment {
     this.lastSeq = this.startSeq;
     this.graph = new LiveResourceGraph([], {
       health: { rules: deps.target.judging.healthRules },
+      readOnly: readOnlyOf(deps.target.environment.actionScope),
       relations: deps.target.judging.relations,
     });
     this.subscriptions = deps.target.kinds.map((_, kindIndex) => ({

@@ -7,6 +7,7 @@ import {
   KubernetesObject,
   NarrowedScope,
   narrowEnvironmentObjects,
+  readOnlyOf,
   RelationSet,
   ResourceGraph,
   summarizeGraphHealth,
@@ -75,6 +76,7 @@ export async function assembleRead(
   });
   const graph = buildResourceGraph(kept, {
     health: { rules: judging.healthRules },
+    readOnly: readOnlyOf(environment.actionScope),
     relations: judging.relations,
   });
   return {
@@ -132,8 +134,11 @@ export function environmentErrors(read: {
   return errors;
 }
 
-/** Errors that leave the data complete: the read found all there is. */
-const COMPLETE_READ_CODES = new Set(['NO_RESOURCES']);
+/**
+ * Errors that leave the data complete: the read found all there is (the
+ * Flux object the settings name does not exist: said, not a gap).
+ */
+const COMPLETE_READ_CODES = new Set(['NO_RESOURCES', 'FLUX_OBJECT_MISSING']);
 
 export function incompleteness(errors: GitlabEnvError[]): GitlabEnvError[] {
   return errors.filter(e => !e.expected && !COMPLETE_READ_CODES.has(e.code));

@@ -21,15 +21,37 @@ const objects: KubernetesObject[] = [
   },
 ];
 
-function compare(files: Record<string, string>) {
-  return compareWithRepository({
-    objects,
-    fluxResourcePath:
-      'kustomize.toolkit.fluxcd.io/v1/namespaces/flux-system/kustomizations/app',
-    host: 'gitlab.test',
-    readFile: async (_project, path) => files[path],
-  });
+function compare(
+  files: Record<string, string>,
+  mayRead: (project: string) => string | undefined = () => undefined,
+) {
+  const read: string[] = [];
+  return {
+    read,
+    comparison: compareWithRepository({
+      objects,
+      fluxResourcePath:
+        'kustomize.toolkit.fluxcd.io/v1/namespaces/flux-system/kustomizations/app',
+      host: 'gitlab.test',
+      mayRead,
+      readFile: async (project, path) => {
+        read.push(`${project}:${path}`);
+        return files[path];
+      },
+    }),
+  };
 }
+
+describe('compareWithRepository and the repositories it may read', () => {
+  it('reads nothing of a project the environment may not read, and says why', async () => {
+    const { read, comparison } = compare(
+      { 'deploy/kustomization.yaml': 'resources: []\n' },
+      project => `not ${project}`,
+    );
+    expect((await comparison)?.unavailable).toBe('not acme/app');
+    expect(read).toEqual([]);
+  });
+});
 
 describe('compareWithRepository on hostile repository files', () => {
   it('does not expand a YAML alias bomb in a manifest: it names the document and goes on', async () => {
@@ -38,7 +60,7 @@ describe('compareWithRepository on hostile repository files', () => {
       'deploy/bomb.yaml': aliasBomb(),
       'deploy/cm.yaml':
         'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n  namespace: app\n',
-    });
+    }).comparison;
     expect(comparison?.notRendered).toEqual([
       'a document of deploy/bomb.yaml whose YAML aliases expand more than 100 times',
     ]);
@@ -50,7 +72,7 @@ describe('compareWithRepository on hostile repository files', () => {
   it('says why a kustomization.yaml that is a bomb cannot be read', async () => {
     const comparison = await compare({
       'deploy/kustomization.yaml': aliasBomb(),
-    });
+    }).comparison;
     expect(comparison?.unavailable).toMatch(
       /^deploy\/kustomization.yaml cannot be read: .*alias/i,
     );

@@ -96,6 +96,11 @@ export async function compareWithRepository(options: {
   objects: readonly KubernetesObject[];
   fluxResourcePath?: string;
   host: string;
+  /**
+   * Why this project's repository may not be read for the environment
+   * (see repositoryRefusal); undefined when it may. Asked before any read.
+   */
+  mayRead: (project: string) => string | undefined;
   readFile: RepositoryFileReader;
 }): Promise<DesiredStateComparison | undefined> {
   const path = options.fluxResourcePath
@@ -132,6 +137,8 @@ export async function compareWithRepository(options: {
     return unavailable(
       `The GitRepository's URL is not a project of ${options.host}: the backend reads repositories only through this GitLab's API.`,
     );
+  const refused = options.mayRead(project);
+  if (refused) return unavailable(refused);
   const ref = appliedCommit(root.status?.lastAppliedRevision);
   if (!ref)
     return unavailable('The Kustomization has applied no revision yet.');

@@ -33,7 +33,11 @@ function component(name: string, slug: string): Entity {
     metadata: {
       name,
       namespace: 'default',
-      annotations: { 'gitlab.com/project-slug': slug },
+      annotations: {
+        'gitlab.com/project-slug': slug,
+        // Registered from its project's repository: its claim is verified.
+        'backstage.io/managed-by-location': `url:https://gitlab.example.com/${slug}/-/blob/main/catalog-info.yaml`,
+      },
     },
     spec: { type: 'service', owner: 'team', lifecycle: 'production' },
   };

@@ -1,38 +1,24 @@
 import {
-  AuditorService,
-  BackstageCredentials,
-  HttpAuthService,
-  LoggerService,
-  PermissionsService,
-} from '@backstage/backend-plugin-api';
-import { Entity, stringifyEntityRef } from '@backstage/catalog-model';
-import { CatalogService } from '@backstage/plugin-catalog-node';
-import {
-  AuthorizeResult,
-  BasicPermission,
-  ResourcePermission,
-} from '@backstage/plugin-permission-common';
-import {
   gitlabEnvNamespaceDeletePermission,
-  gitlabEnvResourcesReadPermission,
   gitlabEnvStaleNamespacesReadPermission,
   StaleNamespacesResponse,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import express from 'express';
 import Router from 'express-promise-router';
 import pLimit from 'p-limit';
-import { asGitlabEnvError, failure, GitlabEnvFailure } from '../errors';
-import { annotatedEntities } from '../http/annotatedEntities';
-import { gitlabEnvErrorHandler } from '../http/errorHandler';
+import { asGitlabEnvError } from '../errors';
+import {
+  auditedEntity,
+  auditText,
+  entityPathParams,
+  RawParameters,
+} from '../http/pipeline';
+import { route, RouteDeps } from '../http/route';
 import { CiAccessService } from './CiAccessService';
+import { readBranch } from './decisions';
 
-export interface CiAccessRouterOptions {
+export interface CiAccessRouterOptions extends RouteDeps {
   service: CiAccessService;
-  catalog: CatalogService;
-  permissions: PermissionsService;
-  httpAuth: HttpAuthService;
-  auditor: AuditorService;
-  logger: LoggerService;
   /** Entities read at once for the portal-wide list. */
   entityConcurrency?: number;
 }
@@ -40,177 +26,176 @@ export interface CiAccessRouterOptions {
 /** Bounds the portal-wide walk over the catalog. */
 const MAX_ENTITIES = 2000;
 
+function deleteParams(raw: RawParameters) {
+  const target = entityPathParams(raw);
+  // Checked again (and against the stale list) by the service.
+  return {
+    ...target,
+    agentId: String(raw.path.agentId ?? ''),
+    namespace: String(raw.path.ns ?? ''),
+  };
+}
+
 /**
  * `GET  /entity/:namespace/:kind/:name/ci-access[?branch=]`
  * `GET  /entity/:namespace/:kind/:name/ci-access/stale-namespaces`
  * `DELETE /entity/:namespace/:kind/:name/ci-access/agents/:agentId/namespaces/:ns`
  * `GET  /ci-access/stale-namespaces` (portal-wide, biggest first)
+ *
+ * Each through the request pipeline: parameters checked, the entity and
+ * its permissions, located through the one locator, audited.
  */
 export function createCiAccessRouter(
   options: CiAccessRouterOptions,
 ): express.Router {
-  const { service, catalog, permissions, httpAuth, auditor, logger } = options;
+  const { service } = options;
   const router = Router();
 
-  async function allowed(
-    credentials: BackstageCredentials,
-    permission: ResourcePermission<'catalog-entity'> | BasicPermission,
-    resourceRef?: string,
-  ) {
-    const [decision] = await permissions.authorize(
-      [
-        resourceRef
-          ? {
-              permission: permission as ResourcePermission<'catalog-entity'>,
-              resourceRef,
-            }
-          : { permission: permission as BasicPermission },
-      ],
-      { credentials },
-    );
-    return decision.result === AuthorizeResult.ALLOW;
-  }
-
-  async function entityFor(
-    req: express.Request,
-    extra?: ResourcePermission<'catalog-entity'>,
-  ) {
-    const credentials = await httpAuth.credentials(req);
-    const { namespace, kind, name } = req.params;
-    const entityRef = stringifyEntityRef({ kind, namespace, name });
-    if (
-      !(await allowed(credentials, gitlabEnvResourcesReadPermission, entityRef))
-    ) {
-      throw failure(
-        'NOT_ALLOWED',
-        `You are not allowed to see the environments of ${entityRef}.`,
-      );
-    }
-    if (extra && !(await allowed(credentials, extra, entityRef))) {
-      throw failure(
-        'NOT_ALLOWED',
-        `You are not allowed to delete namespaces of ${entityRef} (permission ${extra.name}).`,
-      );
-    }
-    const entity = await catalog.getEntityByRef(entityRef, { credentials });
-    if (!entity)
-      throw failure(
-        'PROJECT_NOT_FOUND',
-        `The catalog has no entity ${entityRef}.`,
-      );
-    return entity;
-  }
-
-  router.get('/entity/:namespace/:kind/:name/ci-access', async (req, res) => {
-    const entity = await entityFor(req);
-    const branch =
-      typeof req.query.branch === 'string' && req.query.branch !== ''
-        ? req.query.branch
-        : undefined;
-    res.json(await service.matrix(entity, branch));
-  });
+  router.get(
+    '/entity/:namespace/:kind/:name/ci-access',
+    route(
+      options,
+      {
+        audit: {
+          eventId: 'ci-access-read',
+          meta: raw => ({
+            ...auditedEntity(raw),
+            branch: auditText(raw.query.branch, 255) ?? null,
+          }),
+        },
+        params: raw => ({
+          ...entityPathParams(raw),
+          branch: readBranch(raw.query.branch),
+        }),
+        entities: 'one',
+        entity: params => params,
+        permission: {},
+        locate: 'entity',
+      },
+      async ({ entity, located, params }, _req, res) => {
+        const body = await service.matrix(entity, located, params.branch);
+        res.json(body);
+        return { cells: body.cells.length };
+      },
+    ),
+  );
 
   router.get(
     '/entity/:namespace/:kind/:name/ci-access/stale-namespaces',
-    async (req, res) => {
-      const entity = await entityFor(req);
-      res.json(await service.staleNamespaces(entity));
-    },
+    route(
+      options,
+      {
+        audit: { eventId: 'stale-namespaces-read', meta: auditedEntity },
+        params: entityPathParams,
+        entities: 'one',
+        entity: params => params,
+        permission: {},
+        locate: 'entity',
+      },
+      async ({ entity, located }, _req, res) => {
+        const body = await service.staleNamespaces(entity, located);
+        res.json(body);
+        return {
+          namespaces: body.namespaces.length,
+          errors: body.errors.map(e => e.error.code),
+        };
+      },
+    ),
   );
 
   router.delete(
     '/entity/:namespace/:kind/:name/ci-access/agents/:agentId/namespaces/:ns',
-    async (req, res) => {
-      const { kind, namespace, name, agentId, ns } = req.params;
-      const event = await auditor.createEvent({
-        eventId: 'stale-namespace-delete',
-        severityLevel: 'high',
-        request: req,
-        meta: {
-          action: 'delete',
-          entityRef: stringifyEntityRef({ kind, namespace, name }),
-          object: { kind: 'Namespace', name: ns, agentId },
+    route(
+      options,
+      {
+        audit: {
+          eventId: 'stale-namespace-delete',
+          severity: 'high',
+          meta: raw => ({
+            action: 'delete',
+            ...auditedEntity(raw),
+            object: {
+              kind: 'Namespace',
+              name: auditText(raw.path.ns, 63) ?? null,
+              agentId: auditText(raw.path.agentId, 20) ?? null,
+            },
+          }),
         },
-      });
-      try {
-        const entity = await entityFor(req, gitlabEnvNamespaceDeletePermission);
-        const result = await service.deleteNamespace(entity, agentId, ns);
-        await event.success({
-          meta: { upstreamStatus: result.upstreamStatus, phase: result.phase },
-        });
+        params: deleteParams,
+        entities: 'one',
+        entity: params => params,
+        permission: { required: () => [gitlabEnvNamespaceDeletePermission] },
+        locate: 'entity',
+      },
+      async ({ entity, located, params }, _req, res) => {
+        const result = await service.deleteNamespace(
+          entity,
+          located,
+          params.agentId,
+          params.namespace,
+        );
         res.json(result);
-      } catch (error) {
-        const detail =
-          error instanceof GitlabEnvFailure ? error.detail : undefined;
-        await event.fail({
-          error: error as Error,
-          meta: { code: detail?.code, upstreamStatus: detail?.upstreamStatus },
-        });
-        throw error;
-      }
-    },
+        return { upstreamStatus: result.upstreamStatus, phase: result.phase };
+      },
+    ),
   );
 
-  router.get('/ci-access/stale-namespaces', async (req, res) => {
-    const credentials = await httpAuth.credentials(req);
-    if (!(await allowed(credentials, gitlabEnvStaleNamespacesReadPermission))) {
-      throw failure(
-        'NOT_ALLOWED',
-        `You are not allowed to see the portal-wide clean-up list (${gitlabEnvStaleNamespacesReadPermission.name}).`,
-      );
-    }
-    const entities = await entitiesToScan(catalog, credentials);
-    const limit = pLimit(options.entityConcurrency ?? 4);
-    const result: StaleNamespacesResponse = { namespaces: [], errors: [] };
-    const seen = new Set<string>();
-    await Promise.all(
-      entities.map(entity =>
-        limit(async () => {
-          const entityRef = stringifyEntityRef(entity);
-          if (
-            !(await allowed(
-              credentials,
-              gitlabEnvResourcesReadPermission,
-              entityRef,
-            ))
-          )
-            return;
-          try {
-            const stale = await service.staleNamespaces(entity);
-            for (const n of stale.namespaces) {
-              // Two entities of one project see the same namespace; list it once.
-              const key = `${n.agent.id}|${n.name}`;
-              if (!seen.has(key)) {
-                seen.add(key);
-                result.namespaces.push(n);
+  router.get(
+    '/ci-access/stale-namespaces',
+    route(
+      options,
+      {
+        audit: { eventId: 'portal-stale-namespaces-read' },
+        params: () => ({}),
+        // The plugin-wide permission, then the catalog walk authorized in batches.
+        entities: 'catalog',
+        permission: { basic: gitlabEnvStaleNamespacesReadPermission },
+        locate: 'none',
+      },
+      async (context, _req, res) => {
+        const limit = pLimit(options.entityConcurrency ?? 4);
+        const result: StaleNamespacesResponse = { namespaces: [], errors: [] };
+        const seen = new Set<string>();
+        await Promise.all(
+          context.entities.slice(0, MAX_ENTITIES).map(listed =>
+            limit(async () => {
+              if (!('entity' in listed)) return;
+              const { entity, entityRef } = listed;
+              try {
+                const stale = await service.staleNamespaces(
+                  entity,
+                  await context.locate(entity),
+                );
+                for (const n of stale.namespaces) {
+                  // Two entities of one project see the same namespace; list it once.
+                  const key = `${n.agent.id}|${n.name}`;
+                  if (!seen.has(key)) {
+                    seen.add(key);
+                    result.namespaces.push(n);
+                  }
+                }
+                result.errors.push(...stale.errors);
+              } catch (error) {
+                result.errors.push({
+                  entityRef,
+                  error: asGitlabEnvError(error),
+                });
               }
-            }
-            result.errors.push(...stale.errors);
-          } catch (error) {
-            result.errors.push({ entityRef, error: asGitlabEnvError(error) });
-          }
-        }),
-      ),
-    );
-    result.namespaces.sort(
-      (a, b) =>
-        b.contents.total - a.contents.total || a.name.localeCompare(b.name),
-    );
-    res.json(result);
-  });
+            }),
+          ),
+        );
+        result.namespaces.sort(
+          (a, b) =>
+            b.contents.total - a.contents.total || a.name.localeCompare(b.name),
+        );
+        res.json(result);
+        return {
+          namespaces: result.namespaces.length,
+          errors: result.errors.length,
+        };
+      },
+    ),
+  );
 
-  router.use(gitlabEnvErrorHandler(logger));
   return router;
-}
-
-async function entitiesToScan(
-  catalog: CatalogService,
-  credentials: BackstageCredentials,
-): Promise<Entity[]> {
-  const out: Entity[] = [];
-  for await (const page of annotatedEntities(catalog, credentials)) {
-    out.push(...page);
-    if (out.length >= MAX_ENTITIES) break;
-  }
-  return out.slice(0, MAX_ENTITIES);
 }

@@ -1,3 +1,3 @@
 export { CiAccessService } from './CiAccessService';
-export type { CiAccessOptions } from './CiAccessService';
+export type { CiAccessServiceDeps } from './CiAccessService';
 export { createCiAccessRouter } from './createCiAccessRouter';

@@ -1,7 +1,11 @@
-export { readGitlabEnvConfig } from './readGitlabEnvConfig';
+export {
+  DEFAULT_PLATFORM_NAMESPACES,
+  readGitlabEnvConfig,
+} from './readGitlabEnvConfig';
 export type {
   GitlabEnvConfig,
   GitlabInstanceConfig,
   LiveSettings,
+  OwnershipSettings,
 } from './readGitlabEnvConfig';
 export { readHealthRules } from './readHealthRules';

@@ -1,5 +1,8 @@
 import { ConfigReader } from '@backstage/config';
-import { readGitlabEnvConfig } from './readGitlabEnvConfig';
+import {
+  DEFAULT_PLATFORM_NAMESPACES,
+  readGitlabEnvConfig,
+} from './readGitlabEnvConfig';
 
 const read = (gitlabEnv: unknown) =>
   readGitlabEnvConfig(new ConfigReader({ gitlabEnv } as any));
@@ -36,6 +39,11 @@ describe('readGitlabEnvConfig', () => {
       },
       concurrency: { perInstance: 256, perAgent: 32 },
       ciAccess: { namespaceOverflow: 'refuse' },
+      ownership: {
+        claims: [],
+        platformNamespaces: DEFAULT_PLATFORM_NAMESPACES,
+        claimsRefreshMs: 300_000,
+      },
       namespaceMapping: { workloadAnnotations: 'acrossCluster' },
       overview: {
         clusterWideReads: true,
@@ -183,7 +191,61 @@ describe('readGitlabEnvConfig', () => {
       },
       'gitlabEnv.overview.clusterWideMinNamespaces must be a positive number, got 0',
     ],
+    [
+      {
+        instances: [{ host: 'a', baseUrl: 'https://a' }],
+        ownership: { claims: [{ entity: 'checkout-api', project: 'x/y' }] },
+      },
+      "gitlabEnv.ownership.claims[0].entity must be a full entity ref such as component:default/checkout-api, got 'checkout-api'",
+    ],
+    [
+      {
+        instances: [{ host: 'a', baseUrl: 'https://a' }],
+        ownership: {
+          claims: [
+            { entity: 'component:default/c', project: 'x/y', host: 'b' },
+          ],
+        },
+      },
+      "gitlabEnv.ownership.claims[0].host 'b' is not one of gitlabEnv.instances (a)",
+    ],
+    [
+      {
+        instances: [{ host: 'a', baseUrl: 'https://a' }],
+        ownership: { platformNamespaces: ['kube-*', 'Bad_Name'] },
+      },
+      "gitlabEnv.ownership.platformNamespaces must list namespace names (a trailing * for a prefix), got 'Bad_Name'",
+    ],
   ])('rejects %j: %s', (gitlabEnv, message) => {
     expect(() => read(gitlabEnv)).toThrow(message);
+  });
+
+  it('reads the pairings app-config vouches for, on the first instance by default', () => {
+    const config = read({
+      instances: [
+        { host: 'a', baseUrl: 'https://a' },
+        { host: 'b', baseUrl: 'https://b' },
+      ],
+      ownership: {
+        claims: [
+          { entity: 'Component:default/Checkout', project: 'shop/checkout' },
+          { entity: 'component:ops/db', project: '42', host: 'b' },
+        ],
+        platformNamespaces: ['kube-*', 'agents'],
+        claimsRefreshSeconds: 60,
+      },
+    });
+    expect(config.ownership).toEqual({
+      claims: [
+        {
+          entity: 'component:default/checkout',
+          project: 'shop/checkout',
+          host: 'a',
+        },
+        { entity: 'component:ops/db', project: '42', host: 'b' },
+      ],
+      platformNamespaces: ['kube-*', 'agents'],
+      claimsRefreshMs: 60_000,
+    });
   });
 });

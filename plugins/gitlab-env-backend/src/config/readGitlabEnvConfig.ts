@@ -60,6 +60,8 @@ export interface GitlabEnvConfig {
     namespaceOverflow: 'refuse' | 'truncate';
   };
   live: LiveSettings;
+  /** `gitlabEnv.ownership`: what vouches for an entity's claim on a project, and what no environment owns. */
+  ownership: OwnershipSettings;
   namespaceMapping: {
     /**
      * Where to look for the workloads carrying an environment's GitLab
@@ -76,6 +78,83 @@ export interface GitlabEnvConfig {
     clusterWideReads: boolean;
     /** The whole overview stream ends by then. */
     deadlineMs: number;
+  };
+}
+
+/** `gitlabEnv.ownership` (see the README's "Ownership"). @public */
+export interface OwnershipSettings {
+  /**
+   * Pairings of catalog entities with GitLab projects app-config vouches
+   * for, when an entity's catalog file does not lie in its project's
+   * repository: `entity` a full entity ref, `project` a path or numeric id,
+   * `host` the instance (default the first).
+   */
+  claims: Array<{ entity: string; project: string; host: string }>;
+  /** Namespaces no environment owns (the agent's, the cluster's platform); a trailing `*` is a prefix. */
+  platformNamespaces: string[];
+  /** How long the portal-wide index of which projects claim which namespaces is kept. */
+  claimsRefreshMs: number;
+}
+
+/**
+ * Where the agent and the cluster's own tooling run: agentk's namespace as
+ * its Helm chart and GitLab's install instructions name it, Kubernetes'
+ * own, and Flux's (which also holds every team's Flux objects: an
+ * environment acts on its own root there, never on the rest).
+ */
+export const DEFAULT_PLATFORM_NAMESPACES = [
+  'kube-system',
+  'kube-public',
+  'kube-node-lease',
+  'gitlab-agent',
+  'gitlab-agent-*',
+  'flux-system',
+];
+
+const NAMESPACE_PATTERN =
+  /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$|^[a-z0-9][-a-z0-9]{0,61}\*$/;
+
+function readOwnership(
+  config: Config | undefined,
+  hosts: string[],
+): OwnershipSettings {
+  const where = 'gitlabEnv.ownership';
+  const claims = (config?.getOptionalConfigArray('claims') ?? []).map(
+    (claim, index) => {
+      const at = `${where}.claims[${index}]`;
+      const entity = claim.getOptionalString('entity') ?? '';
+      if (!/^[^:/\s]+:[^:/\s]+\/[^:/\s]+$/.test(entity))
+        throw new Error(
+          `${at}.entity must be a full entity ref such as component:default/checkout-api, got '${entity}'`,
+        );
+      const project = claim.getOptionalString('project')?.trim() ?? '';
+      if (!project || /\s/.test(project))
+        throw new Error(
+          `${at}.project must be a project path such as acme/shop/checkout-api or a numeric id, got '${project}'`,
+        );
+      const host = claim.getOptionalString('host') ?? hosts[0];
+      if (!hosts.includes(host))
+        throw new Error(
+          `${at}.host '${host}' is not one of gitlabEnv.instances (${hosts.join(
+            ', ',
+          )})`,
+        );
+      return { entity: entity.toLowerCase(), project, host };
+    },
+  );
+  const platformNamespaces =
+    config?.getOptionalStringArray('platformNamespaces') ??
+    DEFAULT_PLATFORM_NAMESPACES;
+  const bad = platformNamespaces.find(n => !NAMESPACE_PATTERN.test(n));
+  if (bad !== undefined)
+    throw new Error(
+      `${where}.platformNamespaces must list namespace names (a trailing * for a prefix), got '${bad}'`,
+    );
+  return {
+    claims,
+    platformNamespaces,
+    claimsRefreshMs:
+      readPositive(config, 'claimsRefreshSeconds', where, 300) * 1000,
   };
 }
 
@@ -247,6 +326,10 @@ export function readGitlabEnvConfig(root: Config): GitlabEnvConfig {
   }
   return {
     ciAccess: { namespaceOverflow },
+    ownership: readOwnership(
+      config?.getOptionalConfig('ownership'),
+      instances.map(i => i.host),
+    ),
     namespaceMapping: {
       workloadAnnotations: workloadAnnotations as WorkloadAnnotationsLookup,
     },

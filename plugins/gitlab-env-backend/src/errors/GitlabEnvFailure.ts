@@ -76,6 +76,12 @@ const STATUS_BY_CODE: Record<GitlabEnvErrorCode, number> = {
   ACTION_NOT_APPLICABLE: 400,
   OUTSIDE_ENVIRONMENT: 403,
   LOGS_UNAVAILABLE: 404,
+  CLAIM_UNVERIFIED: 403,
+  NOT_OWNED: 403,
+  NAMESPACE_CONTESTED: 409,
+  WRITE_OUTCOME_UNKNOWN: 502,
+  FLUX_OBJECT_MISSING: 404,
+  TOO_MANY_STREAMS: 429,
 };
 
 export function httpStatusOf(code: GitlabEnvErrorCode): number {
@@ -109,6 +115,7 @@ export function toBackstageError(detail: GitlabEnvError): Error {
       : 'BadGatewayError';
   if (status === 409) error.name = 'ConflictError';
   if (status === 422) error.name = 'InputError';
+  if (status === 429) error.name = 'TooManyRequestsError';
   return error;
 }
 

@@ -4,6 +4,7 @@ import {
   DesiredStateComparison,
   DiagnosticsResponse,
   EntityEnvironmentsResponse,
+  EnvironmentActionScope,
   EnvironmentResourcesResponse,
   GitlabEnvironment,
   GitlabEnvError,
@@ -28,10 +29,15 @@ import {
 } from '../assembling/assembleRead';
 import {
   AnnotationLocator,
+  environmentOf,
   GitlabEnvLocator,
   instanceOf,
+  LocateOptions,
   LocatedEntity,
 } from '../locating/EnvironmentLocator';
+import { OwningLocator } from '../locating/OwningLocator';
+import { PortalClaims } from '../locating/portalClaims';
+import { NamespaceClaims, repositoryRefusal } from '../locating/ownership';
 import { GitlabEnvClusterSource } from '../reading/clusterSources';
 import { EnvironmentContext, ReadPlanner } from '../planning/ReadPlanner';
 import type { LiveTarget } from '../assembling/liveTarget';
@@ -44,7 +50,6 @@ import { deadlineSignal } from '../transport/deadline';
 import { namespacedKinds } from '../reading/discovery';
 import type { KasClient } from '../transport/kasClient';
 import { SharedReadCache } from '../caching/sharedCache';
-import { GitlabRestClient } from '../transport/gitlabRest';
 import { compareWithRepository } from '../assembling/desiredFromRepository';
 import { driftedCount } from '../assembling/driftedCount';
 
@@ -75,11 +80,25 @@ export interface GitlabEnvironmentsServiceOptions {
   locator?: (defaultLocator: GitlabEnvLocator) => GitlabEnvLocator;
   /** Backend modules' cluster sources, tried before KAS. */
   clusterSources?: GitlabEnvClusterSource[];
+  /**
+   * Every annotated entity of the catalog, page by page, read with the
+   * plugin's own credentials: which other projects claim an environment's
+   * namespace (see the README's "Ownership"). Without it, no namespace is
+   * seen as contested.
+   * @internal
+   */
+  portalEntities?: () => AsyncIterable<Entity[]>;
 }
 
 /** What every service call may carry: the caller's signal (its deadline, its client leaving). @public */
 export interface CallOptions {
   signal?: AbortSignal;
+  /**
+   * The entity as the request pipeline located it (through `locate`), so a
+   * call does not locate it again.
+   * @internal
+   */
+  located?: LocatedEntity;
 }
 
 /** Options of GitlabEnvironmentsService.listEnvironments. @public */
@@ -123,6 +142,8 @@ export interface EnvironmentAgent {
   instanceHost: string;
   /** Drops the environment's cached read (here and in a shared store): a write changed it. */
   forgetRead: () => void;
+  /** What the entity may act on, decided at the moment of the write (see OwningLocator.scopeForWrite). */
+  scope: EnvironmentActionScope;
 }
 
 /**
@@ -140,7 +161,7 @@ export interface EnvironmentAgent {
 export class GitlabEnvironmentsService {
   private readonly cache: SharedReadCache;
   private readonly transport: GitlabEnvTransport;
-  private readonly locator: GitlabEnvLocator;
+  private readonly locator: OwningLocator;
   private readonly reads: ReadPlanner;
   private readonly judging: Judging;
 
@@ -171,7 +192,18 @@ export class GitlabEnvironmentsService {
       this.transport,
       this.cache,
     );
-    this.locator = options.locator?.(annotations) ?? annotations;
+    const configured = options.locator?.(annotations) ?? annotations;
+    this.locator = new OwningLocator(
+      configured,
+      config,
+      options.portalEntities &&
+        new PortalClaims({
+          entities: options.portalEntities,
+          locate: entity => configured.locate(entity),
+          refreshMs: config.ownership.claimsRefreshMs,
+          logger,
+        }),
+    );
     this.judging = {
       healthRules: options.healthRules,
       relations: options.relations,
@@ -205,6 +237,48 @@ export class GitlabEnvironmentsService {
       located,
       environment,
     };
+  }
+
+  /**
+   * The entity through the one locator (the configured one, a module's or
+   * the default), each environment with what the entity owns in it
+   * (`actionScope`): the request pipeline's locate step.
+   *
+   * @internal
+   */
+  async locate(
+    entity: Entity,
+    options: CallOptions &
+      Pick<LocateOptions, 'clusterLookups' | 'environment'> = {},
+  ): Promise<LocatedEntity> {
+    const { located, signal, ...lookups } = options;
+    return (
+      located ??
+      this.locator.locate(entity, {
+        ...lookups,
+        signal: this.requestSignal(signal),
+      })
+    );
+  }
+
+  /**
+   * The read cache (in the process, and in the replicas' shared store
+   * when configured), for the plugin's other services to cache in.
+   *
+   * @internal
+   */
+  get readCache(): SharedReadCache {
+    return this.cache;
+  }
+
+  /**
+   * Which projects' environments claim which namespaces, portal-wide
+   * (undefined without `portalEntities`).
+   *
+   * @internal
+   */
+  portalClaims(): Promise<NamespaceClaims | undefined> {
+    return this.locator.portalClaims();
   }
 
   /** `GET /diagnostics`: every instance checked afresh, with what reads met. */
@@ -252,10 +326,12 @@ export class GitlabEnvironmentsService {
   ): Promise<EntityEnvironmentsResponse> {
     const signal = this.requestSignal(options.signal);
     // Without health the list is GitLab's alone: no agent holds it.
-    const located = await this.locator.locate(entity, {
-      signal,
-      clusterLookups: options.withHealth ? 'wait' : 'known',
-    });
+    const located =
+      options.located ??
+      (await this.locator.locate(entity, {
+        signal,
+        clusterLookups: options.withHealth ? 'wait' : 'known',
+      }));
     const environments = located.environments.filter(
       e => options.includeStopped || e.state !== 'stopped',
     );
@@ -303,7 +379,12 @@ export class GitlabEnvironmentsService {
     options: CallOptions = {},
   ): Promise<EnvironmentResourcesResponse> {
     const signal = this.requestSignal(options.signal);
-    const ctx = await this.findEnvironment(entity, slug, signal);
+    const ctx = await this.findEnvironment(
+      entity,
+      slug,
+      signal,
+      options.located,
+    );
     const read = await this.reads.readEnvironment(ctx, signal);
     const desired = await this.desiredState(ctx, read.resources);
     const { narrowed, ...rest } = read;
@@ -329,11 +410,7 @@ export class GitlabEnvironmentsService {
     ctx: EnvironmentContext,
     resources: readonly KubernetesObject[],
   ): Promise<DesiredStateComparison | undefined> {
-    return this.compareWithRepository(
-      ctx.instance,
-      ctx.environment.fluxResourcePath,
-      resources,
-    );
+    return this.compareWithRepository(ctx.instance, ctx.environment, resources);
   }
 
   /**
@@ -348,25 +425,27 @@ export class GitlabEnvironmentsService {
   ): Promise<DesiredStateComparison | undefined> {
     return this.compareWithRepository(
       instanceOf(this.config, target.host),
-      target.environment.fluxResourcePath,
+      target.environment,
       resources,
     );
   }
 
+  /**
+   * Reads only the repositories the environment's scope allows: the
+   * entity's own verified project and those its GitLabDeployment names,
+   * never one named only by cluster data (the GitRepository's URL).
+   */
   private async compareWithRepository(
     instance: EnvironmentContext['instance'],
-    fluxResourcePath: string | undefined,
+    environment: GitlabEnvironment,
     resources: readonly KubernetesObject[],
   ): Promise<DesiredStateComparison | undefined> {
-    const rest = new GitlabRestClient(
-      instance,
-      this.config.requestTimeoutMs,
-      this.transport.instanceLimit(instance.host),
-    );
+    const rest = this.transport.rest(instance);
     return compareWithRepository({
       objects: resources,
-      fluxResourcePath,
+      fluxResourcePath: environment.fluxResourcePath,
       host: instance.host,
+      mayRead: project => repositoryRefusal(environment.actionScope, project),
       readFile: (project, path, ref) =>
         this.cache.getOrLoad(
           `repofile|${instance.host}|${project}|${ref}|${path}`,
@@ -389,7 +468,12 @@ export class GitlabEnvironmentsService {
     options: CallOptions = {},
   ): Promise<HealthSummary> {
     const signal = this.requestSignal(options.signal);
-    const ctx = await this.findEnvironment(entity, slug, signal);
+    const ctx = await this.findEnvironment(
+      entity,
+      slug,
+      signal,
+      options.located,
+    );
     return (await this.reads.readEnvironment(ctx, signal)).health;
   }
 
@@ -397,22 +481,13 @@ export class GitlabEnvironmentsService {
     entity: Entity,
     slug: string,
     signal?: AbortSignal,
+    given?: LocatedEntity,
   ): Promise<EnvironmentContext> {
     // Only this environment's agent is waited for.
-    const located = await this.locator.locate(entity, {
-      signal,
-      environment: slug,
-    });
-    const environment = located.environments.find(e => e.slug === slug);
-    if (!environment) {
-      throw failure(
-        'ENVIRONMENT_NOT_FOUND',
-        `The project ${located.project.fullPath} has no environment '${slug}' shown for this entity.`,
-        {
-          hint: "The environment may have been deleted, or the entity's gitlab-env annotations filter it out.",
-        },
-      );
-    }
+    const located =
+      given ??
+      (await this.locator.locate(entity, { signal, environment: slug }));
+    const environment = environmentOf(located, slug);
     return this.context(located, environment);
   }
 
@@ -432,7 +507,12 @@ export class GitlabEnvironmentsService {
     options: CallOptions & { streaming?: boolean } = {},
   ): Promise<T> {
     const signal = this.requestSignal(options.signal);
-    const ctx = await this.findEnvironment(entity, slug, signal);
+    const ctx = await this.findEnvironment(
+      entity,
+      slug,
+      signal,
+      options.located,
+    );
     const read = await this.reads.readEnvironment(ctx, signal);
     const agent = ctx.environment.agent!;
     const kasSignal =
@@ -446,15 +526,23 @@ export class GitlabEnvironmentsService {
             'ACTION_NOT_APPLICABLE',
             `The cluster of agent ${agent.name} is read through a backend module, which takes no actions.`,
           );
+        const kas = access.kas(kasSignal);
+        const scope = await this.locator.scopeForWrite(
+          entity,
+          ctx.located,
+          ctx.environment,
+          access.kas(signal),
+        );
         return {
           value: await act({
+            scope,
             environment: ctx.environment,
             resources: read.resources,
             freshResources: async () =>
               (
                 await this.reads.loadEnvironment(ctx, signal)
               ).resources,
-            kas: access.kas(kasSignal),
+            kas,
             agentKey: `${ctx.instance.host}|${agent.id}`,
             instanceHost: ctx.instance.host,
             forgetRead: () => this.reads.forget(ctx),
@@ -486,7 +574,12 @@ export class GitlabEnvironmentsService {
     options: CallOptions = {},
   ): Promise<LiveTarget> {
     const signal = this.requestSignal(options.signal);
-    const ctx = await this.findEnvironment(entity, slug, signal);
+    const ctx = await this.findEnvironment(
+      entity,
+      slug,
+      signal,
+      options.located,
+    );
     this.reads.refuseUnreadable(ctx);
     const { kinds: allKinds, access } = await this.reads.throughAgent(
       ctx,

@@ -1,7 +1,7 @@
 import { Entity } from '@backstage/catalog-model';
 import { DesiredStateComparison } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import type { LivePlanner } from '../planning/LivePlanner';
-import type { GitlabEnvironmentsService } from '../facade';
+import type { CallOptions, GitlabEnvironmentsService } from '../facade';
 
 /**
  * Desired vs live for the live tab: the repository's manifests (see
@@ -16,9 +16,9 @@ export async function liveDesiredState(
   planner: Pick<LivePlanner, 'follow'>,
   entity: Entity,
   slug: string,
-  signal?: AbortSignal,
+  options: CallOptions = {},
 ): Promise<DesiredStateComparison | undefined> {
-  const target = await service.locateLive(entity, slug, { signal });
+  const target = await service.locateLive(entity, slug, options);
   if (!target.environment.fluxResourcePath) return undefined;
   const { environment, release } = await planner.follow(target);
   try {

@@ -1,23 +1,15 @@
+import { Entity } from '@backstage/catalog-model';
 import {
-  AuditorService,
-  BackstageCredentials,
-  HttpAuthService,
-  LoggerService,
-  PermissionsService,
-} from '@backstage/backend-plugin-api';
-import { parseEntityRef, stringifyEntityRef } from '@backstage/catalog-model';
-import { CatalogService } from '@backstage/plugin-catalog-node';
-import { AuthorizeResult } from '@backstage/plugin-permission-common';
-import {
-  gitlabEnvResourcesReadPermission,
   LiveEnvironmentKey,
   LiveMessage,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import express from 'express';
 import { Writable } from 'stream';
 import Router from 'express-promise-router';
-import { asGitlabEnvError, failure } from '../errors';
-import { gitlabEnvErrorHandler } from './errorHandler';
+import { asGitlabEnvError, failure, GitlabEnvFailure } from '../errors';
+import type { LocatedEntity } from '../locating';
+import { normalizedEntityRef, RawParameters } from './pipeline';
+import { route, RouteDeps } from './route';
 import { encodeOnce, encodeSnapshotOnce } from './sharedEncodings';
 import { encodeServerSentEvent } from './sseChunks';
 import { GitlabEnvironmentsService } from '../facade';
@@ -73,15 +65,10 @@ export function writeUnlessStalled(
   return true;
 }
 
-export interface LiveRouterOptions {
+export interface LiveRouterOptions extends RouteDeps {
   service: Pick<GitlabEnvironmentsService, 'locateLive'>;
   planner: LivePlanner;
   settings: LiveSettings;
-  catalog: CatalogService;
-  permissions: PermissionsService;
-  httpAuth: HttpAuthService;
-  auditor: AuditorService;
-  logger: LoggerService;
 }
 
 /** The environments a stream follows, and which of them `Last-Event-ID` covers. */
@@ -89,10 +76,11 @@ interface FollowRequest {
   keys: LiveEnvironmentKey[];
   /** `entityRef/slug` of the environments the client holds up to `Last-Event-ID`. */
   resumable: Set<string>;
+  resumeFrom?: number;
 }
 
-function queryValues(req: express.Request, name: string): string[] {
-  const raw = req.query[name];
+function queryValues(query: RawParameters['query'], name: string): string[] {
+  const raw = query[name];
   return (Array.isArray(raw) ? raw : [raw]).filter(
     (v): v is string => typeof v === 'string',
   );
@@ -102,11 +90,9 @@ function queryValues(req: express.Request, name: string): string[] {
 function parseEnvironment(value: string, param: string): LiveEnvironmentKey {
   const at = value.lastIndexOf('/');
   const slug = value.slice(at + 1);
-  let entityRef: string;
-  try {
-    if (at <= 0) throw new Error();
-    entityRef = stringifyEntityRef(parseEntityRef(value.slice(0, at)));
-  } catch {
+  const entityRef =
+    at > 0 ? normalizedEntityRef(value.slice(0, at)) : undefined;
+  if (!entityRef) {
     throw failure(
       'INVALID_REQUEST',
       `The live stream's ${param} ${quote(
@@ -131,12 +117,9 @@ function parseEnvironment(value: string, param: string): LiveEnvironmentKey {
  * Both are followed alike, checks included; `resume` only says which of
  * them may be replayed. One named by both starts with a snapshot.
  */
-function requestedEnvironments(
-  req: express.Request,
-  max: number,
-): FollowRequest {
-  const fresh = queryValues(req, 'environment');
-  const resumed = queryValues(req, 'resume');
+function requestedEnvironments(raw: RawParameters, max: number): FollowRequest {
+  const fresh = queryValues(raw.query, 'environment');
+  const resumed = queryValues(raw.query, 'resume');
   const count = fresh.length + resumed.length;
   if (count === 0) {
     throw failure(
@@ -165,15 +148,18 @@ function requestedEnvironments(
       keys.set(name, key);
     }
   }
-  return { keys: [...keys.values()], resumable };
+  return {
+    keys: [...keys.values()],
+    resumable,
+    resumeFrom: lastEventId(raw.headers?.['last-event-id']),
+  };
 }
 
 function keyName(key: LiveEnvironmentKey): string {
   return `${key.entityRef}/${key.slug}`;
 }
 
-function lastEventId(req: express.Request): number | undefined {
-  const header = req.header('last-event-id');
+function lastEventId(header: string | undefined): number | undefined {
   return header && /^\d{1,17}$/.test(header) ? Number(header) : undefined;
 }
 
@@ -193,195 +179,201 @@ function lastEventId(req: express.Request): number | undefined {
  * them in `resume`.
  */
 export function createLiveRouter(options: LiveRouterOptions): express.Router {
-  const { service, planner, settings, catalog, permissions, httpAuth } =
-    options;
+  const { service, planner, settings } = options;
   const router = Router();
 
-  async function allowed(
-    keys: LiveEnvironmentKey[],
-    credentials: BackstageCredentials,
-  ): Promise<Set<string>> {
-    const refs = [...new Set(keys.map(k => k.entityRef))];
-    const decisions = await permissions.authorize(
-      refs.map(resourceRef => ({
-        permission: gitlabEnvResourcesReadPermission,
-        resourceRef,
-      })),
-      { credentials },
-    );
-    return new Set(
-      refs.filter((_, i) => decisions[i].result === AuthorizeResult.ALLOW),
-    );
-  }
-
-  router.get('/live', async (req, res) => {
-    const { keys, resumable } = requestedEnvironments(
-      req,
-      settings.maxEnvironmentsPerStream,
-    );
-    const credentials = await httpAuth.credentials(req);
-    const resumeFrom = lastEventId(req);
-    const readable = await allowed(keys, credentials);
-    const audit = await options.auditor.createEvent({
-      eventId: 'environment-live-subscribe',
-      request: req,
-      meta: {
-        environments: keys.map(keyName),
-        denied: keys.filter(k => !readable.has(k.entityRef)).map(keyName),
+  router.get(
+    '/live',
+    route(
+      options,
+      {
+        audit: {
+          eventId: 'environment-live-subscribe',
+          meta: raw => ({
+            environments: [
+              ...queryValues(raw.query, 'environment'),
+              ...queryValues(raw.query, 'resume'),
+            ]
+              .slice(0, 100)
+              .map(v => v.slice(0, 300)),
+          }),
+        },
+        params: raw =>
+          requestedEnvironments(raw, settings.maxEnvironmentsPerStream),
+        // Each environment on its own: one the caller may not read gets an
+        // error message, the others their updates.
+        entities: 'listed',
+        listed: params => params.keys.map(k => k.entityRef),
+        permission: {},
+        locate: 'none',
       },
-    });
-    await audit.success();
+      async (context, _req, res) => {
+        const { keys, resumable, resumeFrom } = context.params;
+        const readable = new Map(
+          context.entities.map(e => [e.entityRef, e] as const),
+        );
+        // One location per environment (the locator's listing is cached):
+        // each waits for its own agent's cluster only, never another's.
+        const locations = new Map<string, Promise<LocatedEntity>>();
+        const locate = (entity: Entity, key: LiveEnvironmentKey) => {
+          const name = keyName(key);
+          let located = locations.get(name);
+          if (!located)
+            locations.set(
+              name,
+              (located = context.locate(entity, { environment: key.slug })),
+            );
+          return located;
+        };
+        // Set one by one, before anything is written: Backstage's compression
+        // middleware looks for `no-transform` with getHeader, which does not
+        // see headers given to writeHead, and a compressed event stream holds
+        // events back.
+        res.status(200);
+        res.setHeader('content-type', 'text/event-stream; charset=utf-8');
+        res.setHeader('cache-control', 'no-cache, no-transform');
+        res.setHeader('connection', 'keep-alive');
+        // nginx and similar proxies would otherwise hold events back.
+        res.setHeader('x-accel-buffering', 'no');
+        res.flushHeaders();
+        // A first byte at once: locating the environments may take a while,
+        // and the page tells a proxy that buffers the stream by its silence.
+        res.write(': open\n\n');
+        const closed = new AbortController();
+        res.on('close', () => closed.abort());
+        let ready = false;
+        let failed = 0;
+        let lastWrite = Date.now();
 
-    // Set one by one, before anything is written: Backstage's compression
-    // middleware looks for `no-transform` with getHeader, which does not
-    // see headers given to writeHead, and a compressed event stream holds
-    // events back.
-    res.status(200);
-    res.setHeader('content-type', 'text/event-stream; charset=utf-8');
-    res.setHeader('cache-control', 'no-cache, no-transform');
-    res.setHeader('connection', 'keep-alive');
-    // nginx and similar proxies would otherwise hold events back.
-    res.setHeader('x-accel-buffering', 'no');
-    res.flushHeaders();
-    // A first byte at once: locating the environments may take a while,
-    // and the page tells a proxy that buffers the stream by its silence.
-    res.write(': open\n\n');
-    const closed = new AbortController();
-    res.on('close', () => closed.abort());
-    let ready = false;
-    let lastWrite = Date.now();
+        const write = (
+          message: LiveMessage | Buffer[],
+          seq?: number,
+          snapshot = false,
+        ) => {
+          if (closed.signal.aborted) return;
+          const sent = writeUnlessStalled(
+            res,
+            [
+              ready && seq !== undefined ? `id: ${seq}\n` : '',
+              ...(Array.isArray(message)
+                ? message
+                : encodeServerSentEvent(message)),
+            ],
+            MAX_UNSENT_BYTES,
+            { snapshot },
+          );
+          if (!sent) closed.abort();
+          lastWrite = Date.now();
+        };
+        const heartbeat = setInterval(() => {
+          if (Date.now() - lastWrite >= settings.heartbeatMs - 50)
+            write(
+              { type: 'heartbeat', at: new Date().toISOString() },
+              planner.currentSeq(),
+            );
+        }, Math.max(50, Math.min(settings.heartbeatMs, 5_000)));
+        const cleanups: Array<() => void> = [() => clearInterval(heartbeat)];
+        closed.signal.addEventListener('abort', () =>
+          cleanups.splice(0).forEach(c => c()),
+        );
 
-    const write = (
-      message: LiveMessage | Buffer[],
-      seq?: number,
-      snapshot = false,
-    ) => {
-      if (closed.signal.aborted) return;
-      const sent = writeUnlessStalled(
-        res,
-        [
-          ready && seq !== undefined ? `id: ${seq}\n` : '',
-          ...(Array.isArray(message)
-            ? message
-            : encodeServerSentEvent(message)),
-        ],
-        MAX_UNSENT_BYTES,
-        { snapshot },
-      );
-      if (!sent) closed.abort();
-      lastWrite = Date.now();
-    };
-    const heartbeat = setInterval(() => {
-      if (Date.now() - lastWrite >= settings.heartbeatMs - 50)
+        const sendSnapshot = (
+          key: LiveEnvironmentKey,
+          environment: LiveEnvironment,
+        ) => {
+          const seq = planner.currentSeq();
+          const resources = environment.snapshot();
+          write(
+            encodeSnapshotOnce(environment, resources, key, () => ({
+              type: 'snapshot',
+              key,
+              resources: { ...resources, entityRef: key.entityRef },
+            })),
+            seq,
+            true,
+          );
+          write({ type: 'status', key, ...environment.status() }, seq);
+        };
+        const forward =
+          (key: LiveEnvironmentKey, environment: LiveEnvironment) =>
+          (event: LiveEnvironmentEvent) => {
+            if (event.type === 'patch')
+              write(
+                encodeOnce(
+                  event,
+                  key,
+                  () => ({
+                    type: 'patch',
+                    key,
+                    patch: event.patch,
+                    dataAt: event.dataAt,
+                  }),
+                  0,
+                ),
+                event.seq,
+              );
+            else if (event.type === 'reset') sendSnapshot(key, environment);
+            else
+              write(
+                { type: 'status', key, ...environment.status() },
+                event.seq,
+              );
+          };
+
+        const follow = async (key: LiveEnvironmentKey) => {
+          const listed = readable.get(key.entityRef);
+          try {
+            if (!listed || 'error' in listed)
+              throw new GitlabEnvFailure(
+                listed && 'error' in listed
+                  ? listed.error
+                  : asGitlabEnvError(
+                      failure(
+                        'NOT_ALLOWED',
+                        `You are not allowed to see the environments of ${key.entityRef}.`,
+                      ),
+                    ),
+              );
+            const { entity } = listed;
+            const target = await service.locateLive(entity, key.slug, {
+              signal: closed.signal,
+              located: await locate(entity, key),
+            });
+            const { environment, release } = await planner.follow(target);
+            if (closed.signal.aborted) {
+              release();
+              return;
+            }
+            // Only what the client says it holds is replayed; the others
+            // (new to this stream) need their snapshot.
+            const replay =
+              resumeFrom !== undefined &&
+              resumable.has(keyName(key)) &&
+              resumeFrom <= planner.currentSeq()
+                ? environment.since(resumeFrom)
+                : undefined;
+            const send = forward(key, environment);
+            if (replay) replay.forEach(send);
+            else sendSnapshot(key, environment);
+            const unsubscribe = environment.subscribe(send);
+            cleanups.push(unsubscribe, release);
+          } catch (error) {
+            if (closed.signal.aborted) return;
+            failed++;
+            write({ type: 'error', key, error: asGitlabEnvError(error) });
+          }
+        };
+
+        await Promise.all(keys.map(follow));
+        ready = true;
+        // From here every id means "all of this stream's environments up to here".
         write(
           { type: 'heartbeat', at: new Date().toISOString() },
           planner.currentSeq(),
         );
-    }, Math.max(50, Math.min(settings.heartbeatMs, 5_000)));
-    const cleanups: Array<() => void> = [() => clearInterval(heartbeat)];
-    closed.signal.addEventListener('abort', () =>
-      cleanups.splice(0).forEach(c => c()),
-    );
-
-    const sendSnapshot = (
-      key: LiveEnvironmentKey,
-      environment: LiveEnvironment,
-    ) => {
-      const seq = planner.currentSeq();
-      const resources = environment.snapshot();
-      write(
-        encodeSnapshotOnce(environment, resources, key, () => ({
-          type: 'snapshot',
-          key,
-          resources: { ...resources, entityRef: key.entityRef },
-        })),
-        seq,
-        true,
-      );
-      write({ type: 'status', key, ...environment.status() }, seq);
-    };
-    const forward =
-      (key: LiveEnvironmentKey, environment: LiveEnvironment) =>
-      (event: LiveEnvironmentEvent) => {
-        if (event.type === 'patch')
-          write(
-            encodeOnce(
-              event,
-              key,
-              () => ({
-                type: 'patch',
-                key,
-                patch: event.patch,
-                dataAt: event.dataAt,
-              }),
-              0,
-            ),
-            event.seq,
-          );
-        else if (event.type === 'reset') sendSnapshot(key, environment);
-        else write({ type: 'status', key, ...environment.status() }, event.seq);
-      };
-
-    const follow = async (key: LiveEnvironmentKey) => {
-      if (!readable.has(key.entityRef)) {
-        write({
-          type: 'error',
-          key,
-          error: asGitlabEnvError(
-            failure(
-              'NOT_ALLOWED',
-              `You are not allowed to see the environments of ${key.entityRef}.`,
-            ),
-          ),
-        });
-        return;
-      }
-      try {
-        const entity = await catalog.getEntityByRef(key.entityRef, {
-          credentials,
-        });
-        if (!entity) {
-          throw failure(
-            'ENTITY_NOT_FOUND',
-            `The catalog has no entity ${key.entityRef}, or you cannot see it.`,
-          );
-        }
-        const target = await service.locateLive(entity, key.slug, {
-          signal: closed.signal,
-        });
-        const { environment, release } = await planner.follow(target);
-        if (closed.signal.aborted) {
-          release();
-          return;
-        }
-        // Only what the client says it holds is replayed; the others
-        // (new to this stream) need their snapshot.
-        const replay =
-          resumeFrom !== undefined &&
-          resumable.has(keyName(key)) &&
-          resumeFrom <= planner.currentSeq()
-            ? environment.since(resumeFrom)
-            : undefined;
-        const send = forward(key, environment);
-        if (replay) replay.forEach(send);
-        else sendSnapshot(key, environment);
-        const unsubscribe = environment.subscribe(send);
-        cleanups.push(unsubscribe, release);
-      } catch (error) {
-        if (closed.signal.aborted) return;
-        write({ type: 'error', key, error: asGitlabEnvError(error) });
-      }
-    };
-
-    await Promise.all(keys.map(follow));
-    ready = true;
-    // From here every id means "all of this stream's environments up to here".
-    write(
-      { type: 'heartbeat', at: new Date().toISOString() },
-      planner.currentSeq(),
-    );
-  });
-
-  router.use(gitlabEnvErrorHandler(options.logger));
+        return { environments: keys.map(keyName), failed };
+      },
+    ),
+  );
   return router;
 }

@@ -1,33 +1,19 @@
-import {
-  AuditorService,
-  HttpAuthService,
-  LoggerService,
-  PermissionsService,
-} from '@backstage/backend-plugin-api';
-import { Entity, stringifyEntityRef } from '@backstage/catalog-model';
-import { CatalogService } from '@backstage/plugin-catalog-node';
-import { AuthorizeResult } from '@backstage/plugin-permission-common';
+import { Entity } from '@backstage/catalog-model';
 import {
   DesiredStateComparison,
   EnvironmentDesiredStateResponse,
-  gitlabEnvResourcesReadPermission,
+  EnvironmentUsageResponse,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import { JsonObject } from '@backstage/types';
 import express from 'express';
 import Router from 'express-promise-router';
-import { failure } from '../errors';
-import { gitlabEnvErrorHandler } from './errorHandler';
-import { clientSignal, routeParams } from './routeParams';
-import { sendReadOnce } from './sendReadOnce';
 import { GitlabEnvironmentsService } from '../facade';
+import type { LocatedEntity } from '../locating';
+import { auditedEntity, entityPathParams, RouteSpec } from './pipeline';
+import { route, RouteDeps } from './route';
+import { sendReadOnce } from './sendReadOnce';
 
-export interface RouterOptions {
+export interface RouterOptions extends RouteDeps {
   service: GitlabEnvironmentsService;
-  catalog: CatalogService;
-  permissions: PermissionsService;
-  httpAuth: HttpAuthService;
-  auditor: AuditorService;
-  logger: LoggerService;
   /**
    * Desired vs live against the objects the live tab follows (see
    * liveDesiredState); without it, `…/desired` is not served.
@@ -35,8 +21,18 @@ export interface RouterOptions {
   liveDesiredState?: (
     entity: Entity,
     slug: string,
-    signal: AbortSignal,
+    options: { signal: AbortSignal; located: LocatedEntity },
   ) => Promise<DesiredStateComparison | undefined>;
+  /**
+   * CPU and memory per pod and workload, and one's trend (see
+   * EnvironmentUsage); without it, `…/usage` is not served.
+   */
+  environmentUsage?: (
+    entity: Entity,
+    slug: string,
+    target: { pod?: string; workload?: string },
+    options: { signal: AbortSignal; located: LocatedEntity },
+  ) => Promise<EnvironmentUsageResponse>;
 }
 
 function flag(value: unknown, fallback: boolean): boolean {
@@ -44,106 +40,86 @@ function flag(value: unknown, fallback: boolean): boolean {
   return value === 'true' || value === '1' || value === '';
 }
 
+/** A read of one environment of the entity: gitlab-env.resources.read, located. */
+function environmentRead(
+  eventId: string,
+): RouteSpec<{ entityRef: string; slug?: string }> {
+  return {
+    audit: { eventId, meta: auditedEntity },
+    params: entityPathParams,
+    entities: 'one',
+    entity: params => params,
+    permission: {},
+    locate: 'environment',
+  };
+}
+
 /**
  * `GET /health`, `GET /entity/:namespace/:kind/:name/environments`,
  * `GET /entity/:namespace/:kind/:name/environments/:slug/resources` and
- * (with liveDesiredState) `…/environments/:slug/desired`.
- * Only these reads: no path from the browser ever reaches GitLab or KAS.
+ * (with liveDesiredState) `…/environments/:slug/desired` and (with
+ * environmentUsage) `…/environments/:slug/usage`, each through the
+ * request pipeline. Only these reads: no path from the browser ever
+ * reaches GitLab or KAS.
  */
-export async function createRouter(
-  options: RouterOptions,
-): Promise<express.Router> {
-  const { service, catalog, permissions, httpAuth, auditor, logger } = options;
+export function createRouter(options: RouterOptions): express.Router {
+  const { service } = options;
   const router = Router();
-
+  // A liveness probe, unauthenticated (plugin.ts): it reads nothing, so it is not audited.
   router.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
   });
 
-  /** The entity the caller may read, looked up with the caller's credentials. */
-  async function authorizedEntity(req: express.Request) {
-    const { namespace, kind, name } = routeParams(req);
-    const credentials = await httpAuth.credentials(req);
-    const entityRef = stringifyEntityRef({ kind, namespace, name });
-    const [decision] = await permissions.authorize(
-      [
-        {
-          permission: gitlabEnvResourcesReadPermission,
-          resourceRef: entityRef,
-        },
-      ],
-      { credentials },
-    );
-    if (decision.result !== AuthorizeResult.ALLOW) {
-      throw failure(
-        'NOT_ALLOWED',
-        `You are not allowed to see the environments of ${entityRef}.`,
-      );
-    }
-    const entity = await catalog.getEntityByRef(entityRef, { credentials });
-    if (!entity) {
-      throw failure(
-        'ENTITY_NOT_FOUND',
-        `The catalog has no entity ${entityRef}, or you cannot see it.`,
-        {
-          hint: 'Check the address; the entity may have been removed from the catalog.',
-        },
-      );
-    }
-    return { entity, entityRef };
-  }
-
   router.get(
     '/entity/:namespace/:kind/:name/environments',
-    async (req, res) => {
-      const { entity } = await authorizedEntity(req);
-      const states =
-        typeof req.query.states === 'string' ? req.query.states.split(',') : [];
-      res.json(
-        await service.listEnvironments(entity, {
-          includeStopped:
-            flag(req.query.includeStopped, false) || states.includes('stopped'),
-          withHealth: flag(req.query.withHealth, false),
-          signal: clientSignal(res),
-        }),
-      );
-    },
-  );
-
-  /**
-   * Runs an environment read as one audit event: `serve` answers and
-   * returns what the event records of it.
-   */
-  async function auditedRead(
-    eventId: string,
-    req: express.Request,
-    serve: () => Promise<JsonObject>,
-  ) {
-    const event = await auditor.createEvent({
-      eventId,
-      request: req,
-      meta: {
-        entityRef: `${req.params.kind}:${req.params.namespace}/${req.params.name}`,
-        environment: req.params.slug,
+    route(
+      options,
+      {
+        audit: { eventId: 'environments-list', meta: auditedEntity },
+        params: raw => {
+          const target = entityPathParams(raw);
+          const states =
+            typeof raw.query.states === 'string'
+              ? raw.query.states.split(',')
+              : [];
+          return {
+            ...target,
+            includeStopped:
+              flag(raw.query.includeStopped, false) ||
+              states.includes('stopped'),
+            withHealth: flag(raw.query.withHealth, false),
+          };
+        },
+        entities: 'one',
+        entity: params => params,
+        permission: {},
+        locate: 'entity',
+        // Without health the list is GitLab's alone: no agent holds it.
+        clusterLookups: params => (params.withHealth ? 'wait' : 'known'),
       },
-    });
-    try {
-      await event.success({ meta: await serve() });
-    } catch (error) {
-      await event.fail({ error: error as Error });
-      throw error;
-    }
-  }
+      async ({ entity, located, params, signal }, _req, res) => {
+        const body = await service.listEnvironments(entity, {
+          includeStopped: params.includeStopped,
+          withHealth: params.withHealth,
+          signal,
+          located,
+        });
+        res.json(body);
+        return { environments: body.environments.length };
+      },
+    ),
+  );
 
   router.get(
     '/entity/:namespace/:kind/:name/environments/:slug/resources',
-    (req, res) =>
-      auditedRead('environment-resources-read', req, async () => {
-        const { entity } = await authorizedEntity(req);
+    route(
+      options,
+      environmentRead('environment-resources-read'),
+      async ({ entity, located, environment, signal }, req, res) => {
         const body = await service.getEnvironmentResources(
           entity,
-          req.params.slug,
-          { signal: clientSignal(res) },
+          environment.slug,
+          { signal, located },
         );
         await sendReadOnce(req, res, body);
         // The audit records what was served: partial reads name their gaps.
@@ -152,7 +128,8 @@ export async function createRouter(
           partial: body.health.partial !== undefined,
           errors: body.errors.map(e => e.code),
         };
-      }),
+      },
+    ),
   );
 
   const { liveDesiredState } = options;
@@ -160,22 +137,61 @@ export async function createRouter(
     router.get(
       '/entity/:namespace/:kind/:name/environments/:slug/desired',
       // Repository files are read with the backend's token: audited as reads are.
-      (req, res) =>
-        auditedRead('environment-desired-read', req, async () => {
-          const { entity } = await authorizedEntity(req);
+      route(
+        options,
+        environmentRead('environment-desired-read'),
+        async ({ entity, located, environment, signal }, _req, res) => {
           const body: EnvironmentDesiredStateResponse = {
-            desired: await liveDesiredState(
-              entity,
-              routeParams(req).slug!,
-              clientSignal(res),
-            ),
+            desired: await liveDesiredState(entity, environment.slug, {
+              signal,
+              located,
+            }),
           };
           res.json(body);
-          return { source: body.desired?.source?.project };
-        }),
+          return {
+            source: body.desired?.source?.project,
+            unavailable: body.desired?.unavailable?.slice(0, 300),
+          };
+        },
+      ),
     );
 
-  router.use(gitlabEnvErrorHandler(logger));
+  const { environmentUsage } = options;
+  if (environmentUsage)
+    router.get(
+      '/entity/:namespace/:kind/:name/environments/:slug/usage',
+      route(
+        options,
+        {
+          ...environmentRead('environment-usage-read'),
+          params: raw => {
+            const text = (key: string) =>
+              typeof raw.query[key] === 'string'
+                ? (raw.query[key] as string)
+                : undefined;
+            return {
+              ...entityPathParams(raw),
+              pod: text('pod'),
+              workload: text('workload'),
+            };
+          },
+        },
+        async ({ entity, located, environment, params, signal }, _req, res) => {
+          const body = await environmentUsage(
+            entity,
+            environment.slug,
+            { pod: params.pod, workload: params.workload },
+            { signal, located },
+          );
+          res.json(body);
+          return {
+            metrics: body.metrics.available,
+            pods: body.pods.length,
+            trend: body.trend?.source,
+          };
+        },
+      ),
+    );
 
   return router;
 }

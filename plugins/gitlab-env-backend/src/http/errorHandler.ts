@@ -1,4 +1,4 @@
-import { LoggerService } from '@backstage/backend-plugin-api';
+import { AuditorService, LoggerService } from '@backstage/backend-plugin-api';
 import { GitlabEnvErrorResponse } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import express from 'express';
 import {
@@ -8,6 +8,7 @@ import {
   httpStatusOf,
   toBackstageError,
 } from '../errors';
+import { wasAudited } from './pipeline';
 
 /** Express's own 400s (a malformed percent-encoding in the path) are the caller's mistake. */
 function isClientError(error: unknown): boolean {
@@ -18,11 +19,17 @@ function isClientError(error: unknown): boolean {
   );
 }
 
-/** Answers failures with their code's status and a GitlabEnvErrorResponse body. */
+/**
+ * Answers failures with their code's status and a GitlabEnvErrorResponse
+ * body. A failure that never reached the request pipeline (express
+ * refusing a malformed path before any route ran) is audited here, so no
+ * request goes unrecorded.
+ */
 export function gitlabEnvErrorHandler(
   logger: LoggerService,
+  auditor?: AuditorService,
 ): express.ErrorRequestHandler {
-  return (error, _req, res, next) => {
+  return async (error, req, res, next) => {
     if (res.headersSent) {
       next(error);
       return;
@@ -39,6 +46,22 @@ export function gitlabEnvErrorHandler(
       // Unknown errors may quote upstream data; log them, answer generically.
       logger.error('gitlab-env request failed', error as Error);
       detail = asGitlabEnvError(error);
+    }
+    if (auditor && !wasAudited(error)) {
+      try {
+        const event = await auditor.createEvent({
+          eventId: 'request-refused',
+          severityLevel: 'low',
+          request: req,
+          meta: { method: req.method, path: req.path.slice(0, 300) },
+        });
+        await event.fail({
+          error: error instanceof Error ? error : new Error(String(error)),
+          meta: { code: detail.code },
+        });
+      } catch (auditError) {
+        logger.warn(`Auditing a refused request failed: ${auditError}`);
+      }
     }
     const backstageError = toBackstageError(detail);
     const body: GitlabEnvErrorResponse = {

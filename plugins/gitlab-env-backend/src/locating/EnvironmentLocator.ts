@@ -30,6 +30,12 @@ export interface LocatedEntity {
   project: GitlabProjectRef;
   /** The entity's environments in every state (callers filter stopped ones). */
   environments: GitlabEnvironment[];
+  /**
+   * Every environment of the project, before the entity's filters
+   * (gitlab-env/environments, gitlab-env/tiers): what still uses a
+   * namespace although this entity does not show it. Default `environments`.
+   */
+  allEnvironments?: GitlabEnvironment[];
   /** Reads keep only objects with these labels. */
   labelSelector?: string;
   /** Why the list may be incomplete. */
@@ -261,6 +267,7 @@ export class AnnotationLocator implements GitlabEnvLocator {
       host: instance.host,
       project: listed.project,
       environments: environments.filter(e => isInScope(scope, e)),
+      allEnvironments: environments,
       labelSelector: scope.labelSelector,
       warnings: listed.warnings,
     };
@@ -281,4 +288,21 @@ export function instanceOf(
     );
   }
   return instance;
+}
+
+/** The located entity's environment of this slug, or ENVIRONMENT_NOT_FOUND. */
+export function environmentOf(
+  located: LocatedEntity,
+  slug: string,
+): GitlabEnvironment {
+  const environment = located.environments.find(e => e.slug === slug);
+  if (!environment)
+    throw failure(
+      'ENVIRONMENT_NOT_FOUND',
+      `The project ${located.project.fullPath} has no environment '${slug}' shown for this entity.`,
+      {
+        hint: "The environment may have been deleted, or the entity's gitlab-env annotations filter it out.",
+      },
+    );
+  return environment;
 }

@@ -1,31 +1,17 @@
-import {
-  AuditorService,
-  HttpAuthService,
-  PermissionsService,
-} from '@backstage/backend-plugin-api';
 import { Entity, stringifyEntityRef } from '@backstage/catalog-model';
-import { CatalogService } from '@backstage/plugin-catalog-node';
-import { AuthorizeResult } from '@backstage/plugin-permission-common';
-import {
-  OverviewStreamLine,
-  gitlabEnvResourcesReadPermission,
-} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { OverviewStreamLine } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import express from 'express';
 import Router from 'express-promise-router';
 import pLimit from 'p-limit';
 import { GitlabEnvironmentsService } from '../facade';
-import { annotatedEntities } from '../http/annotatedEntities';
+import { route, RouteDeps } from '../http/route';
 import { deadlineSignal } from '../transport/deadline';
 import { listEntityRows } from './entityRows';
 import { HealthRead } from './healthReadOrder';
 import { readHealthByAgent } from './healthByAgent';
 
-export interface OverviewRouterOptions {
+export interface OverviewRouterOptions extends RouteDeps {
   service: GitlabEnvironmentsService;
-  catalog: CatalogService;
-  permissions: PermissionsService;
-  httpAuth: HttpAuthService;
-  auditor: AuditorService;
   /** Entities listed at once (one GitLab request each when cold). */
   entityConcurrency?: number;
   /**
@@ -52,97 +38,92 @@ export interface OverviewRouterOptions {
 export function createOverviewRouter(
   options: OverviewRouterOptions,
 ): express.Router {
-  const { service, catalog, permissions, httpAuth, auditor } = options;
+  const { service } = options;
   const router = Router();
 
-  router.get('/overview', async (req, res) => {
-    const started = Date.now();
-    const credentials = await httpAuth.credentials(req);
-    const event = await auditor.createEvent({
-      eventId: 'overview-read',
-      request: req,
-    });
+  router.get(
+    '/overview',
+    route(
+      options,
+      {
+        audit: { eventId: 'overview-read' },
+        params: () => ({}),
+        // The catalog walk, authorized a page at a time.
+        entities: 'catalog',
+        permission: {},
+        locate: 'none',
+      },
+      async (context, _req, res) => {
+        const started = Date.now();
+        const allowed: Entity[] = context.entities.flatMap(e =>
+          'entity' in e ? [e.entity] : [],
+        );
+        let closed = false;
+        const left = new AbortController();
+        // The response, not the request: a request's 'close' only means its body was read.
+        res.on('close', () => {
+          closed = true;
+          left.abort();
+        });
+        // Reads stop when the client leaves or the stream's deadline passes.
+        const { signal } = deadlineSignal(options.deadlineMs ?? 60_000, [
+          left.signal,
+        ]);
+        res.status(200);
+        res.setHeader('content-type', 'application/x-ndjson; charset=utf-8');
+        res.setHeader('cache-control', 'no-store');
+        const write = (line: OverviewStreamLine) => {
+          if (!closed) res.write(`${JSON.stringify(line)}\n`);
+        };
+        write({ type: 'start', entities: allowed.length });
 
-    const entities: Entity[] = [];
-    for await (const page of annotatedEntities(catalog, credentials))
-      entities.push(...page);
-    const decisions = entities.length
-      ? await permissions.authorize(
-          entities.map(entity => ({
-            permission: gitlabEnvResourcesReadPermission,
-            resourceRef: stringifyEntityRef(entity),
-          })),
-          { credentials },
-        )
-      : [];
-    const allowed = entities.filter(
-      (_, i) => decisions[i].result === AuthorizeResult.ALLOW,
-    );
+        // Two phases. Listing environments costs one GitLab request per project,
+        // so every row (tier, folder, agent, last deployment) is on the page in a
+        // few round trips; reading resources costs one request per kind and
+        // environment, so health follows, production first. Interleaving them
+        // would queue the cheap listings behind the expensive reads.
+        const entityLimit = pLimit(options.entityConcurrency ?? 16);
+        let rows = 0;
+        const listed = await Promise.all(
+          allowed.map(entity =>
+            entityLimit(async (): Promise<HealthRead[]> => {
+              if (closed) return [];
+              const entityRows = await listEntityRows(service, entity, signal);
+              rows += entityRows.length;
+              write({
+                type: 'entity',
+                entityRef: stringifyEntityRef(entity),
+                rows: entityRows,
+              });
+              return entityRows
+                .filter(row => row.pending && row.environment)
+                .map(row => ({
+                  entity,
+                  environment: row.environment!,
+                  instance: row.project?.instance,
+                }));
+            }),
+          ),
+        );
 
-    let closed = false;
-    const left = new AbortController();
-    // The response, not the request: a request's 'close' only means its body was read.
-    res.on('close', () => {
-      closed = true;
-      left.abort();
-    });
-    // Reads stop when the client leaves or the stream's deadline passes.
-    const { signal } = deadlineSignal(options.deadlineMs ?? 60_000, [
-      left.signal,
-    ]);
-    res.status(200);
-    res.setHeader('content-type', 'application/x-ndjson; charset=utf-8');
-    res.setHeader('cache-control', 'no-store');
-    const write = (line: OverviewStreamLine) => {
-      if (!closed) res.write(`${JSON.stringify(line)}\n`);
-    };
-    write({ type: 'start', entities: allowed.length });
-
-    // Two phases. Listing environments costs one GitLab request per project,
-    // so every row (tier, folder, agent, last deployment) is on the page in a
-    // few round trips; reading resources costs one request per kind and
-    // environment, so health follows, production first. Interleaving them
-    // would queue the cheap listings behind the expensive reads.
-    const entityLimit = pLimit(options.entityConcurrency ?? 16);
-    let rows = 0;
-    const listed = await Promise.all(
-      allowed.map(entity =>
-        entityLimit(async (): Promise<HealthRead[]> => {
-          if (closed) return [];
-          const entityRows = await listEntityRows(service, entity, signal);
-          rows += entityRows.length;
-          write({
-            type: 'entity',
-            entityRef: stringifyEntityRef(entity),
-            rows: entityRows,
-          });
-          return entityRows
-            .filter(row => row.pending && row.environment)
-            .map(row => ({
-              entity,
-              environment: row.environment!,
-              instance: row.project?.instance,
-            }));
-        }),
-      ),
-    );
-
-    // Each agent's rows on their own: one that is slow or absent holds
-    // only its rows, never the others' badges.
-    await readHealthByAgent(service, listed.flat(), write, {
-      concurrency: options.healthConcurrency ?? 16,
-      signal,
-      stopped: () => closed,
-    });
-    write({
-      type: 'done',
-      entities: allowed.length,
-      rows,
-      elapsedMs: Date.now() - started,
-    });
-    res.end();
-    await event.success({ meta: { entities: allowed.length, rows } });
-  });
+        // Each agent's rows on their own: one that is slow or absent holds
+        // only its rows, never the others' badges.
+        await readHealthByAgent(service, listed.flat(), write, {
+          concurrency: options.healthConcurrency ?? 16,
+          signal,
+          stopped: () => closed,
+        });
+        write({
+          type: 'done',
+          entities: allowed.length,
+          rows,
+          elapsedMs: Date.now() - started,
+        });
+        res.end();
+        return { rows };
+      },
+    ),
+  );
 
   return router;
 }

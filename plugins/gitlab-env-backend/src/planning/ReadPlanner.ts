@@ -9,6 +9,7 @@ import { GitlabEnvConfig, GitlabInstanceConfig } from '../config';
 import { asGitlabEnvError, GitlabEnvFailure } from '../errors';
 import { tokenFailure } from '../transport/InstanceProbe';
 import { invalidSetting } from '../validation';
+import { scopeKey } from '../locating/ownership';
 import {
   assembleRead,
   EnvironmentRead,
@@ -79,7 +80,9 @@ export class ReadPlanner {
       environment.namespace
     }|${located.labelSelector ?? ''}|${
       environment.fluxResourcePath ?? ''
-    }|${JSON.stringify(environment.namespaceSource?.narrowing?.markers ?? '')}`;
+    }|${JSON.stringify(
+      environment.namespaceSource?.narrowing?.markers ?? '',
+    )}|${scopeKey(environment.actionScope)}`;
   }
 
   private readBounds(signal: AbortSignal, namespaces = 1) {

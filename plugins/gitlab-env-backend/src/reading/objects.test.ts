@@ -1,4 +1,9 @@
-import { normalizeObject, REDACTED_SECRET_VALUE } from './objects';
+import {
+  isCoreSecret,
+  normalizeObject,
+  redactSecretsDeep,
+  REDACTED_SECRET_VALUE,
+} from './objects';
 
 describe('normalizeObject', () => {
   it('fills kind and apiVersion and drops managedFields and the last-applied copy', () => {
@@ -104,6 +109,43 @@ describe('normalizeObject', () => {
       stringData: { extra: REDACTED_SECRET_VALUE },
     });
     expect(JSON.stringify(secret)).not.toMatch(/ZXlK|LS0t|plain text/);
+  });
+
+  it.each([
+    ['v1beta1', 'Secret'],
+    ['v2', 'Secret'],
+    ['core/v1', 'Secret'],
+    [undefined, 'Secret'],
+    [42, 'secret'],
+    ['v1', 'SECRET'],
+  ])(
+    'redacts a core Secret by group and kind whatever its version: %p %p',
+    (apiVersion, kind) => {
+      const item = {
+        apiVersion,
+        kind,
+        metadata: { name: 'db' },
+        data: { url: 'cG9zdGdyZXM6Ly9hZG1pbjpodW50ZXIy' },
+        stringData: { password: 'hunter2' },
+      };
+      // As a repository manifest is normalized: planned as what it claims.
+      const object = normalizeObject(item, {
+        apiVersion: String(apiVersion),
+        kind,
+      });
+      expect(JSON.stringify(object)).not.toMatch(/cG9zdGdy|hunter2/);
+      // Embedded anywhere (a List, a watch event's object).
+      const event = { type: 'ADDED', object: { kind: 'List', items: [item] } };
+      redactSecretsDeep(event);
+      expect(JSON.stringify(event)).not.toMatch(/cG9zdGdy|hunter2/);
+    },
+  );
+
+  it('keys redaction on the core group: a Secret kind of another group is not a core Secret', () => {
+    expect(isCoreSecret('v1', 'Secret')).toBe(true);
+    expect(isCoreSecret('v1beta1', 'Secret')).toBe(true);
+    expect(isCoreSecret('secrets-store.csi.x-k8s.io/v1', 'Secret')).toBe(false);
+    expect(isCoreSecret('v1', 'ConfigMap')).toBe(false);
   });
 
   it('leaves data of other kinds alone', () => {

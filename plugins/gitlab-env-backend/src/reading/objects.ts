@@ -1,5 +1,6 @@
 import {
   foreignFieldManagers,
+  groupOfApiVersion,
   KubernetesObject,
   lastAppliedChanges,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
@@ -16,8 +17,18 @@ export interface PlannedKind {
   kind: string;
 }
 
-function isCoreSecret(apiVersion: unknown, kind: unknown): boolean {
-  return apiVersion === 'v1' && kind === 'Secret';
+/**
+ * A Secret of the core API group, by group and kind, whatever version it
+ * claims (`v1`, `v1beta1`, a version no API server serves): a repository
+ * manifest or an answer may carry any. Fails closed: an apiVersion that is
+ * not a string, or the group spelt `core`, counts as the core group, and
+ * the kind is compared without case.
+ */
+export function isCoreSecret(apiVersion: unknown, kind: unknown): boolean {
+  if (typeof kind !== 'string' || kind.toLowerCase() !== 'secret') return false;
+  const group =
+    typeof apiVersion === 'string' ? groupOfApiVersion(apiVersion) : '';
+  return group === '' || group.toLowerCase() === 'core';
 }
 
 function redactValues(values: unknown): unknown {
@@ -90,7 +101,7 @@ export function objectProblem(item: unknown): string | undefined {
 
 /**
  * Fail-closed Secret redaction of any value that holds objects: every
- * object claiming to be a core v1 Secret, wherever it sits (a `List` inside
+ * object claiming to be a core Secret (any version, see isCoreSecret), wherever it sits (a `List` inside
  * an object, a watch event's `object`, an embedded copy), loses its values
  * and the last-applied and managed-fields copies. Iterative, so nesting
  * depth cannot overflow it. Mutates `value`; false when it nests deeper

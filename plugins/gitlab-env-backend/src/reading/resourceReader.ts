@@ -162,7 +162,15 @@ async function readFluxObject(
   }
   const label = `${path.group}/${path.kind}`;
   try {
-    return await source.get({ ...path, label });
+    const flux = await source.get({ ...path, label });
+    if (!flux)
+      errors.push({
+        code: 'FLUX_OBJECT_MISSING',
+        message: `The environment names the Flux object ${path.kind} ${path.namespace}/${path.name} (its Flux resource path), which the cluster does not hold: its inventory, source and sync state cannot be shown.`,
+        hint: `Fix the environment's Flux resource path in GitLab, or create the ${path.kind} it names (kubectl get ${path.plural}.${path.group} -n ${path.namespace}).`,
+        resource: label,
+      });
+    return flux;
   } catch (error) {
     errors.push({ ...asGitlabEnvError(error), resource: label });
     return undefined;

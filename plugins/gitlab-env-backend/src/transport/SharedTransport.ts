@@ -6,6 +6,7 @@ import { failure, GitlabEnvFailure } from '../errors';
 import { InstanceFacts, InstanceProbe, tokenFailure } from './InstanceProbe';
 import { GitlabClient } from './gitlabClient';
 import { KasClient } from './kasClient';
+import { GitlabRestClient } from './gitlabRest';
 
 export type { Limit };
 
@@ -23,6 +24,18 @@ export interface GitlabEnvTransport {
   instanceLimit(host: string): Limit;
   /** The budget of KAS requests to one agent, within its instance's. */
   agentLimit(host: string, agentId: string): Limit;
+  /**
+   * Holds one slot of the agent's budget for a stream (a log read) until
+   * the returned function is called, as a read holds one while it is in
+   * flight. `followed` streams, which last until their reader leaves,
+   * take at most half the agent's slots, the rest staying for reads and
+   * actions: past that it fails with TOO_MANY_STREAMS at once.
+   */
+  holdStream(
+    host: string,
+    agent: GitlabAgentRef,
+    options: { followed: boolean },
+  ): Promise<() => void>;
   probe(instance: GitlabInstanceConfig): InstanceProbe;
   /** The instance's facts; fails with the token's or the version's problem. */
   usableInstance(instance: GitlabInstanceConfig): Promise<InstanceFacts>;
@@ -35,6 +48,11 @@ export interface GitlabEnvTransport {
     instance: GitlabInstanceConfig,
     options?: { signal?: AbortSignal; version?: string },
   ): GitlabClient;
+  /**
+   * The KAS proxy URL the instance check found (or the configured one),
+   * without a trailing slash; KAS_UNAVAILABLE when there is none.
+   */
+  kasProxyUrlOf(instance: GitlabInstanceConfig, facts: InstanceFacts): string;
   /** A KAS client for an agent, at the URL the instance check found. */
   kas(
     instance: GitlabInstanceConfig,
@@ -42,13 +60,8 @@ export interface GitlabEnvTransport {
     agent: GitlabAgentRef,
     signal?: AbortSignal,
   ): KasClient;
-  /** A KAS client at a known URL (the CI access service finds its own). */
-  kasAt(
-    kasProxyUrl: string,
-    instance: GitlabInstanceConfig,
-    agent: GitlabAgentRef,
-    signal?: AbortSignal,
-  ): KasClient;
+  /** The REST client (projects, protected branches, repository files) on the configured token. */
+  rest(instance: GitlabInstanceConfig): GitlabRestClient;
 }
 
 /** The plugin's transport: see GitlabEnvTransport. */
@@ -56,6 +69,8 @@ export class SharedTransport implements GitlabEnvTransport {
   readonly diagnostics = new DiagnosticsRecorder();
   private readonly instanceLimits = new Map<string, Limit>();
   private readonly agentLimits = new Map<string, Limit>();
+  /** Streams holding a slot of each agent's budget (holdStream). */
+  private readonly heldStreams = new Map<string, number>();
   private readonly probes = new Map<string, InstanceProbe>();
   /** Agents KAS answered for lately: their requests need no tunnel-search allowance. */
   private readonly answeringAgents = new Set<string>();
@@ -85,6 +100,50 @@ export class SharedTransport implements GitlabEnvTransport {
       this.agentLimits.set(key, limit);
     }
     return limit;
+  }
+
+  holdStream(
+    host: string,
+    agent: GitlabAgentRef,
+    options: { followed: boolean },
+  ): Promise<() => void> {
+    const key = `${host}|${agent.id}`;
+    const held = this.heldStreams.get(key) ?? 0;
+    const share = Math.max(1, Math.floor(this.config.concurrency.perAgent / 2));
+    if (options.followed && held >= share)
+      return Promise.reject(
+        failure(
+          'TOO_MANY_STREAMS',
+          `Agent ${agent.name} already streams ${held} followed logs, half of its ${this.config.concurrency.perAgent} request slots (gitlabEnv.concurrency.perAgent): the rest stay for reads, watches' lists and actions.`,
+          {
+            hint: 'Close a followed log (another tab, another pod) and try again.',
+          },
+        ),
+      );
+    if (options.followed) this.heldStreams.set(key, held + 1);
+    let finish!: () => void;
+    const finished = new Promise<void>(resolve => {
+      finish = resolve;
+    });
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      if (options.followed)
+        this.heldStreams.set(key, (this.heldStreams.get(key) ?? 1) - 1);
+      finish();
+    };
+    return new Promise(acquired => {
+      // The slot is held while `finished` is pending: reads wait behind it
+      // as behind any request in flight.
+      this.agentLimit(
+        host,
+        agent.id,
+      )(async () => {
+        acquired(release);
+        await finished;
+      }).catch(() => undefined);
+    });
   }
 
   probe(instance: GitlabInstanceConfig): InstanceProbe {
@@ -146,10 +205,7 @@ export class SharedTransport implements GitlabEnvTransport {
     );
   }
 
-  private kasProxyUrl(
-    instance: GitlabInstanceConfig,
-    facts: InstanceFacts,
-  ): string {
+  kasProxyUrlOf(instance: GitlabInstanceConfig, facts: InstanceFacts): string {
     const url = facts.kasUrl;
     if (!url) {
       throw failure(
@@ -172,14 +228,22 @@ export class SharedTransport implements GitlabEnvTransport {
     signal?: AbortSignal,
   ): KasClient {
     return this.kasAt(
-      this.kasProxyUrl(instance, facts),
+      this.kasProxyUrlOf(instance, facts),
       instance,
       agent,
       signal,
     );
   }
 
-  kasAt(
+  rest(instance: GitlabInstanceConfig): GitlabRestClient {
+    return new GitlabRestClient(
+      instance,
+      this.config.requestTimeoutMs,
+      this.instanceLimit(instance.host),
+    );
+  }
+
+  private kasAt(
     kasProxyUrl: string,
     instance: GitlabInstanceConfig,
     agent: GitlabAgentRef,

@@ -1,5 +1,7 @@
 import { registerMswTestHooks } from '@backstage/backend-test-utils';
-import { http, HttpResponse } from 'msw';
+import { createServer } from 'http';
+import { http, HttpResponse, passthrough } from 'msw';
+import { AddressInfo } from 'net';
 import { setupServer } from 'msw/node';
 import { GitlabEnvFailure } from '../errors';
 import { KasClient } from './kasClient';
@@ -38,7 +40,70 @@ const linesOf = (...chunks: string[]) =>
     },
   });
 
+const CHECK = 'kubectl get pod/web-1 -n prod -o yaml';
+
+/** A KAS that reads the whole request, then drops the connection without answering. */
+async function droppingKas() {
+  const requests: string[] = [];
+  const sockets = new Set<import('net').Socket>();
+  const kas = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      requests.push(`${req.method} ${req.url}`);
+      res.socket?.destroy();
+    });
+  });
+  kas.on('connection', socket => sockets.add(socket));
+  await new Promise<void>(resolve => kas.listen(0, '127.0.0.1', resolve));
+  const { port } = kas.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/k8s-proxy`,
+    requests,
+    close: () =>
+      new Promise<void>(resolve => {
+        sockets.forEach(socket => socket.destroy());
+        kas.close(() => resolve());
+      }),
+  };
+}
+
+/** A pod delete through a KAS at this URL. */
+const deletePodAt = (kasProxyUrl: string) =>
+  new KasClient({ kasProxyUrl, token: 'glpat-x', agent }, 2000, unlimited).send(
+    {
+      method: 'DELETE',
+      path: '/api/v1/namespaces/prod/pods/web-1',
+      checkWith: CHECK,
+    },
+  );
+
 describe('KasClient writes', () => {
+  it('says WRITE_OUTCOME_UNKNOWN, with the command to check, when the connection drops after the write was sent', async () => {
+    server.use(http.all(/^http:\/\/127\.0\.0\.1/, () => passthrough()));
+    const kas = await droppingKas();
+    try {
+      const detail = await failureOf(deletePodAt(kas.url));
+      expect(detail.code).toBe('WRITE_OUTCOME_UNKNOWN');
+      expect(detail.message).toMatch(/may or may not have been applied/);
+      expect(detail.hint).toContain(CHECK);
+      // Sent once, never repeated.
+      expect(kas.requests).toEqual([
+        'DELETE /k8s-proxy/api/v1/namespaces/prod/pods/web-1',
+      ]);
+    } finally {
+      await kas.close();
+    }
+  });
+
+  it('says KAS_UNAVAILABLE when nothing could be sent (connection refused)', async () => {
+    server.use(http.all(/^http:\/\/127\.0\.0\.1/, () => passthrough()));
+    const kas = await droppingKas();
+    const url = kas.url;
+    await kas.close();
+    const detail = await failureOf(deletePodAt(url));
+    expect(detail.code).toBe('KAS_UNAVAILABLE');
+  });
+
   it('sends a merge patch once with the agent token and returns the API server answer', async () => {
     const seen: Array<{ method: string; type: string | null; body: unknown }> =
       [];
@@ -66,6 +131,7 @@ describe('KasClient writes', () => {
       path: '/apis/apps/v1/namespaces/prod/deployments/web',
       body: { spec: { replicas: 3 } },
       contentType: 'application/merge-patch+json',
+      checkWith: CHECK,
     });
     expect(response.status).toBe(409);
     expect(seen).toEqual([
@@ -88,6 +154,7 @@ describe('KasClient writes', () => {
     const response = await client().send({
       method: 'DELETE',
       path: '/api/v1/namespaces/prod/pods/web-1',
+      checkWith: CHECK,
     });
     expect(response.status).toBe(503);
     expect(calls).toBe(1);
@@ -104,6 +171,7 @@ describe('KasClient writes', () => {
       client().send({
         method: 'DELETE',
         path: '/api/v1/namespaces/prod/pods/web-1',
+        checkWith: CHECK,
       }),
     );
     expect(detail.code).toBe('AGENT_NOT_CONNECTED');
@@ -114,6 +182,7 @@ describe('KasClient writes', () => {
       client().send({
         method: 'DELETE',
         path: '/api/v1/namespaces/../secrets',
+        checkWith: CHECK,
       }),
     );
     expect(detail.code).toBe('INVALID_ENVIRONMENT_SETTING');

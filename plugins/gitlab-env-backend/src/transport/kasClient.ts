@@ -46,7 +46,7 @@ function kasUnreachable(): GitlabEnvFailure {
   );
 }
 
-function agentNotConnected(agent: GitlabAgentRef): GitlabEnvFailure {
+export function agentNotConnected(agent: GitlabAgentRef): GitlabEnvFailure {
   return failure(
     'AGENT_NOT_CONNECTED',
     `The agent ${agent.name} is not connected to GitLab: KAS found no tunnel to its agentk.`,
@@ -114,6 +114,45 @@ export interface KasWrite {
   body?: unknown;
   /** For PATCH: `application/merge-patch+json`, `application/json-patch+json`, ... */
   contentType?: string;
+  /** The kubectl command that shows the object, for when the write's outcome is unknown. */
+  checkWith: string;
+}
+
+/**
+ * Connection failures that happen before a request is sent (nothing
+ * reached the API server); any other ends a write in doubt.
+ */
+const BEFORE_SENDING = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+function errorCode(cause: unknown): string | undefined {
+  for (let error = cause, depth = 0; error && depth < 4; depth++) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    error = (error as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function writeOutcomeUnknown(write: KasWrite, why: string): GitlabEnvFailure {
+  return failure(
+    'WRITE_OUTCOME_UNKNOWN',
+    `The connection to the cluster through KAS ${why} after the ${write.method} was sent: the change may or may not have been applied.`,
+    {
+      hint: `Check the object before trying again: ${write.checkWith}`,
+    },
+  );
 }
 
 /** The largest single watch event accepted; past it the watch fails with LIMIT_REACHED. */
@@ -158,8 +197,11 @@ export class KasClient {
   /**
    * A write, never retried (a repeated POST or DELETE is not the same
    * request). KAS-level failures throw (agent not shared or not connected,
-   * KAS unreachable); the API server's own answer (403, 404, 409, 422, ...)
-   * is returned for the caller to map to what the action means.
+   * KAS unreachable before anything was sent); a connection that drops or
+   * a timeout after the request went out is WRITE_OUTCOME_UNKNOWN, with
+   * the command to check the object. The API server's own answer (403,
+   * 404, 409, 422, ...) is returned for the caller to map to what the
+   * action means.
    */
   async send(write: KasWrite): Promise<UpstreamResponse> {
     assertPlannedPath(write.path);
@@ -176,6 +218,17 @@ export class KasClient {
         },
         body: write.body === undefined ? undefined : JSON.stringify(write.body),
         retries: 0,
+        onConnectionError: cause =>
+          BEFORE_SENDING.has(errorCode(cause) ?? '')
+            ? kasUnreachable()
+            : writeOutcomeUnknown(write, 'dropped'),
+      }).catch(error => {
+        if (
+          error instanceof GitlabEnvFailure &&
+          error.detail.code === 'UPSTREAM_TIMEOUT'
+        )
+          throw writeOutcomeUnknown(write, 'timed out');
+        throw error;
       }),
     );
     this.interpretTransport(response);

@@ -6,7 +6,15 @@ export {
   reconcilesWithSource,
 } from './actionKinds';
 export { fluxSourceOf } from './fluxSource';
-export { kubectlCommandFor } from './kubectlCommand';
+export { kubectlCommandFor, kubectlGetCommand } from './kubectlCommand';
 export { shellWord } from './shellWord';
 export type { KubectlCommandOptions } from './kubectlCommand';
 export { permissionForCapability } from './actionPermissions';
+export {
+  fluxAppliesInto,
+  isAgentObject,
+  isPlatformNamespace,
+  readOnlyOf,
+  readOnlyReason,
+  targetKey,
+} from './actionScope';

@@ -107,3 +107,18 @@ export function kubectlCommandFor(
       throw new RangeError(`Unknown action ${String(action)}`);
   }
 }
+
+/**
+ * The kubectl command that shows an object as the cluster holds it now:
+ * what to run when a write's outcome is unknown.
+ *
+ * @public
+ */
+export function kubectlGetCommand(
+  target: ActionTarget,
+  options: Pick<KubectlCommandOptions, 'context'> = {},
+): string {
+  return `kubectl get ${resourceArg(target)} ${scopeFlags(target, options).join(
+    ' ',
+  )} -o yaml`;
+}

@@ -1,5 +1,5 @@
 import { ComputeHealthOptions } from '../health';
-import { KubernetesObject, ResourceGraph } from '../types';
+import { KubernetesObject, ResourceGraph, ResourceKey } from '../types';
 import { GraphEngine } from './engine/GraphEngine';
 import { RelationSet } from './relations';
 
@@ -7,6 +7,11 @@ import { RelationSet } from './relations';
 export interface BuildResourceGraphOptions {
   /** Health options: adopters' rules (see createHealthRuleSet). */
   health?: ComputeHealthOptions;
+  /**
+   * Why the environment never acts on an object (see readOnlyOf), kept on
+   * its node as `readOnly`; without it no node is marked.
+   */
+  readOnly?: (key: ResourceKey, object: KubernetesObject) => string | undefined;
   /** Relation sources: the built-in ones and adopters' (see createRelationSet); the built-in ones alone by default. */
   relations?: RelationSet;
 }

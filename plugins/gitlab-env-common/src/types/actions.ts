@@ -1,4 +1,5 @@
-import { KubernetesObject } from './kubernetes';
+import { GitlabEnvError } from './errors';
+import { KubernetesObject, ResourceKey } from './kubernetes';
 
 /**
  * The object an action or a log read acts on. It must be one of the objects
@@ -189,3 +190,37 @@ export interface PodLogsQuery {
  * @public
  */
 export const LOG_TAIL_CAPPED_HEADER = 'x-gitlab-env-log-tail-capped';
+
+/**
+ * What an environment may act on, decided by the backend from what the
+ * entity owns (the backend README's "Ownership"), never from what cluster
+ * data or GitLab values say about themselves. The engine marks each graph
+ * node the environment may not act on with `readOnly` (see readOnlyReason);
+ * the backend checks every action and log read against the same rule.
+ *
+ * @public
+ */
+export interface EnvironmentActionScope {
+  /** The namespace whose objects the environment acts on; absent when it owns none. */
+  namespace?: string;
+  /** Why the environment's namespace is not its own to act in (contested, the agent's, inferred from cluster data). */
+  namespaceRefusal?: GitlabEnvError;
+  /** The Flux object the environment's settings name: acted on when it deploys into `namespace`. */
+  root?: ResourceKey;
+  /** Namespaces of the agent and the cluster's platform (`kube-*` style prefixes allowed): never acted on. */
+  platformNamespaces: string[];
+  /** `$CI_PROJECT_PATH_SLUG`: an object carrying another project's deploy-board marker is not the environment's. */
+  projectPathSlug?: string;
+  /** The project's id: an object labelled as another project's GitLab-managed resource is not the environment's. */
+  projectId?: string;
+  /**
+   * Why this entity may act on nothing of the environment (its claim on the
+   * project is not verified); its objects still show.
+   */
+  entityRefusal?: GitlabEnvError;
+  /**
+   * Projects whose repositories the repository comparison may read: the
+   * entity's own (verified) project and those its GitLabDeployment names.
+   */
+  repositories: string[];
+}

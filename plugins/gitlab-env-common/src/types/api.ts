@@ -1,5 +1,6 @@
 import type { DesiredObjectDiff, NamespaceNarrowing } from './gitops';
 import { GitlabEnvError } from './errors';
+import { EnvironmentActionScope } from './actions';
 import { ResourceGraph } from './graph';
 import { HealthSummary } from './health';
 import { KubernetesObject } from './kubernetes';
@@ -111,6 +112,8 @@ export interface GitlabEnvironment {
    * backend refused, and, with health, what the health read could not get.
    */
   errors?: GitlabEnvError[];
+  /** What the entity may act on in this environment, as the backend decided it. */
+  actionScope?: EnvironmentActionScope;
 }
 
 /** `GET /entity/:namespace/:kind/:name/environments` @public */

@@ -107,6 +107,32 @@ export const GITLAB_ENV_ERROR_CODES = [
   'OUTSIDE_ENVIRONMENT',
   /** The container has no logs to show (not started yet, or no previous instance). */
   'LOGS_UNAVAILABLE',
+  /**
+   * The entity's claim on its GitLab project is not verified: its catalog
+   * file does not lie in that project's repository and app-config names no
+   * such pairing. Reads work; writes, logs and repository reads are refused.
+   */
+  'CLAIM_UNVERIFIED',
+  /**
+   * An action or log read named an object the environment shows but does
+   * not own (another namespace, a Flux dependsOn upstream or shared source,
+   * the agent's own objects); refused without asking the cluster.
+   */
+  'NOT_OWNED',
+  /**
+   * Environments of two projects claim the environment's namespace and no
+   * GitLabDeployment settles whose it is: its objects are read-only.
+   */
+  'NAMESPACE_CONTESTED',
+  /**
+   * The connection to KAS dropped after a write was sent: the change may or
+   * may not have been applied. The hint names the kubectl command to check.
+   */
+  'WRITE_OUTCOME_UNKNOWN',
+  /** The environment names a Flux object (fluxResourcePath) the cluster does not hold. */
+  'FLUX_OBJECT_MISSING',
+  /** A cap on long-lived streams was reached (followed logs per user, or the agent's share of tunnels). */
+  'TOO_MANY_STREAMS',
 ] as const;
 
 /** @public */

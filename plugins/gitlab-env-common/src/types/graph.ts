@@ -65,6 +65,12 @@ export interface ResourceNode extends ResourceKey {
   parentId?: string;
   /** Tree children in the ownership forest, in a stable order. */
   childIds: string[];
+  /**
+   * Why the environment never acts on this object (another team's, the
+   * agent's, a Flux dependsOn upstream...), for the page to say so; absent
+   * when actions may apply (see EnvironmentActionScope).
+   */
+  readOnly?: string;
 }
 
 /** @public */

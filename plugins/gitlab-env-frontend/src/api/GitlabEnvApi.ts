@@ -13,6 +13,7 @@ import {
   StaleNamespacesResponse,
   EnvironmentDesiredStateResponse,
   EnvironmentResourcesResponse,
+  EnvironmentUsageResponse,
   OverviewStreamLine,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 
@@ -41,6 +42,17 @@ export interface GitlabEnvApi {
     environmentSlug: string,
     options?: { signal?: AbortSignal },
   ): Promise<EnvironmentDesiredStateResponse>;
+  /**
+   * CPU and memory per pod and workload against requests and limits, and,
+   * for one pod or workload (`Kind/name`), its trend. The backend samples
+   * once for every viewer: ask again every `intervalSeconds`.
+   */
+  getEnvironmentUsage(
+    entity: CompoundEntityRef,
+    environmentSlug: string,
+    target?: { pod?: string; workload?: string },
+    options?: { signal?: AbortSignal },
+  ): Promise<EnvironmentUsageResponse>;
   /**
    * Reads the portal-wide deployment overview, calling `onLine` for each
    * line as it arrives so the page can fill while the backend works.

@@ -14,6 +14,7 @@ import {
   StaleNamespacesResponse,
   EnvironmentDesiredStateResponse,
   EnvironmentResourcesResponse,
+  EnvironmentUsageResponse,
   OverviewStreamLine,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { GitlabEnvApi, PodLogsHandlers } from './GitlabEnvApi';
@@ -64,6 +65,24 @@ export class GitlabEnvClient implements GitlabEnvApi {
   ): Promise<EnvironmentDesiredStateResponse> {
     return this.send(
       `${environmentPath(entity, environmentSlug)}/desired`,
+      options?.signal,
+    );
+  }
+
+  getEnvironmentUsage(
+    entity: CompoundEntityRef,
+    environmentSlug: string,
+    target: { pod?: string; workload?: string } = {},
+    options?: { signal?: AbortSignal },
+  ): Promise<EnvironmentUsageResponse> {
+    const query = new URLSearchParams();
+    if (target.pod) query.set('pod', target.pod);
+    if (target.workload) query.set('workload', target.workload);
+    const search = query.toString();
+    return this.send(
+      `${environmentPath(entity, environmentSlug)}/usage${
+        search ? `?${search}` : ''
+      }`,
       options?.signal,
     );
   }

@@ -18,3 +18,18 @@ export function formatAge(
 export function shortSha(sha: string | undefined): string | undefined {
   return sha?.slice(0, 8);
 }
+
+/** CPU in cores as kubectl top prints it: `250m`, or cores past one (`1.25`). */
+export function formatCpu(cores: number | undefined): string {
+  if (cores === undefined) return '–';
+  if (cores < 1) return `${Math.round(cores * 1000)}m`;
+  return `${Number(cores.toFixed(2))}`;
+}
+
+/** Bytes in binary units as kubectl top prints them: `312Mi`, `1.5Gi`. */
+export function formatBytes(bytes: number | undefined): string {
+  if (bytes === undefined) return '–';
+  const gi = 2 ** 30;
+  if (bytes >= gi) return `${Number((bytes / gi).toFixed(2))}Gi`;
+  return `${Math.round(bytes / 2 ** 20)}Mi`;
+}

@@ -53,6 +53,8 @@ export interface EngineOptions {
   health?: ComputeHealthOptions;
   /** The relation sources edges are inferred with (see createRelationSet); the built-in ones by default. */
   relations?: RelationSet;
+  /** Why the environment never acts on an object (see readOnlyOf), kept on its node as `readOnly`. */
+  readOnly?: (key: ResourceKey, object: KubernetesObject) => string | undefined;
   /**
    * Whether events will be applied (the default). A one-shot load (a
    * read) records neither what inferences read nor what they added:
@@ -126,6 +128,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
   private readonly apiVersions = new ApiVersions();
   private readonly relations: RelationSet;
   private readonly healthOptions: ComputeHealthOptions | undefined;
+  private readonly readOnly: EngineOptions['readOnly'];
   private readonly watching: boolean;
   private readonly contexts: EngineContext[] = [];
   private depth = 0;
@@ -150,6 +153,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
   constructor(options: EngineOptions = {}) {
     this.relations = options.relations ?? BUILTIN_RELATIONS;
     this.healthOptions = options.health;
+    this.readOnly = options.readOnly;
     this.watching = options.watch ?? true;
   }
 
@@ -432,6 +436,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
         id,
         version,
         this.healthOptions,
+        this.readOnly,
       );
       const slot = this.allocate(node, this.nextOrder++, severityOf(node));
       this.objectsOf[slot] = object;
@@ -453,11 +458,13 @@ export class GraphEngine implements EngineLookups, ForestNodes {
       current.id,
       version,
       this.healthOptions,
+      this.readOnly,
     );
     current.version = fresh.version;
     current.uid = fresh.uid;
     current.resourceVersion = fresh.resourceVersion;
     current.health = fresh.health;
+    current.readOnly = fresh.readOnly;
     this.count(existing, this.severities[existing], -1);
     this.severities[existing] = severityOf(current);
     this.count(existing, this.severities[existing], 1);

@@ -37,6 +37,7 @@ export function objectNode(
   id: string,
   version: string,
   health: ComputeHealthOptions | undefined,
+  readOnly?: (key: ResourceKey, object: KubernetesObject) => string | undefined,
 ): ResourceNode {
   const { uid, resourceVersion } = object.metadata;
   // Every field spelled out and present from the start: all nodes share one
@@ -55,6 +56,10 @@ export function objectNode(
     subtreeHealth: undefined,
     parentId: undefined,
     childIds: [],
+    readOnly: readOnly?.(
+      { group, kind: object.kind, namespace, name: object.metadata.name },
+      object,
+    ),
   };
 }
 
@@ -138,6 +143,7 @@ export function copyNode(node: ResourceNode): ResourceNode {
     subtreeHealth: node.subtreeHealth,
     parentId: node.parentId,
     childIds: node.childIds,
+    readOnly: node.readOnly,
   };
 }
 
@@ -151,6 +157,7 @@ export function sameNode(a: ResourceNode, b: ResourceNode): boolean {
     a.version === b.version &&
     a.uid === b.uid &&
     a.resourceVersion === b.resourceVersion &&
+    a.readOnly === b.readOnly &&
     a.childIds.length === b.childIds.length &&
     a.childIds.every((id, i) => id === b.childIds[i])
   );

@@ -35,7 +35,9 @@ import { CommandList } from '../text/CommandBlock';
 import { COMPACT_TABLE_SX } from '../tableStyle';
 import { NodeActionsBar } from '../actions/NodeActionsBar';
 import { useNodeActions } from '../actions/useNodeActions';
+import { useEnvironmentScope } from '../actions/EnvironmentScope';
 import { ResourceLogs, hasLogs } from '../logs/ResourceLogs';
+import { UsagePanel, USAGE_KINDS } from '../usage';
 import { MessageText } from '../text/MessageText';
 import { WarningChip } from '../text/WarningChip';
 
@@ -59,7 +61,7 @@ export interface ResourceDrawerProps {
   initialTab?: DrawerTab;
 }
 
-export type DrawerTab = 'summary' | 'events' | 'yaml' | 'logs';
+export type DrawerTab = 'summary' | 'events' | 'yaml' | 'logs' | 'usage';
 
 /** Everything about one resource: summary, events, YAML and the kubectl to see it. */
 export function ResourceDrawer(props: ResourceDrawerProps) {
@@ -94,6 +96,9 @@ function DrawerBody({
   initialTab,
 }: ResourceDrawerProps & { node: ResourceNode }) {
   const logs = hasLogs(node);
+  const scope = useEnvironmentScope();
+  // Usage needs the environment (the live tab's scope) and pods to sum.
+  const usage = Boolean(scope) && !node.missing && USAGE_KINDS.has(node.kind);
   const [tab, setTab] = useState<DrawerTab>(
     initialTab === 'logs' && !logs ? 'summary' : initialTab ?? 'summary',
   );
@@ -172,6 +177,7 @@ function DrawerBody({
         <Tab label={`Events (${events.length})`} value="events" />
         <Tab label="YAML" value="yaml" disabled={!object} />
         {logs ? <Tab label="Logs" value="logs" /> : null}
+        {usage ? <Tab label="Usage" value="usage" /> : null}
       </Tabs>
       <Box sx={{ p: 2, overflow: 'auto', flexGrow: 1 }}>
         {tab === 'summary' && gitops ? (
@@ -197,6 +203,9 @@ function DrawerBody({
           />
         ) : null}
         {tab === 'events' ? <EventList events={events} now={now} /> : null}
+        {tab === 'usage' && usage ? (
+          <UsagePanel kind={node.kind} name={node.name} />
+        ) : null}
         {tab === 'logs' && logs && actions.logs?.allowed === false ? (
           <Alert severity="info" variant="outlined">
             You cannot read these logs: {actions.logs.reason}

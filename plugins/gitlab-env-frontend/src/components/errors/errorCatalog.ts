@@ -255,4 +255,39 @@ export const ERROR_CATALOG: Record<GitlabEnvErrorCode, ErrorAdvice> = {
       'The container has not started yet or has no previous instance; choose another container or turn off “previous”.',
     severity: 'info',
   },
+  CLAIM_UNVERIFIED: {
+    title: 'This entity’s claim on the GitLab project is not verified',
+    advice:
+      'Its objects show, but nothing is changed for it: register the entity from a catalog-info.yaml in that project’s repository, or ask the portal’s administrators to pair it with the project in app-config (gitlabEnv.ownership.claims).',
+    severity: 'warning',
+  },
+  NOT_OWNED: {
+    title: 'The environment shows this object but does not own it',
+    advice:
+      'It belongs to another team, to the agent or to the cluster’s platform; act on it from where it is owned.',
+    severity: 'info',
+  },
+  NAMESPACE_CONTESTED: {
+    title: 'Two projects claim this namespace',
+    advice:
+      'Its objects are read-only until a GitLabDeployment names the project that owns the namespace, or the other environment’s settings are fixed.',
+    severity: 'warning',
+  },
+  WRITE_OUTCOME_UNKNOWN: {
+    title: 'The change may or may not have been applied',
+    advice:
+      'The connection dropped after the request was sent: check the object with the kubectl command shown before trying again.',
+    severity: 'error',
+  },
+  FLUX_OBJECT_MISSING: {
+    title: 'The environment’s Flux object does not exist',
+    advice:
+      'Fix the environment’s Flux resource path in GitLab, or create the Kustomization or HelmRelease it names.',
+    severity: 'warning',
+  },
+  TOO_MANY_STREAMS: {
+    title: 'Too many followed logs',
+    advice: 'Close another followed log (another tab, another pod) and try again.',
+    severity: 'warning',
+  },
 };
