@@ -3,6 +3,7 @@ import {
   GitlabEnvErrorResponse,
   LiveMessage,
   OverviewStreamLine,
+  StaleNamespacesStreamLine,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import {
   loadDefaultScenario,
@@ -80,13 +81,14 @@ async function start(scenario: Scenario, gitlabEnv = {}) {
   };
 }
 
-/** The overview's NDJSON lines, read as they come. */
-async function overviewLines(url: string) {
+/** A streamed route's NDJSON lines, read as they come. */
+async function streamedLines<T>(url: string) {
   const controller = new AbortController();
-  const response = await fetch(`${url}/api/gitlab-env/overview`, {
+  const response = await fetch(url, {
     signal: controller.signal,
+    headers: { accept: 'application/x-ndjson' },
   });
-  const lines: OverviewStreamLine[] = [];
+  const lines: T[] = [];
   const reading = forEachBlock(response.body, '\n', line =>
     lines.push(JSON.parse(line)),
   );
@@ -98,6 +100,22 @@ async function overviewLines(url: string) {
     },
   };
 }
+
+const overviewLines = (url: string) =>
+  streamedLines<OverviewStreamLine>(`${url}/api/gitlab-env/overview`);
+const cleanUpLines = (url: string) =>
+  streamedLines<StaleNamespacesStreamLine>(
+    `${url}/api/gitlab-env/ci-access/stale-namespaces`,
+  );
+const agentLine = (
+  lines: StaleNamespacesStreamLine[],
+  entityRef: string,
+  agent: string,
+) =>
+  lines.find(
+    (l): l is Extract<StaleNamespacesStreamLine, { type: 'agent' }> =>
+      l.type === 'agent' && l.entityRef === entityRef && l.agent === agent,
+  );
 
 const healthOf = (lines: OverviewStreamLine[], environmentId: string) =>
   lines.find(
@@ -185,6 +203,30 @@ describe('an agent GitLab says nothing about, whose KAS search does not end', ()
       await overview.close();
     }
   });
+
+  it("the clean-up list streams the other agents' namespaces while edge is still being searched for", async () => {
+    const cleanUp = await cleanUpLines(env.url);
+    try {
+      await waitFor(
+        () =>
+          !!agentLine(cleanUp.lines, SEARCH_INDEXER, 'prod-us') &&
+          !!agentLine(cleanUp.lines, SEARCH_INDEXER, 'nonprod'),
+        15_000,
+      );
+      expect(cleanUp.lines).toContainEqual({
+        type: 'entity',
+        entityRef: SEARCH_INDEXER,
+        agents: expect.arrayContaining(['edge', 'nonprod', 'prod-us']),
+      });
+      expect(
+        agentLine(cleanUp.lines, SEARCH_INDEXER, 'nonprod')!.error,
+      ).toBeUndefined();
+      expect(agentLine(cleanUp.lines, SEARCH_INDEXER, 'edge')).toBeUndefined();
+      expect(cleanUp.lines.some(l => l.type === 'done')).toBe(false);
+    } finally {
+      await cleanUp.close();
+    }
+  });
 });
 
 describe('an agent GitLab says is not connected', () => {
@@ -256,6 +298,21 @@ describe('an agent GitLab says is not connected', () => {
       );
     } finally {
       await overview.close();
+    }
+  });
+
+  it('the clean-up list names edge not connected and ends', async () => {
+    const cleanUp = await cleanUpLines(env.url);
+    try {
+      await waitFor(() => cleanUp.lines.some(l => l.type === 'done'), 15_000);
+      expect(
+        agentLine(cleanUp.lines, SEARCH_INDEXER, 'edge')!.error?.code,
+      ).toBe('AGENT_NOT_CONNECTED');
+      expect(
+        agentLine(cleanUp.lines, SEARCH_INDEXER, 'nonprod')!.error,
+      ).toBeUndefined();
+    } finally {
+      await cleanUp.close();
     }
   });
 

@@ -199,7 +199,10 @@ export class GitlabEnvironmentsService {
       options.portalEntities &&
         new PortalClaims({
           entities: options.portalEntities,
-          locate: entity => configured.locate(entity),
+          // Only namespaces GitLab gives count as claims: no cluster is
+          // waited for, so no agent holds the index.
+          locate: entity =>
+            configured.locate(entity, { clusterLookups: 'known' }),
           refreshMs: config.ownership.claimsRefreshMs,
           logger,
         }),
