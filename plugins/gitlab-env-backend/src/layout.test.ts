@@ -17,15 +17,7 @@ const LAYERS: string[][] = [
   ['planning'],
   ['facade'],
   ['http'],
-  [
-    'actions',
-    'agentClusters',
-    'ciAccess',
-    'diagnostics',
-    'gitops',
-    'overview',
-    'usage',
-  ],
+  ['actions', 'agentClusters', 'ciAccess', 'diagnostics', 'overview', 'usage'],
   ['.'],
 ];
 

@@ -25,7 +25,6 @@ import {
   gitlabEnvRelationsExtensionPoint,
 } from './extensions';
 import { GitlabEnvLocator } from './locating';
-import { LivePlanner } from './planning';
 import { GitlabEnvClusterSource } from './reading';
 import { gitlabEnvTransportServiceRef } from './transport';
 import { createOverviewRouter } from './overview';
@@ -37,7 +36,6 @@ import {
   routeErrors,
 } from './http';
 import Router from 'express-promise-router';
-import { liveDesiredState } from './gitops/liveDesiredState';
 import { EnvironmentUsage, readUsageSettings, UsageSampler } from './usage';
 import { GitlabEnvironmentsService } from './facade';
 import { sharedStoreOf } from './caching/sharedCache';
@@ -151,18 +149,8 @@ export const gitlabEnvPlugin = createBackendPlugin({
           logger,
           claims: () => service.portalClaims(),
         });
-        const planner = new LivePlanner(
-          gitlabEnvConfig.live,
-          {
-            maxObjects: gitlabEnvConfig.limits.maxObjectsPerEnvironment,
-            maxPagesPerList: gitlabEnvConfig.limits.maxPagesPerList,
-          },
-          {
-            enabled: gitlabEnvConfig.overview.clusterWideReads,
-            minNamespaces: gitlabEnvConfig.overview.clusterWideMinNamespaces,
-          },
-          logger,
-        );
+        // Reads and live streams share one store of the cluster's objects.
+        const { planner } = service;
         lifecycle.addShutdownHook(() => planner.close());
         const usageSettings = readUsageSettings(config);
         // One sample per agent scope for every viewer of its usage.
@@ -190,8 +178,6 @@ export const gitlabEnvPlugin = createBackendPlugin({
           createRouter({
             ...routes,
             service,
-            liveDesiredState: (entity, slug, options) =>
-              liveDesiredState(service, planner, entity, slug, options),
             environmentUsage: (entity, slug, target, options) =>
               usage.usage(entity, slug, target, options),
           }),

@@ -63,11 +63,11 @@ export class CiAccessService {
    * an agent GitLab says is not connected is refused without asking KAS.
    */
   private async kas(ctx: CiAccessContext, agent: GitlabAgentRef) {
-    const { transport, config } = this.deps;
+    const { transport, config, cache } = this.deps;
     const facts = await transport.usableInstance(ctx.instance);
     const environment = ctx.environments.find(e => e.agent?.id === agent.id);
     if (environment)
-      await AgentConnections.of(transport, config).refuseDisconnected({
+      await AgentConnections.of(transport, config, cache).refuseDisconnected({
         instance: ctx.instance,
         projectFullPath: ctx.project.fullPath,
         environmentName: environment.name,
@@ -216,6 +216,8 @@ export class CiAccessService {
     if (unverified) throw new GitlabEnvFailure(unverified);
     const agent = ctx.agents.find(a => a.id === agentId);
     const kas = agent && (await this.kas(ctx, agent));
+    // Whether it is stale needs no count of what it holds: a refusal costs
+    // the namespace list alone.
     const stale =
       agent && kas
         ? await staleForAgent(
@@ -224,6 +226,7 @@ export class CiAccessService {
             agent,
             kas,
             await this.staleDeps(),
+            { contents: false },
           )
         : [];
     if (!agent || !kas || !stale.some(s => s.name === name)) {

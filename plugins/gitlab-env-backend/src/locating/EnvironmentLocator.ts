@@ -103,7 +103,7 @@ export class AnnotationLocator implements GitlabEnvLocator {
     private readonly transport: GitlabEnvTransport,
     private readonly cache: SharedReadCache,
   ) {
-    this.connections = AgentConnections.of(transport, config);
+    this.connections = AgentConnections.of(transport, config, cache);
   }
 
   /** The project's environments as GitLab lists them (cached). */

@@ -208,6 +208,38 @@ describe('AgentConnections', () => {
     await expect(state).resolves.toEqual({ state: 'unknown' });
   });
 
+  it("takes another replica's fresh answer from the shared store instead of asking GitLab", async () => {
+    const kept = new Map<string, unknown>();
+    const store = {
+      get: async <T>(key: string) => kept.get(key) as T | undefined,
+      set: (key: string, value: unknown) => void kept.set(key, value),
+      delete: (key: string) => void kept.delete(key),
+    };
+    const replica = (transport: GitlabEnvTransport) =>
+      new AgentConnections(transport, {
+        freshMs: 5_000,
+        maxAgeMs: 30_000,
+        now: () => now,
+        shared: store,
+      });
+    const first = fakeTransport();
+    await expect(
+      replica(first.transport).refuseDisconnected(lookup),
+    ).rejects.toMatchObject({ detail: { code: 'AGENT_NOT_CONNECTED' } });
+    const second = fakeTransport();
+    await expect(
+      replica(second.transport).refuseDisconnected(lookup),
+    ).rejects.toMatchObject({ detail: { code: 'AGENT_NOT_CONNECTED' } });
+    expect(second.agentActivity).not.toHaveBeenCalled();
+    // Once the shared answer is no longer fresh, GitLab is asked again.
+    now += 6_000;
+    const third = fakeTransport();
+    await replica(third.transport)
+      .refuseDisconnected(lookup)
+      .catch(() => undefined);
+    expect(third.agentActivity).toHaveBeenCalledTimes(1);
+  });
+
   it('prefetches one answer per agent of a listing', async () => {
     const { transport, agentActivity } = fakeTransport();
     make(transport).prefetch(instance, 'acme/platform/search-indexer', [

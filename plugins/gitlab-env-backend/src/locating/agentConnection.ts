@@ -1,4 +1,5 @@
 import { GitlabAgentRef } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import type { SharedReadCache } from '../caching/sharedCache';
 import { GitlabEnvConfig, GitlabInstanceConfig } from '../config';
 import { failure, GitlabEnvFailure } from '../errors';
 import type { AgentActivity } from '../transport/gitlabClient';
@@ -103,12 +104,23 @@ interface Entry {
   loading?: Promise<AgentConnectionState>;
 }
 
+/** What the replicas share of an agent's answer (SharedReadCache.sharedStore). */
+interface SharedAnswer {
+  state: AgentConnectionState;
+  checkedAt: number;
+}
+
 export interface AgentConnectionsOptions {
   /** An answer younger than this is served as it is. */
   freshMs: number;
   /** An older one is still served, and checked again in the background, until this age. */
   maxAgeMs: number;
   now?: () => number;
+  /**
+   * The replicas' shared store, when `backend.cache` configures one: an
+   * answer another replica got from GitLab is taken while fresh.
+   */
+  shared?: ReturnType<SharedReadCache['sharedStore']>;
 }
 
 const shared = new WeakMap<GitlabEnvTransport, AgentConnections>();
@@ -134,16 +146,18 @@ export class AgentConnections {
     this.now = options.now ?? Date.now;
   }
 
-  /** The plugin's one AgentConnections for this transport. */
+  /** The plugin's one AgentConnections for this transport, sharing answers through the plugin's cache's store. */
   static of(
     transport: GitlabEnvTransport,
     config: Pick<GitlabEnvConfig, 'transientCacheSeconds' | 'cacheTtlSeconds'>,
+    cache: SharedReadCache,
   ): AgentConnections {
     let connections = shared.get(transport);
     if (!connections) {
       connections = new AgentConnections(transport, {
         freshMs: config.transientCacheSeconds * 1000,
         maxAgeMs: config.cacheTtlSeconds * 1000,
+        shared: cache.sharedStore(),
       });
       shared.set(transport, connections);
     }
@@ -157,20 +171,38 @@ export class AgentConnections {
     const entry = this.entries.get(key) ?? { checkedAt: 0 };
     if (entry.loading) return entry.loading;
     const { instance, projectFullPath, environmentName } = lookup;
-    const loading = this.transport
-      .gitlab(instance)
-      .agentActivity(projectFullPath, environmentName)
-      .then(
-        activity => connectionStateOf(activity, this.now()),
-        // GitLab failing to say is no answer: KAS decides.
-        (): AgentConnectionState => ({ state: 'unknown' }),
-      )
-      .then(state => {
-        entry.state = state;
-        entry.checkedAt = this.now();
-        entry.loading = undefined;
-        return state;
-      });
+    const store = this.options.shared;
+    const storeKey = `agentconn|${key}`;
+    const fromGitlab = async (): Promise<SharedAnswer> => {
+      const state = await this.transport
+        .gitlab(instance)
+        .agentActivity(projectFullPath, environmentName)
+        .then(
+          activity => connectionStateOf(activity, this.now()),
+          // GitLab failing to say is no answer: KAS decides.
+          (): AgentConnectionState => ({ state: 'unknown' }),
+        );
+      const answer = { state, checkedAt: this.now() };
+      if (state.state !== 'unknown')
+        store?.set(storeKey, answer, this.options.maxAgeMs);
+      return answer;
+    };
+    const answer = store
+      ? // Another replica's answer, while fresh.
+        store
+          .get<SharedAnswer>(storeKey)
+          .then(kept =>
+            kept && this.now() - kept.checkedAt < this.options.freshMs
+              ? kept
+              : fromGitlab(),
+          )
+      : fromGitlab();
+    const loading = answer.then(({ state, checkedAt }) => {
+      entry.state = state;
+      entry.checkedAt = checkedAt;
+      entry.loading = undefined;
+      return state;
+    });
     entry.loading = loading;
     this.entries.set(key, entry);
     this.evictOld();

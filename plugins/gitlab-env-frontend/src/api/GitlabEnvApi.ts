@@ -35,8 +35,8 @@ export interface GitlabEnvApi {
     options?: { signal?: AbortSignal },
   ): Promise<EnvironmentResourcesResponse>;
   /**
-   * Desired (the repository's manifests) vs live for an environment the
-   * tab follows live; a read's answer carries it in `desired` instead.
+   * Desired (the repository's manifests) vs live for an environment: the
+   * backend's one route for the comparison.
    */
   getDesiredState(
     entity: CompoundEntityRef,

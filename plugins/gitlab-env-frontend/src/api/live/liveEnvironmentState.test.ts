@@ -43,4 +43,35 @@ describe('applyLiveMessage', () => {
       narrowed: narrowed(4),
     });
   });
+
+  it("takes the backend's drift count from a patch that carries one, and keeps it otherwise", () => {
+    const resources = {
+      environment: { name: 'production', slug: 'production', driftedCount: 2 },
+      resources: [],
+      graph: { nodes: [], edges: [] },
+    } as unknown as EnvironmentResourcesResponse;
+    const state = { ...initialLiveState({ mode: 'live' }), resources };
+    const empty = {
+      nodesAdded: [],
+      nodesChanged: [],
+      nodesRemoved: [],
+      edgesAdded: [],
+      edgesRemoved: [],
+      objectsUpserted: [],
+      objectsRemoved: [],
+    };
+    const patch = (driftedCount?: number): LiveEnvironmentMessage => ({
+      type: 'patch',
+      key,
+      patch: empty,
+      dataAt: new Date().toISOString(),
+      ...(driftedCount !== undefined && { driftedCount }),
+    });
+    const kept = applyLiveMessage(state, patch());
+    expect(kept.resources!.environment.driftedCount).toBe(2);
+    const more = applyLiveMessage(kept, patch(3));
+    expect(more.resources!.environment.driftedCount).toBe(3);
+    const none = applyLiveMessage(more, patch(0));
+    expect(none.resources!.environment).not.toHaveProperty('driftedCount');
+  });
 });

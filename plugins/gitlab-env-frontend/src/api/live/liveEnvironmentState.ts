@@ -1,4 +1,5 @@
 import {
+  EnvironmentResourcesResponse,
   GITLAB_ENV_ERROR_CODES,
   GitlabEnvError,
   LiveMessage,
@@ -37,13 +38,18 @@ export function applyLiveMessage(
         error: undefined,
         pollError: undefined,
       };
-    case 'patch':
+    case 'patch': {
       if (!state.resources) return state;
+      const resources = applyResourceGraphPatch(state.resources, message.patch);
       return {
         ...state,
-        resources: applyResourceGraphPatch(state.resources, message.patch),
+        resources:
+          message.driftedCount === undefined
+            ? resources
+            : withDriftedCount(resources, message.driftedCount),
         dataAt: newest(state.dataAt, message.dataAt),
       };
+    }
     case 'status': {
       const next = {
         ...state,
@@ -70,6 +76,19 @@ export function applyLiveMessage(
     default:
       return state;
   }
+}
+
+/** The backend's new count of drifted objects (0: none, so no count). */
+function withDriftedCount(
+  resources: EnvironmentResourcesResponse,
+  driftedCount: number,
+): EnvironmentResourcesResponse {
+  const { driftedCount: _, ...environment } = resources.environment;
+  return {
+    ...resources,
+    environment:
+      driftedCount > 0 ? { ...environment, driftedCount } : environment,
+  };
 }
 
 function newest(a: string | undefined, b: string): string {

@@ -2,7 +2,6 @@ import * as React from 'react';
 import { useMemo, useState } from 'react';
 import { CodeSnippet } from '@backstage/core-components';
 import {
-  DesiredStateComparison,
   GitOpsView,
   KubernetesObject,
   ResourceEventSummary,
@@ -52,8 +51,6 @@ export interface ResourceDrawerProps {
   resources: readonly KubernetesObject[];
   /** Flux sync, history and drift, when the environment has them. */
   gitops?: GitOpsView;
-  /** Desired vs live from the repository, when the read carries it (else asked on demand, live). */
-  desired?: DesiredStateComparison;
   onSelect: (resourceId: string) => void;
   onClose: () => void;
   now: number;
@@ -89,7 +86,6 @@ function DrawerBody({
   objects,
   resources,
   gitops,
-  desired,
   onSelect,
   onClose,
   now,
@@ -103,7 +99,7 @@ function DrawerBody({
     initialTab === 'logs' && !logs ? 'summary' : initialTab ?? 'summary',
   );
   const actions = useNodeActions(node, graph, objects);
-  const repository = useDesiredState(node, gitops, objects, desired);
+  const repository = useDesiredState(node, gitops, objects);
   const object = objects.get(node.id);
   const events = useMemo(
     () => resourceEvents(node, resources),

@@ -1,7 +1,5 @@
 import * as React from 'react';
-import { useMemo } from 'react';
 import {
-  countDrifted,
   EnvironmentResourcesResponse,
   GitlabEnvironment,
   nameInFolder,
@@ -141,16 +139,12 @@ function DriftedCount({
   environment,
   resources,
 }: Pick<EnvironmentCardProps, 'environment' | 'resources'>) {
-  // Counted from the objects the card follows (live), as the GitOps panel
-  // counts them; the list's count, read with it, until they arrive.
+  // The backend's count: the one the card follows live (patches keep it),
+  // else the list's, read with its health.
   const followed = resources?.value;
-  const drifted = useMemo(
-    () =>
-      followed
-        ? countDrifted(followed.resources, followed.graph)
-        : environment.driftedCount,
-    [followed, environment.driftedCount],
-  );
+  const drifted = followed
+    ? followed.environment.driftedCount
+    : environment.driftedCount;
   if (!drifted) return null;
   return (
     <WarningChip

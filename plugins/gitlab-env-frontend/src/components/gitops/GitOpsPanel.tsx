@@ -1,6 +1,5 @@
 import * as React from 'react';
 import {
-  DesiredStateComparison,
   GitOpsView,
   isFluxApplier,
   ResourceNode,
@@ -127,18 +126,15 @@ function DesiredSummary({ repository }: { repository: RepositoryComparison }) {
  * object's sync state and whether its source is ahead, the objects that
  * drifted, and the objects no inventory names (shown apart). Nothing when
  * the environment has none of these. With a Flux object, the repository
- * comparison: the one the read carries (`desired`), or on the live tab the
- * one asked of the backend once when the panel opens.
+ * comparison, asked of the backend once when the panel opens.
  */
 export function GitOpsPanel({
   gitops,
-  desired,
   graphNodes,
   namespace,
   onSelect,
 }: {
   gitops: GitOpsView;
-  desired?: DesiredStateComparison;
   graphNodes: readonly ResourceNode[];
   namespace?: string;
   onSelect: (id: string) => void;
@@ -154,7 +150,6 @@ export function GitOpsPanel({
   const drifted = Object.keys(gitops.drift);
   const repository = useRepositoryComparison({
     wanted: appliers.length > 0,
-    given: desired,
   });
   if (
     appliers.length === 0 &&

@@ -68,7 +68,6 @@ export function useDesiredState(
   node: ResourceNode,
   gitops: GitOpsView | undefined,
   objects: ReadonlyMap<string, KubernetesObject>,
-  given: DesiredStateComparison | undefined,
 ): DesiredForNode {
   const concerned = concerns(node, gitops);
   // What the comparison depends on: this object and the Flux objects' revisions.
@@ -77,7 +76,6 @@ export function useDesiredState(
     .join('|');
   const { comparison, answered, loading, error } = useRepositoryComparison({
     wanted: concerned,
-    given,
     askAgainOn: `${node.id}|${version}`,
   });
   if (!concerned) return {};

@@ -328,7 +328,6 @@ function ResourceExplorer({
     <>
       <GitOpsPanel
         gitops={gitops}
-        desired={data.desired}
         graphNodes={graph.nodes}
         namespace={namespace}
         onSelect={setSelectedId}
@@ -391,7 +390,6 @@ function ResourceExplorer({
         objects={objects}
         resources={resources}
         gitops={gitops}
-        desired={data.desired}
         onSelect={setSelectedId}
         onClose={() => setSelectedId(undefined)}
         now={now}
