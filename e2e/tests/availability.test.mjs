@@ -133,6 +133,9 @@ async function revisitTab(page, component) {
   );
 }
 
+/** The demo's agents, as the overview's agent column starts. */
+const OVERVIEW_AGENTS = ['prod-us', 'prod-eu', 'nonprod', 'edge', 'lab'];
+
 const ratio = (value, baseline) => `${(value / baseline).toFixed(2)}×`;
 
 function report(label, visit, baseline) {
@@ -248,6 +251,35 @@ test("the overview: every row settles agent by agent, edge's row saying not conn
       );
     },
   });
+  // When each agent's rows all have their badge or cause, from navigation
+  // start: which agent the page waits for last.
+  await page.addInitScript(agents => {
+    const settled = {};
+    window.__agentSettled = settled;
+    const check = () => {
+      const rows = [
+        ...document.querySelectorAll('[data-testid="overview-row"]'),
+      ];
+      for (const agent of agents) {
+        if (agent in settled) continue;
+        const own = rows.filter(row =>
+          [...row.querySelectorAll('td')].some(cell =>
+            cell.textContent.startsWith(agent),
+          ),
+        );
+        if (
+          own.length > 0 &&
+          own.every(row => !row.textContent.includes('Reading resources…'))
+        )
+          settled[agent] = performance.now();
+      }
+    };
+    new MutationObserver(check).observe(document, {
+      childList: true,
+      subtree: true,
+      characterData: true,
+    });
+  }, OVERVIEW_AGENTS);
   await page.goto(
     new URL(
       '/gitlab-env',
@@ -298,5 +330,11 @@ test("the overview: every row settles agent by agent, edge's row saying not conn
     )} after the first row), every row's badge ${ms(times.everyBadge)} (${ms(
       times.everyBadge - times.firstRow,
     )} after the first row)`,
+  );
+  const byAgent = await page.evaluate(() => ({ ...window.__agentSettled }));
+  console.log(
+    `overview, first load, each agent's rows settled: ${OVERVIEW_AGENTS.map(
+      agent => `${agent} ${ms(byAgent[agent])}`,
+    ).join(', ')}`,
   );
 });
