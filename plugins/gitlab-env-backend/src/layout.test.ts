@@ -26,6 +26,8 @@ const LAYERS: string[][] = [
     'overview',
     'usage',
   ],
+  // The routes' cores (http, actions) served to AI assistants.
+  ['assistant'],
   ['.'],
 ];
 

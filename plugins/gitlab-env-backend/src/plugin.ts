@@ -4,6 +4,7 @@ import {
   createBackendPlugin,
 } from '@backstage/backend-plugin-api';
 import { stringifyEntityRef } from '@backstage/catalog-model';
+import { actionsRegistryServiceRef } from '@backstage/backend-plugin-api/alpha';
 import { catalogServiceRef } from '@backstage/plugin-catalog-node';
 import {
   createHealthRuleSet,
@@ -13,10 +14,12 @@ import {
   RelationSource,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import {
+  ActionWritten,
   createActionsRouter,
   listsAfterWrite,
   readActionsConfig,
 } from './actions';
+import { registerAssistantActions } from './assistant';
 import { CiAccessService, createCiAccessRouter } from './ciAccess';
 import {
   readGitlabEnvConfig,
@@ -109,6 +112,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
         scheduler: coreServices.scheduler,
         catalog: catalogServiceRef,
         transport: gitlabEnvTransportServiceRef,
+        actionsRegistry: actionsRegistryServiceRef,
       },
       async init({
         httpRouter,
@@ -125,6 +129,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
         scheduler,
         catalog,
         transport,
+        actionsRegistry,
       }) {
         const gitlabEnvConfig = readGitlabEnvConfig(config);
         const configRules = await readHealthRules(config);
@@ -243,6 +248,24 @@ export const gitlabEnvPlugin = createBackendPlugin({
           }),
         );
         router.use(createDiagnosticsRouter({ ...routes, service }));
+        // Viewers of the live stream see a write's effect at once.
+        // Viewers of the live stream see a write's effect at once; the
+        // timeline records it.
+        const onWritten = (written: ActionWritten) => {
+          listsAfterWrite(written).forEach(lists => planner.refresh(lists));
+          recorder?.recordAction(
+            stringifyEntityRef(written.entity),
+            written.slug,
+            {
+              id: randomUUID(),
+              action: written.action,
+              target: written.written[written.written.length - 1],
+              summary: written.message,
+              actor: written.actor,
+              at: new Date().toISOString(),
+            },
+          );
+        };
         router.use(
           createActionsRouter({
             ...routes,
@@ -250,23 +273,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
             transport,
             logger,
             config: readActionsConfig(config),
-            // Viewers of the live stream see a write's effect at once; the
-            // timeline records it.
-            onWritten: written => {
-              listsAfterWrite(written).forEach(lists => planner.refresh(lists));
-              recorder?.recordAction(
-                stringifyEntityRef(written.entity),
-                written.slug,
-                {
-                  id: randomUUID(),
-                  action: written.action,
-                  target: written.written[written.written.length - 1],
-                  summary: written.message,
-                  actor: written.actor,
-                  at: new Date().toISOString(),
-                },
-              );
-            },
+            onWritten,
           }),
         );
         const gitlab = new GitlabAccess(gitlabEnvConfig, transport);
@@ -297,6 +304,14 @@ export const gitlabEnvPlugin = createBackendPlugin({
               ),
           }),
         );
+        // The same cores for AI assistants, as the caller, through the pipeline.
+        registerAssistantActions(actionsRegistry, {
+          pipeline: routes.pipeline,
+          service,
+          transport,
+          logger,
+          onWritten,
+        });
         router.use(createCiAccessRouter({ ...routes, service: ciAccess }));
         router.use(routeErrors(logger, auditor));
         httpRouter.use(router);

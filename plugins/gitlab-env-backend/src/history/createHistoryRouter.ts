@@ -17,13 +17,13 @@ import pLimit from 'p-limit';
 import { TimelineSettings } from '../config';
 import { failure } from '../errors';
 import { GitlabEnvironmentsService } from '../facade';
-import { actorOf } from '../http/actor';
 import {
   auditedEntity,
   auditText,
   entityPathParams,
   RawParameters,
   RouteSpec,
+  principalName,
 } from '../http/pipeline';
 import { route, RouteDeps } from '../http/route';
 import { isEnvironmentSlug, quote } from '../validation';
@@ -250,7 +250,7 @@ export function createHistoryRouter(
           options.onRolledBack?.({
             entity,
             slug: environment.slug,
-            actor: actorOf(credentials.principal),
+            actor: principalName(credentials),
             message: done.message,
             newJobId: done.job.id,
             jobUrl: done.job.webUrl,
