@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { openPortal } from '../lib/portal.mjs';
 import { isAppError } from '../lib/tab.mjs';
+import { axeViolations } from '../lib/look.mjs';
 import { degradedEntry, openTimeline, ENTITY } from './scenario.mjs';
 
 const TIMEOUT = 60_000;
@@ -36,5 +37,6 @@ test('after a backend restart, the timeline still shows the transition recorded 
     ).toISOString()}`,
   );
   await portal.screenshot(page, 'timeline-after-restart');
+  assert.deepEqual(await axeViolations(page, 'main'), []);
   assert.deepEqual(page.errors.filter(isAppError), []);
 });

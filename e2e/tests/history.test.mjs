@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, test } from 'node:test';
 import { openPortal } from '../lib/portal.mjs';
 import { isAppError } from '../lib/tab.mjs';
+import { axeViolations } from '../lib/look.mjs';
 
 const TIMEOUT = 30_000;
 const CHECKOUT = '/catalog/default/component/checkout-api/gitlab-env';
@@ -49,6 +50,7 @@ test('the history of production lists its deployments, and one shows the commits
     ),
   );
   await portal.screenshot(page, 'history-deployment-commits');
+  assert.deepEqual(await axeViolations(page, 'main'), []);
   assert.deepEqual(page.errors.filter(isAppError), []);
 });
 
@@ -111,12 +113,12 @@ test('Kubernetes’ rollback shows the template diff, says Flux reverts it, offe
   });
   await revisions.waitFor({ timeout: TIMEOUT });
   const roll = revisions.getByRole('button', {
-    name: 'Roll Deployment checkout-api back to revision 3',
+    name: 'Roll back Deployment checkout-api to revision 3',
   });
   await page.waitForFunction(
     () =>
       document.querySelector(
-        '[aria-label="Roll Deployment checkout-api back to revision 3"]:not([disabled])',
+        '[aria-label="Roll back Deployment checkout-api to revision 3"]:not([disabled])',
       ),
     null,
     { timeout: TIMEOUT },
@@ -149,6 +151,7 @@ test('Kubernetes’ rollback shows the template diff, says Flux reverts it, offe
     /^kubectl patch kustomization\.kustomize\.toolkit\.fluxcd\.io\/checkout-api -n flux-system --type=merge -p '\{"spec":\{"suspend":true\}\}'\s+kubectl rollout undo deployment\/checkout-api --to-revision=3/,
   );
   await portal.screenshot(page, 'history-kubernetes-rollback-confirmation');
+  assert.deepEqual(await axeViolations(page, '[role="dialog"]'), []);
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await dialog.waitFor({ state: 'detached', timeout: TIMEOUT });
   assert.deepEqual(page.errors.filter(isAppError), []);
@@ -177,5 +180,6 @@ test('the versions across environments say how far production is behind, and a p
     `an image differs: ${rows.join(' | ')}`,
   );
   await portal.screenshot(page, 'history-versions-promotion');
+  assert.deepEqual(await axeViolations(page, 'main'), []);
   assert.deepEqual(page.errors.filter(isAppError), []);
 });

@@ -63,7 +63,9 @@ export function DeploymentChangesView({
             }${value.commitsTruncated ? ' (GitLab cut the list short)' : ''}.`
           : 'The first successful deployment of this environment.'}{' '}
         {value.compareUrl ? (
-          <OptionalLink to={value.compareUrl}>Compare in GitLab</OptionalLink>
+          <OptionalLink inText to={value.compareUrl}>
+            Compare in GitLab
+          </OptionalLink>
         ) : null}
       </Typography>
       {value.commits.length > 0 ? (
@@ -103,7 +105,10 @@ export function DeploymentChangesView({
           <Box component="ul" aria-label="Merge requests" sx={{ m: 0, pl: 3 }}>
             {value.mergeRequests.map(mr => (
               <li key={mr.iid}>
-                <OptionalLink to={mr.webUrl}>!{mr.iid}</OptionalLink> {mr.title}
+                <OptionalLink inText to={mr.webUrl}>
+                  !{mr.iid}
+                </OptionalLink>{' '}
+                {mr.title}
                 {mr.authorName ? ` · ${mr.authorName}` : ''}
                 {mr.state && mr.state !== 'merged' ? ` · ${mr.state}` : ''}
               </li>

@@ -236,7 +236,7 @@ describe('an environment’s history', () => {
       { timeout: 10_000 },
     );
     const roll = within(revisions).getByRole('button', {
-      name: 'Roll Deployment checkout-api back to revision 6',
+      name: 'Roll back Deployment checkout-api to revision 6',
     });
     await waitFor(() => expect(roll).toBeEnabled());
     await userEvent.click(roll);
@@ -326,7 +326,7 @@ describe('the timeline', () => {
       'deployment,rollout,flux,health,action',
     );
 
-    await userEvent.click(screen.getByRole('button', { name: 'Last 1 hour' }));
+    await userEvent.click(screen.getByRole('button', { name: '1h' }));
     await waitFor(() => expect(calls.timeline).toHaveLength(3));
     const hour = Date.now() - Number(calls.timeline[2].get('from'));
     expect(hour).toBeLessThan(3_600_000 + 60_000);

@@ -86,7 +86,10 @@ function MergeRequestCard({ mr }: { mr: MergeRequestPreview }) {
       sx={{ p: 2, display: 'flex', flexDirection: 'column', gap: 1 }}
     >
       <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
-        <OptionalLink to={mr.webUrl}>!{mr.iid}</OptionalLink> {mr.title}
+        <OptionalLink inText to={mr.webUrl}>
+          !{mr.iid}
+        </OptionalLink>{' '}
+        {mr.title}
       </Typography>
       <Typography variant="body2" color="text.secondary">
         {[

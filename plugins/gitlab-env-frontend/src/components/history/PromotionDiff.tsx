@@ -77,7 +77,7 @@ export function PromotionDiff({
         <code>{value.from.shortSha ?? '?'}</code>; {toName} runs{' '}
         {value.to.ref ?? '?'} <code>{value.to.shortSha ?? '?'}</code>.{' '}
         {compared && compared.slug === value.from.environment.slug ? (
-          <OptionalLink to={compared.compareUrl}>
+          <OptionalLink inText to={compared.compareUrl}>
             {compared.summary}
           </OptionalLink>
         ) : null}

@@ -11,26 +11,28 @@ export function RollbackButton({
   reason,
   onClick,
 }: {
-  /** The accessible name, naming what it rolls back to. */
+  /** The accessible name, naming what it rolls back to; starts with the visible "Roll back". */
   label: string;
   /** Why not; enabled when absent. */
   reason?: string;
   onClick: () => void;
 }) {
+  const button = (
+    <Button
+      size="small"
+      sx={{ whiteSpace: 'nowrap' }}
+      disabled={Boolean(reason)}
+      onClick={onClick}
+      aria-label={label}
+    >
+      Roll back…
+    </Button>
+  );
+  if (!reason) return button;
   return (
-    <Tooltip title={reason ?? ''}>
+    <Tooltip title={reason}>
       {/* A disabled button gets no pointer events: its wrapper shows why. */}
-      <span>
-        <Button
-          size="small"
-          sx={{ whiteSpace: 'nowrap' }}
-          disabled={Boolean(reason)}
-          onClick={onClick}
-          aria-label={label}
-        >
-          Roll back…
-        </Button>
-      </span>
+      <span>{button}</span>
     </Tooltip>
   );
 }

@@ -183,12 +183,12 @@ export function Timeline({
             <ToggleButton
               key={z.key}
               value={z.key}
-              aria-label={`Last ${z.label}`}
+              title={`The last ${z.label}`}
             >
               {z.key}
             </ToggleButton>
           ))}
-          <ToggleButton value="all" aria-label="Everything kept">
+          <ToggleButton value="all" title="Everything kept">
             all
           </ToggleButton>
         </ToggleButtonGroup>

@@ -192,7 +192,7 @@ function WorkloadRevisionsTable({
               <td>
                 {revision.current ? null : (
                   <RollbackButton
-                    label={`Roll ${heading} back to revision ${revision.revision}`}
+                    label={`Roll back ${heading} to revision ${revision.revision}`}
                     reason={reason}
                     onClick={() => setChosen(revision)}
                   />

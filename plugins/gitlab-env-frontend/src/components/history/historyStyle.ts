@@ -20,7 +20,7 @@ export function deploymentStatusColor(status: string): ChipColor {
 
 /** One colour per kind of timeline entry, on the axis and on its chip. */
 export const TIMELINE_KIND_COLOR: Record<TimelineEntryKind, string> = {
-  deployment: '#1f78d1',
+  deployment: '#1565c0',
   rollout: '#6e49cb',
   flux: '#0b7a75',
   health: '#c0392b',
