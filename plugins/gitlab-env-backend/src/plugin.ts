@@ -311,6 +311,8 @@ export const gitlabEnvPlugin = createBackendPlugin({
           transport,
           logger,
           onWritten,
+          timeline,
+          timelineSettings,
         });
         router.use(createCiAccessRouter({ ...routes, service: ciAccess }));
         router.use(routeErrors(logger, auditor));

@@ -22,6 +22,7 @@ import {
   auditText,
   entityPathParams,
   RawParameters,
+  RouteCore,
   RouteSpec,
   principalName,
 } from '../http/pipeline';
@@ -152,6 +153,50 @@ function read<P extends { entityRef: string; slug?: string }>(
   };
 }
 
+function timelineParams(raw: RawParameters) {
+  return {
+    ...entityPathParams(raw),
+    environmentSlug: slug(raw, 'environment'),
+    kinds: kinds(raw),
+    from: time(raw, 'from'),
+    to: time(raw, 'to'),
+    cursor: text(raw, 'cursor'),
+    limit: limit(raw, 50, MAX_TIMELINE_PAGE),
+  };
+}
+
+export type TimelineParams = ReturnType<typeof timelineParams>;
+
+/**
+ * `GET /entity/:namespace/:kind/:name/timeline` (and the actions
+ * registry's recent-changes): the entity's read permission, not located,
+ * a page of its timeline, newest first, from the database alone (the
+ * catalog, the permissions and the database: no GitLab or cluster
+ * request), audited as `entity-timeline-read`.
+ */
+export function timelineRoute(
+  options: Pick<HistoryRouterOptions, 'timeline' | 'timelineSettings'>,
+): RouteCore<TimelineParams, TimelineResponse> {
+  const { timeline } = options;
+  return {
+    spec: read('entity-timeline-read', timelineParams, 'none'),
+    run: async ({ entityRef, params }) => {
+      const { entityRef: _ref, slug: _slug, ...page } = params;
+      const found = timeline
+        ? await timeline.page({ entityRef, ...page })
+        : { entries: [] };
+      return {
+        ...found,
+        retentionDays: options.timelineSettings.retentionDays,
+        recording: timeline
+          ? TIMELINE_RECORDING
+          : 'The timeline is off (gitlabEnv.timeline.enabled: false): nothing is recorded.',
+      };
+    },
+    outcome: body => ({ entries: body.entries.length }),
+  };
+}
+
 /**
  * The history routes, each through the request pipeline: deployments and
  * what each brought, GitLab's rollback (also `gitlab-env.deployments.rollback`),
@@ -163,7 +208,7 @@ function read<P extends { entityRef: string; slug?: string }>(
 export function createHistoryRouter(
   options: HistoryRouterOptions,
 ): express.Router {
-  const { service, history, versions, previews, timeline, logger } = options;
+  const { service, history, versions, previews, logger } = options;
   const router = Router();
 
   router.get(
@@ -285,40 +330,14 @@ export function createHistoryRouter(
     ),
   );
 
+  const timelineCore = timelineRoute(options);
   router.get(
     `${ENTITY}/timeline`,
-    route(
-      options,
-      // The catalog, the permissions and the database: no GitLab or cluster request.
-      read(
-        'entity-timeline-read',
-        raw => ({
-          ...entityPathParams(raw),
-          environmentSlug: slug(raw, 'environment'),
-          kinds: kinds(raw),
-          from: time(raw, 'from'),
-          to: time(raw, 'to'),
-          cursor: text(raw, 'cursor'),
-          limit: limit(raw, 50, MAX_TIMELINE_PAGE),
-        }),
-        'none',
-      ),
-      async ({ entityRef, params }, _req, res) => {
-        const { entityRef: _ref, slug: _slug, ...page } = params;
-        const found = timeline
-          ? await timeline.page({ entityRef, ...page })
-          : { entries: [] };
-        const body: TimelineResponse = {
-          ...found,
-          retentionDays: options.timelineSettings.retentionDays,
-          recording: timeline
-            ? TIMELINE_RECORDING
-            : 'The timeline is off (gitlabEnv.timeline.enabled: false): nothing is recorded.',
-        };
-        res.json(body);
-        return { entries: body.entries.length };
-      },
-    ),
+    route(options, timelineCore.spec, async (context, _req, res) => {
+      const body = await timelineCore.run(context);
+      res.json(body);
+      return timelineCore.outcome(body);
+    }),
   );
 
   router.get(

@@ -1,4 +1,4 @@
-export { createHistoryRouter } from './createHistoryRouter';
+export { createHistoryRouter, timelineRoute } from './createHistoryRouter';
 export type { HistoryRouterOptions } from './createHistoryRouter';
 export { DeploymentHistory } from './deploymentHistory';
 export { EnvironmentVersions } from './versions';
