@@ -6,7 +6,4 @@ export { MergeRequestPreviews } from './mergeRequestPreview';
 export { GitlabAccess } from './gitlabAccess';
 export { TimelineStore } from './timeline/TimelineStore';
 export { TimelineRecorder } from './timeline/TimelineRecorder';
-export {
-  recentEnvironmentChanges,
-  TIMELINE_RECORDING,
-} from './timeline/recentChanges';
+export { TIMELINE_RECORDING } from './timeline/recentChanges';
