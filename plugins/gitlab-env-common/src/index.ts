@@ -17,3 +17,4 @@ export * from './events';
 export * from './environments';
 export * from './gitops';
 export * from './actions';
+export * from './tree';
