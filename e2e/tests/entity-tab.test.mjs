@@ -79,7 +79,9 @@ test('a degraded pod opens a drawer with its events, YAML and kubectl command', 
   await portal.screenshot(page, 'entity-tab-graph');
 
   // Degraded pods may sit in a pod group: open it first.
-  const groups = graph.locator('.react-flow__node-podGroup');
+  const groups = graph.locator(
+    '.react-flow__node-siblings[aria-label*=" Pods, "]',
+  );
   if ((await groups.count()) > 0) await groups.first().click();
   const degradedPod = graph
     .locator('.react-flow__node[aria-label^="Pod "][aria-label$=", Degraded"]')

@@ -12,6 +12,7 @@ import {
   EntityEnvironmentsResponse,
   StaleNamespacesResponse,
   EnvironmentDesiredStateResponse,
+  EnvironmentObjectResponse,
   EnvironmentResourcesResponse,
   OverviewStreamLine,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
@@ -41,6 +42,17 @@ export interface GitlabEnvApi {
     environmentSlug: string,
     options?: { signal?: AbortSignal },
   ): Promise<EnvironmentDesiredStateResponse>;
+  /**
+   * One object of an environment as the backend's live store holds it
+   * (Secrets redacted), with its Events and what GitOps says of it: what a
+   * drawer shows beyond the tree's node. `id` is the node's id.
+   */
+  getEnvironmentObject(
+    entity: CompoundEntityRef,
+    environmentSlug: string,
+    id: string,
+    options?: { signal?: AbortSignal },
+  ): Promise<EnvironmentObjectResponse>;
   /**
    * Reads the portal-wide deployment overview, calling `onLine` for each
    * line as it arrives so the page can fill while the backend works.

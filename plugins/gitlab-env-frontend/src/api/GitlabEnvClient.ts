@@ -13,6 +13,7 @@ import {
   EntityEnvironmentsResponse,
   StaleNamespacesResponse,
   EnvironmentDesiredStateResponse,
+  EnvironmentObjectResponse,
   EnvironmentResourcesResponse,
   OverviewStreamLine,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
@@ -64,6 +65,21 @@ export class GitlabEnvClient implements GitlabEnvApi {
   ): Promise<EnvironmentDesiredStateResponse> {
     return this.send(
       `${environmentPath(entity, environmentSlug)}/desired`,
+      options?.signal,
+    );
+  }
+
+  getEnvironmentObject(
+    entity: CompoundEntityRef,
+    environmentSlug: string,
+    id: string,
+    options?: { signal?: AbortSignal },
+  ): Promise<EnvironmentObjectResponse> {
+    return this.send(
+      `${environmentPath(
+        entity,
+        environmentSlug,
+      )}/object?id=${encodeURIComponent(id)}`,
       options?.signal,
     );
   }

@@ -1,7 +1,8 @@
 import {
-  EnvironmentResourcesResponse,
-  LiveMessage,
+  EnvironmentTree,
+  LiveTreeMessage,
   NarrowedScope,
+  TreeReader,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import {
   LiveEnvironmentMessage,
@@ -22,11 +23,12 @@ const narrowed = (hidden: number): NarrowedScope => ({
 
 describe('applyLiveMessage', () => {
   it("takes what narrowing left out from a status, keeping the data's identity when it did not change", () => {
-    const resources = {
+    const tree = {
       scope: { namespace: 'search-staging', narrowed: narrowed(3) },
-    } as unknown as EnvironmentResourcesResponse;
-    const state = { ...initialLiveState({ mode: 'live' }), resources };
-    const status = (hidden: number): LiveMessage => ({
+    } as unknown as EnvironmentTree;
+    const state = { ...initialLiveState({ mode: 'live' }), tree };
+    const reader = new TreeReader();
+    const status = (hidden: number): LiveTreeMessage => ({
       type: 'status',
       key,
       upstream: 'live',
@@ -34,11 +36,19 @@ describe('applyLiveMessage', () => {
       narrowed: narrowed(hidden),
     });
 
-    const same = applyLiveMessage(state, status(3) as LiveEnvironmentMessage);
-    expect(same.resources).toBe(resources);
+    const same = applyLiveMessage(
+      state,
+      status(3) as LiveEnvironmentMessage,
+      reader,
+    );
+    expect(same.tree).toBe(tree);
 
-    const more = applyLiveMessage(state, status(4) as LiveEnvironmentMessage);
-    expect(more.resources!.scope).toEqual({
+    const more = applyLiveMessage(
+      state,
+      status(4) as LiveEnvironmentMessage,
+      reader,
+    );
+    expect(more.tree!.scope).toEqual({
       namespace: 'search-staging',
       narrowed: narrowed(4),
     });

@@ -19,6 +19,7 @@ import {
 import {
   ENTITY_URL,
   noLiveUpdates,
+  objectRoute,
   renderTab,
 } from '../../__testUtils__/renderTab';
 
@@ -54,6 +55,7 @@ function serve({
       calls.resources += 1;
       return HttpResponse.json(resources);
     }),
+    objectRoute(() => resources),
     allowedRoute(denied),
     // The environment names no Flux resource: no repository comparison.
     http.get(`${ENV_URL}/desired`, () => HttpResponse.json({})),
@@ -114,7 +116,7 @@ describe('actions on an environment’s objects', () => {
   it('deletes a pod after a confirmation that names it, says what happens and shows the kubectl command', async () => {
     const calls = serve();
     const dialog = await openAction('Pod', 'api-7c9b-3', 'Delete pod', {
-      expand: '7 pods',
+      expand: '7 Pods',
     });
     expect(dialog).toHaveTextContent(
       /In namespace shop: Kubernetes stops pod api-7c9b-3/,
@@ -157,7 +159,7 @@ describe('actions on an environment’s objects', () => {
           'Your permission policy does not allow deleting pods of storefront.',
       },
     });
-    await openNode('Pod', 'api-7c9b-3', { expand: '7 pods' });
+    await openNode('Pod', 'api-7c9b-3', { expand: '7 Pods' });
     const drawer = await screen.findByRole('dialog', {
       name: 'Pod api-7c9b-3',
     });

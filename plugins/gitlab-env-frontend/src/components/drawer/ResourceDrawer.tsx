@@ -2,14 +2,11 @@ import * as React from 'react';
 import { useMemo, useState } from 'react';
 import { CodeSnippet } from '@backstage/core-components';
 import {
-  DesiredStateComparison,
-  GitOpsView,
   KubernetesObject,
   ResourceEventSummary,
-  ResourceGraph,
-  ResourceNode,
   ResourceTree,
-  resourceEvents,
+  TreeGraph,
+  TreeNode,
   treePath,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import Alert from '@mui/material/Alert';
@@ -18,6 +15,7 @@ import Chip from '@mui/material/Chip';
 import Drawer from '@mui/material/Drawer';
 import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
+import Skeleton from '@mui/material/Skeleton';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
@@ -26,9 +24,8 @@ import { stringify } from 'yaml';
 import { HealthOriginHint } from '../health/HealthOriginHint';
 import { HealthIcon, healthColor } from '../health/healthStyle';
 import { KindIcon } from '../graph/KindIcon';
-import { describeResource } from '../../view/describeResource';
 import { kubectlCommands } from '../../view/kubectl';
-import { formatAge } from '../../view/format';
+import { formatAge, statusLine } from '../../view/format';
 import { FluxDrawerSection } from '../gitops';
 import { useDesiredState } from '../gitops/useDesiredState';
 import { CommandList } from '../text/CommandBlock';
@@ -38,20 +35,17 @@ import { useNodeActions } from '../actions/useNodeActions';
 import { ResourceLogs, hasLogs } from '../logs/ResourceLogs';
 import { MessageText } from '../text/MessageText';
 import { WarningChip } from '../text/WarningChip';
+import { GitlabEnvErrorPanel } from '../errors/GitlabEnvErrorPanel';
+import {
+  EnvironmentObjectState,
+  useEnvironmentObject,
+} from './useEnvironmentObject';
 
 export interface ResourceDrawerProps {
-  node?: ResourceNode;
-  graph: ResourceGraph;
+  node?: TreeNode;
+  graph: TreeGraph;
   /** The tree the graph view draws (`resourceTree`): the chain follows it. */
   tree: ResourceTree;
-  /** The object of each node, by node id. */
-  objects: ReadonlyMap<string, KubernetesObject>;
-  /** Every object read, Events included. */
-  resources: readonly KubernetesObject[];
-  /** Flux sync, history and drift, when the environment has them. */
-  gitops?: GitOpsView;
-  /** Desired vs live from the repository, when the read carries it (else asked on demand, live). */
-  desired?: DesiredStateComparison;
   onSelect: (resourceId: string) => void;
   onClose: () => void;
   now: number;
@@ -61,7 +55,11 @@ export interface ResourceDrawerProps {
 
 export type DrawerTab = 'summary' | 'events' | 'yaml' | 'logs';
 
-/** Everything about one resource: summary, events, YAML and the kubectl to see it. */
+/**
+ * Everything about one resource: summary, events, YAML and the kubectl to
+ * see it. What the tree holds shows at once; the object, its Events and
+ * what GitOps says of it are asked of the backend when the drawer opens.
+ */
 export function ResourceDrawer(props: ResourceDrawerProps) {
   const { node, onClose } = props;
   return (
@@ -84,26 +82,20 @@ function DrawerBody({
   node,
   graph,
   tree,
-  objects,
-  resources,
-  gitops,
-  desired,
   onSelect,
   onClose,
   now,
   initialTab,
-}: ResourceDrawerProps & { node: ResourceNode }) {
+}: ResourceDrawerProps & { node: TreeNode }) {
   const logs = hasLogs(node);
   const [tab, setTab] = useState<DrawerTab>(
     initialTab === 'logs' && !logs ? 'summary' : initialTab ?? 'summary',
   );
-  const actions = useNodeActions(node, graph, objects);
-  const repository = useDesiredState(node, gitops, objects, desired);
-  const object = objects.get(node.id);
-  const events = useMemo(
-    () => resourceEvents(node, resources),
-    [node, resources],
-  );
+  const details = useEnvironmentObject(node);
+  const object = details.value?.object;
+  const events = details.value?.events;
+  const actions = useNodeActions(node, graph, object);
+  const repository = useDesiredState(node, graph);
   const yaml = useMemo(
     () => (object ? stringify(object, { lineWidth: 0 }) : ''),
     [object],
@@ -169,16 +161,20 @@ function DrawerBody({
         }}
       >
         <Tab label="Summary" value="summary" />
-        <Tab label={`Events (${events.length})`} value="events" />
+        <Tab
+          label={events ? `Events (${events.length})` : 'Events'}
+          value="events"
+        />
         <Tab label="YAML" value="yaml" disabled={!object} />
         {logs ? <Tab label="Logs" value="logs" /> : null}
       </Tabs>
       <Box sx={{ p: 2, overflow: 'auto', flexGrow: 1 }}>
-        {tab === 'summary' && gitops ? (
+        {tab !== 'logs' ? <DetailsState details={details} /> : null}
+        {tab === 'summary' && details.value ? (
           <Box sx={{ mb: 2.5 }}>
             <FluxDrawerSection
               node={node}
-              gitops={gitops}
+              gitops={details.value.gitops}
               desired={repository.diff}
               desiredNote={repository.note}
               onSelect={onSelect}
@@ -196,7 +192,9 @@ function DrawerBody({
             now={now}
           />
         ) : null}
-        {tab === 'events' ? <EventList events={events} now={now} /> : null}
+        {tab === 'events' && events ? (
+          <EventList events={events} now={now} />
+        ) : null}
         {tab === 'logs' && logs && actions.logs?.allowed === false ? (
           <Alert severity="info" variant="outlined">
             You cannot read these logs: {actions.logs.reason}
@@ -204,7 +202,7 @@ function DrawerBody({
         ) : null}
         {tab === 'logs' && logs && actions.logs?.allowed !== false ? (
           <Box sx={{ height: 'calc(100vh - 220px)', minHeight: 360 }}>
-            <ResourceLogs node={node} graph={graph} objects={objects} />
+            <ResourceLogs node={node} graph={graph} details={details} />
           </Box>
         ) : null}
         {tab === 'yaml' && object ? (
@@ -220,6 +218,39 @@ function DrawerBody({
   );
 }
 
+/** While the object loads, or why it did not: as the rest of the page says it. */
+function DetailsState({ details }: { details: EnvironmentObjectState }) {
+  if (details.loading)
+    return (
+      <Box
+        aria-busy="true"
+        aria-label="Loading the object"
+        sx={{ mb: 2, display: 'flex', flexDirection: 'column', gap: 1 }}
+      >
+        <Skeleton variant="text" width="40%" />
+        <Skeleton variant="rounded" height={64} />
+      </Box>
+    );
+  if (details.error && !details.value)
+    return (
+      <Box sx={{ mb: 2 }}>
+        <GitlabEnvErrorPanel
+          error={details.error}
+          onRetry={details.retry}
+          title="Could not read this object"
+        />
+      </Box>
+    );
+  if (details.error)
+    return (
+      <Alert severity="warning" variant="outlined" sx={{ mb: 2 }}>
+        Reading the object again failed ({details.error.message}); showing what
+        was read before.
+      </Alert>
+    );
+  return null;
+}
+
 function Summary({
   node,
   object,
@@ -228,9 +259,9 @@ function Summary({
   onSelect,
   now,
 }: {
-  node: ResourceNode;
+  node: TreeNode;
   object?: KubernetesObject;
-  graph: ResourceGraph;
+  graph: TreeGraph;
   tree: ResourceTree;
   onSelect: (id: string) => void;
   now: number;
@@ -257,7 +288,7 @@ function Summary({
           </Typography>
         ) : null}
         <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
-          {describeResource(object, now).join(' · ')}
+          {statusLine(node, now)}
         </Typography>
       </Section>
 
@@ -341,10 +372,10 @@ function Summary({
  * each with how it relates to the next.
  */
 function chainOf(
-  node: ResourceNode,
-  graph: ResourceGraph,
+  node: TreeNode,
+  graph: TreeGraph,
   tree: ResourceTree,
-): Array<{ node: ResourceNode; via: string }> {
+): Array<{ node: TreeNode; via: string }> {
   const byId = new Map(graph.nodes.map(n => [n.id, n]));
   return treePath(tree, node.id).flatMap(place => {
     const above = byId.get(place.parentId);

@@ -1,8 +1,6 @@
 import * as React from 'react';
-import { useMemo } from 'react';
 import {
-  countDrifted,
-  EnvironmentResourcesResponse,
+  EnvironmentTree,
   GitlabEnvironment,
   nameInFolder,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
@@ -23,7 +21,7 @@ import { WarningChip } from '../text/WarningChip';
 
 export interface EnvironmentCardProps {
   environment: GitlabEnvironment;
-  resources?: Polled<EnvironmentResourcesResponse>;
+  resources?: Polled<EnvironmentTree>;
   selected: boolean;
   onOpen: (slug: string) => void;
   now: number;
@@ -141,16 +139,12 @@ function DriftedCount({
   environment,
   resources,
 }: Pick<EnvironmentCardProps, 'environment' | 'resources'>) {
-  // Counted from the objects the card follows (live), as the GitOps panel
-  // counts them; the list's count, read with it, until they arrive.
+  // The backend's count: the one the card follows live (patches keep it),
+  // else the list's, read with its health.
   const followed = resources?.value;
-  const drifted = useMemo(
-    () =>
-      followed
-        ? countDrifted(followed.resources, followed.graph)
-        : environment.driftedCount,
-    [followed, environment.driftedCount],
-  );
+  const drifted = followed
+    ? followed.environment.driftedCount
+    : environment.driftedCount;
   if (!drifted) return null;
   return (
     <WarningChip

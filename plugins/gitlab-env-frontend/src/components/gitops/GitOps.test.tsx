@@ -6,6 +6,7 @@ import { HttpResponse, http } from 'msw';
 import { registerMswTestHooks } from '@backstage/test-utils';
 import {
   DesiredStateComparison,
+  EnvironmentResourcesResponse,
   KubernetesObject,
   summarizeHealth,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
@@ -14,7 +15,12 @@ import {
   environmentsResponse,
 } from '../../__testUtils__/fixtures';
 import { fluxResources } from '../../__testUtils__/fluxFixtures';
-import { BASE_URL, ENTITY_URL, renderTab } from '../../__testUtils__/renderTab';
+import {
+  BASE_URL,
+  ENTITY_URL,
+  objectRoute,
+  renderTab,
+} from '../../__testUtils__/renderTab';
 import {
   EngineEnvironment,
   TestLiveStream,
@@ -57,6 +63,13 @@ function serveFluxAs(
     ),
     http.get(`${ENTITY_URL}/environments/:slug/resources`, () =>
       HttpResponse.json(resources),
+    ),
+    objectRoute(() => resources as EnvironmentResourcesResponse),
+    // The repository comparison, as the backend answers it beside a read.
+    http.get(`${ENTITY_URL}/environments/:slug/desired`, () =>
+      HttpResponse.json({
+        desired: (resources as EnvironmentResourcesResponse).desired,
+      }),
     ),
   );
 }
@@ -114,7 +127,9 @@ describe('GitOps in the environment tab', () => {
     const drawer = await screen.findByRole('dialog', {
       name: 'ConfigMap config',
     });
-    const table = within(drawer).getByRole('table', { name: 'Drifted fields' });
+    const table = await within(drawer).findByRole('table', {
+      name: 'Drifted fields',
+    });
     const row = within(table).getByText('data.CURRENCY').closest('tr')!;
     expect(row).toHaveTextContent('changed');
     expect(row).toHaveTextContent('"EUR"');
@@ -252,6 +267,7 @@ async function openLive(answer: () => object | Response) {
       HttpResponse.json(environmentsResponse([production])),
     ),
     liveRoute(streams),
+    objectRoute(() => env.resources()),
     http.get(`${ENTITY_URL}/environments/:slug/desired`, ({ params }) => {
       asked.push(String(params.slug));
       const body = answer();

@@ -4,10 +4,10 @@ import useAsyncRetry from 'react-use/esm/useAsyncRetry';
 import { gitlabEnvApiRef } from '../../api';
 import { useEnvironmentScope } from '../actions/EnvironmentScope';
 
-/** The repository comparison as the page has it: given, being read, failed, or none. */
+/** The repository comparison as the page has it: being read, answered, failed, or none. */
 export interface RepositoryComparison {
   comparison?: DesiredStateComparison;
-  /** The backend answered (or the read carried its answer); no `comparison` then means there is none to make. */
+  /** The backend answered; no `comparison` then means there is none to make. */
   answered: boolean;
   loading: boolean;
   error?: Error;
@@ -15,36 +15,27 @@ export interface RepositoryComparison {
 }
 
 /**
- * Desired vs live for the environment in view. A read of the resources
- * carries it (`given`); on the live tab nothing does, so it is asked of the
- * backend's `…/desired` route while `wanted`, again only when `askAgainOn`
- * changes: the panel asks once per opening, the drawer when the object it
- * shows or a Flux object changed — never on every live patch.
+ * Desired vs live for the environment in view: the tree the page holds
+ * carries none, so it is asked of the backend's `…/desired` route while
+ * `wanted`, again only when `askAgainOn` changes: the panel asks once per
+ * opening, the drawer when the object it shows or a Flux object changed —
+ * never on every live patch.
  */
 export function useRepositoryComparison({
   wanted,
-  given,
   askAgainOn = '',
 }: {
   wanted: boolean;
-  given: DesiredStateComparison | undefined;
   askAgainOn?: string;
 }): RepositoryComparison {
   const api = useApi(gitlabEnvApiRef);
   const scope = useEnvironmentScope();
-  const ask = wanted && !given && scope !== undefined;
+  const ask = wanted && scope !== undefined;
   const asked = useAsyncRetry(async () => {
     if (!ask) return undefined;
     return (await api.getDesiredState(scope.entity, scope.environmentSlug))
       .desired;
   }, [ask, api, scope?.entity, scope?.environmentSlug, askAgainOn]);
-  if (given)
-    return {
-      comparison: given,
-      answered: true,
-      loading: false,
-      retry: asked.retry,
-    };
   return {
     comparison: ask ? asked.value : undefined,
     answered: ask && !asked.loading && !asked.error,
