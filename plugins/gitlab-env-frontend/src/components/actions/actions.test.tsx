@@ -357,6 +357,65 @@ describe('actions on an environment’s objects', () => {
     expect(calls.actions).toHaveLength(1);
   });
 
+  it("shows the actions on an object the environment does not own disabled, with the backend's reason, in the drawer and the menu", async () => {
+    const reason =
+      'It carries the deploy-board marker of another project (acme/other).';
+    const resources = shopResources();
+    resources.graph.nodes.find(
+      n => n.kind === 'Deployment' && n.name === 'web',
+    )!.readOnly = reason;
+    serve({ resources });
+    // Sees what the tab asks, then lets serve's route answer.
+    const asked: string[] = [];
+    server.use(
+      http.post(
+        `${ENTITY_URL}/environments/:slug/actions/allowed`,
+        async ({ request }) => {
+          const body = (await request.clone().json()) as {
+            targets: Array<{ name: string }>;
+          };
+          asked.push(...body.targets.map(t => t.name));
+          return undefined;
+        },
+      ),
+    );
+    const panel = await openNode('Deployment', 'web');
+    const drawer = await screen.findByRole('dialog', {
+      name: 'Deployment web',
+    });
+    const actions = within(drawer).getByRole('region', { name: 'Actions' });
+    for (const name of ['Restart', 'Scale'])
+      expect(within(actions).getByRole('button', { name })).toBeDisabled();
+    // One reason, said once for the actions it denies.
+    expect(actions).toHaveTextContent(`Restart, Scale: ${reason}`);
+
+    fireEvent.contextMenu(await findNode(panel, 'Deployment', 'web'));
+    const menu = await screen.findByRole('menu', {
+      name: 'Actions of Deployment web',
+    });
+    for (const name of [/^Restart/, /^Scale/]) {
+      const item = within(menu).getByRole('menuitem', { name });
+      expect(item).toHaveAttribute('aria-disabled', 'true');
+      expect(item).toHaveTextContent(reason);
+    }
+    // Nothing to ask the backend: the tree says why.
+    expect(asked).not.toContain('web');
+  });
+
+  it('says why in the drawer of an object the environment does not own that offers no action', async () => {
+    const reason = 'It is in the agent’s namespace gitlab-agent.';
+    const resources = shopResources();
+    resources.graph.nodes.find(
+      n => n.kind === 'Service' && n.name === 'web',
+    )!.readOnly = reason;
+    serve({ resources });
+    await openNode('Service', 'web');
+    const drawer = await screen.findByRole('dialog', { name: 'Service web' });
+    expect(
+      within(drawer).getByText(`Read-only here: ${reason}`),
+    ).toBeInTheDocument();
+  });
+
   it('opens the node menu from the keyboard too', async () => {
     serve();
     await renderTab({ route: '/?env=production' });

@@ -130,6 +130,12 @@ function DrawerBody({
           >
             {node.name}
           </Typography>
+          {/* With actions, their bar says why they are disabled. */}
+          {node.readOnly && actions.offered.length === 0 ? (
+            <Typography variant="caption" color="text.secondary">
+              Read-only here: {node.readOnly}
+            </Typography>
+          ) : null}
         </Box>
         <IconButton
           aria-label="Close"
