@@ -18,6 +18,7 @@ export const PUBLISHED_PACKAGES = [
   'plugins/gitlab-env-common',
   'plugins/gitlab-env-backend',
   'plugins/gitlab-env-frontend',
+  'plugins/kubernetes-backend-module-gitlab-env',
 ];
 
 // ae-wrong-input-file-type: sibling workspace packages resolve to their

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The packaging check `npm test` runs (the full adopter test is too long for
-// CI, see scripts/test-all.mjs): packs the three plugins as they would be
+// CI, see scripts/test-all.mjs): packs the plugin packages as they would be
 // published and checks each tarball's manifest against its own files, the
 // way an adopter's tsc and Node resolve them: main, module, types, every
 // exports target and typesVersions entry must be a file in the tarball and

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run pack:plugins [-- <dir>]`: the three plugin packages as the
+// `npm run pack:plugins [-- <dir>]`: the plugin packages as the
 // tarballs npm would publish (default dir: packs/). Builds declarations
 // (tsc) and each package (backstage-cli package build) first; `npm pack`
 // then runs Backstage's prepack/postpack, which point main, types and
@@ -14,6 +14,7 @@ export const PLUGIN_DIRS = [
   'plugins/gitlab-env-common',
   'plugins/gitlab-env-backend',
   'plugins/gitlab-env-frontend',
+  'plugins/kubernetes-backend-module-gitlab-env',
 ];
 
 function run(command, args, cwd = root) {

@@ -24,7 +24,7 @@ const steps = [
     // the type check step of the same run has just emitted the declarations
     skipTscAfter: 'type check',
   },
-  // The three packages as npm would publish them: every entry point of each
+  // The plugin packages as npm would publish them: every entry point of each
   // tarball's manifest must be a file in it. This stands in for the adopter
   // test (npm run test:adopter), which CI does not run: it took 7.5 to 24
   // minutes on the shared 2-core machines depending on their load, most of it

@@ -158,6 +158,27 @@ export interface Config {
       };
     };
     /**
+     * CPU and memory usage (`GET …/environments/:slug/usage`): metrics.k8s.io
+     * sampled once per agent, label selector and namespace for every viewer.
+     */
+    usage?: {
+      /** Between two samples (default 15: metrics-server's resolution). */
+      sampleIntervalSeconds?: number;
+      /** Samples kept per scope: the trend while viewed (default 40). */
+      keepSamples?: number;
+      /** Sampling stops this long after the last viewer asked (default 60). */
+      graceSeconds?: number;
+      /** Trends over hours from a Prometheus found in the cluster. */
+      prometheus?: {
+        /** Look for one (default true). */
+        enabled?: boolean;
+        /** How far back a trend goes (default 3). */
+        rangeHours?: number;
+        /** Its resolution (default 60). */
+        stepSeconds?: number;
+      };
+    };
+    /**
      * Live environments (`GET /api/gitlab-env/live`): shared Kubernetes
      * watches through KAS, streamed to every open page.
      */

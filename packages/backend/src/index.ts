@@ -1,7 +1,7 @@
 /*
  * The demo portal's backend: Backstage's new backend system with the catalog
  * reading examples/catalog, guest sign-in, the permission framework, and the
- * gitlab-env plugin. By default it also embeds the GitLab + KAS simulator so
+ * gitlab-env plugin, and the Kubernetes plugin on the agents' clusters. By default it also embeds the GitLab + KAS simulator so
  * that `npm start` has something to show on a machine with no GitLab.
  */
 import { createBackend } from '@backstage/backend-defaults';
@@ -19,5 +19,11 @@ backend.add(import('@backstage/plugin-permission-backend'));
 backend.add(demoPermissionPolicyModule);
 backend.add(gitlabSimulatorDemoPlugin);
 backend.add(import('@gitlab-env/backstage-plugin-gitlab-env-backend'));
+// The Backstage Kubernetes plugin, its clusters the GitLab agents the
+// gitlab-env token may use (reached through KAS).
+backend.add(import('@backstage/plugin-kubernetes-backend'));
+backend.add(
+  import('@gitlab-env/backstage-plugin-kubernetes-backend-module-gitlab-env'),
+);
 
 backend.start();

@@ -170,6 +170,7 @@ describe('fault knobs', () => {
       requests: 4,
       graphql: 1,
       rest: 1,
+      repositoryFileBytes: 0,
       peakTunnelsInUse: { 'prod-us': 1 },
       tunnelWaits: { 'prod-us': { waited: 0, maxWaitMs: 0 } },
       kas: 2,

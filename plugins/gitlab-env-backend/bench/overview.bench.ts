@@ -6,7 +6,8 @@
 // upstream requests and the most in flight against the configured
 // per-instance limit, then a second load within the cache lifetime. The
 // baseline, measured in the same run, reads every namespace on its own
-// (clusterWideReads: false). Timings are printed, never asserted.
+// (clusterWideReads: false). OVERVIEW_SETTINGS=default runs the default
+// setting alone. Timings are printed, never asserted.
 // Run: npm run bench:overview -w plugins/gitlab-env-backend
 import { scenarioCatalogEntities } from '@gitlab-env/gitlab-simulator';
 import { AddressInfo } from 'node:net';
@@ -14,7 +15,12 @@ import { startBackendOnSimulator } from '../src/__testUtils__/backendOnSimulator
 import { loadOverview as load } from './overviewLoad';
 import { overviewScenario } from './scenarios';
 import { SimulatorProcess, startSimulatorProcess } from './simulatorProcess';
-import { medianMs, meterUpstreamRequests } from './upstreamMeter';
+import {
+  foldedTimeline,
+  medianMs,
+  meterUpstreamRequests,
+  roundTripTimeline,
+} from './upstreamMeter';
 
 const LATENCY_MS = 100;
 const ENTITIES = Number(process.env.OVERVIEW_ENTITIES ?? 300);
@@ -54,8 +60,10 @@ async function run(
   const perInstance = setting.concurrency?.perInstance ?? DEFAULT_PER_INSTANCE;
 
   meter.reset();
+  const coldStarted = performance.now();
   const cold = await load(baseUrl);
   const upstream = meter.read();
+  const timeline = roundTripTimeline(meter.requests(), coldStarted);
   console.log(`\n${setting.label}`);
   console.log(
     `cold: first rows ${seconds(
@@ -73,6 +81,11 @@ async function run(
       upstream.maxInFlight
     } in flight (configured per-instance limit ${perInstance})`,
   );
+
+  console.log(
+    `cold: ${timeline.length} upstream round trips (runs of alike ones folded):`,
+  );
+  foldedTimeline(timeline).forEach(line => console.log(line));
 
   meter.reset();
   const warm = await load(baseUrl);
@@ -101,15 +114,20 @@ async function main() {
       0,
     )} ms`,
   );
+  const only = process.env.OVERVIEW_SETTINGS;
+  const settings = only
+    ? SETTINGS.filter(s => s.label.startsWith(only))
+    : SETTINGS;
   const results = [];
-  for (const setting of SETTINGS) {
+  for (const setting of settings) {
     results.push(await run(simulator, roundTripMs, setting));
   }
-  console.log(
-    `\nall health, baseline / cluster-wide reads at default limits: ${(
-      results[1].allHealthMs / results[0].allHealthMs
-    ).toFixed(1)}x`,
-  );
+  if (results.length > 1)
+    console.log(
+      `\nall health, baseline / cluster-wide reads at default limits: ${(
+        results[1].allHealthMs / results[0].allHealthMs
+      ).toFixed(1)}x`,
+    );
   await simulator.close();
   process.exit(0);
 }

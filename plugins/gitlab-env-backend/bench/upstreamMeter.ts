@@ -1,41 +1,174 @@
+/** One upstream request as the meter saw it: when it left and came back, and what it asked. */
+export interface MeteredRequest {
+  startMs: number;
+  endMs: number;
+  method: string;
+  /** The path and query, without the upstream's origin. */
+  path: string;
+  /** GraphQL operation names (a batch names several), when the body says them. */
+  operations?: string[];
+}
+
+function graphqlOperations(body: unknown): string[] | undefined {
+  if (typeof body !== 'string') return undefined;
+  try {
+    const parsed = JSON.parse(body);
+    const ops = (Array.isArray(parsed) ? parsed : [parsed]).map(
+      (op: { operationName?: string; query?: string }) =>
+        op.operationName ??
+        /^\s*(?:query|mutation)\s+(\w+)/.exec(op.query ?? '')?.[1] ??
+        'anonymous',
+    );
+    return ops;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Counts the backend's upstream requests at the network boundary, its
- * `fetch`: how many, and the most in flight at once. The benchmarks run the
- * backend in this process, so every GitLab and KAS call passes here; calls
- * to other URLs (the benchmark's own, to the backend) are not counted.
+ * `fetch`: how many, the most in flight at once, and each one's timing
+ * (for the timeline). The benchmarks run the backend in this process, so
+ * every GitLab and KAS call passes here; calls to other URLs (the
+ * benchmark's own, to the backend) are not counted.
  */
 export function meterUpstreamRequests(upstreamUrl: string) {
   let requests = 0;
   let inFlight = 0;
   let maxInFlight = 0;
+  let log: MeteredRequest[] = [];
   const realFetch = globalThis.fetch;
   globalThis.fetch = async (input: any, init?: any) => {
-    if (
-      !String(input instanceof Request ? input.url : input).startsWith(
-        upstreamUrl,
-      )
-    )
-      return realFetch(input, init);
+    const url = String(input instanceof Request ? input.url : input);
+    if (!url.startsWith(upstreamUrl)) return realFetch(input, init);
     requests += 1;
     inFlight += 1;
     maxInFlight = Math.max(maxInFlight, inFlight);
+    const entry: MeteredRequest = {
+      startMs: performance.now(),
+      endMs: NaN,
+      method: String(init?.method ?? 'GET'),
+      path: url.slice(upstreamUrl.length),
+      operations: graphqlOperations(init?.body),
+    };
+    log.push(entry);
     try {
       return await realFetch(input, init);
     } finally {
+      entry.endMs = performance.now();
       inFlight -= 1;
     }
   };
   return {
     /** Counts since the last reset. */
     read: () => ({ requests, maxInFlight }),
+    /** Every request since the last reset, in the order they left. */
+    requests: () => [...log],
     reset() {
       requests = 0;
       maxInFlight = inFlight;
+      log = [];
     },
     restore() {
       globalThis.fetch = realFetch;
     },
   };
+}
+
+/** What a request is for, by its path: the phase of a page load it belongs to. */
+export function phaseOf(request: MeteredRequest): string {
+  const path = request.path.split('?')[0];
+  if (path.endsWith('/api/graphql'))
+    return `GitLab GraphQL ${(request.operations ?? ['?']).join('+')}`;
+  if (path.startsWith('/api/v4/')) return `GitLab REST ${path.slice(8)}`;
+  const kube = /\/k8s-proxy(\/.*)$/.exec(path)?.[1];
+  if (kube === undefined) return `other ${path}`;
+  if (
+    kube === '/api/v1' ||
+    kube === '/apis' ||
+    /^\/apis\/[^/]+\/[^/]+$/.test(kube)
+  )
+    return 'KAS discovery';
+  if (
+    /\/namespaces\/[^/]+\/[^/]+$/.test(kube) ||
+    /^\/apis?\/.+\/[^/]+$/.test(kube)
+  )
+    return request.method === 'GET' ? 'KAS list' : `KAS ${request.method}`;
+  return `KAS ${request.method} ${kube}`;
+}
+
+/**
+ * The requests as round trips: a request is in round trip n+1 when it left
+ * after a request of round trip n came back (it may have waited for it, or
+ * for a free slot of a concurrency limit), else in the first round trip of
+ * the ones in flight when it left. One line per round trip: when its first
+ * request left, how many requests, and their phases counted.
+ */
+export function roundTripTimeline(
+  log: readonly MeteredRequest[],
+  originMs: number,
+): string[] {
+  const sorted = [...log].sort((a, b) => a.startMs - b.startMs);
+  const depthOf = new Map<MeteredRequest, number>();
+  for (const request of sorted) {
+    let depth = 1;
+    for (const earlier of sorted) {
+      if (earlier.startMs >= request.startMs) break;
+      if (earlier.endMs <= request.startMs)
+        depth = Math.max(depth, depthOf.get(earlier)! + 1);
+    }
+    depthOf.set(request, depth);
+  }
+  const trips = new Map<number, MeteredRequest[]>();
+  for (const request of sorted) {
+    const depth = depthOf.get(request)!;
+    trips.set(depth, [...(trips.get(depth) ?? []), request]);
+  }
+  return [...trips.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([depth, requests]) => {
+      const phases = new Map<string, number>();
+      for (const r of requests)
+        phases.set(phaseOf(r), (phases.get(phaseOf(r)) ?? 0) + 1);
+      const at = Math.min(...requests.map(r => r.startMs)) - originMs;
+      const until = Math.max(...requests.map(r => r.endMs)) - originMs;
+      return `  round trip ${depth}: ${at.toFixed(0)}-${until.toFixed(0)} ms, ${
+        requests.length
+      } requests: ${[...phases]
+        .map(([phase, n]) => (n > 1 ? `${n} x ${phase}` : phase))
+        .join(', ')}`;
+    });
+}
+
+/**
+ * The timeline with runs of round trips that ask the same kinds of
+ * requests folded into one line (the overview's hundreds of listings).
+ */
+export function foldedTimeline(lines: string[]): string[] {
+  const shape = (line: string) =>
+    line
+      .replace(/^ {2}round trip \d+: [\d-]+ ms, \d+ requests: /, '')
+      .replace(/\d+ x /g, 'n x ');
+  const folded: string[] = [];
+  let start = 0;
+  for (let i = 1; i <= lines.length; i++) {
+    if (i < lines.length && shape(lines[i]) === shape(lines[start])) continue;
+    if (i - start === 1) folded.push(lines[start]);
+    else {
+      const first = /round trip (\d+): (\d+)-/.exec(lines[start])!;
+      const last = /round trip (\d+): \d+-(\d+) ms/.exec(lines[i - 1])!;
+      const requests = lines
+        .slice(start, i)
+        .reduce((n, l) => n + Number(/ (\d+) requests/.exec(l)![1]), 0);
+      folded.push(
+        `  round trips ${first[1]}-${last[1]}: ${first[2]}-${
+          last[2]
+        } ms, ${requests} requests: ${shape(lines[start])}`,
+      );
+    }
+    start = i;
+  }
+  return folded;
 }
 
 /** The median time of `rounds` sequential calls: one upstream round trip as measured here. */

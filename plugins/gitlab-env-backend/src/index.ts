@@ -7,6 +7,12 @@
 export { gitlabEnvPlugin as default } from './plugin';
 export * from './facade';
 export { readGitlabEnvConfig } from './config';
+export { gitlabAgentClustersServiceRef } from './agentClusters';
+export type {
+  GitlabAgentCluster,
+  GitlabAgentClusterList,
+  GitlabAgentClustersService,
+} from './agentClusters';
 export {
   gitlabEnvHealthRulesExtensionPoint,
   gitlabEnvLocatorExtensionPoint,

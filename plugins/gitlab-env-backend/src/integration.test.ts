@@ -2,6 +2,7 @@ import { startTestBackend } from '@backstage/backend-test-utils';
 import {
   buildGitOpsView,
   EntityEnvironmentsResponse,
+  EnvironmentDesiredStateResponse,
   EnvironmentResourcesResponse,
   GitlabEnvErrorResponse,
   KubernetesObject,
@@ -172,11 +173,18 @@ describe('gitlab-env backend against the GitLab simulator', () => {
     expect(body.graph.edges.length).toBeGreaterThan(0);
   });
 
-  it("compares the repository's manifests at the applied commit with the live objects", async () => {
-    const res = await get(
+  it("compares the repository's manifests at the applied commit with the live objects, only at …/desired", async () => {
+    const resources = await get(
       '/entity/default/component/checkout-api/environments/production/resources',
     );
-    const { desired } = res.body as EnvironmentResourcesResponse;
+    // One route, one shape: the resources answer carries no comparison.
+    expect(resources.status).toBe(200);
+    expect(Object.keys(resources.body)).not.toContain('desired');
+    const res = await get(
+      '/entity/default/component/checkout-api/environments/production/desired',
+    );
+    expect(res.status).toBe(200);
+    const { desired } = res.body as EnvironmentDesiredStateResponse;
     expect(desired?.source).toEqual({
       project: 'acme/shop/checkout-api',
       ref: '5d6e7f8000000000000000000000000000000000',
@@ -205,7 +213,11 @@ describe('gitlab-env backend against the GitLab simulator', () => {
     const res = await get(
       '/entity/default/component/storefront/environments/staging/resources',
     );
-    const { desired } = res.body as EnvironmentResourcesResponse;
+    const { desired } = (
+      await get(
+        '/entity/default/component/storefront/environments/staging/desired',
+      )
+    ).body as EnvironmentDesiredStateResponse;
     expect(desired?.unavailable).toMatch(
       /HelmRelease.*Helm values and templates are not compared/,
     );

@@ -17,7 +17,7 @@ const LAYERS: string[][] = [
   ['planning'],
   ['facade'],
   ['http'],
-  ['actions', 'ciAccess', 'diagnostics', 'gitops', 'overview'],
+  ['actions', 'agentClusters', 'ciAccess', 'diagnostics', 'overview', 'usage'],
   ['.'],
 ];
 

@@ -25,9 +25,8 @@ import {
   gitlabEnvRelationsExtensionPoint,
 } from './extensions';
 import { GitlabEnvLocator } from './locating';
-import { LivePlanner } from './planning';
 import { GitlabEnvClusterSource } from './reading';
-import { SharedTransport } from './transport';
+import { gitlabEnvTransportServiceRef } from './transport';
 import { createOverviewRouter } from './overview';
 import {
   annotatedEntities,
@@ -37,7 +36,7 @@ import {
   routeErrors,
 } from './http';
 import Router from 'express-promise-router';
-import { liveDesiredState } from './gitops/liveDesiredState';
+import { EnvironmentUsage, readUsageSettings, UsageSampler } from './usage';
 import { GitlabEnvironmentsService } from './facade';
 import { sharedStoreOf } from './caching/sharedCache';
 
@@ -92,6 +91,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
         lifecycle: coreServices.lifecycle,
         auth: coreServices.auth,
         catalog: catalogServiceRef,
+        transport: gitlabEnvTransportServiceRef,
       },
       async init({
         httpRouter,
@@ -105,6 +105,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
         lifecycle,
         auth,
         catalog,
+        transport,
       }) {
         const gitlabEnvConfig = readGitlabEnvConfig(config);
         const configRules = await readHealthRules(config);
@@ -124,8 +125,8 @@ export const gitlabEnvPlugin = createBackendPlugin({
               .map(source => source.id)
               .join(', ')}`,
           );
-        // One transport: every service draws on the same concurrency budgets.
-        const transport = new SharedTransport(gitlabEnvConfig);
+        // One transport (root-scoped): every service, and the Kubernetes
+        // plugin's agent clusters, draw on the same concurrency budgets.
         const service = new GitlabEnvironmentsService(gitlabEnvConfig, logger, {
           healthRules,
           relations,
@@ -148,19 +149,19 @@ export const gitlabEnvPlugin = createBackendPlugin({
           logger,
           claims: () => service.portalClaims(),
         });
-        const planner = new LivePlanner(
-          gitlabEnvConfig.live,
-          {
-            maxObjects: gitlabEnvConfig.limits.maxObjectsPerEnvironment,
-            maxPagesPerList: gitlabEnvConfig.limits.maxPagesPerList,
-          },
-          {
-            enabled: gitlabEnvConfig.overview.clusterWideReads,
-            minNamespaces: gitlabEnvConfig.overview.clusterWideMinNamespaces,
-          },
-          logger,
-        );
+        // Reads and live streams share one store of the cluster's objects.
+        const { planner } = service;
         lifecycle.addShutdownHook(() => planner.close());
+        const usageSettings = readUsageSettings(config);
+        // One sample per agent scope for every viewer of its usage.
+        const usageSampler = new UsageSampler(usageSettings, logger);
+        lifecycle.addShutdownHook(() => usageSampler.close());
+        const usage = new EnvironmentUsage(
+          service,
+          planner,
+          usageSettings,
+          usageSampler,
+        );
         permissionsRegistry.addPermissions(gitlabEnvPermissions);
         // The one request pipeline every route goes through, with the one locator.
         const routes = {
@@ -177,8 +178,8 @@ export const gitlabEnvPlugin = createBackendPlugin({
           createRouter({
             ...routes,
             service,
-            liveDesiredState: (entity, slug, options) =>
-              liveDesiredState(service, planner, entity, slug, options),
+            environmentUsage: (entity, slug, target, options) =>
+              usage.usage(entity, slug, target, options),
           }),
         );
         router.use(

@@ -18,3 +18,5 @@ export * from './environments';
 export * from './gitops';
 export * from './actions';
 export * from './tree';
+export * from './usage';
+export * from './assistant';

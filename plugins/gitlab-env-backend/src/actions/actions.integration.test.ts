@@ -300,6 +300,49 @@ describe('actions on the environment objects, against the simulator', () => {
     ]);
   });
 
+  it("decides refusals from the environment's state: 20 at once cost at most one list of each kind named, in its namespace, and nothing else", async () => {
+    // The environment's state is held (read once before).
+    await resources(prodSlug);
+    simulator.resetStats();
+    const refused = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        i % 2 === 0
+          ? act(prodSlug, {
+              action: 'pod.delete',
+              target: {
+                apiVersion: 'v1',
+                kind: 'Pod',
+                namespace: 'storefront',
+                name: `not-a-pod-${i}`,
+              },
+            })
+          : act(prodSlug, {
+              action: 'workload.restart',
+              target: { ...web, name: `not-a-deployment-${i}` },
+            }),
+      ),
+    );
+    for (const response of refused) {
+      expect(response.status).toBe(403);
+      expect(response.body.gitlabEnv.code).toBe('OUTSIDE_ENVIRONMENT');
+    }
+    const kas = Object.entries(simulator.stats().byPath).filter(([key]) =>
+      key.includes('/k8s-proxy/'),
+    );
+    // At most the one kind each names, listed again once in its namespace.
+    for (const [, count] of kas) expect(count).toBeLessThanOrEqual(1);
+    expect(
+      kas
+        .map(([key]) => key.replace(/ .*\/k8s-proxy/, ' '))
+        .filter(
+          key =>
+            key !== 'GET /api/v1/namespaces/storefront/pods' &&
+            key !== 'GET /apis/apps/v1/namespaces/storefront/deployments',
+        ),
+    ).toEqual([]);
+    expect(kasWrites()).toEqual([]);
+  });
+
   /** Every action, its environment and target, and the RBAC entry that forbids it in the simulator. */
   const EVERY_ACTION = () => [
     {

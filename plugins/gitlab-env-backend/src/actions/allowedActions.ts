@@ -11,7 +11,7 @@ import { GitlabEnvFailure } from '../errors';
 import { EnvironmentAgent } from '../facade/GitlabEnvironmentsService';
 import { checkTarget } from '../locating/ownership';
 import { AccessReviewer, attributesFor } from './accessReview';
-import { findObject, outsideEnvironment } from './targets';
+import { outsideEnvironment } from './targets';
 
 export interface AllowedContext {
   /** Names of the permissions the signed-in user holds on the entity. */
@@ -46,22 +46,16 @@ export async function decideAllowed(
   agent: EnvironmentAgent,
   context: AllowedContext,
 ): Promise<ActionsAllowedResponse> {
-  const { environment, resources, kas, agentKey } = agent;
-  const namespaces = new Set(resources.map(o => o.metadata?.namespace));
-  // One fresh read when the cached one lacks a target of the environment's
-  // namespaces (pods a restart just made).
-  const stale = targets.some(
-    t =>
-      !findObject(t, resources) &&
-      (t.namespace === environment.namespace || namespaces.has(t.namespace)),
-  );
-  const known = stale ? await agent.freshResources() : resources;
+  const { environment, kas, agentKey } = agent;
+  // From the environment's state; a target it lacks costs at most one
+  // list of its kind in its namespace, shared by all of them.
+  const known = await Promise.all(targets.map(t => agent.findObject(t)));
 
   const decide = async (
     capability: EnvironmentCapability,
     target: ActionTarget,
   ): Promise<ActionDecision> => {
-    const object = findObject(target, known);
+    const object = known[targets.indexOf(target)];
     if (!object)
       return {
         allowed: false,

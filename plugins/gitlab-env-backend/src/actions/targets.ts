@@ -104,24 +104,6 @@ export function pathOf(target: ActionTarget, subresource?: string): string {
   return subresource ? `${path}/${subresource}` : path;
 }
 
-function sameObject(object: KubernetesObject, target: ActionTarget): boolean {
-  return (
-    object.kind === target.kind &&
-    groupOfApiVersion(object.apiVersion) ===
-      groupOfApiVersion(target.apiVersion) &&
-    object.metadata?.namespace === target.namespace &&
-    object.metadata?.name === target.name
-  );
-}
-
-/** The object of `resources` the target names (API group, kind, namespace, name; any served version). */
-export function findObject(
-  target: ActionTarget,
-  resources: KubernetesObject[],
-): KubernetesObject | undefined {
-  return resources.find(o => sameObject(o, target));
-}
-
 export function outsideEnvironment(
   target: ActionTarget,
   environmentName: string,
@@ -139,24 +121,17 @@ export function outsideEnvironment(
 
 /**
  * The environment's object the target names, or OUTSIDE_ENVIRONMENT:
- * nothing reaches the cluster for an object the environment's read does
- * not hold. An object newer than the cached read (a pod a restart just
- * made) is looked for in a fresh read.
+ * nothing reaches the cluster for an object the environment's state does
+ * not hold. The state answers (its read or live state, no upstream
+ * request); an object newer than it (a pod a restart just made) costs at
+ * most one list of its kind in its namespace, shared with concurrent
+ * requests (EnvironmentAgent.findObject).
  */
 export async function environmentObject(
   target: ActionTarget,
-  agent: Pick<EnvironmentAgent, 'environment' | 'resources' | 'freshResources'>,
+  agent: Pick<EnvironmentAgent, 'environment' | 'findObject'>,
 ): Promise<KubernetesObject> {
-  const cached = findObject(target, agent.resources);
-  if (cached) return cached;
-  // Another namespace is refused without asking the cluster anything.
-  const namespaces = new Set(agent.resources.map(o => o.metadata?.namespace));
-  if (
-    target.namespace !== agent.environment.namespace &&
-    !namespaces.has(target.namespace)
-  )
-    throw outsideEnvironment(target, agent.environment.name);
-  const object = findObject(target, await agent.freshResources());
+  const object = await agent.findObject(target);
   if (!object) throw outsideEnvironment(target, agent.environment.name);
   return object;
 }
@@ -169,10 +144,7 @@ export async function environmentObject(
  */
 export async function ownedObject(
   target: ActionTarget,
-  agent: Pick<
-    EnvironmentAgent,
-    'environment' | 'resources' | 'freshResources' | 'scope'
-  >,
+  agent: Pick<EnvironmentAgent, 'environment' | 'resources' | 'findObject' | 'scope'>,
 ): Promise<KubernetesObject> {
   // The entity's own refusal needs no lookup.
   if (agent.scope.entityRefusal) checkTarget(agent.scope, target, undefined);

@@ -1,29 +1,52 @@
 import {
   EnvironmentResourcesResponse,
+  EventSubject,
   GitlabEnvError,
   groupOfApiVersion,
+  isEventAbout,
+  isFluxObject,
   KubernetesObject,
   LiveKindState,
-  parseFluxResourcePath,
   LiveResourceGraph,
   NarrowedScope,
   narrowEnvironmentObjects,
+  parseFluxResourcePath,
+  resourceId,
   ResourceGraphPatch,
   WatchEvent,
   readOnlyOf,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import { asGitlabEnvError } from '../errors';
+import {
+  asGitlabEnvError,
+  GitlabEnvFailure,
+  isDefinitiveFailure,
+} from '../errors';
 import type { LiveTarget } from './liveTarget';
-import { readEnvironmentObjects } from '../reading/resourceReader';
+import { kindError, readFluxObjects } from '../reading/fluxObjects';
+import { UidGuard } from './uidGuard';
 import { ReadBounds } from '../reading/readBounds';
 import { objectSourceOf } from '../reading/clusterSources';
-import { environmentErrors, markPartial } from './assembleRead';
+import { ObjectRef } from '../reading/objectSource';
+import { environmentErrors, markPartial } from './environmentErrors';
+import { markExpectedRefusals } from './expectedRefusals';
 import { replaceObjects } from '../reading/objectDiff';
-import { isTransportFailure, SharedInformer } from '../reading/informer';
+import {
+  isAgentWideFailure,
+  isTransportFailure,
+  SharedInformer,
+} from '../reading/informer';
+import { driftedCount } from './driftedCount';
 
 /** What an environment tells its viewers; the stream turns it into LiveMessages. */
 export type LiveEnvironmentEvent =
-  | { type: 'patch'; seq: number; patch: ResourceGraphPatch; dataAt: string }
+  | {
+      type: 'patch';
+      seq: number;
+      patch: ResourceGraphPatch;
+      dataAt: string;
+      /** How many objects drifted, when the patch changed it. */
+      driftedCount?: number;
+    }
   /** Patches cannot say it (errors changed, the scope moved): send a snapshot. */
   | { type: 'reset'; seq: number }
   | { type: 'status'; seq: number };
@@ -37,7 +60,17 @@ export interface InformerLease {
   onMove?(move: () => void): () => void;
   /** The kind's mode and why, as the page shows it. */
   state: LiveKindState;
+  /** Someone follows the environment (the kind is kept current), or nobody does (held as read). */
+  setLive(live: boolean): void;
   release(): void;
+}
+
+/** The Flux object and what it names beyond the namespace, as read (and shared between replicas). */
+export interface StoredExtras {
+  objects: KubernetesObject[];
+  errors: GitlabEnvError[];
+  /** ISO time of the read. */
+  readAt: string;
 }
 
 export interface LiveEnvironmentDeps {
@@ -48,14 +81,23 @@ export interface LiveEnvironmentDeps {
     kindIndex: number,
     namespace?: string,
   ): InformerLease;
+  /** An object from the informers that list its kind and namespace, when one can tell (see LivePlanner.heldObject). */
+  heldObject?(
+    ref: ObjectRef,
+  ): { object: KubernetesObject | undefined } | undefined;
+  /** Where a read's Flux objects are shared with other replicas. */
+  sharedExtras?: {
+    get(): Promise<StoredExtras | undefined>;
+    set(extras: StoredExtras): void;
+  };
   /** The stream-wide sequence: every event gets the next number. */
   nextSeq(): number;
   batchMs: number;
   pollIntervalMs: number;
   maxObjects: number;
   maxPagesPerList: number;
-  /** The order kinds are subscribed in: the first get the agent's watches. */
-  kindOrder(kinds: LiveTarget['kinds']): number[];
+  /** The order kinds are subscribed in: the first get the agent's watches (live) or are listed first (a read). */
+  kindOrder(kinds: LiveTarget['kinds'], live: boolean): number[];
   /** RBAC refused a kind across the cluster: its next lease is per namespace. */
   onClusterWideRefused(
     target: LiveTarget,
@@ -63,8 +105,18 @@ export interface LiveEnvironmentDeps {
   ): void;
 }
 
+/** Up to when (ms) what was listed, or failed, must be listed again before a read. */
+export interface StaleBefore {
+  listedBefore: number;
+  failedBefore: number;
+  definitiveFailedBefore: number;
+}
+
 /** Patches kept for viewers that reconnect (Last-Event-ID). */
 const KEPT_EVENTS = 256;
+
+/** A lookup that missed lists its kind again at most this often. */
+const MISS_REFRESH_MS = 1000;
 
 function isEmptyPatch(patch: ResourceGraphPatch): boolean {
   return (
@@ -85,39 +137,33 @@ function isEmptyPatch(patch: ResourceGraphPatch): boolean {
  */
 interface Subscription {
   kindIndex: number;
+  namespace: string;
   /** Another namespace than the environment's: said in the kind's state. */
-  namespace?: string;
+  foreign?: boolean;
   keep(object: KubernetesObject): boolean;
 }
 
 /**
  * The Events about the environment's Flux object when it lives in another
  * namespace (flux-system): its history where the controller keeps no
- * `status.history`, and helm-controller's drift warnings. The read lists
- * them once per read (resourceReader's fluxEvents); live, they are
- * followed like any kind, under the agent's watch cap.
+ * `status.history`, and helm-controller's drift warnings. Followed like
+ * any kind (under the agent's watch cap when live), kept by the engine's
+ * one Event rule; the subject learns the Flux object's uid once it is read.
  */
-function fluxEventsSubscription(target: LiveTarget): Subscription | undefined {
-  const path = target.environment.fluxResourcePath
-    ? parseFluxResourcePath(target.environment.fluxResourcePath)
-    : undefined;
+function fluxEventsSubscription(
+  target: LiveTarget,
+  subject: EventSubject | undefined,
+): Subscription | undefined {
   const kindIndex = target.kinds.findIndex(
     k => k.group === '' && k.kind === 'Event',
   );
-  if (!path || kindIndex === -1) return undefined;
-  if (path.namespace === target.environment.namespace) return undefined;
+  if (!subject || kindIndex === -1) return undefined;
+  if (subject.namespace === target.environment.namespace) return undefined;
   return {
     kindIndex,
-    namespace: path.namespace,
-    keep: object => {
-      const involved = (object as { involvedObject?: Record<string, unknown> })
-        .involvedObject;
-      return (
-        object.metadata?.namespace === path.namespace &&
-        involved?.kind === path.kind &&
-        involved?.name === path.name
-      );
-    },
+    namespace: subject.namespace,
+    foreign: true,
+    keep: object => isEventAbout(object, subject),
   };
 }
 
@@ -127,13 +173,19 @@ function idOf(o: KubernetesObject): string {
   }`;
 }
 
+const newest = (a: string, b: string | undefined) =>
+  b !== undefined && b > a ? b : a;
+
 /**
- * One environment followed live, shared by all its viewers: the informers
- * of its kinds feed one LiveResourceGraph, whose patches go out batched
- * every `batchMs`. The Flux object and what its inventory names outside
- * the namespace are read again every `pollIntervalMs` (and on refresh).
- * Errors follow the read's rules (environmentErrors); when they change, a
- * snapshot replaces the patches.
+ * One environment as read, shared by all its viewers and readers: the
+ * informers of its kinds feed one LiveResourceGraph, whose patches go out
+ * batched every `batchMs`. It is the one assembler of an environment's
+ * answer: a read (`GET …/resources`, the environments list's health, the
+ * overview, actions' lookups) is its snapshot. The Flux object and what
+ * its inventory names outside the namespace are read on start, again every
+ * `pollIntervalMs` while followed (and on refresh). Errors follow one set
+ * of rules (environmentErrors); when they change, a snapshot replaces the
+ * patches.
  */
 export class LiveEnvironment {
   private readonly graph: LiveResourceGraph;
@@ -150,6 +202,9 @@ export class LiveEnvironment {
   private extrasTimer: NodeJS.Timeout | undefined;
   private readonly extras = new Map<string, KubernetesObject>();
   private extraErrors: GitlabEnvError[] = [];
+  /** When the Flux objects were last read (ms); undefined before. */
+  private extrasAt: number | undefined;
+  private extrasRead: Promise<void> | undefined;
   private errorsJson = '[]';
   private statusJson = '';
   private readonly controller = new AbortController();
@@ -160,6 +215,13 @@ export class LiveEnvironment {
   lastSeq: number;
   dataAt = new Date().toISOString();
   private stopped = false;
+  private started = false;
+  private live = false;
+  /** The Flux object, as far as its Events are concerned. */
+  private readonly fluxSubject: EventSubject | undefined;
+  /** Flux objects among the graph's nodes: drift is counted only where there are some. */
+  private fluxNodes = 0;
+  private drifted = 0;
   /**
    * A shared namespace: every object of it as the informers see it, the
    * ones narrowing admits (what the graph holds), and what it left out.
@@ -167,6 +229,11 @@ export class LiveEnvironment {
   private readonly unnarrowed = new Map<string, KubernetesObject>();
   private readonly admitted = new Map<string, KubernetesObject>();
   private narrowed: NarrowedScope | undefined;
+  private readonly uids = new UidGuard();
+  /** What the graph holds (by idOf), and what the object bound keeps out of it. */
+  private readonly held = new Set<string>();
+  private readonly withheld = new Map<string, KubernetesObject>();
+  private readonly failures = new WeakMap<GitlabEnvError, GitlabEnvFailure>();
 
   constructor(private readonly deps: LiveEnvironmentDeps) {
     this.startSeq = deps.nextSeq();
@@ -176,22 +243,44 @@ export class LiveEnvironment {
       readOnly: readOnlyOf(deps.target.environment.actionScope),
       relations: deps.target.judging.relations,
     });
+    const { environment } = deps.target;
+    const path = environment.fluxResourcePath
+      ? parseFluxResourcePath(environment.fluxResourcePath)
+      : undefined;
+    this.fluxSubject = path
+      ? { kind: path.kind, namespace: path.namespace, name: path.name }
+      : undefined;
+    const namespace = environment.namespace!;
     this.subscriptions = deps.target.kinds.map((_, kindIndex) => ({
       kindIndex,
-      keep: this.inScope,
+      namespace,
+      keep: () => true,
     }));
-    const fluxEvents = fluxEventsSubscription(deps.target);
+    const fluxEvents = fluxEventsSubscription(deps.target, this.fluxSubject);
     if (fluxEvents) this.subscriptions.push(fluxEvents);
+    // A shared namespace is said so before (and whether or not) objects come.
+    this.narrowed = narrowEnvironmentObjects([], environment).narrowed;
   }
 
   get target(): LiveTarget {
     return this.deps.target;
   }
 
-  /** Subscribes to every kind and waits for their first lists, so the first snapshot is whole. */
+  /** Whether its first lists are done (its snapshot is whole). */
+  get isStarted(): boolean {
+    return this.started;
+  }
+
+  /**
+   * Subscribes to every kind and waits for their first lists (and the Flux
+   * objects), so the first snapshot is whole; its objects go in in the
+   * kinds' order, whatever order the lists answered in.
+   */
   async start(): Promise<void> {
     const { target } = this.deps;
-    this.deps.kindOrder(target.kinds).forEach(index => this.attach(index));
+    this.deps
+      .kindOrder(target.kinds, this.live)
+      .forEach(index => this.attach(index));
     // Beyond the kinds of the namespace, after them: the last to get a watch.
     for (
       let index = target.kinds.length;
@@ -199,48 +288,94 @@ export class LiveEnvironment {
       index++
     )
       this.attach(index);
-    const extras = this.readExtras();
+    const extras = this.fetchExtras(true);
     // A kind may move to another informer meanwhile (another environment
-    // of the agent started a watch across the cluster): wait for that one.
+    // of the agent started one across the cluster): wait for that one.
     for (;;) {
       const leases = [...this.leases];
       await Promise.all(leases.map(l => l.ready));
       if (this.stopped || leases.every((l, i) => this.leases[i] === l)) break;
     }
-    await extras;
+    const found = await extras;
+    if (this.stopped) return;
+    this.started = true;
+    let dataAt = found.readAt;
+    this.subscriptions.forEach((_, index) => {
+      const { informer } = this.leases[index];
+      dataAt = newest(dataAt, informer.dataAt);
+      this.queueHeld(index, informer.dataAt);
+    });
+    this.takeExtras(found);
     this.flush();
+    // As old as its newest data (a read from the shared store keeps its time).
+    this.dataAt = dataAt || this.dataAt;
+    this.snapshotMemo = undefined;
     this.errorsJson = JSON.stringify(this.errors());
     this.statusJson = JSON.stringify(this.status());
-    this.scheduleExtras();
+    if (this.live) this.scheduleExtras();
   }
 
-  private inScope = (object: KubernetesObject) =>
-    object.metadata?.namespace === this.deps.target.environment.namespace;
+  /**
+   * Someone follows it (its kinds are kept current, watched first in
+   * PRIORITY order, and its Flux objects read every poll interval), or
+   * nobody does any more (it holds what it has, for reads).
+   */
+  setLive(live: boolean) {
+    if (live === this.live || this.stopped) return;
+    this.live = live;
+    const { target } = this.deps;
+    for (const index of [
+      ...this.deps.kindOrder(target.kinds, true),
+      ...this.subscriptions.keys(),
+    ].filter((i, at, all) => all.indexOf(i) === at))
+      this.leases[index]?.setLive(live);
+    if (!this.started) return;
+    if (live) {
+      // Held since a read: as new as a poll would make them.
+      if ((this.extrasAt ?? 0) < Date.now() - this.deps.pollIntervalMs)
+        void this.readExtras();
+      this.scheduleExtras();
+    } else if (this.extrasTimer) {
+      clearTimeout(this.extrasTimer);
+      this.extrasTimer = undefined;
+    }
+  }
 
   private attach(index: number) {
-    const { kindIndex, namespace, keep } = this.subscriptions[index];
-    const lease = this.deps.acquire(this.deps.target, kindIndex, namespace);
+    const { kindIndex, namespace, foreign, keep } = this.subscriptions[index];
+    const lease = this.deps.acquire(
+      this.deps.target,
+      kindIndex,
+      foreign ? namespace : undefined,
+    );
     this.leases[index] = lease;
-    const unsubscribe = lease.informer.subscribe({
-      events: list => this.queue(list.filter(e => keep(e.object))),
-      state: () => {
-        const { informer } = lease;
-        if (
-          informer.options.namespace === undefined &&
-          informer.error?.code === 'KIND_FORBIDDEN'
-        ) {
-          // The overview's fallback: RBAC that refuses the whole cluster
-          // may still allow the namespace.
-          this.deps.onClusterWideRefused(
-            this.deps.target,
-            informer.options.kind,
-          );
-          this.move(index, lease);
-          return;
-        }
-        this.onStateChange();
+    const unsubscribe = lease.informer.subscribe(
+      {
+        events: list =>
+          this.queue(
+            list.filter(e => keep(e.object)),
+            lease.informer.dataAt,
+          ),
+        state: () => {
+          const { informer } = lease;
+          if (
+            informer.options.namespace === undefined &&
+            informer.error?.code === 'KIND_FORBIDDEN'
+          ) {
+            // RBAC that refuses the whole cluster may still allow the
+            // namespace.
+            this.deps.onClusterWideRefused(
+              this.deps.target,
+              informer.options.kind,
+            );
+            this.move(index, lease);
+            return;
+          }
+          this.onStateChange();
+        },
       },
-    });
+      namespace,
+    );
     const unregister = lease.onMove?.(() => this.move(index, lease));
     const release = lease.release;
     lease.release = () => {
@@ -248,30 +383,37 @@ export class LiveEnvironment {
       unregister?.();
       release();
     };
+    lease.setLive(this.live);
+    if (this.started) this.queueHeld(index, lease.informer.dataAt);
+  }
+
+  /** What a lease's informer holds of the subscription's objects, as additions. */
+  private queueHeld(index: number, dataAt: string | undefined) {
+    const { namespace, keep } = this.subscriptions[index];
     this.queue(
-      lease.informer
-        .objects()
+      this.leases[index].informer
+        .objectsIn(namespace)
         .filter(keep)
         .map(object => ({ type: 'ADDED' as const, object })),
+      dataAt,
     );
   }
 
   /**
-   * Takes a kind from one informer to the one the planner lends now (a
-   * watch across the cluster, or back to the namespace): what the new one
-   * lacks once it listed is deleted from the graph.
+   * Takes a kind from one informer to the one the planner lends now (one
+   * across the cluster, or back to the namespace): what the new one lacks
+   * once it listed is deleted from the graph.
    */
   private move(index: number, from: InformerLease) {
     if (this.leases[index] !== from || this.stopped) return;
-    const before = from.informer
-      .objects()
-      .filter(this.subscriptions[index].keep);
+    const { namespace, keep } = this.subscriptions[index];
+    const before = from.informer.objectsIn(namespace).filter(keep);
     from.release();
     this.attach(index);
     const to = this.leases[index];
     void to.ready.then(() => {
       if (this.leases[index] !== to || this.stopped) return;
-      const kept = new Set(to.informer.objects().map(idOf));
+      const kept = new Set(to.informer.objectsIn(namespace).map(idOf));
       this.queue(
         before
           .filter(o => !kept.has(idOf(o)))
@@ -281,10 +423,13 @@ export class LiveEnvironment {
     });
   }
 
-  private queue(events: WatchEvent[]) {
-    if (events.length === 0 || this.stopped) return;
+  private queue(events: WatchEvent[], dataAt?: string) {
+    if (events.length === 0 || this.stopped || !this.started) return;
     this.pending.push(...events);
-    this.pendingDataAt = new Date().toISOString();
+    this.pendingDataAt = newest(
+      this.pendingDataAt,
+      dataAt ?? new Date().toISOString(),
+    );
     this.schedule();
   }
 
@@ -302,7 +447,7 @@ export class LiveEnvironment {
 
   /** An informer's state or errors changed: said with the next batch, so many kinds failing at once make one message. */
   private onStateChange() {
-    if (this.stopped) return;
+    if (this.stopped || !this.started) return;
     this.stateChanged = true;
     this.schedule();
   }
@@ -316,10 +461,11 @@ export class LiveEnvironment {
       this.lastFlushAt = Date.now();
     const narrowedBefore = JSON.stringify(this.narrowed);
     if (this.pending.length > 0) {
-      const events = this.narrow(this.pending);
+      const events = this.bound(this.narrow(this.uids.filter(this.pending)));
       this.pending = [];
       patch = this.graph.apply(events);
-      this.dataAt = this.pendingDataAt;
+      this.dataAt = newest(this.dataAt, this.pendingDataAt);
+      this.pendingDataAt = '';
     }
     if (!patch && !this.stateChanged) return;
     this.snapshotMemo = undefined;
@@ -329,18 +475,10 @@ export class LiveEnvironment {
     // neighbour's churn changes it and must not cost every viewer a snapshot.
     if (JSON.stringify(this.narrowed) !== narrowedBefore)
       this.stateChanged = true;
-    if (errorsJson !== this.errorsJson) {
-      this.errorsJson = errorsJson;
-      this.emit({ type: 'reset', seq: this.deps.nextSeq() });
-    } else if (patch && !isEmptyPatch(patch)) {
-      if (patch.health) patch.health = markPartial(patch.health, errors);
-      this.emit({
-        type: 'patch',
-        seq: this.deps.nextSeq(),
-        patch,
-        dataAt: this.dataAt,
-      });
-    }
+    const drifted = patch ? this.countDrifted(patch) : this.drifted;
+    const driftChanged = drifted !== this.drifted;
+    this.drifted = drifted;
+    // How the kinds are kept is said before the data it explains.
     if (this.stateChanged) {
       this.stateChanged = false;
       const statusJson = JSON.stringify(this.status());
@@ -349,13 +487,42 @@ export class LiveEnvironment {
         this.emit({ type: 'status', seq: this.deps.nextSeq() });
       }
     }
+    if (errorsJson !== this.errorsJson) {
+      this.errorsJson = errorsJson;
+      this.emit({ type: 'reset', seq: this.deps.nextSeq() });
+    } else if (patch && (!isEmptyPatch(patch) || driftChanged)) {
+      if (patch.health) patch.health = markPartial(patch.health, errors);
+      this.emit({
+        type: 'patch',
+        seq: this.deps.nextSeq(),
+        patch,
+        dataAt: this.dataAt,
+        ...(driftChanged && { driftedCount: drifted }),
+      });
+    }
+  }
+
+  /**
+   * How many objects drifted, as the GitOps view counts them: counted again
+   * after a patch, where the graph holds a Flux object (nothing else can
+   * carry drift).
+   */
+  private countDrifted(patch: ResourceGraphPatch): number {
+    for (const node of patch.nodesAdded)
+      if (isFluxObject(node.group, node.kind)) this.fluxNodes += 1;
+    for (const id of patch.nodesRemoved) {
+      const [group, kind] = id.split('/');
+      if (isFluxObject(group, kind)) this.fluxNodes -= 1;
+    }
+    if (this.fluxNodes <= 0) return 0;
+    return driftedCount(this.graph.objects(), this.graph.graph());
   }
 
   /**
    * In a shared namespace, what the events change in the narrowed set:
    * whether an object is the environment's can hang on another (its owner,
-   * the Flux object's inventory), so the read's rule is applied to the
-   * whole namespace again (narrowEnvironmentObjects, as assembleRead).
+   * the Flux object's inventory), so the engine's narrowing is applied to
+   * the whole namespace again.
    */
   private narrow(events: WatchEvent[]): WatchEvent[] {
     const { environment } = this.deps.target;
@@ -370,6 +537,34 @@ export class LiveEnvironment {
     );
     this.narrowed = result.narrowed;
     return replaceObjects(this.admitted, result.objects, idOf);
+  }
+
+  /**
+   * At most `maxObjects` objects in the graph, the first ones in the kinds'
+   * order: the rest are kept out (said as LIMIT_REACHED) and taken in as
+   * room frees.
+   */
+  private bound(events: WatchEvent[]): WatchEvent[] {
+    const { maxObjects } = this.deps;
+    const out: WatchEvent[] = [];
+    for (const event of events) {
+      const id = idOf(event.object);
+      if (event.type === 'DELETED') {
+        if (this.withheld.delete(id)) continue;
+        this.held.delete(id);
+        out.push(event);
+      } else if (this.held.has(id) || this.held.size < maxObjects) {
+        this.held.add(id);
+        out.push(event);
+      } else this.withheld.set(id, event.object);
+    }
+    for (const [id, object] of this.withheld) {
+      if (this.held.size >= maxObjects) break;
+      this.withheld.delete(id);
+      this.held.add(id);
+      out.push({ type: 'ADDED', object });
+    }
+    return out;
   }
 
   private emit(event: LiveEnvironmentEvent) {
@@ -412,16 +607,23 @@ export class LiveEnvironment {
     const { target } = this.deps;
     const errors = this.errors();
     const health = markPartial(this.graph.health(), errors);
+    const resources = this.graph.objects();
+    const graph = this.graph.graph();
+    this.drifted = this.fluxNodes > 0 ? driftedCount(resources, graph) : 0;
     return {
       entityRef: target.entityRef,
-      environment: { ...target.environment, health },
+      environment: {
+        ...target.environment,
+        health,
+        ...(this.drifted > 0 && { driftedCount: this.drifted }),
+      },
       scope: {
         namespace: target.environment.namespace,
         labelSelector: target.labelSelector,
         ...(this.narrowed && { narrowed: this.narrowed }),
       },
-      resources: this.graph.objects(),
-      graph: this.graph.graph(),
+      resources,
+      graph,
       health,
       errors,
       fetchedAt: this.dataAt,
@@ -442,8 +644,8 @@ export class LiveEnvironment {
     return {
       upstream: reconnecting ? 'reconnecting' : 'live',
       kinds: this.leases.map((l, index) => {
-        const { namespace } = this.subscriptions[index];
-        return namespace
+        const { namespace, foreign } = this.subscriptions[index];
+        return foreign
           ? { ...l.state, resource: `${l.state.resource} in ${namespace}` }
           : l.state;
       }),
@@ -461,31 +663,28 @@ export class LiveEnvironment {
     for (const { informer } of this.leases) {
       const label = informer.options.kind.label;
       // A watch that broke after a list leaves the data whole but maybe
-      // late: the status says reconnecting; it is no gap in the data.
+      // late: the status says reconnecting; it is no gap in the data. A
+      // read's list that failed is one.
       if (
         informer.error &&
-        !(informer.hasListed && isTransportFailure(informer.error))
+        !(
+          informer.mode !== 'once' &&
+          informer.hasListed &&
+          isTransportFailure(informer.error)
+        )
       ) {
-        const detail = informer.error;
-        listed.push(
-          detail.code === 'KIND_FORBIDDEN'
-            ? { ...detail, resource: label }
-            : {
-                ...detail,
-                message: `Listing ${label} failed: ${detail.message}`,
-                resource: label,
-              },
-        );
+        listed.push(kindError(new GitlabEnvFailure(informer.error), label));
       }
       for (const w of informer.warnings)
         if (w.namespace === undefined || w.namespace === namespace)
           warnings.push(w.warning);
       limited ||= informer.limited;
     }
+    limited ||= this.withheld.size > 0;
     // Asked at every batch: counted, not listed.
     const size = this.graph.objectCount();
     return environmentErrors({
-      listed: [...listed, ...this.extraErrors],
+      listed: [...listed, ...this.extraErrors, ...this.uids.warnings()],
       warnings,
       environment: target.environment,
       labelSelector: target.labelSelector,
@@ -495,66 +694,258 @@ export class LiveEnvironment {
     });
   }
 
+  /**
+   * Fails as a read must when no kind could be listed for a reason that
+   * concerns the whole agent (not shared, not connected, KAS down): there
+   * is no partial answer to give.
+   */
+  throwIfUnreachable() {
+    if (!this.isUnreachable()) return;
+    const errors = this.leases.map(l => l.informer.error);
+    // The same failure each time, so its explanation is made once.
+    const detail = errors[0]!;
+    let failed = this.failures.get(detail);
+    if (!failed)
+      this.failures.set(detail, (failed = new GitlabEnvFailure(detail)));
+    throw failed;
+  }
+
+  /**
+   * A kind's failure that another list soon would meet again: a definitive
+   * one, or a refusal the agents make on purpose (expectedForbiddenKinds),
+   * which leaves the data complete.
+   */
+  private isLastingFailure(informer: SharedInformer): boolean {
+    return this.isLasting(
+      kindError(
+        new GitlabEnvFailure(informer.error!),
+        informer.options.kind.label,
+      ),
+    );
+  }
+
+  private isLasting(error: GitlabEnvError): boolean {
+    if (isDefinitiveFailure(new GitlabEnvFailure(error))) return true;
+    const { target } = this.deps;
+    const [marked] = markExpectedRefusals(
+      [error],
+      target.judging.expectedForbiddenKinds,
+      target.environment.fluxResourcePath,
+    );
+    return marked.expected === true;
+  }
+
+  /** Whether every kind met a failure of the whole agent (see throwIfUnreachable). */
+  isUnreachable(): boolean {
+    const own = this.leases.slice(0, this.deps.target.kinds.length);
+    return (
+      own.length > 0 &&
+      own.every(l => l.informer.error && isAgentWideFailure(l.informer.error))
+    );
+  }
+
+  /** When its oldest data was read (ms): it serves reads until then plus their TTL. */
+  oldestDataAt(): number | undefined {
+    let oldest = this.extrasAt;
+    this.leases.forEach((lease, index) => {
+      const since = lease.informer.currentSince(
+        this.subscriptions[index].namespace,
+      );
+      if (since !== undefined && (oldest === undefined || since < oldest))
+        oldest = since;
+    });
+    return oldest;
+  }
+
+  /**
+   * Lists again what a read may not serve any more: kinds listed by
+   * `listedBefore` (a watch keeps its kind current), and kinds whose list
+   * failed by `failedBefore` (a definitive refusal: before
+   * `definitiveFailedBefore`); each relist is shared with every environment
+   * of the informer. The Flux objects likewise.
+   */
+  async refreshStale(before: StaleBefore): Promise<void> {
+    const waits = this.staleInformers(before).map(informer =>
+      informer.relist(),
+    );
+    if (this.extrasStale(before)) waits.push(this.readExtras());
+    if (waits.length === 0) return;
+    await Promise.all(waits);
+    this.flush();
+  }
+
+  /** Whether a read must list anything again first (see refreshStale). */
+  needsRefresh(before: StaleBefore): boolean {
+    return this.staleInformers(before).length > 0 || this.extrasStale(before);
+  }
+
+  private staleInformers(before: StaleBefore): SharedInformer[] {
+    const stale: SharedInformer[] = [];
+    this.leases.forEach((lease, index) => {
+      const { informer } = lease;
+      if (informer.error) {
+        const limit = this.isLastingFailure(informer)
+          ? before.definitiveFailedBefore
+          : before.failedBefore;
+        if ((informer.failedAt ?? 0) <= limit) stale.push(informer);
+        return;
+      }
+      const since = informer.currentSince(this.subscriptions[index].namespace);
+      if ((since ?? 0) <= before.listedBefore) stale.push(informer);
+    });
+    return stale;
+  }
+
+  private extrasStale(before: StaleBefore): boolean {
+    return (
+      !!this.deps.target.environment.fluxResourcePath &&
+      ((this.extrasAt ?? 0) <= before.listedBefore ||
+        (this.extraErrors.some(e => !this.isLasting(e)) &&
+          (this.extrasAt ?? 0) <= before.failedBefore))
+    );
+  }
+
+  /**
+   * The environment's object a target names (API group, kind, namespace,
+   * name), from what it holds. When it lacks it and the environment lists
+   * that kind in that namespace, that one kind is listed again there (one
+   * list, shared by concurrent lookups, at most once a second, never while
+   * a watch keeps it current, never when it was listed since `since`),
+   * and looked for again. Nothing else is read.
+   */
+  async findObject(
+    target: { group: string; kind: string; namespace: string; name: string },
+    since: number,
+  ): Promise<KubernetesObject | undefined> {
+    const id = resourceId(target);
+    const held = this.graph.object(id);
+    if (held) return held;
+    const index = this.subscriptions.findIndex(
+      (sub, i) =>
+        i < this.deps.target.kinds.length &&
+        sub.namespace === target.namespace &&
+        this.deps.target.kinds[sub.kindIndex].group === target.group &&
+        this.deps.target.kinds[sub.kindIndex].kind === target.kind,
+    );
+    const lease = this.leases[index];
+    if (!lease) return undefined;
+    const { informer } = lease;
+    const current = informer.currentSince(target.namespace) ?? 0;
+    if (current >= Math.min(since, Date.now() - MISS_REFRESH_MS))
+      return undefined;
+    await informer.listNamespace(target.namespace);
+    this.flush();
+    return this.graph.object(id);
+  }
+
+  /** Every object it holds now. */
+  objects(): KubernetesObject[] {
+    this.flush();
+    return this.graph.objects();
+  }
+
   /** Reads again now what the informers do not watch, and lists the kinds again. */
   refresh(match?: (informer: SharedInformer) => boolean) {
     this.leases
       .filter(l => !match || match(l.informer))
       .forEach(l => l.informer.relist());
-    void this.readExtras();
+    if (this.live) void this.readExtras();
+    else this.extrasAt = 0;
   }
 
   private scheduleExtras() {
     if (this.stopped || !this.deps.target.environment.fluxResourcePath) return;
+    if (this.extrasTimer) clearTimeout(this.extrasTimer);
     this.extrasTimer = setTimeout(async () => {
       await this.readExtras();
-      this.scheduleExtras();
+      if (this.live) this.scheduleExtras();
     }, this.deps.pollIntervalMs);
     this.extrasTimer.unref?.();
   }
 
+  /** Reads the Flux objects again and applies what changed (one read at a time). */
+  private readExtras(): Promise<void> {
+    this.extrasRead ??= this.fetchExtras(false)
+      .then(found => {
+        if (!this.stopped) this.takeExtras(found);
+      })
+      .finally(() => {
+        this.extrasRead = undefined;
+      });
+    return this.extrasRead;
+  }
+
+  private takeExtras(found: StoredExtras) {
+    this.extraErrors = found.errors;
+    this.extrasAt = found.readAt ? Date.parse(found.readAt) : Date.now();
+    const flux = found.objects.find(
+      o =>
+        this.fluxSubject &&
+        o.kind === this.fluxSubject.kind &&
+        o.metadata?.namespace === this.fluxSubject.namespace &&
+        o.metadata?.name === this.fluxSubject.name,
+    );
+    if (this.fluxSubject && flux?.metadata?.uid)
+      this.fluxSubject.uid = flux.metadata.uid;
+    this.queue(replaceObjects(this.extras, found.objects, idOf), found.readAt);
+    this.onStateChange();
+  }
+
   /**
-   * The Flux object and its inventory outside the namespace, through the
-   * read's own reader with lists left to the informers.
+   * The Flux object and what it names outside the namespace (see
+   * readFluxObjects), each answered by an informer that lists its kind and
+   * namespace when there is one, else read. A read's first ones may come
+   * from (and go to) the store replicas share.
    */
-  private async readExtras(): Promise<void> {
+  private async fetchExtras(first: boolean): Promise<StoredExtras> {
     const { target } = this.deps;
-    if (!target.environment.fluxResourcePath || this.stopped) return;
+    // Nothing to read: no time to give the data either.
+    if (!target.environment.fluxResourcePath)
+      return { objects: [], errors: [], readAt: '' };
+    const readAt = new Date().toISOString();
+    const shared = this.live ? undefined : this.deps.sharedExtras;
+    if (first) {
+      const stored = await shared?.get();
+      if (stored) return stored;
+    }
     const namespace = target.environment.namespace!;
     const watched = new Set(target.kinds.map(k => `${k.group}/${k.kind}`));
     try {
       const { access, labelSelector } = target;
-      const { signal } = this.controller;
       const bounds = new ReadBounds(
         this.deps.maxPagesPerList,
         this.deps.maxObjects,
         () => undefined,
-        signal,
+        this.controller.signal,
       );
       const source = objectSourceOf(access, bounds, labelSelector);
-      const read = await readEnvironmentObjects(
-        { list: async () => [], get: ref => source.get(ref) },
+      const read = await readFluxObjects(
+        ref => {
+          const held = this.deps.heldObject?.(ref);
+          return held ? Promise.resolve(held.object) : source.get(ref);
+        },
         target.allKinds ?? target.kinds,
         { namespace, fluxResourcePath: target.environment.fluxResourcePath },
       );
-      if (this.stopped) return;
       // What an informer of the namespace holds comes from it alone.
-      const found = read.objects.filter(
-        o =>
-          o.metadata?.namespace !== namespace ||
-          !watched.has(`${groupOfApiVersion(o.apiVersion)}/${o.kind}`),
-      );
-      this.extraErrors = read.errors;
-      this.replaceExtras(found);
+      const found: StoredExtras = {
+        objects: read.objects.filter(
+          o =>
+            o.metadata?.namespace !== namespace ||
+            !watched.has(`${groupOfApiVersion(o.apiVersion)}/${o.kind}`),
+        ),
+        errors: read.errors,
+        readAt,
+      };
+      shared?.set(found);
+      return found;
     } catch (error) {
-      if (this.stopped) return;
-      this.extraErrors = [asGitlabEnvError(error)];
-      this.onStateChange();
+      return {
+        objects: [...this.extras.values()],
+        errors: [asGitlabEnvError(error)],
+        readAt,
+      };
     }
-  }
-
-  private replaceExtras(found: KubernetesObject[]) {
-    this.queue(replaceObjects(this.extras, found, idOf));
-    this.onStateChange();
   }
 
   stop() {

@@ -1,4 +1,4 @@
-export { assembleRead, environmentErrors, markPartial } from './assembleRead';
-export type { EnvironmentRead, Judging } from './assembleRead';
+export { environmentErrors, markPartial } from './environmentErrors';
+export type { Judging } from './environmentErrors';
 export { LiveEnvironment } from './LiveEnvironment';
 export type { LiveTarget } from './liveTarget';

@@ -1,7 +1,7 @@
 import { GitlabEnvironment } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import type { ClusterAccess } from '../reading/clusterSources';
 import type { ListableKind } from '../reading/discovery';
-import type { Judging } from './assembleRead';
+import type { Judging } from './environmentErrors';
 
 /**
  * An environment located for live updates (see GitlabEnvironmentsService.locateLive).

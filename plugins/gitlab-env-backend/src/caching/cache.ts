@@ -39,7 +39,8 @@ function stopped(): Error {
   );
 }
 
-function callerLeft(): Error {
+/** The failure a caller meets when its signal ends before its answer came. */
+export function callerLeft(): Error {
   return failure(
     'UPSTREAM_TIMEOUT',
     'The request was stopped before the read finished: it reached its deadline or its caller left.',
@@ -186,37 +187,18 @@ export class CoalescingCache {
     }
     if (signal.aborted) return Promise.reject(callerLeft());
     entry.waiters += 1;
-    return new Promise<T>((resolve, reject) => {
-      const leave = () => {
-        reject(callerLeft());
-        entry.waiters -= 1;
-        // A caller past its own deadline leaves the load to its own: the
-        // next viewer may still get its answer. One whose client left
-        // wanted nothing more.
-        const timedOut =
-          (signal.reason as Error | undefined)?.name === 'TimeoutError';
-        if (
-          entry.waiters === 0 &&
-          !timedOut &&
-          !entry.pinned &&
-          !entry.settled
-        ) {
-          // Nobody wants the answer any more: stop the upstream work.
-          entry.controller.abort();
-          if (this.entries.get(key) === entry) this.entries.delete(key);
-        }
-      };
-      signal.addEventListener('abort', leave, { once: true });
-      entry.promise.then(
-        value => {
-          signal.removeEventListener('abort', leave);
-          resolve(value);
-        },
-        error => {
-          signal.removeEventListener('abort', leave);
-          reject(error);
-        },
-      );
+    return untilLeft(entry.promise, signal, () => {
+      entry.waiters -= 1;
+      // A caller past its own deadline leaves the load to its own: the
+      // next viewer may still get its answer. One whose client left
+      // wanted nothing more.
+      const timedOut =
+        (signal.reason as Error | undefined)?.name === 'TimeoutError';
+      if (entry.waiters === 0 && !timedOut && !entry.pinned && !entry.settled) {
+        // Nobody wants the answer any more: stop the upstream work.
+        entry.controller.abort();
+        if (this.entries.get(key) === entry) this.entries.delete(key);
+      }
     });
   }
 
@@ -226,4 +208,34 @@ export class CoalescingCache {
       if (entry.expiresAt <= now) this.entries.delete(key);
     }
   }
+}
+
+/**
+ * `promise`'s outcome, or callerLeft() as soon as `signal` ends (then
+ * `onLeave` runs): a caller stops waiting without stopping the work.
+ */
+export function untilLeft<T>(
+  promise: Promise<T>,
+  signal?: AbortSignal,
+  onLeave?: () => void,
+): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(callerLeft());
+  return new Promise<T>((resolve, reject) => {
+    const leave = () => {
+      reject(callerLeft());
+      onLeave?.();
+    };
+    signal.addEventListener('abort', leave, { once: true });
+    promise.then(
+      value => {
+        signal.removeEventListener('abort', leave);
+        resolve(value);
+      },
+      error => {
+        signal.removeEventListener('abort', leave);
+        reject(error);
+      },
+    );
+  });
 }

@@ -64,6 +64,34 @@ export class SharedReadCache {
     },
   ) {}
 
+  /**
+   * The store alone, for what this process keeps elsewhere (the planner's
+   * informers, the instance check): values other replicas put there, or
+   * undefined; writes are not awaited. Undefined without a shared store.
+   */
+  sharedStore():
+    | {
+        get<T>(key: string): Promise<T | undefined>;
+        set(key: string, value: unknown, ttlMs: number): void;
+        delete(key: string): void;
+      }
+    | undefined {
+    const store = this.store;
+    if (!store) return undefined;
+    return {
+      get: async <T>(key: string) =>
+        (await this.fromStore(() => store.get(`${KEY_VERSION}|${key}`))) as
+          | T
+          | undefined,
+      set: (key, value, ttl) =>
+        void this.fromStore(() =>
+          store.set(`${KEY_VERSION}|${key}`, value as JsonValue, { ttl }),
+        ),
+      delete: key =>
+        void this.fromStore(() => store.delete(`${KEY_VERSION}|${key}`)),
+    };
+  }
+
   /** Whether this process is loading a key or holds a value still served. */
   has(key: string): boolean {
     return this.local.has(key);

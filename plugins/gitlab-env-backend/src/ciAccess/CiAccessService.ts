@@ -172,6 +172,8 @@ export class CiAccessService {
     if (unverified) throw new GitlabEnvFailure(unverified);
     const agent = ctx.agents.find(a => a.id === agentId);
     const kas = agent && (await this.kas(ctx, agent));
+    // Whether it is stale needs no count of what it holds: a refusal costs
+    // the namespace list alone.
     const stale =
       agent && kas
         ? await staleForAgent(
@@ -180,6 +182,7 @@ export class CiAccessService {
             agent,
             kas,
             await this.staleDeps(),
+            { contents: false },
           )
         : [];
     if (!agent || !kas || !stale.some(s => s.name === name)) {

@@ -382,6 +382,11 @@ describe('CI access and namespaces against the simulator', () => {
       p.includes('DELETE'),
     );
     expect(deletes).toEqual([]);
+    // Decided from the namespace list: nothing read inside any namespace.
+    const kasReads = Object.entries(simulator.stats().byPath).filter(
+      ([p]) => p.includes('/k8s-proxy/') && p.includes('/namespaces/'),
+    );
+    expect(kasReads).toEqual([]);
     expect(events.at(-1)).toMatchObject({
       options: {
         eventId: 'stale-namespace-delete',

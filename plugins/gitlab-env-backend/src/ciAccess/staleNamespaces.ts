@@ -102,12 +102,22 @@ async function templateOf(
   }
 }
 
+/** What staleness is decided without: the namespace's contents, not counted. */
+const NOT_COUNTED: StaleNamespace['contents'] = {
+  counts: {},
+  total: 0,
+  runningPods: 0,
+  runningWorkloads: 0,
+  uncounted: [],
+};
+
 /**
  * The namespaces the entity's stopped or deleted environments left in one
  * agent's cluster: produced by a stopped environment (its setting, its
  * rule, GitLab-managed resources) or labelled by GitLab for one, and used
  * by no running environment of the project nor of another project the
- * portal knows, nor by the platform.
+ * portal knows, nor by the platform. With `contents`, what each still
+ * holds (ten lists per namespace): the delete route decides without them.
  */
 export async function staleForAgent(
   ctx: CiAccessContext,
@@ -115,6 +125,7 @@ export async function staleForAgent(
   agent: GitlabAgentRef,
   kas: KasClient,
   deps: StaleDeps,
+  { contents = true }: { contents?: boolean } = {},
 ): Promise<StaleNamespace[]> {
   const read = await deps.configs.read(ctx.instance, agent);
   const list = await kas.get(
@@ -211,7 +222,9 @@ export async function staleForAgent(
       creator,
       gitlabDeletes: deleteResources === 'on_stop',
       deleteResources,
-      contents: await readNamespaceContents(kas, name),
+      contents: contents
+        ? await readNamespaceContents(kas, name)
+        : NOT_COUNTED,
       kubectl: `kubectl delete namespace ${name}`,
     });
   }

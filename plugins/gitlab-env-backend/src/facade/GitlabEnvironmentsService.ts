@@ -1,16 +1,19 @@
 import { CacheService, LoggerService } from '@backstage/backend-plugin-api';
 import { Entity, stringifyEntityRef } from '@backstage/catalog-model';
 import {
+  ActionTarget,
   DesiredStateComparison,
   DiagnosticsResponse,
   EntityEnvironmentsResponse,
   EnvironmentActionScope,
+  EnvironmentDesiredStateResponse,
   EnvironmentResourcesResponse,
   GitlabEnvironment,
   GitlabEnvError,
+  groupOfApiVersion,
   HealthRuleSet,
-  RelationSet,
   HealthSummary,
+  RelationSet,
   KubernetesObject,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { GitlabEnvConfig } from '../config';
@@ -22,11 +25,7 @@ import {
 } from '../errors';
 import { MINIMUM_GITLAB_VERSION } from '../transport/gitlabVersion';
 import { InstanceFacts, InstanceProbe } from '../transport/InstanceProbe';
-import {
-  isPartialRead,
-  Judging,
-  withReadErrors,
-} from '../assembling/assembleRead';
+import { Judging, withReadErrors } from '../assembling/environmentErrors';
 import {
   AnnotationLocator,
   environmentOf,
@@ -38,8 +37,12 @@ import { OwningLocator } from '../locating/OwningLocator';
 import { PortalClaims } from '../locating/portalClaims';
 import { NamespaceClaims, repositoryRefusal } from '../locating/ownership';
 import { GitlabEnvClusterSource } from '../reading/clusterSources';
-import { EnvironmentContext, ReadPlanner } from '../planning/ReadPlanner';
+import { AgentAccess, EnvironmentContext } from '../planning/AgentAccess';
+import { LivePlanner, ReadFreshness } from '../planning/LivePlanner';
 import type { LiveTarget } from '../assembling/liveTarget';
+import type { LiveEnvironment } from '../assembling/LiveEnvironment';
+import type { ClusterAccess } from '../reading/clusterSources';
+import type { ListableKind } from '../reading/discovery';
 import {
   GitlabEnvTransport,
   SharedTransport,
@@ -50,7 +53,6 @@ import { namespacedKinds } from '../reading/discovery';
 import type { KasClient } from '../transport/kasClient';
 import { SharedReadCache } from '../caching/sharedCache';
 import { compareWithRepository } from '../assembling/desiredFromRepository';
-import { driftedCount } from '../assembling/driftedCount';
 
 /** Repository files are read at a commit: they do not change. */
 const REPOSITORY_FILE_TTL_MS = 30 * 60_000;
@@ -124,16 +126,20 @@ const OBJECT_LEVEL_CODES = new Set<GitlabEnvError['code']>([
 /** What withEnvironmentAgent hands the actions (not exported from the package). */
 export interface EnvironmentAgent {
   environment: GitlabEnvironment;
-  /** The environment's objects as last read (possibly from cache). */
+  /** The environment's objects, as its read or live state holds them. */
   resources: KubernetesObject[];
-  /** The environment's objects read again now, past the cache (for one newer than the cached read). */
-  freshResources: () => Promise<KubernetesObject[]>;
+  /**
+   * The environment's object a target names, from its state; one it lacks
+   * costs at most one list of that kind in that namespace (see
+   * LiveEnvironment.findObject), else undefined.
+   */
+  findObject: (target: ActionTarget) => Promise<KubernetesObject | undefined>;
   kas: KasClient;
   /** Identifies the agent (and the token's identity in its cluster), for caches. */
   agentKey: string;
   /** The GitLab instance's host (gitlabEnv.instances[].host). */
   instanceHost: string;
-  /** Drops the environment's cached read (here and in a shared store): a write changed it. */
+  /** The environment's kinds are out of date: a write changed them. */
   forgetRead: () => void;
   /** What the entity may act on, decided at the moment of the write (see OwningLocator.scopeForWrite). */
   scope: EnvironmentActionScope;
@@ -142,12 +148,13 @@ export interface EnvironmentAgent {
 /**
  * From a catalog entity to its GitLab environments and what runs in them.
  * Independent of HTTP, so other routes can reuse it. It composes the
- * backend's four concerns: the locator (entity → project, environments,
+ * backend's concerns: the locator (entity → project, environments,
  * agent, namespace), the transport (GitLab and KAS clients, concurrency
- * budgets), the read planner (shared, cached reads and read-ahead across
- * a cluster) and the assembler (graph and health, in the planner's reads).
- * The overview lists each entity's environments, calls `readAhead` for all
- * of them, then reads each one's health.
+ * budgets), the agent access (instance check, discovery, KAS refusals
+ * explained) and the planner, whose shared store every read answers from
+ * (a read is a one-shot of the live pipeline, LivePlanner.read). The
+ * overview lists each entity's environments, calls `readAhead` for all of
+ * them, then reads each one's health.
  *
  * @public
  */
@@ -155,8 +162,10 @@ export class GitlabEnvironmentsService {
   private readonly cache: SharedReadCache;
   private readonly transport: GitlabEnvTransport;
   private readonly locator: OwningLocator;
-  private readonly reads: ReadPlanner;
+  private readonly access: AgentAccess;
+  private readonly reads: LivePlanner;
   private readonly judging: Judging;
+  private readonly freshness: ReadFreshness;
 
   constructor(
     private readonly config: GitlabEnvConfig,
@@ -165,21 +174,19 @@ export class GitlabEnvironmentsService {
   ) {
     const ttlMs = config.cacheTtlSeconds * 1000;
     const transientMs = config.transientCacheSeconds * 1000;
-    // A partial answer may be complete again in seconds: keep it briefly.
-    const valueTtlMs = (value: unknown) =>
-      isPartialRead(value) ? transientMs : ttlMs;
+    this.freshness = { ttlMs, transientMs, definitiveMs: ttlMs };
     this.cache = new SharedReadCache(
       new CoalescingCache({
         ttlMs,
         failureTtlMs: error =>
           isDefinitiveFailure(error) ? ttlMs : transientMs,
-        valueTtlMs,
         deadlineMs: config.requestDeadlineMs,
       }),
       options.sharedStore,
-      { defaultTtlMs: ttlMs, valueTtlMs, logger },
+      { defaultTtlMs: ttlMs, logger },
     );
     this.transport = options.transport ?? new SharedTransport(config);
+    this.transport.shareInstanceChecks?.(this.cache.sharedStore());
     const annotations = new AnnotationLocator(
       config,
       this.transport,
@@ -202,14 +209,38 @@ export class GitlabEnvironmentsService {
       relations: options.relations,
       expectedForbiddenKinds: config.expectedForbiddenKinds,
     };
-    this.reads = new ReadPlanner(
-      config,
+    this.access = new AgentAccess(
       this.transport,
       this.cache,
       options.clusterSources ?? [],
-      this.judging,
-      logger,
     );
+    this.reads = new LivePlanner(
+      config.live,
+      {
+        maxObjects: config.limits.maxObjectsPerEnvironment,
+        maxPagesPerList: config.limits.maxPagesPerList,
+      },
+      {
+        enabled: config.overview.clusterWideReads,
+        minNamespaces: config.overview.clusterWideMinNamespaces,
+      },
+      logger,
+      {
+        shared: this.cache.sharedStore(),
+        readTtlMs: ttlMs,
+        partialTtlMs: transientMs,
+      },
+    );
+  }
+
+  /**
+   * The planner every read and live stream of this service goes through:
+   * the live router follows environments with it, writes refresh it.
+   *
+   * @internal
+   */
+  get planner(): LivePlanner {
+    return this.reads;
   }
 
   /**
@@ -222,10 +253,12 @@ export class GitlabEnvironmentsService {
   }
 
   private context(
+    entity: Entity,
     located: LocatedEntity,
     environment: GitlabEnvironment,
   ): EnvironmentContext {
     return {
+      entityRef: stringifyEntityRef(entity),
       instance: instanceOf(this.config, located.host),
       located,
       environment,
@@ -320,35 +353,43 @@ export class GitlabEnvironmentsService {
     const environments = located.environments.filter(
       e => options.includeStopped || e.state !== 'stopped',
     );
-    const withHealth = options.withHealth
-      ? await Promise.all(
-          environments.map(async environment => {
-            if (!environment.agent || !environment.namespace)
-              return environment;
-            try {
-              const read = await this.reads.readEnvironment(
-                this.context(located, environment),
-                signal,
-              );
-              const drifted = driftedCount(read.resources, read.graph);
-              return withReadErrors(
-                {
-                  ...environment,
-                  health: read.health,
-                  ...(drifted > 0 && { driftedCount: drifted }),
-                },
-                read.errors,
-              );
-            } catch (error) {
-              // The card then shows no badge, and says why.
-              this.logger.debug(
-                `No health for environment ${environment.name}: ${error}`,
-              );
-              return withReadErrors(environment, [asGitlabEnvError(error)]);
-            }
-          }),
-        )
-      : environments;
+    const readable = options.withHealth
+      ? environments.filter(e => e.agent && e.namespace)
+      : [];
+    // Listed without health (the overview), they are read soon: the agents'
+    // instance check and discovery start now, off the reads' path.
+    if (!options.withHealth)
+      this.prepareAgents(
+        environments.map(e => this.context(entity, located, e)),
+      );
+    const reads = this.readEnvironments(
+      readable.map(environment => this.context(entity, located, environment)),
+      signal,
+    );
+    const withHealth = await Promise.all(
+      environments.map(async environment => {
+        const at = readable.indexOf(environment);
+        if (at === -1) return environment;
+        try {
+          const read = await reads[at];
+          const drifted = read.environment.driftedCount;
+          return withReadErrors(
+            {
+              ...environment,
+              health: read.health,
+              ...(drifted && { driftedCount: drifted }),
+            },
+            read.errors,
+          );
+        } catch (error) {
+          // The card then shows no badge, and says why.
+          this.logger.debug(
+            `No health for environment ${environment.name}: ${error}`,
+          );
+          return withReadErrors(environment, [asGitlabEnvError(error)]);
+        }
+      }),
+    );
     return {
       entityRef: stringifyEntityRef(entity),
       project: located.project,
@@ -358,6 +399,11 @@ export class GitlabEnvironmentsService {
     };
   }
 
+  /**
+   * An environment's objects, graph and health: from its live or read
+   * state when there is one (no upstream request), else one list per kind
+   * (see LivePlanner.read).
+   */
   async getEnvironmentResources(
     entity: Entity,
     slug: string,
@@ -370,49 +416,46 @@ export class GitlabEnvironmentsService {
       signal,
       options.located,
     );
-    const read = await this.reads.readEnvironment(ctx, signal);
-    const desired = await this.desiredState(ctx, read.resources);
-    const { narrowed, ...rest } = read;
-    return {
-      entityRef: stringifyEntityRef(entity),
-      environment: { ...ctx.environment, health: read.health },
-      scope: {
-        namespace: ctx.environment.namespace,
-        labelSelector: ctx.located.labelSelector,
-        ...(narrowed && { narrowed }),
-      },
-      ...rest,
-      ...(desired && { desired }),
-    };
+    return this.readEnvironments([ctx], signal)[0];
+  }
+
+  /** The rolled-up health only; shares the environment's state with getEnvironmentResources. */
+  async getEnvironmentHealth(
+    entity: Entity,
+    slug: string,
+    options: CallOptions = {},
+  ): Promise<HealthSummary> {
+    return (await this.getEnvironmentResources(entity, slug, options)).health;
   }
 
   /**
    * Desired vs live from the repository, for Flux Kustomizations (see
-   * compareWithRepository). Files are read at a commit, so they are cached
-   * for long; a failed read is said, never thrown.
+   * compareWithRepository), against the objects the environment's state
+   * holds (the live tab's when it is followed). Files are read at a
+   * commit, so they are cached for long; a failed read is said, never
+   * thrown. No comparison for an environment without a Flux object.
    */
-  private desiredState(
-    ctx: EnvironmentContext,
-    resources: readonly KubernetesObject[],
-  ): Promise<DesiredStateComparison | undefined> {
-    return this.compareWithRepository(ctx.instance, ctx.environment, resources);
-  }
-
-  /**
-   * Desired vs live for an environment followed live, against the objects
-   * its live state holds (see compareWithRepository).
-   *
-   * @internal
-   */
-  desiredStateOfLive(
-    target: LiveTarget,
-    resources: readonly KubernetesObject[],
-  ): Promise<DesiredStateComparison | undefined> {
-    return this.compareWithRepository(
-      instanceOf(this.config, target.host),
-      target.environment,
+  async getDesiredState(
+    entity: Entity,
+    slug: string,
+    options: CallOptions = {},
+  ): Promise<EnvironmentDesiredStateResponse> {
+    const signal = this.requestSignal(options.signal);
+    const ctx = await this.findEnvironment(
+      entity,
+      slug,
+      signal,
+      options.located,
+    );
+    if (!ctx.environment.fluxResourcePath) return {};
+    const [read] = this.readEnvironments([ctx], signal);
+    const { resources } = await read;
+    const desired = await this.compareWithRepository(
+      ctx.instance,
+      ctx.environment,
       resources,
     );
+    return desired ? { desired } : {};
   }
 
   /**
@@ -446,20 +489,120 @@ export class GitlabEnvironmentsService {
     }));
   }
 
-  /** The rolled-up health only; shares the cached read with getEnvironmentResources. */
-  async getEnvironmentHealth(
-    entity: Entity,
-    slug: string,
-    options: CallOptions = {},
-  ): Promise<HealthSummary> {
-    const signal = this.requestSignal(options.signal);
-    const ctx = await this.findEnvironment(
-      entity,
-      slug,
-      signal,
-      options.located,
+  /**
+   * What following or reading an environment needs: where it is (agent,
+   * namespace, selector), its agent's listable kinds and how its cluster is
+   * reached. Fails as a read would (settings, token, version, KAS refusal).
+   */
+  private async target(
+    ctx: EnvironmentContext,
+    signal: AbortSignal,
+  ): Promise<LiveTarget> {
+    this.access.refuseUnreadable(ctx);
+    const { kinds, access } = await this.access.throughAgent(
+      ctx,
+      async reached => ({
+        access: reached,
+        kinds: await this.access.listableKinds(ctx, reached, signal),
+      }),
     );
-    return (await this.reads.readEnvironment(ctx, signal)).health;
+    return this.liveTarget(ctx, access, kinds);
+  }
+
+  private liveTarget(
+    ctx: EnvironmentContext,
+    access: ClusterAccess,
+    allKinds: ListableKind[],
+  ): LiveTarget {
+    return {
+      entityRef: ctx.entityRef,
+      environment: ctx.environment,
+      labelSelector: ctx.located.labelSelector,
+      readKey: this.access.readKey(ctx),
+      agentKey: `${ctx.instance.host}|${ctx.environment.agent!.id}`,
+      host: ctx.instance.host,
+      kinds: namespacedKinds(allKinds),
+      allKinds,
+      access,
+      judging: this.judging,
+    };
+  }
+
+  /** Starts each agent's instance check and discovery (cached), once per agent; never rejects. */
+  private prepareAgents(contexts: EnvironmentContext[]) {
+    const agents = new Map<string, EnvironmentContext>();
+    for (const ctx of contexts) {
+      const { agent, namespace } = ctx.environment;
+      if (agent && namespace)
+        agents.set(`${ctx.instance.host}|${agent.id}`, ctx);
+    }
+    for (const ctx of agents.values())
+      this.target(
+        ctx,
+        deadlineSignal(this.config.requestDeadlineMs, []).signal,
+      ).catch(() => undefined);
+  }
+
+  /**
+   * Reads environments together (see LivePlanner.readMany): each answer,
+   * or the reason it has none, KAS refusals explained and recorded.
+   */
+  private readEnvironments(
+    contexts: EnvironmentContext[],
+    signal: AbortSignal,
+  ): Array<Promise<EnvironmentResourcesResponse>> & {
+    registered: Promise<unknown>;
+  } {
+    // Held and fresh (a page seen moments ago, one followed live): no
+    // discovery, no instance check, no upstream request.
+    const held = contexts.map(ctx =>
+      this.reads.heldAnswer(this.access.readKey(ctx), this.freshness),
+    );
+    const pending = contexts.filter((_, i) => !held[i]);
+    const targets = Promise.all(
+      pending.map(ctx =>
+        this.target(ctx, signal).then(
+          target => ({ target }),
+          (error: unknown) => ({ error }),
+        ),
+      ),
+    );
+    const reads = targets.then(found => {
+      const ok = found.flatMap(f => ('target' in f ? [f.target] : []));
+      const started = this.reads.readMany(ok, this.freshness, signal);
+      return found.map(f =>
+        'target' in f ? { read: started[ok.indexOf(f.target)] } : f,
+      );
+    });
+    const answers = contexts.map(async (ctx, i) => {
+      const answer = held[i];
+      if (answer) return this.asCaller(answer, ctx);
+      const found = (await reads)[pending.indexOf(ctx)];
+      // Could not be located or reached: already explained and recorded.
+      if ('error' in found) throw found.error;
+      return this.asCaller(
+        await this.access.throughAgent(ctx, () => found.read),
+        ctx,
+      );
+    });
+    return Object.assign(answers, { registered: reads });
+  }
+
+  /** An answer shared by environments of one read key, as this entity's. */
+  private asCaller(
+    answer: EnvironmentResourcesResponse,
+    ctx: EnvironmentContext,
+  ): EnvironmentResourcesResponse {
+    const { health, driftedCount } = answer.environment;
+    return {
+      ...answer,
+      entityRef: ctx.entityRef,
+      environment: {
+        ...ctx.environment,
+        health,
+        ...(driftedCount && { driftedCount }),
+      },
+    };
   }
 
   private async findEnvironment(
@@ -470,13 +613,14 @@ export class GitlabEnvironmentsService {
   ): Promise<EnvironmentContext> {
     const located = given ?? (await this.locator.locate(entity, { signal }));
     const environment = environmentOf(located, slug);
-    return this.context(located, environment);
+    return this.context(entity, located, environment);
   }
 
   /**
-   * For the actions: the entity's environment, the objects its read holds
-   * (what an action may name) and a KAS client for its agent, for `act` to
-   * write or stream through. KAS refusals are explained as for reads.
+   * For the actions: the entity's environment, its objects (from its read
+   * or live state; a target it lacks costs at most one list of that kind
+   * in that namespace) and a KAS client for its agent, for `act` to write
+   * or stream through. KAS refusals are explained as for reads.
    * `streaming`: the client lives as long as the caller's signal, without
    * the request deadline (a followed log).
    *
@@ -488,6 +632,7 @@ export class GitlabEnvironmentsService {
     act: (agent: EnvironmentAgent) => Promise<T>,
     options: CallOptions & { streaming?: boolean } = {},
   ): Promise<T> {
+    const asked = Date.now();
     const signal = this.requestSignal(options.signal);
     const ctx = await this.findEnvironment(
       entity,
@@ -495,13 +640,13 @@ export class GitlabEnvironmentsService {
       signal,
       options.located,
     );
-    const read = await this.reads.readEnvironment(ctx, signal);
+    const target = await this.target(ctx, signal);
     const agent = ctx.environment.agent!;
     const kasSignal =
       options.streaming && options.signal ? options.signal : signal;
     // The agent's diagnostics record how the agent answered; a refusal of
     // the object (forbidden, gone, outside the environment) is not that.
-    const outcome = await this.reads.throughAgent(ctx, async access => {
+    const outcome = await this.access.throughAgent(ctx, async access => {
       try {
         if (access.via !== 'kas')
           throw failure(
@@ -516,19 +661,35 @@ export class GitlabEnvironmentsService {
           access.kas(signal),
         );
         return {
-          value: await act({
-            scope,
-            environment: ctx.environment,
-            resources: read.resources,
-            freshResources: async () =>
-              (
-                await this.reads.loadEnvironment(ctx, signal)
-              ).resources,
-            kas,
-            agentKey: `${ctx.instance.host}|${agent.id}`,
-            instanceHost: ctx.instance.host,
-            forgetRead: () => this.reads.forget(ctx),
-          }),
+          value: await this.reads.withEnvironment(
+            target,
+            this.freshness,
+            signal,
+            (environment: LiveEnvironment) =>
+              act({
+                scope,
+                environment: ctx.environment,
+                resources: environment.objects(),
+                findObject: wanted =>
+                  environment.findObject(
+                    {
+                      group: groupOfApiVersion(wanted.apiVersion),
+                      kind: wanted.kind,
+                      namespace: wanted.namespace,
+                      name: wanted.name,
+                    },
+                    asked,
+                  ),
+                kas,
+                agentKey: `${ctx.instance.host}|${agent.id}`,
+                instanceHost: ctx.instance.host,
+                forgetRead: () =>
+                  this.reads.refresh({
+                    agent: { host: ctx.instance.host, id: agent.id },
+                    namespace: ctx.environment.namespace!,
+                  }),
+              }),
+          ),
         };
       } catch (error) {
         if (
@@ -562,32 +723,14 @@ export class GitlabEnvironmentsService {
       signal,
       options.located,
     );
-    this.reads.refuseUnreadable(ctx);
-    const { kinds: allKinds, access } = await this.reads.throughAgent(
-      ctx,
-      async reached => ({
-        access: reached,
-        kinds: await this.reads.listableKinds(ctx, reached, signal),
-      }),
-    );
-    return {
-      entityRef: stringifyEntityRef(entity),
-      environment: ctx.environment,
-      labelSelector: ctx.located.labelSelector,
-      readKey: this.reads.readKey(ctx),
-      agentKey: `${ctx.instance.host}|${ctx.environment.agent!.id}`,
-      host: ctx.instance.host,
-      kinds: namespacedKinds(allKinds),
-      allKinds,
-      access,
-      judging: this.judging,
-    };
+    return this.target(ctx, signal);
   }
 
   /**
-   * Starts reading ahead, for the overview, the environments not cached
-   * yet (see ReadPlanner.readAhead). Resolves once the reads are
-   * registered, not when they finish; never rejects.
+   * Starts reading ahead, for the overview, the environments it will ask
+   * the health of: registered together, so many of one agent are read with
+   * one list per kind across the cluster (LivePlanner.readMany). Resolves
+   * once the reads are registered, not when they finish; never rejects.
    */
   async readAhead(
     targets: Array<{ entity: Entity; environment: GitlabEnvironment }>,
@@ -597,11 +740,20 @@ export class GitlabEnvironmentsService {
       if (!environment.agent || !environment.namespace) continue;
       try {
         const located = await this.locator.locate(entity);
-        contexts.push(this.context(located, environment));
+        contexts.push(this.context(entity, located, environment));
       } catch {
         continue;
       }
     }
-    this.reads.readAhead(contexts);
+    const signal = deadlineSignal(this.config.requestDeadlineMs, []).signal;
+    const reads = this.readEnvironments(contexts, signal);
+    reads.forEach((read, i) =>
+      read.catch(error =>
+        this.logger.debug(
+          `Reading environment ${contexts[i].environment.name} ahead failed: ${error}`,
+        ),
+      ),
+    );
+    await reads.registered.catch(() => undefined);
   }
 }

@@ -347,6 +347,9 @@ export function createLiveRouter(options: LiveRouterOptions): express.Router {
                   key,
                   patch: event.patch,
                   dataAt: event.dataAt,
+                  ...(event.driftedCount !== undefined && {
+                    driftedCount: event.driftedCount,
+                  }),
                 }),
                 0,
               ),

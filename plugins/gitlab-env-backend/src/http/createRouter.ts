@@ -1,8 +1,5 @@
 import { Entity } from '@backstage/catalog-model';
-import {
-  DesiredStateComparison,
-  EnvironmentDesiredStateResponse,
-} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { EnvironmentUsageResponse } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import express from 'express';
 import Router from 'express-promise-router';
 import { GitlabEnvironmentsService } from '../facade';
@@ -14,14 +11,15 @@ import { sendReadOnce } from './sendReadOnce';
 export interface RouterOptions extends RouteDeps {
   service: GitlabEnvironmentsService;
   /**
-   * Desired vs live against the objects the live tab follows (see
-   * liveDesiredState); without it, `…/desired` is not served.
+   * CPU and memory per pod and workload, and one's trend (see
+   * EnvironmentUsage); without it, `…/usage` is not served.
    */
-  liveDesiredState?: (
+  environmentUsage?: (
     entity: Entity,
     slug: string,
+    target: { pod?: string; workload?: string },
     options: { signal: AbortSignal; located: LocatedEntity },
-  ) => Promise<DesiredStateComparison | undefined>;
+  ) => Promise<EnvironmentUsageResponse>;
 }
 
 function flag(value: unknown, fallback: boolean): boolean {
@@ -46,8 +44,9 @@ function environmentRead(
 /**
  * `GET /health`, `GET /entity/:namespace/:kind/:name/environments`,
  * `GET /entity/:namespace/:kind/:name/environments/:slug/resources` and
- * (with liveDesiredState) `…/environments/:slug/desired`, each through the
- * request pipeline. Only these reads: no path from the browser ever
+ * `…/environments/:slug/desired` (the repository comparison, served only
+ * there) and (with environmentUsage) `…/environments/:slug/usage`, each
+ * through the request pipeline. Only these reads: no path from the browser ever
  * reaches GitLab or KAS.
  */
 export function createRouter(options: RouterOptions): express.Router {
@@ -118,25 +117,58 @@ export function createRouter(options: RouterOptions): express.Router {
     ),
   );
 
-  const { liveDesiredState } = options;
-  if (liveDesiredState)
+  router.get(
+    '/entity/:namespace/:kind/:name/environments/:slug/desired',
+    // Repository files are read with the backend's token: audited as reads are.
+    route(
+      options,
+      environmentRead('environment-desired-read'),
+      async ({ entity, located, environment, signal }, _req, res) => {
+        const body = await service.getDesiredState(entity, environment.slug, {
+          signal,
+          located,
+        });
+        res.json(body);
+        return {
+          source: body.desired?.source?.project,
+          unavailable: body.desired?.unavailable?.slice(0, 300),
+        };
+      },
+    ),
+  );
+
+  const { environmentUsage } = options;
+  if (environmentUsage)
     router.get(
-      '/entity/:namespace/:kind/:name/environments/:slug/desired',
-      // Repository files are read with the backend's token: audited as reads are.
+      '/entity/:namespace/:kind/:name/environments/:slug/usage',
       route(
         options,
-        environmentRead('environment-desired-read'),
-        async ({ entity, located, environment, signal }, _req, res) => {
-          const body: EnvironmentDesiredStateResponse = {
-            desired: await liveDesiredState(entity, environment.slug, {
-              signal,
-              located,
-            }),
-          };
+        {
+          ...environmentRead('environment-usage-read'),
+          params: raw => {
+            const text = (key: string) =>
+              typeof raw.query[key] === 'string'
+                ? (raw.query[key] as string)
+                : undefined;
+            return {
+              ...entityPathParams(raw),
+              pod: text('pod'),
+              workload: text('workload'),
+            };
+          },
+        },
+        async ({ entity, located, environment, params, signal }, _req, res) => {
+          const body = await environmentUsage(
+            entity,
+            environment.slug,
+            { pod: params.pod, workload: params.workload },
+            { signal, located },
+          );
           res.json(body);
           return {
-            source: body.desired?.source?.project,
-            unavailable: body.desired?.unavailable?.slice(0, 300),
+            metrics: body.metrics.available,
+            pods: body.pods.length,
+            trend: body.trend?.source,
           };
         },
       ),

@@ -80,7 +80,7 @@ export function createOverviewRouter(
         // few round trips; reading resources costs one request per kind and
         // environment, so health follows, production first. Interleaving them
         // would queue the cheap listings behind the expensive reads.
-        const entityLimit = pLimit(options.entityConcurrency ?? 16);
+        const entityLimit = pLimit(options.entityConcurrency ?? 64);
         let rows = 0;
         const listed = await Promise.all(
           allowed.map(entity =>

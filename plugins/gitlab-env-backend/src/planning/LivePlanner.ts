@@ -1,13 +1,29 @@
+import { createHash } from 'crypto';
 import { LoggerService } from '@backstage/backend-plugin-api';
-import { LiveKindState } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import {
+  EnvironmentResourcesResponse,
+  KubernetesObject,
+  LiveKindState,
+  parseFluxResourcePath,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { LiveSettings } from '../config';
+import { untilLeft } from '../caching/cache';
 import type { LiveTarget } from '../assembling/liveTarget';
 import type { ListableKind } from '../reading/discovery';
 import { collectionPath } from '../validation';
-import { listKind } from '../reading/objectSource';
-import { InformerLease, LiveEnvironment } from '../assembling/LiveEnvironment';
+import { listKind, ObjectRef } from '../reading/objectSource';
+import {
+  InformerLease,
+  LiveEnvironment,
+  StoredExtras,
+} from '../assembling/LiveEnvironment';
 import { adopterObjectSource } from '../reading/clusterSources';
-import { InformerOptions, SharedInformer } from '../reading/informer';
+import {
+  InformerMode,
+  InformerOptions,
+  ListedKind,
+  SharedInformer,
+} from '../reading/informer';
 import { planWatchSlots } from './watchSlots';
 
 /** What a write names: the objects it changed (see LivePlanner.refresh). @public */
@@ -44,6 +60,67 @@ function priorityOf(kind: ListableKind): number {
   return at === -1 ? PRIORITY.length : at;
 }
 
+/**
+ * The order a read sends its lists in: kinds that usually hold the most
+ * objects (and so the most pages, each a round trip after the last) first,
+ * so the longest chains start first under the agent's concurrency limit.
+ */
+const LARGEST_FIRST = [
+  '/Event',
+  '/Pod',
+  'apps/ReplicaSet',
+  '/ConfigMap',
+  '/Secret',
+  'discovery.k8s.io/EndpointSlice',
+  '/Endpoints',
+  '/ServiceAccount',
+  'batch/Job',
+  'rbac.authorization.k8s.io/RoleBinding',
+  'rbac.authorization.k8s.io/Role',
+  '/Service',
+  'apps/Deployment',
+];
+
+function sizeRankOf(kind: ListableKind): number {
+  const at = LARGEST_FIRST.indexOf(`${kind.group}/${kind.kind}`);
+  return at === -1 ? LARGEST_FIRST.length : at;
+}
+
+/** Kinds in the order given by `rank`, stable. */
+function orderedBy(
+  kinds: readonly ListableKind[],
+  rank: (kind: ListableKind) => number,
+): number[] {
+  return kinds
+    .map((kind, index) => ({ index, rank: rank(kind) }))
+    .sort((a, b) => a.rank - b.rank)
+    .map(k => k.index);
+}
+
+/** What the planner keeps in the store replicas share (see SharedReadCache.shared). */
+export interface SharedStore {
+  get<T>(key: string): Promise<T | undefined>;
+  set(key: string, value: unknown, ttlMs: number): void;
+}
+
+/** How long a one-shot read's data serves, and a failure's. */
+export interface ReadFreshness {
+  /** What was listed serves reads this long. */
+  ttlMs: number;
+  /** A kind whose list failed is listed again after this long. */
+  transientMs: number;
+  /** A definitive failure (see isDefinitiveFailure) is kept this long. */
+  definitiveMs?: number;
+}
+
+/** Short, stable name of a set of namespaces, for a shared store key. */
+function namespacesKey(namespaces: Iterable<string>): string {
+  const sorted = [...namespaces].sort().join(',');
+  return sorted.length <= 120
+    ? sorted
+    : createHash('sha256').update(sorted).digest('base64url');
+}
+
 function watchedState(kind: ListableKind): LiveKindState {
   return { resource: kind.label, mode: 'watch' };
 }
@@ -61,23 +138,24 @@ function sourceOf(
   const { access, labelSelector } = target;
   if (access.via === 'module') {
     return {
-      list: ({ bounds, keep }) =>
+      list: ({ bounds, keep, namespace: alone }) =>
         adopterObjectSource(
           access.source,
           access.target,
           bounds,
           labelSelector,
-        ).listAll(kind, namespace, keep),
+        ).listAll(kind, alone ?? namespace, keep),
     };
   }
   const list: InformerOptions['list'] = ({
     signal,
     bounds,
     keep,
+    namespace: alone,
     onResourceVersion,
   }) =>
     listKind(access.kas(signal), kind, {
-      namespace,
+      namespace: alone ?? namespace,
       labelSelector,
       keep: keep && (ns => keep(ns)),
       bounds,
@@ -103,6 +181,9 @@ function sourceOf(
 
 interface HeldInformer {
   informer: SharedInformer;
+  /** Leases of environments someone follows live: the kind is watched or polled while there is one. */
+  liveRefs: number;
+  target: LiveTarget;
   /** Its lessees' ways to move to another informer of the kind. */
   movers: Set<() => void>;
   agentKey: string;
@@ -132,26 +213,44 @@ function holdsNoWatch(informer: SharedInformer): boolean {
 interface HeldEnvironment {
   started: Promise<LiveEnvironment>;
   environment: LiveEnvironment;
+  /** Readers and viewers now. */
   refs: number;
+  /** Viewers of the live stream now. */
+  liveRefs: number;
+  /** Kept until then after the last reader left (a read's data serves its TTL). */
+  holdUntil: number;
   timer?: NodeJS.Timeout;
 }
 
 /**
- * Plans the live reads: one informer per (agent, label selector, scope,
- * kind), reference-counted across every environment and viewer, and one
- * LiveEnvironment per environment read, shared by its viewers (entity tab
- * and overview alike). Several environments of one agent share a watch
- * across the cluster, filtered by namespace, from
- * `clusterWide.minNamespaces` on; where RBAC refuses it, that kind goes
- * back to one watch per namespace. Each agent gets at most
- * `maxWatchesPerAgent` watches; further kinds are polled and say so, and
- * the slots move to the kinds that have objects (assignSlots).
+ * Plans every read of the cluster, live and one-shot alike: one informer
+ * per (agent, label selector, scope, kind), reference-counted across every
+ * environment, viewer and reader, and one LiveEnvironment per environment
+ * read, shared by all of them (entity tab, environments list, overview,
+ * actions). The informers are the store: `follow` keeps an environment's
+ * kinds current (watched, or polled beyond the agent's
+ * `maxWatchesPerAgent`, the slots moving to the kinds that have objects,
+ * assignSlots); `read` is a one-shot of the same pipeline: its kinds are
+ * listed once (`once` mode), held for the read's TTL and answered from
+ * there, so a read of an environment someone follows, or read within its
+ * TTL, costs no upstream request, and concurrent reads share each list.
+ * Several environments of one agent share one informer per kind across
+ * the cluster, filtered by namespace, from `clusterWide.minNamespaces` on;
+ * where RBAC refuses it, that kind goes back to one informer per
+ * namespace. With a shared store (Redis), a replica's first list of a kind
+ * and an environment's Flux reads come from what another listed.
  */
 export class LivePlanner {
   private readonly informers = new Map<string, HeldInformer>();
   private readonly environments = new Map<string, HeldEnvironment>();
   /** `agent|selector|kind` whose list across the cluster RBAC refused. */
   private readonly clusterForbidden = new Set<string>();
+  /**
+   * Per `agent|selector`: the namespaces of environments registered to be
+   * read together (readMany), so their informers span all of them from the
+   * first list instead of listing again as each joins.
+   */
+  private readonly expectedNamespaces = new Map<string, Set<string>>();
   /**
    * Sequence numbers start from the process's start time, so a number
    * from another replica or an earlier process never passes for one of
@@ -167,6 +266,14 @@ export class LivePlanner {
     private readonly limits: { maxObjects: number; maxPagesPerList: number },
     private readonly clusterWide: { enabled: boolean; minNamespaces: number },
     private readonly logger: LoggerService,
+    private readonly options: {
+      /** The store replicas share, when there is one. */
+      shared?: SharedStore;
+      /** How long what a read listed serves (and so how long it is shared). */
+      readTtlMs?: number;
+      /** How long what a read could not get all of is shared. */
+      partialTtlMs?: number;
+    } = {},
   ) {}
 
   nextSeq = () => ++this.seq;
@@ -177,31 +284,176 @@ export class LivePlanner {
 
   /**
    * The live state of an environment, started (first lists done) or
-   * joined; `release` when the viewer leaves.
+   * joined, kept current while followed; `release` when the viewer leaves.
    */
   async follow(
     target: LiveTarget,
   ): Promise<{ environment: LiveEnvironment; release(): void }> {
+    const entry = this.hold(target);
+    entry.liveRefs += 1;
+    if (entry.liveRefs === 1) entry.environment.setLive(true);
+    let environment: LiveEnvironment;
+    try {
+      environment = await entry.started;
+    } catch (error) {
+      this.releaseEnvironment(target.readKey, entry, true);
+      throw error;
+    }
+    let released = false;
+    return {
+      environment,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.releaseEnvironment(target.readKey, entry, true);
+      },
+    };
+  }
+
+  /**
+   * An environment's answer, as `GET …/resources` gives it: a one-shot of
+   * the live pipeline. Joins the environment's state when someone follows
+   * it or read it within `ttlMs` (no upstream request), else lists its kinds
+   * once (each list shared with every concurrent reader and environment of
+   * the informer). Kinds whose data is older than the TTL, or whose list
+   * failed longer than `transientMs` ago, are listed again first. Fails
+   * when every kind met a failure of the whole agent (not shared, not
+   * connected). A caller whose signal ends stops waiting; when nobody else
+   * waits and the client left, the lists stop.
+   */
+  read(
+    target: LiveTarget,
+    freshness: ReadFreshness,
+    signal?: AbortSignal,
+  ): Promise<EnvironmentResourcesResponse> {
+    return this.withEnvironment(target, freshness, signal, environment =>
+      environment.snapshot(),
+    );
+  }
+
+  /**
+   * The answer of an environment whose state is held, started and as
+   * fresh as `freshness` asks, at once (no discovery, no upstream request);
+   * undefined when a read must do more (nothing held, a kind to list again,
+   * a failure to explain).
+   */
+  heldAnswer(
+    readKey: string,
+    freshness: ReadFreshness,
+  ): EnvironmentResourcesResponse | undefined {
+    const held = this.environments.get(readKey);
+    const environment = held?.environment;
+    if (!environment?.isStarted) return undefined;
+    const now = Date.now();
+    if (
+      environment.needsRefresh(this.staleBefore(freshness, now)) ||
+      environment.isUnreachable()
+    )
+      return undefined;
+    return environment.snapshot();
+  }
+
+  private staleBefore(freshness: ReadFreshness, now: number) {
+    return {
+      listedBefore: now - freshness.ttlMs,
+      failedBefore: now - freshness.transientMs,
+      definitiveFailedBefore: now - (freshness.definitiveMs ?? freshness.ttlMs),
+    };
+  }
+
+  /**
+   * `use` with the environment's state, held and as fresh as a read
+   * (see read): what an action needs to find its target.
+   */
+  async withEnvironment<T>(
+    target: LiveTarget,
+    freshness: ReadFreshness,
+    signal: AbortSignal | undefined,
+    use: (environment: LiveEnvironment) => T | Promise<T>,
+  ): Promise<T> {
+    const entry = this.hold(target);
+    // Joined while starting: its lists are as new as this read.
+    const joinedStarted = entry.environment.isStarted;
+    try {
+      const environment = await untilLeft(entry.started, signal);
+      const now = Date.now();
+      if (joinedStarted)
+        await untilLeft(
+          environment.refreshStale(this.staleBefore(freshness, now)),
+          signal,
+        );
+      environment.throwIfUnreachable();
+      entry.holdUntil = Math.max(
+        entry.holdUntil,
+        (environment.oldestDataAt() ?? now) + freshness.ttlMs,
+      );
+      return await use(environment);
+    } finally {
+      const left =
+        signal?.aborted &&
+        (signal.reason as Error | undefined)?.name !== 'TimeoutError';
+      this.releaseEnvironment(target.readKey, entry, false, left);
+    }
+  }
+
+  /**
+   * Reads many environments together (an entity's list, the overview):
+   * all are registered before any lists, so environments of one agent share
+   * informers across the cluster from the first list, and the Flux objects'
+   * namespaces are listed with them. Each answer settles on its own.
+   */
+  readMany(
+    targets: LiveTarget[],
+    freshness: ReadFreshness,
+    signal?: AbortSignal,
+  ): Array<Promise<EnvironmentResourcesResponse>> {
+    const groups = new Map<string, Set<string>>();
+    for (const target of targets) {
+      if (target.access.via !== 'kas' || this.environments.has(target.readKey))
+        continue;
+      const key = this.groupKey(target);
+      const namespaces = groups.get(key) ?? new Set<string>();
+      namespaces.add(target.environment.namespace!);
+      const path = target.environment.fluxResourcePath
+        ? parseFluxResourcePath(target.environment.fluxResourcePath)
+        : undefined;
+      if (path?.namespace) namespaces.add(path.namespace);
+      groups.set(key, namespaces);
+    }
+    for (const [key, namespaces] of groups) {
+      const expected = this.expectedNamespaces.get(key) ?? new Set<string>();
+      namespaces.forEach(n => expected.add(n));
+      this.expectedNamespaces.set(key, expected);
+    }
+    const reads = targets.map(target => this.read(target, freshness, signal));
+    // Registered: the informers now know every namespace they list.
+    for (const key of groups.keys()) this.expectedNamespaces.delete(key);
+    return reads;
+  }
+
+  /** The environment's held state, or a new one started. */
+  private hold(target: LiveTarget): HeldEnvironment {
     let held = this.environments.get(target.readKey);
     if (!held) {
       const environment = new LiveEnvironment({
         target,
         acquire: (t, index, namespace) => this.acquire(t, index, namespace),
+        heldObject: ref => this.heldObject(target, ref),
+        sharedExtras: this.sharedExtras(target),
         nextSeq: this.nextSeq,
         batchMs: this.settings.batchMs,
         pollIntervalMs: this.settings.pollIntervalMs,
         maxObjects: this.limits.maxObjects,
         maxPagesPerList: this.limits.maxPagesPerList,
-        kindOrder: kinds =>
-          kinds
-            .map((kind, index) => ({ index, priority: priorityOf(kind) }))
-            .sort((a, b) => a.priority - b.priority)
-            .map(k => k.index),
+        kindOrder: (kinds, live) =>
+          orderedBy(kinds, live ? priorityOf : sizeRankOf),
         onClusterWideRefused: (t, kind) =>
           this.clusterForbidden.add(this.forbiddenKey(t, kind)),
       });
       const created: HeldEnvironment = {
         refs: 0,
+        liveRefs: 0,
+        holdUntil: 0,
         environment,
         started: environment.start().then(() => environment),
       };
@@ -213,48 +465,63 @@ export class LivePlanner {
       held = created;
       this.environments.set(target.readKey, held);
     }
-    const entry = held;
-    entry.refs += 1;
-    if (entry.timer) clearTimeout(entry.timer);
-    entry.timer = undefined;
-    let environment: LiveEnvironment;
-    try {
-      environment = await entry.started;
-    } catch (error) {
-      this.releaseEnvironment(target.readKey, entry);
-      throw error;
-    }
-    let released = false;
-    return {
-      environment,
-      release: () => {
-        if (released) return;
-        released = true;
-        this.releaseEnvironment(target.readKey, entry);
-      },
-    };
+    held.refs += 1;
+    if (held.timer) clearTimeout(held.timer);
+    held.timer = undefined;
+    return held;
   }
 
-  private releaseEnvironment(key: string, held: HeldEnvironment) {
+  /**
+   * One reader or viewer less. The environment outlives the last one: a
+   * grace period after a viewer (its watches stay for the next), and until
+   * its data's TTL after a reader. A reader whose client left takes an
+   * environment nobody else waited for down with it, lists and all.
+   */
+  private releaseEnvironment(
+    key: string,
+    held: HeldEnvironment,
+    live: boolean,
+    abandoned = false,
+  ) {
     held.refs -= 1;
+    if (live) {
+      held.liveRefs -= 1;
+      if (held.liveRefs === 0) {
+        held.environment.setLive(false);
+        held.holdUntil = Math.max(
+          held.holdUntil,
+          Date.now() + this.settings.graceMs,
+        );
+      }
+    }
     if (held.refs > 0) return;
-    held.timer = setTimeout(() => {
+    const drop = () => {
       if (held.refs > 0 || this.environments.get(key) !== held) return;
       this.environments.delete(key);
       held.environment.stop();
-    }, this.settings.graceMs);
+    };
+    if (abandoned && !held.environment.isStarted) {
+      drop();
+      return;
+    }
+    held.timer = setTimeout(drop, Math.max(0, held.holdUntil - Date.now()));
     held.timer.unref?.();
   }
 
-  private forbiddenKey(target: LiveTarget, kind: ListableKind) {
-    return `${target.agentKey}|${target.labelSelector ?? ''}|${kind.group}/${
-      kind.kind
-    }`;
+  private groupKey(target: LiveTarget) {
+    return `${target.agentKey}|${target.labelSelector ?? ''}`;
   }
 
-  /** Namespaces of the environments followed through the agent with this selector. */
+  private forbiddenKey(target: LiveTarget, kind: ListableKind) {
+    return `${this.groupKey(target)}|${kind.group}/${kind.kind}`;
+  }
+
+  /** Namespaces of the environments read or followed through the agent with this selector. */
   private namespacesOfAgent(target: LiveTarget): Set<string> {
     const namespaces = new Set<string>([target.environment.namespace!]);
+    this.expectedNamespaces
+      .get(this.groupKey(target))
+      ?.forEach(n => namespaces.add(n));
     for (const held of this.environments.values()) {
       const t = held.environment?.target;
       if (
@@ -291,8 +558,8 @@ export class LivePlanner {
 
   /**
    * Lends the informer of one kind for a namespace: the environment's, or
-   * another it reads (the Flux object's Events), counted against the
-   * agent's watches like any other.
+   * another it reads (the Flux object's Events). Live leases (setLive)
+   * count against the agent's watches like any other.
    */
   acquire(
     target: LiveTarget,
@@ -300,14 +567,14 @@ export class LivePlanner {
     namespace: string = target.environment.namespace!,
   ): InformerLease {
     const kind = target.kinds[kindIndex];
-    // Every watch holds one of agentk's few tunnels: from the second
-    // namespace of an agent on, a kind is watched once across the cluster.
+    // One list (and watch: one of agentk's few tunnels) per kind for many
+    // namespaces of an agent.
     const acrossCluster =
       this.clusterWide.enabled &&
       target.access.via === 'kas' &&
       !this.clusterForbidden.has(this.forbiddenKey(target, kind)) &&
       (this.informers.has(this.informerKey(target, kind, undefined)) ||
-        this.namespacesOfAgent(target).size >= 2);
+        this.namespacesOfAgent(target).size >= this.clusterWide.minNamespaces);
     const scope = acrossCluster ? undefined : namespace;
     const key = this.informerKey(target, kind, scope);
     let held = this.informers.get(key);
@@ -319,15 +586,32 @@ export class LivePlanner {
     entry.timer = undefined;
     let ready = entry.informer.synced;
     if (entry.namespaces) {
-      const count = entry.namespaces.get(namespace) ?? 0;
-      entry.namespaces.set(namespace, count + 1);
-      // A namespace new to a watch across the cluster: list it in.
-      if (count === 0 && !created) ready = entry.informer.relist();
+      const known = entry.namespaces.has(namespace);
+      entry.namespaces.set(
+        namespace,
+        (entry.namespaces.get(namespace) ?? 0) + 1,
+      );
+      // A namespace new to an informer across the cluster: list it in
+      // (alone, unless a watch keeps the informer current); another
+      // environment of the namespace waits for that list too.
+      const { informer } = entry;
+      if (!created)
+        ready = informer.synced.then(() =>
+          known
+            ? informer.namespaceListed(namespace)
+            : informer.listNamespace(namespace),
+        );
     }
-    // The same kind watched namespace by namespace moves to the new watch.
+    // The same kind read namespace by namespace moves to the new informer.
     if (created && scope === undefined)
       this.moveToClusterWide(key, target, kind);
     let released = false;
+    let live = false;
+    const setLive = (on: boolean) => {
+      if (on === live || released) return;
+      live = on;
+      this.leaseLive(entry, on);
+    };
     return {
       informer: entry.informer,
       // Read when asked: a polled kind may be promoted to a watch.
@@ -339,8 +623,10 @@ export class LivePlanner {
         entry.movers.add(move);
         return () => entry.movers.delete(move);
       },
+      setLive,
       release: () => {
         if (released) return;
+        setLive(false);
         released = true;
         this.releaseInformer(key, entry, namespace);
       },
@@ -353,7 +639,7 @@ export class LivePlanner {
     target: LiveTarget,
     kind: ListableKind,
   ) {
-    const prefix = `${target.agentKey}|${target.labelSelector ?? ''}|`;
+    const prefix = `${this.groupKey(target)}|`;
     const suffix = `|${kind.group}/${kind.version}/${kind.plural}`;
     for (const [key, held] of this.informers) {
       if (
@@ -371,9 +657,69 @@ export class LivePlanner {
     kind: ListableKind,
     namespace: string | undefined,
   ) {
-    return `${target.agentKey}|${target.labelSelector ?? ''}|${
-      namespace ?? '*'
-    }|${kind.group}/${kind.version}/${kind.plural}`;
+    return `${this.groupKey(target)}|${namespace ?? '*'}|${kind.group}/${
+      kind.version
+    }/${kind.plural}`;
+  }
+
+  /**
+   * The object a ref names, from an informer that lists its kind and
+   * namespace (no upstream request): `{ object }` (undefined when the
+   * listed kind lacks it), or undefined when no informer can tell, or a
+   * label selector narrowed its list (absence then proves nothing).
+   */
+  heldObject(
+    target: LiveTarget,
+    ref: ObjectRef,
+  ): { object: KubernetesObject | undefined } | undefined {
+    const kind = target.allKinds?.find(
+      k =>
+        k.group === ref.group &&
+        k.version === ref.version &&
+        k.plural === ref.plural,
+    );
+    if (!kind || kind.clusterScoped) return undefined;
+    for (const scope of [ref.namespace, undefined]) {
+      const held = this.informers.get(this.informerKey(target, kind, scope));
+      if (!held || !held.informer.hasListed || held.informer.error) continue;
+      if (scope === undefined && !held.namespaces?.has(ref.namespace)) continue;
+      const object = held.informer.object(ref.namespace, ref.name);
+      if (object || !target.labelSelector) return { object };
+    }
+    return undefined;
+  }
+
+  /** The store for an environment's Flux reads, when replicas share one. */
+  private sharedExtras(target: LiveTarget) {
+    const { shared, readTtlMs, partialTtlMs = 0 } = this.options;
+    if (!shared || readTtlMs === undefined) return undefined;
+    const key = `extras|${target.readKey}`;
+    return {
+      get: () => shared.get<StoredExtras>(key),
+      set: (value: StoredExtras) => {
+        const ttl = value.errors.length > 0 ? partialTtlMs : readTtlMs;
+        if (ttl > 0) shared.set(key, value, ttl);
+      },
+    };
+  }
+
+  /** The store for an informer's lists, when replicas share one. */
+  private sharedList(
+    target: LiveTarget,
+    kind: ListableKind,
+    namespace: string | undefined,
+    namespaces: Map<string, number> | undefined,
+  ): InformerOptions['sharedList'] {
+    const { shared, readTtlMs } = this.options;
+    if (!shared || readTtlMs === undefined) return undefined;
+    const key = () =>
+      `list|${this.groupKey(target)}|${
+        namespace ?? namespacesKey(namespaces?.keys() ?? [])
+      }|${kind.group}/${kind.version}/${kind.plural}`;
+    return {
+      get: () => shared.get<ListedKind>(key()),
+      set: listed => shared.set(key(), listed, readTtlMs),
+    };
   }
 
   private createInformer(
@@ -382,21 +728,20 @@ export class LivePlanner {
     kind: ListableKind,
     namespace: string | undefined,
   ): HeldInformer {
-    const { maxWatchesPerAgent } = this.settings;
-    const { access } = target;
-    // Per-namespace watches of the kind a new watch across the cluster
-    // replaces do not count: they end as their environments move.
-    const replaced = namespace === undefined ? kind : undefined;
+    const namespaces =
+      namespace === undefined
+        ? new Map<string, number>(
+            [...(this.expectedNamespaces.get(this.groupKey(target)) ?? [])].map(
+              n => [n, 0],
+            ),
+          )
+        : undefined;
     const source = sourceOf(target, kind, namespace);
-    const capped =
-      source.watch !== undefined &&
-      this.watchesOf(target.agentKey, replaced) >= maxWatchesPerAgent;
-    const namespaces = namespace === undefined ? new Map() : undefined;
     const informer = new SharedInformer({
       kind,
       namespace,
       labelSelector: target.labelSelector,
-      mode: capped || !source.watch ? 'poll' : 'watch',
+      mode: 'once',
       ...source,
       maxObjects: this.limits.maxObjects,
       maxPagesPerList: this.limits.maxPagesPerList,
@@ -404,30 +749,21 @@ export class LivePlanner {
       watchTimeoutSeconds: this.settings.watchTimeoutSeconds,
       backoff: this.settings.backoff,
       namespaces: namespaces && (() => namespaces),
+      sharedList: this.sharedList(target, kind, namespace, namespaces),
       onUpstream: what => {
         if (what === 'list') this.upstream.lists += 1;
         else this.upstream.watches += 1;
       },
     });
-    let state = watchedState(kind);
-    if (access.via !== 'kas')
-      state = this.polledState(
-        kind,
-        "A backend module serves this agent's cluster, without watches",
-      );
-    else if (!source.watch)
-      state = this.polledState(
-        kind,
-        `The cluster's API server does not offer watch on ${kind.label}`,
-      );
-    else if (capped) state = this.cappedState(kind);
     const held: HeldInformer = {
       informer,
+      liveRefs: 0,
+      target,
       movers: new Set(),
       agentKey: target.agentKey,
       refs: 0,
       namespaces,
-      state,
+      state: this.polledState(kind, 'Read once'),
     };
     this.informers.set(key, held);
     // First of its listeners: the lessees read the state it sets.
@@ -439,12 +775,60 @@ export class LivePlanner {
       },
     });
     informer.start();
+    return held;
+  }
+
+  /**
+   * A lease of an environment someone follows (or no longer follows): the
+   * kind is kept current (watched within the agent's cap, else polled)
+   * while one is, and held as listed once none is.
+   */
+  private leaseLive(held: HeldInformer, live: boolean) {
+    held.liveRefs += live ? 1 : -1;
+    if (live && held.liveRefs === 1) this.keepCurrent(held);
+    if (!live && held.liveRefs === 0) {
+      const watched = held.informer.mode === 'watch';
+      held.state = this.polledState(held.informer.options.kind, 'Read once');
+      held.informer.setMode('once');
+      if (watched) this.assignSlots(held.agentKey);
+    }
+  }
+
+  /** How a kind someone follows is kept current: watched, or polled and why. */
+  private keepCurrent(held: HeldInformer) {
+    const { informer, target } = held;
+    const { kind, namespace } = informer.options;
+    let mode: InformerMode = 'watch';
+    if (target.access.via !== 'kas') {
+      mode = 'poll';
+      held.state = this.polledState(
+        kind,
+        "A backend module serves this agent's cluster, without watches",
+      );
+    } else if (!informer.options.watch) {
+      mode = 'poll';
+      held.state = this.polledState(
+        kind,
+        `The cluster's API server does not offer watch on ${kind.label}`,
+      );
+    } else if (
+      !holdsNoWatch(informer) &&
+      this.watchesOf(
+        held.agentKey,
+        namespace === undefined ? kind : undefined,
+      ) >= this.settings.maxWatchesPerAgent
+    ) {
+      mode = 'poll';
+      held.state = this.cappedState(kind);
+    } else if (holdsNoWatch(informer)) {
+      held.state = this.polledState(kind, 'The cluster refuses it');
+    } else held.state = watchedState(kind);
+    informer.setMode(mode);
     this.logger.debug(
-      `Live: ${state.mode} ${kind.label} of ${target.agentKey} in ${
+      `Live: ${mode} ${kind.label} of ${held.agentKey} in ${
         namespace ?? 'all namespaces'
       }`,
     );
-    return held;
   }
 
   /**
@@ -515,8 +899,10 @@ export class LivePlanner {
     held.refs -= 1;
     if (held.namespaces) {
       const count = (held.namespaces.get(namespace) ?? 1) - 1;
-      if (count <= 0) held.namespaces.delete(namespace);
-      else held.namespaces.set(namespace, count);
+      if (count <= 0) {
+        held.namespaces.delete(namespace);
+        held.informer.forgetNamespace(namespace);
+      } else held.namespaces.set(namespace, count);
     }
     if (held.refs > 0) return;
     // The environments already waited their grace period.
@@ -539,13 +925,14 @@ export class LivePlanner {
       .filter(
         h =>
           h.agentKey === agentKey &&
+          h.liveRefs > 0 &&
           h.informer.options.watch !== undefined &&
           h.informer.state !== 'stopped' &&
           !holdsNoWatch(h.informer),
       )
       .map(held => ({
         held,
-        mode: held.informer.mode,
+        mode: held.informer.mode as 'watch' | 'poll',
         priority: priorityOf(held.informer.options.kind),
         objects: held.empty === undefined ? undefined : held.informer.size,
         emptySince:
@@ -593,7 +980,8 @@ export class LivePlanner {
 
   /**
    * Lists again at once what a write changed, so every viewer sees its
-   * effect without waiting for the watch (or the next poll).
+   * effect without waiting for the watch (or the next poll); what only
+   * reads hold is listed again by the next read.
    */
   refresh(target: RefreshTarget): number {
     const agentKey = `${target.agent.host}|${target.agent.id}`;
@@ -613,7 +1001,8 @@ export class LivePlanner {
           options.kind.kind !== target.resource.kind)
       )
         continue;
-      held.informer.relist();
+      if (held.informer.mode === 'once') held.informer.markStale();
+      else held.informer.relist();
       count += 1;
     }
     for (const held of this.environments.values()) {
@@ -631,13 +1020,16 @@ export class LivePlanner {
   stats() {
     let watches = 0;
     let polls = 0;
+    let reads = 0;
     for (const held of this.informers.values()) {
       if (held.informer.mode === 'watch') watches += 1;
-      else polls += 1;
+      else if (held.informer.mode === 'poll') polls += 1;
+      else reads += 1;
     }
     return {
       watches,
       polls,
+      reads,
       environments: this.environments.size,
       upstreamLists: this.upstream.lists,
       upstreamWatchRequests: this.upstream.watches,

@@ -1,4 +1,4 @@
-export { ReadPlanner } from './ReadPlanner';
-export type { EnvironmentContext } from './ReadPlanner';
+export { AgentAccess } from './AgentAccess';
+export type { EnvironmentContext } from './AgentAccess';
 export { LivePlanner } from './LivePlanner';
-export type { RefreshTarget } from './LivePlanner';
+export type { ReadFreshness, RefreshTarget, SharedStore } from './LivePlanner';

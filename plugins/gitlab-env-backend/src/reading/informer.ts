@@ -2,7 +2,7 @@ import {
   GitlabEnvError,
   KubernetesObject,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import { asGitlabEnvError, failure } from '../errors';
+import { asGitlabEnvError, failure, GitlabEnvFailure } from '../errors';
 import type { ListableKind } from './discovery';
 import { isRecord, statusMessage } from '../validation/json';
 import { inspectObject, PlannedKind } from './objects';
@@ -16,8 +16,28 @@ export type { InformerEvent };
 /** The namespaces a cluster-wide watch keeps; read per object, so never copied. */
 export interface NamespaceSet {
   has(namespace: string): boolean;
+  keys(): IterableIterator<string>;
   readonly size: number;
 }
+
+/** What one list of a kind found: what a replica shares with the others (see InformerOptions.sharedList). */
+export interface ListedKind {
+  objects: KubernetesObject[];
+  resourceVersion?: string;
+  warnings: Array<{ warning: GitlabEnvError; namespace?: string }>;
+  limited: boolean;
+  /** ISO time the list was made upstream. */
+  listedAt: string;
+  /** The cluster refused the list (RBAC): shared too, as lasting as the permission. */
+  refused?: GitlabEnvError;
+}
+
+/**
+ * How an informer keeps its kind: `watch` (list, then watch), `poll`
+ * (list every poll interval) or `once` (list when asked, as a read does,
+ * and hold what it found; see LivePlanner).
+ */
+export type InformerMode = 'watch' | 'poll' | 'once';
 
 /** What subscribers of an informer hear. */
 export interface InformerListener {
@@ -32,14 +52,28 @@ export interface InformerOptions {
   /** Undefined: the whole cluster, objects of `namespaces()` kept. */
   namespace?: string;
   labelSelector?: string;
-  mode: 'watch' | 'poll';
-  /** Lists the kind in the scope within `bounds`, telling the list's resourceVersion. */
+  mode: InformerMode;
+  /**
+   * Lists the kind in the scope (or in `namespace` alone, for a
+   * cluster-wide informer) within `bounds`, telling the list's
+   * resourceVersion.
+   */
   list(options: {
     signal: AbortSignal;
     bounds: ReadBounds;
     keep?: (namespace: string) => boolean;
+    namespace?: string;
     onResourceVersion(resourceVersion: string): void;
   }): Promise<KubernetesObject[]>;
+  /**
+   * The store replicas share: the first list may come from it (listed by
+   * another replica, or by this one before a restart), and lists made
+   * while the informer holds no watch go to it.
+   */
+  sharedList?: {
+    get(): Promise<ListedKind | undefined>;
+    set(listed: ListedKind): void;
+  };
   /**
    * Opens a watch of the kind in the scope with `query` (watch, bookmarks,
    * resourceVersion, timeoutSeconds, labelSelector); absent for a source
@@ -83,7 +117,8 @@ export function backoffDelay(
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise(resolve => {
-    const timer = setTimeout(done, ms);
+    // Infinity: until the signal ends it (setTimeout would fire at once).
+    const timer = Number.isFinite(ms) ? setTimeout(done, ms) : undefined;
     function done() {
       clearTimeout(timer);
       signal.removeEventListener('abort', done);
@@ -100,14 +135,29 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
  * watch again from the last version it saw when the API server ends it;
  * it lists again on `410 Gone`, and backs off with jitter when the stream
  * breaks (KAS or agentk dropped it, the agent disconnected). In `poll`
- * mode it lists every `pollIntervalMs` instead. Each relist passes on only
- * the differences. Objects are validated and Secrets redacted as in reads
+ * mode it lists every `pollIntervalMs` instead; in `once` mode it lists
+ * once and then only when asked (`relist`, `listNamespace`), holding what
+ * it found for reads. Each relist passes on only the differences. Objects are validated and Secrets redacted as in reads
  * (objects.ts), fail-closed; they are bounded by `maxObjects`. Their short
  * string values are shared across objects (informerStrings).
  */
 export class SharedInformer {
   private readonly byKey = new Map<string, KubernetesObject>();
+  /** The same objects by namespace, then `namespace/name`. */
+  private readonly byNamespace = new Map<
+    string,
+    Map<string, KubernetesObject>
+  >();
   private readonly listeners = new Set<InformerListener>();
+  /** Listeners of one namespace's objects (a cluster-wide informer's many environments). */
+  private readonly namespaceListeners = new Map<
+    string,
+    Set<InformerListener>
+  >();
+  /** Namespace lists in flight, so concurrent askers share one. */
+  private readonly namespaceLists = new Map<string, Promise<void>>();
+  /** When each namespace was last listed on its own (ms). */
+  private readonly namespaceListedAt = new Map<string, number>();
   private readonly controller = new AbortController();
   private readonly planned: PlannedKind;
   private resourceVersion: string | undefined;
@@ -130,6 +180,10 @@ export class SharedInformer {
   hasListed = false;
   /** When the newest upstream event or list arrived. */
   dataAt: string | undefined;
+  /** When the last list that succeeded was made (ms): what it holds is at least as new. */
+  listedAt: number | undefined;
+  /** When the last list failed (ms); undefined once one succeeds. */
+  failedAt: number | undefined;
 
   constructor(readonly options: InformerOptions) {
     this.currentMode = options.mode;
@@ -142,37 +196,65 @@ export class SharedInformer {
     });
   }
 
-  private currentMode: 'watch' | 'poll';
+  private currentMode: InformerMode;
 
-  get mode(): 'watch' | 'poll' {
+  get mode(): InformerMode {
     return this.currentMode;
   }
 
   /**
-   * A polled informer whose source can watch starts watching (a watch of
-   * its agent ended and freed a slot): it lists once more, then watches
-   * from that list's version. Subscribers hear it as a state change.
+   * Keeps the kind another way from now on; subscribers hear it as a
+   * state change. To `watch`: from a poll it lists once more, then watches
+   * from that list's version (a watch of its agent freed a slot); from
+   * `once` it watches from the version it holds (the API server replays
+   * what changed since, or answers 410 and it lists again). To `poll`: its
+   * watch, if open, ends (the planner needs the slot back); held data older
+   * than a poll interval is listed again at once. To `once`: its watch or
+   * polling ends and it holds what it has, current as of now.
    */
-  watchFromNow(): boolean {
-    if (this.currentMode === 'watch' || !this.options.watch) return false;
-    if (this.state === 'stopped') return false;
-    this.currentMode = 'watch';
-    this.relistRequested = true;
+  setMode(mode: InformerMode): boolean {
+    const previous = this.currentMode;
+    if (mode === previous || this.state === 'stopped') return false;
+    if (mode === 'watch' && !this.options.watch) return false;
+    this.currentMode = mode;
+    if (mode === 'watch' && previous === 'poll') this.relistRequested = true;
+    // Held data older than a poll (a first list under way serves as is).
+    if (
+      mode === 'poll' &&
+      previous === 'once' &&
+      this.hasListed &&
+      (this.listedAt ?? 0) < Date.now() - this.options.pollIntervalMs
+    )
+      this.relistRequested = true;
+    // A watch kept the data current until now.
+    if (mode === 'once' && previous === 'watch' && this.state === 'live')
+      this.listedAt = Date.now();
     this.wake?.();
     this.stateChanged();
     return true;
   }
 
-  /**
-   * A watching informer lists every `pollIntervalMs` from now on (the
-   * planner needs its watch slot back); its watch, if open, ends.
-   */
+  /** setMode('watch'): a polled informer whose slot came free. */
+  watchFromNow(): boolean {
+    return this.setMode('watch');
+  }
+
+  /** setMode('poll'): a watching informer gives its slot back. */
   pollFromNow(): boolean {
-    if (this.currentMode === 'poll' || this.state === 'stopped') return false;
-    this.currentMode = 'poll';
-    this.wake?.();
-    this.stateChanged();
-    return true;
+    return this.setMode('poll');
+  }
+
+  /**
+   * Since when (ms) what it holds of `namespace` is known current: now
+   * while a watch is live, else the start of the newest list that covered
+   * it; undefined before any list did.
+   */
+  currentSince(namespace?: string): number | undefined {
+    if (this.currentMode === 'watch' && this.state === 'live' && this.hasListed)
+      return Date.now();
+    const own = namespace ? this.namespaceListedAt.get(namespace) : undefined;
+    if (own === undefined) return this.listedAt;
+    return Math.max(own, this.listedAt ?? 0);
   }
 
   start() {
@@ -186,17 +268,73 @@ export class SharedInformer {
     await this.loop;
   }
 
-  subscribe(listener: InformerListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  /**
+   * Subscribes to every change, or to the changes of one namespace's
+   * objects (state changes are heard either way).
+   */
+  subscribe(listener: InformerListener, namespace?: string): () => void {
+    if (namespace === undefined) {
+      this.listeners.add(listener);
+      return () => this.listeners.delete(listener);
+    }
+    let set = this.namespaceListeners.get(namespace);
+    if (!set) this.namespaceListeners.set(namespace, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set!.delete(listener);
+      if (set!.size === 0 && this.namespaceListeners.get(namespace) === set)
+        this.namespaceListeners.delete(namespace);
+    };
   }
 
   get subscribers(): number {
-    return this.listeners.size;
+    let count = this.listeners.size;
+    for (const set of this.namespaceListeners.values()) count += set.size;
+    return count;
+  }
+
+  private eachListener(call: (listener: InformerListener) => void) {
+    this.listeners.forEach(call);
+    for (const set of this.namespaceListeners.values()) set.forEach(call);
   }
 
   objects(): KubernetesObject[] {
     return [...this.byKey.values()];
+  }
+
+  /** The objects it holds of one namespace. */
+  objectsIn(namespace: string): KubernetesObject[] {
+    return [...(this.byNamespace.get(namespace)?.values() ?? [])];
+  }
+
+  /** The object of that namespace and name, when it holds it. */
+  object(namespace: string, name: string): KubernetesObject | undefined {
+    return this.byNamespace.get(namespace)?.get(`${namespace}/${name}`);
+  }
+
+  /** Drops what it holds of a namespace nobody reads any more (a cluster-wide informer). */
+  forgetNamespace(namespace: string) {
+    const held = this.byNamespace.get(namespace);
+    if (!held) return;
+    for (const key of held.keys()) this.byKey.delete(key);
+    this.byNamespace.delete(namespace);
+    this.namespaceListedAt.delete(namespace);
+  }
+
+  /** Keeps the namespace index in step with what the events changed in byKey. */
+  private indexEvents(events: readonly InformerEvent[]) {
+    for (const { type, object } of events) {
+      const namespace = object.metadata?.namespace ?? '';
+      const key = objectKey(object);
+      let held = this.byNamespace.get(namespace);
+      if (type === 'DELETED') {
+        held?.delete(key);
+        if (held?.size === 0) this.byNamespace.delete(namespace);
+        continue;
+      }
+      if (!held) this.byNamespace.set(namespace, (held = new Map()));
+      held.set(key, object);
+    }
   }
 
   /** How many objects it holds in its whole scope. */
@@ -206,7 +344,7 @@ export class SharedInformer {
 
   /** Tells subscribers its state changed from outside (the planner's reason to poll it). */
   stateChanged() {
-    if (this.state !== 'stopped') this.listeners.forEach(l => l.state());
+    if (this.state !== 'stopped') this.eachListener(l => l.state());
   }
 
   /** Lists again now (a write changed something, a namespace was added to a watch across the cluster). */
@@ -214,6 +352,71 @@ export class SharedInformer {
     this.relistRequested = true;
     this.wake?.();
     return new Promise(resolve => this.afterList.push(resolve));
+  }
+
+  /** What it holds is out of date (a write changed it): the next read lists it again. */
+  markStale() {
+    this.listedAt = 0;
+    this.namespaceListedAt.clear();
+  }
+
+  /**
+   * Lists one namespace of a cluster-wide informer again, alone (a read
+   * that lacks an object there, a namespace new to it), passing on what
+   * differs; concurrent askers share the one list. An informer of one
+   * namespace lists itself again. Not for a watching informer: its watch
+   * keeps every namespace current, and a list of one would race it.
+   */
+  listNamespace(namespace: string): Promise<void> {
+    if (this.options.namespace !== undefined || this.currentMode === 'watch')
+      return this.relist();
+    const inFlight = this.namespaceLists.get(namespace);
+    if (inFlight) return inFlight;
+    const started = Date.now();
+    const listed = this.listOneNamespace(namespace, started).finally(() =>
+      this.namespaceLists.delete(namespace),
+    );
+    this.namespaceLists.set(namespace, listed);
+    return listed;
+  }
+
+  /** Resolves once a list of that namespace alone, if one is under way, is done. */
+  namespaceListed(namespace: string): Promise<void> {
+    return this.namespaceLists.get(namespace) ?? Promise.resolve();
+  }
+
+  private async listOneNamespace(namespace: string, started: number) {
+    this.options.onUpstream?.('list');
+    const bounds = new ReadBounds(
+      this.options.maxPagesPerList,
+      this.options.maxObjects,
+      () => undefined,
+      this.controller.signal,
+    );
+    try {
+      const listed = await this.options.list({
+        signal: this.controller.signal,
+        bounds,
+        namespace,
+        onResourceVersion: () => undefined,
+      });
+      if (this.state === 'stopped') return;
+      const held = new Map(this.byNamespace.get(namespace));
+      const events = replaceObjects(held, listed, objectKey);
+      for (const event of events) {
+        if (event.type === 'DELETED')
+          this.byKey.delete(objectKey(event.object));
+        else {
+          informerStrings.internValues(event.object);
+          this.byKey.set(objectKey(event.object), event.object);
+        }
+      }
+      this.indexEvents(events);
+      this.namespaceListedAt.set(namespace, started);
+      this.emit(events);
+    } catch {
+      // The kind's next list says what failed; this one only looked again.
+    }
   }
 
   /** Resolves everyone waiting for a list once one answered or failed. */
@@ -229,13 +432,24 @@ export class SharedInformer {
       JSON.stringify(error) !== JSON.stringify(this.error);
     this.state = state;
     this.error = error;
-    if (changed) this.listeners.forEach(l => l.state());
+    if (changed) this.eachListener(l => l.state());
   }
 
-  private emit(events: InformerEvent[]) {
+  private emit(events: InformerEvent[], dataAt = new Date().toISOString()) {
     if (events.length === 0 || this.state === 'stopped') return;
-    this.dataAt = new Date().toISOString();
+    this.dataAt = dataAt;
     this.listeners.forEach(l => l.events(events));
+    if (this.namespaceListeners.size === 0) return;
+    const byNamespace = new Map<string, InformerEvent[]>();
+    for (const event of events) {
+      const namespace = event.object.metadata?.namespace ?? '';
+      if (!this.namespaceListeners.has(namespace)) continue;
+      const list = byNamespace.get(namespace);
+      if (list) list.push(event);
+      else byNamespace.set(namespace, [event]);
+    }
+    for (const [namespace, list] of byNamespace)
+      this.namespaceListeners.get(namespace)?.forEach(l => l.events(list));
   }
 
   private keeps(namespace: string | undefined): boolean {
@@ -257,6 +471,11 @@ export class SharedInformer {
           await this.list();
           attempt = 0;
         }
+        if (this.currentMode === 'once') {
+          // Until asked to list again or to keep the kind current.
+          await this.pause(Infinity);
+          continue;
+        }
         if (this.currentMode === 'poll' || !this.options.watch) {
           await this.pause(this.options.pollIntervalMs);
           this.relistRequested = true;
@@ -276,7 +495,13 @@ export class SharedInformer {
           continue;
         }
         this.setState('reconnecting', detail);
+        this.failedAt = Date.now();
         this.listDone();
+        // A read's informer tries again when the next read asks.
+        if (this.currentMode === 'once') {
+          await this.pause(Infinity);
+          continue;
+        }
         // RBAC and a kind the server does not serve change rarely: poll
         // them, listing each time (a watch refused again would leave the
         // data as old as the last list).
@@ -296,7 +521,10 @@ export class SharedInformer {
   private pause(ms: number): Promise<void> {
     const wake = new AbortController();
     this.wake = () => wake.abort();
-    if (this.relistRequested && this.currentMode === 'poll')
+    if (this.relistRequested && this.currentMode !== 'watch')
+      return Promise.resolve();
+    // Woken by a mode change made while it was not pausing.
+    if (!Number.isFinite(ms) && this.currentMode !== 'once')
       return Promise.resolve();
     return sleep(ms, AbortSignal.any([this.controller.signal, wake.signal]));
   }
@@ -314,8 +542,85 @@ export class SharedInformer {
   }
 
   private async listOnce() {
+    const first = !this.hasListed && this.failedAt === undefined;
+    const started = Date.now();
+    // A namespace that joins a cluster-wide informer during its list may
+    // miss the pages before: it is listed alone (listNamespace), and this
+    // list changes only the namespaces it was asked for at its start.
+    const asked = this.options.namespaces
+      ? new Set(this.options.namespaces().keys())
+      : undefined;
+    const shared = this.options.sharedList;
+    let listed = first ? await shared?.get() : undefined;
+    if (listed?.refused) throw new GitlabEnvFailure(listed.refused);
+    if (!listed) {
+      try {
+        listed = await this.listUpstream();
+      } catch (error) {
+        const refused = asGitlabEnvError(error);
+        if (this.currentMode === 'once' && refused.code === 'KIND_FORBIDDEN')
+          shared?.set({
+            objects: [],
+            warnings: [],
+            limited: false,
+            listedAt: new Date(started).toISOString(),
+            refused,
+          });
+        throw error;
+      }
+      if (this.currentMode === 'once') shared?.set(listed);
+    }
+    const events = this.replaceListed(listed.objects, asked);
+    for (const event of events)
+      if (event.type !== 'DELETED') informerStrings.internValues(event.object);
+    this.indexEvents(events);
+    this.resourceVersion = listed.resourceVersion ?? '';
+    this.hasListed = true;
+    this.warnings = listed.warnings;
+    this.limited = listed.limited;
+    this.listedAt = Math.min(started, Date.parse(listed.listedAt) || started);
+    this.failedAt = undefined;
+    this.emit(events, listed.listedAt);
+    this.dataAt = listed.listedAt;
+    this.setState('live', undefined);
+    this.markSynced();
+  }
+
+  /**
+   * Takes a list's objects as what the informer holds of the namespaces it
+   * was asked for (all, for an informer of one namespace); objects of
+   * namespaces that joined meanwhile are added or updated, never deleted.
+   */
+  private replaceListed(
+    objects: KubernetesObject[],
+    asked: ReadonlySet<string> | undefined,
+  ): InformerEvent[] {
+    if (!asked) return replaceObjects(this.byKey, objects, objectKey);
+    const inAsked = (o: KubernetesObject) =>
+      asked.has(o.metadata?.namespace ?? '');
+    const held = new Map([...this.byKey].filter(([, o]) => inAsked(o)));
+    const events = replaceObjects(held, objects.filter(inAsked), objectKey);
+    const joined = objects.filter(o => !inAsked(o));
+    const merged = new Map(
+      joined.map(o => [objectKey(o), this.byKey.get(objectKey(o))!] as const),
+    );
+    for (const [key, before] of merged) if (!before) merged.delete(key);
+    events.push(
+      ...replaceObjects(merged, joined, objectKey).filter(
+        e => e.type !== 'DELETED',
+      ),
+    );
+    for (const { type, object } of events) {
+      if (type === 'DELETED') this.byKey.delete(objectKey(object));
+      else this.byKey.set(objectKey(object), object);
+    }
+    return events;
+  }
+
+  private async listUpstream(): Promise<ListedKind> {
     this.options.onUpstream?.('list');
-    const warnings: Array<{ warning: GitlabEnvError; namespace?: string }> = [];
+    const listedAt = new Date().toISOString();
+    const warnings: ListedKind['warnings'] = [];
     const { namespaces } = this.options;
     const bounds = new ReadBounds(
       this.options.maxPagesPerList,
@@ -323,26 +628,22 @@ export class SharedInformer {
       (warning, namespace) => warnings.push({ warning, namespace }),
       this.controller.signal,
     );
-    let listedVersion: string | undefined;
-    const listed = await this.options.list({
+    let resourceVersion: string | undefined;
+    const objects = await this.options.list({
       signal: this.controller.signal,
       bounds,
       keep: namespaces ? ns => this.keeps(ns) : undefined,
       onResourceVersion: rv => {
-        listedVersion = rv;
+        resourceVersion = rv;
       },
     });
-    const events = replaceObjects(this.byKey, listed, objectKey);
-    for (const event of events)
-      if (event.type !== 'DELETED') informerStrings.internValues(event.object);
-    this.resourceVersion = listedVersion ?? '';
-    this.hasListed = true;
-    this.warnings = warnings;
-    this.limited = bounds.exceeded;
-    this.dataAt = new Date().toISOString();
-    this.emit(events);
-    this.setState('live', undefined);
-    this.markSynced();
+    return {
+      objects,
+      resourceVersion,
+      warnings,
+      limited: bounds.exceeded,
+      listedAt,
+    };
   }
 
   /** One watch request, from the last resourceVersion, until the server or the informer ends it. */
@@ -439,7 +740,7 @@ export class SharedInformer {
           },
         },
       ];
-      this.listeners.forEach(l => l.state());
+      this.eachListener(l => l.state());
       return;
     }
     const rv = checked.metadata?.resourceVersion;
@@ -449,21 +750,45 @@ export class SharedInformer {
     if (!this.keeps(namespace)) return;
     const key = objectKey(checked);
     if (type === 'DELETED') {
-      if (this.byKey.delete(key)) this.emit([{ type, object: checked }]);
+      if (this.byKey.delete(key)) {
+        const events = [{ type, object: checked } as const];
+        this.indexEvents(events);
+        this.emit(events);
+      }
       return;
     }
     const held = this.byKey.get(key);
     if (!held && !this.hasRoom()) {
       if (!this.limited) {
         this.limited = true;
-        this.listeners.forEach(l => l.state());
+        this.eachListener(l => l.state());
       }
       return;
     }
     informerStrings.internValues(checked);
     this.byKey.set(key, checked);
-    this.emit([{ type: held ? 'MODIFIED' : 'ADDED', object: checked }]);
+    const events = [
+      {
+        type: held ? ('MODIFIED' as const) : ('ADDED' as const),
+        object: checked,
+      },
+    ];
+    this.indexEvents(events);
+    this.emit(events);
   }
+}
+
+/** Failures that concern the whole agent, not one kind: when every kind meets one, there is no partial answer. */
+export function isAgentWideFailure(error: GitlabEnvError | undefined): boolean {
+  return (
+    !!error &&
+    [
+      'AGENT_NOT_SHARED',
+      'AGENT_NEVER_CONNECTED',
+      'AGENT_NOT_CONNECTED',
+      'KAS_UNAVAILABLE',
+    ].includes(error.code)
+  );
 }
 
 /** Whether a failure means the agent itself is unreachable (every kind meets it). */

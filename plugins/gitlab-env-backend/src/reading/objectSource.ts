@@ -2,7 +2,7 @@ import {
   GitlabEnvError,
   KubernetesObject,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import { failure } from '../errors';
+import { failure, GitlabEnvFailure } from '../errors';
 import { collectionPath, objectPath } from '../validation';
 import type { ListableKind } from './discovery';
 import { isRecord } from '../validation/json';
@@ -38,7 +38,20 @@ export interface ObjectSource {
   get(ref: ObjectRef): Promise<KubernetesObject | undefined>;
 }
 
+/** The first page of a list, as kubectl and client-go's pager ask it. */
 const PAGE_SIZE = 500;
+/**
+ * The largest later page: each page is a round trip after the last, so a
+ * long list (a cluster's Pods) asks for what remains in few pages. A page
+ * the answer bound (maxResponseBytes) refuses is asked again at PAGE_SIZE.
+ */
+const MAX_PAGE_SIZE = 5000;
+
+function isLimitReached(error: unknown): boolean {
+  return (
+    error instanceof GitlabEnvFailure && error.detail.code === 'LIMIT_REACHED'
+  );
+}
 
 export function apiVersionOf(group: string, version: string): string {
   return group ? `${group}/${version}` : version;
@@ -91,11 +104,24 @@ export async function listKind(
   };
   const followed = new Set<string>();
   let token: string | undefined;
-  for (let page = 1; ; page++) {
-    const query = new URLSearchParams({ limit: String(PAGE_SIZE) });
+  let limit = PAGE_SIZE;
+  let grow = true;
+  // Pages are counted in PAGE_SIZE units of what came, so a larger page
+  // uses its share of maxPagesPerList.
+  let pages = 0;
+  for (;;) {
+    const query = new URLSearchParams({ limit: String(limit) });
     if (labelSelector) query.set('labelSelector', labelSelector);
     if (token) query.set('continue', token);
-    const list = await kas.get(`${collection}?${query}`, kind.label);
+    let list: any;
+    try {
+      list = await kas.get(`${collection}?${query}`, kind.label);
+    } catch (error) {
+      if (limit === PAGE_SIZE || !isLimitReached(error)) throw error;
+      limit = PAGE_SIZE;
+      grow = false;
+      continue;
+    }
     if (list === undefined) return objects;
     if (!isRecord(list) || !Array.isArray(list.items)) {
       throw failure(
@@ -104,6 +130,7 @@ export async function listKind(
         { resource: kind.label },
       );
     }
+    pages += Math.max(1, Math.ceil(list.items.length / PAGE_SIZE));
     for (const item of list.items) {
       const [itemNamespace, name] = namespaceAndName(item);
       if (keep && !keep(itemNamespace, name)) continue;
@@ -138,7 +165,7 @@ export async function listKind(
       );
       return objects;
     }
-    if (page >= bounds.maxPagesPerList) {
+    if (pages >= bounds.maxPagesPerList) {
       bounds.warn(
         limitWarning(
           `The list of ${kind.label} has more than ${bounds.maxPagesPerList} pages of ${PAGE_SIZE} (gitlabEnv.limits.maxPagesPerList); showing the first ${objects.length} objects.`,
@@ -150,6 +177,20 @@ export async function listKind(
     }
     followed.add(next);
     token = next;
+    // What remains (the API server says so without a selector), else twice
+    // the last page, within MAX_PAGE_SIZE and the pages left.
+    const remaining = list.metadata?.remainingItemCount;
+    if (grow)
+      limit = Math.max(
+        PAGE_SIZE,
+        Math.min(
+          MAX_PAGE_SIZE,
+          (bounds.maxPagesPerList - pages) * PAGE_SIZE,
+          typeof remaining === 'number' && remaining > 0
+            ? remaining
+            : limit * 2,
+        ),
+      );
   }
 }
 

@@ -88,6 +88,12 @@ function scopeMissing(host: string, missing: string[]): GitlabEnvFailure {
   );
 }
 
+/** The store replicas share, as the probe uses it. */
+export interface SharedFacts {
+  get<T>(key: string): Promise<T | undefined>;
+  set(key: string, value: unknown, ttlMs: number): void;
+}
+
 /** The failure a token problem stands for, if the facts show one. */
 export function tokenFailure(
   host: string,
@@ -112,6 +118,10 @@ export function tokenFailure(
 export class InstanceProbe {
   private cached?: { facts: Promise<InstanceFacts>; until: number };
   private lastVersion?: string;
+  /** The store replicas share: a check one made serves the others. */
+  private shared?: SharedFacts;
+  /** The next check asks GitLab, not the store: something contradicted the facts. */
+  private recheck = false;
 
   constructor(
     private readonly instance: GitlabInstanceConfig,
@@ -120,10 +130,15 @@ export class InstanceProbe {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** Shares the facts of successful checks with other replicas through `store`. */
+  shareThrough(store: SharedFacts) {
+    this.shared = store;
+  }
+
   facts(): Promise<InstanceFacts> {
     const now = this.now();
     if (this.cached && this.cached.until > now) return this.cached.facts;
-    const facts = this.check();
+    const facts = this.checkOrShared();
     this.cached = { facts, until: now + FACTS_TTL_MS };
     facts.then(
       result => {
@@ -147,7 +162,22 @@ export class InstanceProbe {
 
   /** Forget the facts (after GitLab refused something they promised). */
   invalidate(only?: Promise<InstanceFacts>) {
-    if (!only || this.cached?.facts === only) this.cached = undefined;
+    if (!only || this.cached?.facts === only) {
+      this.cached = undefined;
+      this.recheck = true;
+    }
+  }
+
+  private async checkOrShared(): Promise<InstanceFacts> {
+    const key = `instance|${this.instance.host}|${this.instance.baseUrl}`;
+    const shared = this.recheck ? undefined : this.shared;
+    this.recheck = false;
+    const stored = await shared?.get<InstanceFacts>(key);
+    if (stored) return stored;
+    const facts = await this.check();
+    if (!facts.checkError && !facts.token.problem)
+      this.shared?.set(key, facts, FACTS_TTL_MS);
+    return facts;
   }
 
   /** The version, when it is below the plugin's floor, as a failure. */

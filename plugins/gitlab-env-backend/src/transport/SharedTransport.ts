@@ -3,7 +3,12 @@ import { concurrencyLimit, Limit } from './concurrencyLimit';
 import { GitlabEnvConfig, GitlabInstanceConfig } from '../config';
 import { DiagnosticsRecorder } from './DiagnosticsRecorder';
 import { failure, GitlabEnvFailure } from '../errors';
-import { InstanceFacts, InstanceProbe, tokenFailure } from './InstanceProbe';
+import {
+  InstanceFacts,
+  InstanceProbe,
+  SharedFacts,
+  tokenFailure,
+} from './InstanceProbe';
 import { GitlabClient } from './gitlabClient';
 import { KasClient } from './kasClient';
 import { GitlabRestClient } from './gitlabRest';
@@ -37,6 +42,8 @@ export interface GitlabEnvTransport {
     options: { followed: boolean },
   ): Promise<() => void>;
   probe(instance: GitlabInstanceConfig): InstanceProbe;
+  /** Shares successful instance checks with other replicas through their common store. */
+  shareInstanceChecks?(store: SharedFacts | undefined): void;
   /** The instance's facts; fails with the token's or the version's problem. */
   usableInstance(instance: GitlabInstanceConfig): Promise<InstanceFacts>;
   /** Rethrows a GitLab failure, explained better by the instance check when it can be. */
@@ -48,6 +55,11 @@ export interface GitlabEnvTransport {
     instance: GitlabInstanceConfig,
     options?: { signal?: AbortSignal; version?: string },
   ): GitlabClient;
+  /**
+   * The KAS proxy URL the instance check found (or the configured one),
+   * without a trailing slash; KAS_UNAVAILABLE when there is none.
+   */
+  kasProxyUrlOf(instance: GitlabInstanceConfig, facts: InstanceFacts): string;
   /** A KAS client for an agent, at the URL the instance check found. */
   kas(
     instance: GitlabInstanceConfig,
@@ -67,6 +79,7 @@ export class SharedTransport implements GitlabEnvTransport {
   /** Streams holding a slot of each agent's budget (holdStream). */
   private readonly heldStreams = new Map<string, number>();
   private readonly probes = new Map<string, InstanceProbe>();
+  private sharedFacts?: SharedFacts;
   /** Agents KAS answered for lately: their requests need no tunnel-search allowance. */
   private readonly answeringAgents = new Set<string>();
 
@@ -149,9 +162,16 @@ export class SharedTransport implements GitlabEnvTransport {
         this.config.requestTimeoutMs,
         this.instanceLimit(instance.host),
       );
+      if (this.sharedFacts) probe.shareThrough(this.sharedFacts);
       this.probes.set(instance.host, probe);
     }
     return probe;
+  }
+
+  shareInstanceChecks(store: SharedFacts | undefined) {
+    if (!store) return;
+    this.sharedFacts = store;
+    this.probes.forEach(probe => probe.shareThrough(store));
   }
 
   /**
@@ -200,10 +220,7 @@ export class SharedTransport implements GitlabEnvTransport {
     );
   }
 
-  private kasProxyUrl(
-    instance: GitlabInstanceConfig,
-    facts: InstanceFacts,
-  ): string {
+  kasProxyUrlOf(instance: GitlabInstanceConfig, facts: InstanceFacts): string {
     const url = facts.kasUrl;
     if (!url) {
       throw failure(
@@ -226,7 +243,7 @@ export class SharedTransport implements GitlabEnvTransport {
     signal?: AbortSignal,
   ): KasClient {
     return this.kasAt(
-      this.kasProxyUrl(instance, facts),
+      this.kasProxyUrlOf(instance, facts),
       instance,
       agent,
       signal,

@@ -3,12 +3,13 @@ import {
   DeploymentTier,
   EnvironmentState,
   GitlabEnvError,
+  GitlabAgentRef,
   GitlabEnvironment,
   GitlabProjectRef,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { GitlabInstanceConfig } from '../config';
 import { failure } from '../errors';
-import { checkEnvironmentValues } from '../validation';
+import { checkEnvironmentValues, isNumericId } from '../validation';
 import { FIELD_SINCE, versionAtLeast } from './gitlabVersion';
 import { requestUpstream } from './http';
 import { isRecord } from '../validation/json';
@@ -136,6 +137,47 @@ const AGENT_ACTIVITY = /* GraphQL */ `
   }
 `;
 
+/**
+ * The agents shared through `user_access` with the projects the token's user
+ * is a member of (`Project.userAccessAuthorizedAgents`, as GitLab's own
+ * `user_authorized_agents.query.graphql`); GitLab lists them to Developers
+ * of the project only. Twenty projects a page keeps the nested connections
+ * well inside GraphQL's complexity limit.
+ */
+const USER_ACCESS_AGENTS = /* GraphQL */ `
+  query GitlabEnvUserAccessAgents($after: String) {
+    projects(membership: true, first: 20, after: $after) {
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+      nodes {
+        fullPath
+        userAccessAuthorizedAgents(first: 100) {
+          nodes {
+            agent {
+              id
+              name
+              webPath
+              project {
+                fullPath
+              }
+              connections {
+                nodes {
+                  connectedAt
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+`;
+
+/** Pages of member projects followed when listing agents: 2,000 projects. */
+const MAX_MEMBER_PROJECT_PAGES = 100;
+
 /** The numeric id at the end of a GitLab global id (`gid://gitlab/Clusters::Agent/4`). */
 export function idFromGid(gid: string): string {
   return gid.slice(gid.lastIndexOf('/') + 1);
@@ -204,6 +246,21 @@ function toEnvironment(
         }
       : undefined,
   };
+}
+
+/**
+ * The cursor of the page after `connection`: none at the last page, `loop`
+ * when GitLab sends a cursor already followed (a pagination loop).
+ */
+function nextPage(
+  connection: Record<string, any>,
+  followed: Set<string>,
+): { cursor?: string; loop?: true } {
+  const next = connection.pageInfo?.hasNextPage
+    ? connection.pageInfo.endCursor
+    : undefined;
+  if (typeof next !== 'string' || next === '') return {};
+  return followed.has(next) ? { loop: true } : { cursor: next };
 }
 
 /** Pages that repeat (a looping cursor) must not list an environment twice. */
@@ -348,11 +405,9 @@ export class GitlabClient {
             checkEnvironmentValues(toEnvironment(node, this.instance.baseUrl)),
           );
       }
-      const next = connection.pageInfo?.hasNextPage
-        ? connection.pageInfo.endCursor
-        : undefined;
-      if (typeof next !== 'string' || next === '') break;
-      if (followed.has(next) || next === after) {
+      const next = nextPage(connection, followed);
+      if (!next.cursor && !next.loop) break;
+      if (next.loop) {
         warnings.push({
           code: 'UPSTREAM_MALFORMED',
           message: `GitLab (${this.instance.host}) answered the environments of ${result?.project.fullPath} with a page cursor it had already sent (a pagination loop); showing the ${environments.length} environments read before it.`,
@@ -367,10 +422,84 @@ export class GitlabClient {
         });
         break;
       }
-      followed.add(next);
-      after = next;
+      followed.add(next.cursor!);
+      after = next.cursor;
     }
     return { ...result!, environments: uniqueById(environments), warnings };
+  }
+
+  /**
+   * Every agent shared through `user_access` with a project the token's
+   * user is a member of, once each, with the projects that share it. These
+   * are candidates: KAS alone decides (a group entry needs a direct group
+   * membership, which this list cannot tell).
+   */
+  async userAccessAgents(): Promise<{
+    /** `connections`: agentk connections KAS knows of now, when GitLab shows them. */
+    agents: Array<GitlabAgentRef & { connections?: number }>;
+    warnings: GitlabEnvError[];
+  }> {
+    const agents = new Map<string, GitlabAgentRef & { connections?: number }>();
+    const warnings: GitlabEnvError[] = [];
+    const followed = new Set<string>();
+    let after: string | undefined;
+    for (let page = 0; ; page++) {
+      const data = await this.query(USER_ACCESS_AGENTS, { after });
+      const connection = data.projects;
+      if (!isRecord(connection) || !Array.isArray(connection.nodes)) {
+        throw malformed('a project list without nodes');
+      }
+      for (const project of connection.nodes) {
+        const nodes = isRecord(project)
+          ? project.userAccessAuthorizedAgents?.nodes
+          : undefined;
+        for (const node of Array.isArray(nodes) ? nodes : []) {
+          const agent = isRecord(node) ? node.agent : undefined;
+          if (!isRecord(agent) || typeof agent.id !== 'string') continue;
+          const id = idFromGid(agent.id);
+          if (!isNumericId(id) || agents.has(id)) continue;
+          agents.set(id, {
+            id,
+            name: optionalString(agent.name) ?? id,
+            webUrl:
+              optionalString(agent.webPath) &&
+              `${this.instance.baseUrl}${agent.webPath}`,
+            configProject: optionalString(agent.project?.fullPath),
+            connections: Array.isArray(agent.connections?.nodes)
+              ? agent.connections.nodes.length
+              : undefined,
+          });
+        }
+      }
+      const next = nextPage(connection, followed);
+      if (!next.cursor && !next.loop) break;
+      if (next.loop) {
+        warnings.push({
+          code: 'UPSTREAM_MALFORMED',
+          message: `GitLab (${
+            this.instance.host
+          }) answered the token user's projects with a page cursor it had already sent (a pagination loop); listing the agents of the ${
+            page + 1
+          } pages read before it.`,
+        });
+        break;
+      }
+      if (page + 1 >= MAX_MEMBER_PROJECT_PAGES) {
+        warnings.push({
+          code: 'LIMIT_REACHED',
+          message: `The token's user on ${
+            this.instance.host
+          } is a member of more than ${
+            (page + 1) * 20
+          } projects; agents shared only with later projects are left out.`,
+          hint: 'Use a bot user that is a member of the projects and groups your agents share with, not of every project.',
+        });
+        break;
+      }
+      followed.add(next.cursor!);
+      after = next.cursor;
+    }
+    return { agents: [...agents.values()], warnings };
   }
 
   /**

@@ -46,7 +46,7 @@ function kasUnreachable(): GitlabEnvFailure {
   );
 }
 
-function agentNotConnected(agent: GitlabAgentRef): GitlabEnvFailure {
+export function agentNotConnected(agent: GitlabAgentRef): GitlabEnvFailure {
   return failure(
     'AGENT_NOT_CONNECTED',
     `The agent ${agent.name} is not connected to GitLab: KAS found no tunnel to its agentk.`,

@@ -1,5 +1,5 @@
-import { isRecord } from '../k8s/objects';
 import { KubernetesObject, ResourceNode } from '../types';
+import { eventSubjectMatcher } from './eventSubject';
 
 /** One Kubernetes Event about a resource, as `kubectl describe` lists it. @public */
 export interface ResourceEventSummary {
@@ -14,22 +14,6 @@ const stringOr = (value: unknown, fallback: string) =>
   typeof value === 'string' ? value : fallback;
 
 /**
- * Whether an Event is about a node: by uid when both sides have one (a
- * recreated object with the same name is another object), else by kind,
- * namespace and name.
- */
-function isAbout(event: KubernetesObject, node: ResourceNode): boolean {
-  const involved = (event as { involvedObject?: unknown }).involvedObject;
-  if (!isRecord(involved)) return false;
-  if (node.uid && involved.uid) return involved.uid === node.uid;
-  return (
-    involved.kind === node.kind &&
-    involved.name === node.name &&
-    (involved.namespace ?? '') === node.namespace
-  );
-}
-
-/**
  * The Events about one node among an environment's objects, newest first.
  *
  * @public
@@ -39,8 +23,9 @@ export function resourceEvents(
   objects: readonly KubernetesObject[],
 ): ResourceEventSummary[] {
   const events: ResourceEventSummary[] = [];
+  const isAbout = eventSubjectMatcher([node]);
   for (const object of objects) {
-    if (object?.kind !== 'Event' || !isAbout(object, node)) continue;
+    if (object?.kind !== 'Event' || !isAbout(object)) continue;
     const event = object as Record<string, any>;
     events.push({
       type: stringOr(event.type, 'Normal'),

@@ -4,7 +4,8 @@ import {
   NamespaceNarrowing,
   NarrowedScope,
 } from '../types';
-import { isRecord, str, annotationsOf, labelsOf } from '../k8s/objects';
+import { str, annotationsOf, labelsOf } from '../k8s/objects';
+import { EventSubject, eventSubjectMatcher } from '../events/eventSubject';
 import { fluxInventoryKeys, fluxOwnerByLabels, keyOf } from '../k8s/flux';
 import { resourceId } from '../k8s/resourceId';
 import { buildResourceGraph } from '../graph/buildResourceGraph';
@@ -121,12 +122,6 @@ function belongings(objects: KubernetesObject[]): Map<string, string[]> {
   return children;
 }
 
-function involvedUid(object: KubernetesObject): string | undefined {
-  const involved: unknown = (object as { involvedObject?: unknown })
-    .involvedObject;
-  return isRecord(involved) ? str(involved.uid) : undefined;
-}
-
 /**
  * The objects of a namespace others share that belong to this environment:
  * objects of `namespace` that belong to another environment or inventory
@@ -168,24 +163,24 @@ export function narrowToEnvironment(
         if (!inventory.has(child)) queue.push(child);
     }
   }
-  const hiddenUids = new Set<string>();
+  const hiddenSubjects: EventSubject[] = [];
   const kept: KubernetesObject[] = [];
   let hidden = 0;
   for (const object of objects) {
     const inScope = object.metadata?.namespace === namespace;
     if (inScope && hiddenIds.has(resourceId(keyOf(object)))) {
       hidden += 1;
-      const uid = str(object.metadata?.uid);
-      if (uid) hiddenUids.add(uid);
+      hiddenSubjects.push({
+        kind: String(object.kind),
+        namespace,
+        name: String(object.metadata?.name),
+        uid: str(object.metadata?.uid),
+      });
     } else kept.push(object);
   }
-  const about = (o: KubernetesObject) =>
-    o.kind === 'Event' ? involvedUid(o) : undefined;
+  const aboutHidden = eventSubjectMatcher(hiddenSubjects);
   return {
-    objects: kept.filter(o => {
-      const uid = about(o);
-      return !(uid && hiddenUids.has(uid));
-    }),
+    objects: kept.filter(o => o.kind !== 'Event' || !aboutHidden(o)),
     hidden,
     hiddenOwners: [...owners].sort().slice(0, MAX_OWNERS),
   };

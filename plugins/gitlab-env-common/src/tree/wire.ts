@@ -14,7 +14,11 @@ import {
   TreeWireNode,
 } from './types';
 
-/** A malformed tree on the wire: the page keeps what it holds and asks for a snapshot. */
+/**
+ * A malformed tree on the wire: the page keeps what it holds and asks for a snapshot.
+ *
+ * @public
+ */
 export class MalformedTreeError extends Error {
   constructor(what: string) {
     super(`The live tree is malformed: ${what}.`);

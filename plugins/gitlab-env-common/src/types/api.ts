@@ -105,7 +105,11 @@ export interface GitlabEnvironment {
    * computed it for the list; the UI then needs no resource read per card.
    */
   health?: HealthSummary;
-  /** How many objects Flux manages drifted, when the backend computed health. */
+  /**
+   * How many objects Flux manages drifted, as the backend counts them (with
+   * health, and in every resources answer): the UI shows this count and
+   * never derives its own.
+   */
   driftedCount?: number;
   /**
    * Errors and warnings of this environment: settings GitLab holds that the
@@ -154,8 +158,9 @@ export interface NarrowedScope {
 
 /**
  * `GET /entity/:namespace/:kind/:name/environments/:slug/desired`: desired vs
- * live for the live tab, against the objects it follows; no `desired` when
- * the environment has no Flux object.
+ * live, against the objects the environment's state holds (the live tab's
+ * when it is followed); the only place the comparison is served. No
+ * `desired` when the environment has no Flux object.
  * @public
  */
 export interface EnvironmentDesiredStateResponse {
@@ -182,8 +187,6 @@ export interface EnvironmentResourcesResponse {
   errors: GitlabEnvError[];
   /** ISO time the data was read from the cluster (it may come from cache). */
   fetchedAt: string;
-  /** Desired vs live from the repository, for Flux environments. */
-  desired?: DesiredStateComparison;
 }
 
 /** The body of every error response of the backend's routes. @public */

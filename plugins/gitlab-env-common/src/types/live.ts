@@ -71,6 +71,8 @@ export type LiveMessage =
       patch: ResourceGraphPatch;
       /** ISO time of the newest upstream event the patch contains. */
       dataAt: string;
+      /** How many objects drifted (the environment's `driftedCount`), when the patch changed it. */
+      driftedCount?: number;
     }
   | {
       type: 'status';

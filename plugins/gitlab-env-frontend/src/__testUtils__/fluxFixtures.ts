@@ -1,4 +1,5 @@
 import {
+  DesiredStateComparison,
   buildResourceGraph,
   EnvironmentResourcesResponse,
   GitlabEnvironment,
@@ -127,28 +128,32 @@ export function fluxResources(
     health: summarizeGraphHealth(graph),
     errors: [],
     fetchedAt: NOW,
-    desired: {
-      source: {
-        project: 'acme/shop',
-        ref: '5d6e7f8091a2b3c4',
-        path: 'deploy/production',
-      },
-      notRendered: ['configMapGenerator (needs kustomize build)'],
-      objects: [
-        {
-          id: '/ConfigMap/shop/config',
-          file: 'deploy/production/config.yaml',
-          state: 'differs',
-          changes: [
-            {
-              path: 'data.CURRENCY',
-              change: 'changed',
-              desired: 'USD',
-              live: 'EUR',
-            },
-          ],
-        },
-      ],
+  };
+}
+
+/** What the backend's `…/desired` route answers for these objects. */
+export function fluxComparison(): DesiredStateComparison {
+  return {
+    source: {
+      project: 'acme/shop',
+      ref: '5d6e7f8091a2b3c4',
+      path: 'deploy/production',
     },
+    notRendered: ['configMapGenerator (needs kustomize build)'],
+    objects: [
+      {
+        id: '/ConfigMap/shop/config',
+        file: 'deploy/production/config.yaml',
+        state: 'differs',
+        changes: [
+          {
+            path: 'data.CURRENCY',
+            change: 'changed',
+            desired: 'USD',
+            live: 'EUR',
+          },
+        ],
+      },
+    ],
   };
 }

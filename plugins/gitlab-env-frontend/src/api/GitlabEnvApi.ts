@@ -14,6 +14,7 @@ import {
   EnvironmentDesiredStateResponse,
   EnvironmentObjectResponse,
   EnvironmentResourcesResponse,
+  EnvironmentUsageResponse,
   OverviewStreamLine,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 
@@ -34,8 +35,8 @@ export interface GitlabEnvApi {
     options?: { signal?: AbortSignal },
   ): Promise<EnvironmentResourcesResponse>;
   /**
-   * Desired (the repository's manifests) vs live for an environment the
-   * tab follows live; a read's answer carries it in `desired` instead.
+   * Desired (the repository's manifests) vs live for an environment: the
+   * backend's one route for the comparison.
    */
   getDesiredState(
     entity: CompoundEntityRef,
@@ -53,6 +54,17 @@ export interface GitlabEnvApi {
     id: string,
     options?: { signal?: AbortSignal },
   ): Promise<EnvironmentObjectResponse>;
+  /**
+   * CPU and memory per pod and workload against requests and limits, and,
+   * for one pod or workload (`Kind/name`), its trend. The backend samples
+   * once for every viewer: ask again every `intervalSeconds`.
+   */
+  getEnvironmentUsage(
+    entity: CompoundEntityRef,
+    environmentSlug: string,
+    target?: { pod?: string; workload?: string },
+    options?: { signal?: AbortSignal },
+  ): Promise<EnvironmentUsageResponse>;
   /**
    * Reads the portal-wide deployment overview, calling `onLine` for each
    * line as it arrives so the page can fill while the backend works.

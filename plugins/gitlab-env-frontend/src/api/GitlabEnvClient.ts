@@ -15,6 +15,7 @@ import {
   EnvironmentDesiredStateResponse,
   EnvironmentObjectResponse,
   EnvironmentResourcesResponse,
+  EnvironmentUsageResponse,
   OverviewStreamLine,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { GitlabEnvApi, PodLogsHandlers } from './GitlabEnvApi';
@@ -80,6 +81,24 @@ export class GitlabEnvClient implements GitlabEnvApi {
         entity,
         environmentSlug,
       )}/object?id=${encodeURIComponent(id)}`,
+      options?.signal,
+    );
+  }
+
+  getEnvironmentUsage(
+    entity: CompoundEntityRef,
+    environmentSlug: string,
+    target: { pod?: string; workload?: string } = {},
+    options?: { signal?: AbortSignal },
+  ): Promise<EnvironmentUsageResponse> {
+    const query = new URLSearchParams();
+    if (target.pod) query.set('pod', target.pod);
+    if (target.workload) query.set('workload', target.workload);
+    const search = query.toString();
+    return this.send(
+      `${environmentPath(entity, environmentSlug)}/usage${
+        search ? `?${search}` : ''
+      }`,
       options?.signal,
     );
   }

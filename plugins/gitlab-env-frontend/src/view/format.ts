@@ -30,3 +30,18 @@ export function statusLine(
   const age = formatAge(node.createdAt, now);
   return [...node.status, ...(age ? [age] : [])].join(' · ');
 }
+
+/** CPU in cores as kubectl top prints it: `250m`, or cores past one (`1.25`). */
+export function formatCpu(cores: number | undefined): string {
+  if (cores === undefined) return '–';
+  if (cores < 1) return `${Math.round(cores * 1000)}m`;
+  return `${Number(cores.toFixed(2))}`;
+}
+
+/** Bytes in binary units as kubectl top prints them: `312Mi`, `1.5Gi`. */
+export function formatBytes(bytes: number | undefined): string {
+  if (bytes === undefined) return '–';
+  const gi = 2 ** 30;
+  if (bytes >= gi) return `${Number((bytes / gi).toFixed(2))}Gi`;
+  return `${Math.round(bytes / 2 ** 20)}Mi`;
+}

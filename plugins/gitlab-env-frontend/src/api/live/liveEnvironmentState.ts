@@ -54,13 +54,14 @@ export function applyLiveMessage(
         error: undefined,
         pollError: undefined,
       };
-    case 'patch':
+    case 'patch': {
       if (!state.tree) return state;
       return {
         ...state,
         tree: reader.apply(message.patch),
         dataAt: newest(state.dataAt, message.dataAt),
       };
+    }
     case 'status': {
       const next = {
         ...state,

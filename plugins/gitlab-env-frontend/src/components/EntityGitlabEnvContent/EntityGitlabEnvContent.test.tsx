@@ -1,5 +1,11 @@
 import { command } from '../../__testUtils__/commands';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import {
+  act,
+  fireEvent,
+  screen,
+  waitFor,
+  within,
+} from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setupServer } from 'msw/node';
 import { HttpResponse, delay, http } from 'msw';
@@ -32,6 +38,23 @@ jest.setTimeout(20_000);
 // as one without live updates does, and the tab polls (the live path is
 // tested in EntityGitlabEnvContent.live.test.tsx).
 beforeEach(() => server.use(noLiveUpdates()));
+
+/** Every timer API jest can fake but setInterval and clearInterval. */
+const ALL_BUT_INTERVALS = [
+  'Date',
+  'hrtime',
+  'nextTick',
+  'performance',
+  'queueMicrotask',
+  'requestAnimationFrame',
+  'cancelAnimationFrame',
+  'requestIdleCallback',
+  'cancelIdleCallback',
+  'setImmediate',
+  'clearImmediate',
+  'setTimeout',
+  'clearTimeout',
+] as const;
 
 function errorBody(code: GitlabEnvErrorCode, hint?: string) {
   return {
@@ -706,21 +729,40 @@ describe('EntityGitlabEnvContent', () => {
   });
 
   it('refreshes on an interval until the user pauses it', async () => {
-    const requests: string[] = [];
-    serveShop({ requests });
-    await renderTab({ refreshIntervalMs: 300 });
-    await waitFor(() => expect(requests.length).toBeGreaterThanOrEqual(3), {
-      timeout: 5000,
-    });
+    // Only intervals are faked: the test says when one passes, so what it
+    // counts never depends on how fast a loaded machine runs the page.
+    jest.useFakeTimers({ doNotFake: [...ALL_BUT_INTERVALS] });
+    try {
+      const requests: string[] = [];
+      serveShop({ requests });
+      await renderTab({ refreshIntervalMs: 300 });
+      // The list has arrived and no load is in flight (the poller starts
+      // none while one is).
+      const listRead = () =>
+        screen.findByText(/^Environments read /, undefined, {
+          timeout: 10_000,
+        });
+      await listRead();
+      expect(requests).toHaveLength(1);
+      for (const count of [2, 3]) {
+        act(() => jest.advanceTimersByTime(300));
+        await waitFor(() => expect(requests).toHaveLength(count), {
+          timeout: 10_000,
+        });
+        await listRead();
+      }
 
-    const toggle = screen.getByRole('checkbox', { name: /Auto-refresh/ });
-    expect(toggle).toBeChecked();
-    await userEvent.click(toggle);
-    expect(toggle).not.toBeChecked();
-    // Let any request already under way finish, then nothing new starts.
-    await new Promise(resolve => setTimeout(resolve, 50));
-    const afterPause = requests.length;
-    await new Promise(resolve => setTimeout(resolve, 900));
-    expect(requests.length).toBe(afterPause);
-  }, 20_000);
+      const toggle = screen.getByRole('checkbox', { name: /Auto-refresh/ });
+      expect(toggle).toBeChecked();
+      await userEvent.click(toggle);
+      expect(toggle).not.toBeChecked();
+      // Ten intervals pass: no load starts (it would show at once).
+      act(() => jest.advanceTimersByTime(3_000));
+      expect(screen.queryByText('Refreshing…')).not.toBeInTheDocument();
+      await listRead();
+      expect(requests).toHaveLength(3);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
 });

@@ -32,7 +32,9 @@ import { CommandList } from '../text/CommandBlock';
 import { COMPACT_TABLE_SX } from '../tableStyle';
 import { NodeActionsBar } from '../actions/NodeActionsBar';
 import { useNodeActions } from '../actions/useNodeActions';
+import { useEnvironmentScope } from '../actions/EnvironmentScope';
 import { ResourceLogs, hasLogs } from '../logs/ResourceLogs';
+import { UsagePanel, USAGE_KINDS } from '../usage';
 import { MessageText } from '../text/MessageText';
 import { WarningChip } from '../text/WarningChip';
 import { GitlabEnvErrorPanel } from '../errors/GitlabEnvErrorPanel';
@@ -53,7 +55,7 @@ export interface ResourceDrawerProps {
   initialTab?: DrawerTab;
 }
 
-export type DrawerTab = 'summary' | 'events' | 'yaml' | 'logs';
+export type DrawerTab = 'summary' | 'events' | 'yaml' | 'logs' | 'usage';
 
 /**
  * Everything about one resource: summary, events, YAML and the kubectl to
@@ -88,6 +90,9 @@ function DrawerBody({
   initialTab,
 }: ResourceDrawerProps & { node: TreeNode }) {
   const logs = hasLogs(node);
+  const scope = useEnvironmentScope();
+  // Usage needs the environment (the live tab's scope) and pods to sum.
+  const usage = Boolean(scope) && !node.missing && USAGE_KINDS.has(node.kind);
   const [tab, setTab] = useState<DrawerTab>(
     initialTab === 'logs' && !logs ? 'summary' : initialTab ?? 'summary',
   );
@@ -173,6 +178,7 @@ function DrawerBody({
         />
         <Tab label="YAML" value="yaml" disabled={!object} />
         {logs ? <Tab label="Logs" value="logs" /> : null}
+        {usage ? <Tab label="Usage" value="usage" /> : null}
       </Tabs>
       <Box sx={{ p: 2, overflow: 'auto', flexGrow: 1 }}>
         {tab !== 'logs' ? <DetailsState details={details} /> : null}
@@ -200,6 +206,9 @@ function DrawerBody({
         ) : null}
         {tab === 'events' && events ? (
           <EventList events={events} now={now} />
+        ) : null}
+        {tab === 'usage' && usage ? (
+          <UsagePanel kind={node.kind} name={node.name} />
         ) : null}
         {tab === 'logs' && logs && actions.logs?.allowed === false ? (
           <Alert severity="info" variant="outlined">

@@ -14,7 +14,10 @@ import {
   ENVIRONMENTS,
   environmentsResponse,
 } from '../../__testUtils__/fixtures';
-import { fluxResources } from '../../__testUtils__/fluxFixtures';
+import {
+  fluxComparison,
+  fluxResources,
+} from '../../__testUtils__/fluxFixtures';
 import {
   BASE_URL,
   ENTITY_URL,
@@ -65,11 +68,9 @@ function serveFluxAs(
       HttpResponse.json(resources),
     ),
     objectRoute(() => resources as EnvironmentResourcesResponse),
-    // The repository comparison, as the backend answers it beside a read.
+    // The comparison's one route: the resources answer carries none.
     http.get(`${ENTITY_URL}/environments/:slug/desired`, () =>
-      HttpResponse.json({
-        desired: (resources as EnvironmentResourcesResponse).desired,
-      }),
+      HttpResponse.json({ desired: fluxComparison() }),
     ),
   );
 }
@@ -106,7 +107,7 @@ describe('GitOps in the environment tab', () => {
     expect(within(panel).getByText('worker')).toBeInTheDocument();
   });
 
-  it("counts a card's drift from the objects it follows, not the list's older count", async () => {
+  it("shows the drift count the backend sent with the objects the card follows, not the list's older one", async () => {
     serveFluxAs({ ...production, driftedCount: 4 }, fluxResources(production));
     await renderTab({ route: '/?env=production' });
     await screen.findByRole('region', { name: 'GitOps' });
@@ -146,7 +147,7 @@ describe('GitOps in the environment tab', () => {
         ),
       ),
     ).toBeInTheDocument();
-    const repository = within(drawer).getByRole('table', {
+    const repository = await within(drawer).findByRole('table', {
       name: 'Fields that differ from the repository',
     });
     expect(
@@ -160,12 +161,11 @@ describe('GitOps in the environment tab', () => {
     );
   });
 
-  it('asks the backend for desired vs live when the tab follows the environment live (the snapshot carries none), and says why where there is none', async () => {
-    const { desired, ...live } = fluxResources(production);
+  it('asks the backend for desired vs live (the resources carry none), and says why where there is none', async () => {
     let asked = 0;
-    let answer: object = { desired };
+    let answer: object = { desired: fluxComparison() };
     serveFlux(
-      live,
+      fluxResources(production),
       http.get(`${ENTITY_URL}/environments/production/desired`, () => {
         asked += 1;
         return HttpResponse.json(answer);
@@ -253,13 +253,11 @@ describe('GitOps in the environment tab', () => {
 });
 
 /**
- * The tab on the live stream: the snapshot carries no `desired`, so the
- * panel asks `…/desired`, answered by `answer` (a body, or a Response).
+ * The tab on the live stream: the panel asks `…/desired`, answered by
+ * `answer` (a body, or a Response).
  */
 async function openLive(answer: () => object | Response) {
-  const { desired: _carriedByReadsOnly, ...snapshot } =
-    fluxResources(production);
-  const env = new EngineEnvironment(snapshot);
+  const env = new EngineEnvironment(fluxResources(production));
   const streams: TestLiveStream[] = [];
   const asked: string[] = [];
   server.use(
@@ -284,8 +282,7 @@ async function openLive(answer: () => object | Response) {
   return { env, stream: streams[0], asked, gitops };
 }
 
-const comparison = (): DesiredStateComparison =>
-  fluxResources(production).desired!;
+const comparison = (): DesiredStateComparison => fluxComparison();
 
 describe('The GitOps panel on the live tab', () => {
   it('asks the repository once when it opens and shows the comparison, with what it could not render; a live patch does not ask again', async () => {

@@ -4,7 +4,7 @@ import useAsyncRetry from 'react-use/esm/useAsyncRetry';
 import { gitlabEnvApiRef } from '../../api';
 import { useEnvironmentScope } from '../actions/EnvironmentScope';
 
-/** The repository comparison as the page has it: being read, answered, failed, or none. */
+/** The repository comparison as the page has it: being read, failed, or none. */
 export interface RepositoryComparison {
   comparison?: DesiredStateComparison;
   /** The backend answered; no `comparison` then means there is none to make. */
@@ -15,11 +15,10 @@ export interface RepositoryComparison {
 }
 
 /**
- * Desired vs live for the environment in view: the tree the page holds
- * carries none, so it is asked of the backend's `…/desired` route while
- * `wanted`, again only when `askAgainOn` changes: the panel asks once per
- * opening, the drawer when the object it shows or a Flux object changed —
- * never on every live patch.
+ * Desired vs live for the environment in view, from the backend's one
+ * route for it (`…/desired`), asked while `wanted` and again only when
+ * `askAgainOn` changes: the panel asks once per opening, the drawer when
+ * the object it shows or a Flux object changed — never on every live patch.
  */
 export function useRepositoryComparison({
   wanted,

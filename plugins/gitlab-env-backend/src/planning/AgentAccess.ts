@@ -1,0 +1,171 @@
+import { GitlabEnvironment } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { GitlabInstanceConfig } from '../config';
+import { asGitlabEnvError, GitlabEnvFailure } from '../errors';
+import { scopeKey } from '../locating/ownership';
+import { explainKasRefusal } from './explainKasRefusal';
+import { tokenFailure } from '../transport/InstanceProbe';
+import { invalidSetting } from '../validation';
+import { LocatedEntity } from '../locating/EnvironmentLocator';
+import { discoverListableKinds, ListableKind } from '../reading/discovery';
+import { missingKubernetesSetting } from '../locating/kubernetesSettings';
+import { SharedReadCache } from '../caching/sharedCache';
+import { GitlabEnvTransport } from '../transport/SharedTransport';
+import {
+  ClusterAccess,
+  GitlabEnvClusterSource,
+} from '../reading/clusterSources';
+
+/** Discovery changes when CRDs are installed, which is rare: keep it longer. */
+const DISCOVERY_TTL_MS = 5 * 60_000;
+
+/** One environment of a located entity, with the configured instance it is read through. */
+export interface EnvironmentContext {
+  /** The catalog entity the environment is read for. */
+  entityRef: string;
+  instance: GitlabInstanceConfig;
+  located: LocatedEntity;
+  environment: GitlabEnvironment;
+}
+
+/**
+ * How an environment's cluster is reached: through a backend module's
+ * source or KAS (after the instance check), the agent's discovery (one
+ * cached entry per agent, shared by every read), KAS refusals explained
+ * (token, agent never connected) and every outcome recorded for
+ * diagnostics. What is read through it is planned by LivePlanner.
+ */
+export class AgentAccess {
+  private readonly explanations = new WeakMap<object, Promise<never>>();
+
+  constructor(
+    private readonly transport: GitlabEnvTransport,
+    private readonly cache: SharedReadCache,
+    private readonly sources: readonly GitlabEnvClusterSource[],
+  ) {}
+
+  /** What an environment's read depends on: environments with one key share one state (LiveTarget.readKey). */
+  readKey({ instance, located, environment }: EnvironmentContext): string {
+    return `read|${instance.host}|${environment.agent?.id}|${
+      environment.namespace
+    }|${located.labelSelector ?? ''}|${
+      environment.fluxResourcePath ?? ''
+    }|${JSON.stringify(
+      environment.namespaceSource?.narrowing?.markers ?? '',
+    )}|${scopeKey(environment.actionScope)}`;
+  }
+
+  private moduleSource(
+    instance: GitlabInstanceConfig,
+    environment: GitlabEnvironment,
+  ) {
+    const target = { host: instance.host, agent: environment.agent! };
+    const source = this.sources.find(s => s.serves(target));
+    return source && { source, target };
+  }
+
+  /** Fails with the reason an environment cannot be read, when its settings say so. */
+  refuseUnreadable(ctx: EnvironmentContext): void {
+    const missing = missingKubernetesSetting(ctx.environment);
+    if (!missing) return;
+    // A value GitLab gave that failed validation was dropped: name it, not
+    // the gap it left.
+    const refused = invalidSetting(ctx.environment);
+    const reason = refused ? new GitlabEnvFailure(refused) : missing;
+    this.transport.diagnostics.failure(
+      ctx.instance.host,
+      reason.detail,
+      `${ctx.located.project.fullPath}: ${ctx.environment.name}`,
+    );
+    throw reason;
+  }
+
+  /** Names the cause of a KAS refusal (explainKasRefusal). */
+  private explainKasRefusal(
+    { instance, located, environment }: EnvironmentContext,
+    error: unknown,
+  ): Promise<never> {
+    return explainKasRefusal(
+      this.transport,
+      instance,
+      {
+        projectFullPath: located.project.fullPath,
+        environmentName: environment.name,
+      },
+      environment.agent!,
+      error,
+    );
+  }
+
+  /**
+   * A refusal is explained once: the same failure met again (a cached
+   * discovery, an environment's held state) gets the same explanation,
+   * without asking GitLab again.
+   */
+  private explained(ctx: EnvironmentContext, error: unknown): Promise<never> {
+    if (typeof error !== 'object' || error === null)
+      return this.explainKasRefusal(ctx, error);
+    let explanation = this.explanations.get(error);
+    if (!explanation) {
+      explanation = this.explainKasRefusal(ctx, error);
+      explanation.catch(() => undefined);
+      this.explanations.set(error, explanation);
+    }
+    return explanation;
+  }
+
+  /**
+   * Runs an agent's read through its cluster access, names the cause of a
+   * KAS refusal and records the outcome.
+   */
+  async throughAgent<T>(
+    ctx: EnvironmentContext,
+    read: (access: ClusterAccess) => Promise<T>,
+  ): Promise<T> {
+    const { instance, located, environment } = ctx;
+    const agent = environment.agent!;
+    const { host } = instance;
+    try {
+      const module = this.moduleSource(instance, environment);
+      let result: T;
+      if (module) {
+        result = await read({ via: 'module', ...module });
+      } else {
+        const facts = await this.transport.usableInstance(instance);
+        const kasScope = tokenFailure(host, facts, 'k8s_proxy');
+        if (kasScope) throw kasScope;
+        result = await read({
+          via: 'kas',
+          kas: signal => this.transport.kas(instance, facts, agent, signal),
+        }).catch(error => this.explained(ctx, error));
+      }
+      this.transport.diagnostics.agentResult(host, agent, 'ok');
+      return result;
+    } catch (error) {
+      const detail = asGitlabEnvError(error);
+      this.transport.diagnostics.agentResult(host, agent, detail.code);
+      this.transport.diagnostics.failure(
+        host,
+        detail,
+        `${located.project.fullPath}: ${environment.name} (agent ${agent.name})`,
+      );
+      throw error;
+    }
+  }
+
+  /** Discovery is shared by every read of an agent, so it runs on its own cache entry's signal. */
+  listableKinds(
+    ctx: EnvironmentContext,
+    access: ClusterAccess,
+    signal?: AbortSignal,
+  ): Promise<ListableKind[]> {
+    const agent = ctx.environment.agent!;
+    return this.cache.getOrLoad<ListableKind[]>(
+      `discovery|${ctx.instance.host}|${agent.id}`,
+      loadSignal =>
+        access.via === 'kas'
+          ? discoverListableKinds(access.kas(loadSignal))
+          : access.source.kinds(access.target, { signal: loadSignal }),
+      { ttlMs: DISCOVERY_TTL_MS, signal },
+    );
+  }
+}

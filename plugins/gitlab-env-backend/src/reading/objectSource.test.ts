@@ -1,0 +1,81 @@
+import { KubernetesObject } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { failure } from '../errors';
+import type { KasClient } from '../transport/kasClient';
+import { listKind } from './objectSource';
+import { ReadBounds } from './readBounds';
+
+const pods = {
+  group: '',
+  version: 'v1',
+  plural: 'pods',
+  kind: 'Pod',
+  label: 'Pod',
+  basePath: '/api/v1',
+};
+
+/** An API server with `count` pods that pages as Kubernetes does, refusing pages over `maxItems`. */
+function apiServer(count: number, maxItems = Infinity) {
+  const limits: number[] = [];
+  const kas = {
+    async get(path: string) {
+      const query = new URL(path, 'http://kas').searchParams;
+      const limit = Number(query.get('limit'));
+      const start = Number(query.get('continue') ?? 0);
+      limits.push(limit);
+      if (limit > maxItems)
+        throw failure('LIMIT_REACHED', 'The answer is larger than allowed.');
+      const end = Math.min(count, start + limit);
+      return {
+        kind: 'PodList',
+        metadata: {
+          resourceVersion: '7',
+          ...(end < count && {
+            continue: String(end),
+            remainingItemCount: count - end,
+          }),
+        },
+        items: Array.from({ length: end - start }, (_, i) => ({
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: `pod-${start + i}`, namespace: 'shop' },
+        })),
+      };
+    },
+  } as unknown as KasClient;
+  return { kas, limits };
+}
+
+const bounds = (maxPages = 100, maxObjects = 100_000) =>
+  new ReadBounds(maxPages, maxObjects, () => undefined);
+
+describe('listKind', () => {
+  it('asks for what remains after the first page, in pages of at most 5,000', async () => {
+    const { kas, limits } = apiServer(12_000);
+    const listed: KubernetesObject[] = await listKind(kas, pods, {
+      bounds: bounds(),
+    });
+    expect(listed).toHaveLength(12_000);
+    expect(new Set(listed.map(o => o.metadata?.name)).size).toBe(12_000);
+    expect(limits).toEqual([500, 5000, 5000, 1500]);
+  });
+
+  it('asks a page the answer bound refuses again at 500, and keeps to 500', async () => {
+    const { kas, limits } = apiServer(2_000, 1_000);
+    const listed = await listKind(kas, pods, { bounds: bounds() });
+    expect(listed).toHaveLength(2_000);
+    expect(limits).toEqual([500, 1500, 500, 500, 500]);
+  });
+
+  it('counts pages in units of 500 objects against maxPagesPerList', async () => {
+    const warnings: string[] = [];
+    const { kas, limits } = apiServer(12_000);
+    const listed = await listKind(kas, pods, {
+      bounds: new ReadBounds(4, 100_000, w => warnings.push(w.message)),
+    });
+    expect(listed).toHaveLength(2_000);
+    expect(limits).toEqual([500, 1500]);
+    expect(warnings).toEqual([
+      'The list of Pod has more than 4 pages of 500 (gitlabEnv.limits.maxPagesPerList); showing the first 2000 objects.',
+    ]);
+  });
+});

@@ -1,0 +1,1 @@
+export { UsagePanel, USAGE_KINDS } from './UsagePanel';
