@@ -211,7 +211,7 @@ describe('the compact tree and the object route against the simulator', () => {
     }
   });
 
-  it('follows an environment nobody follows for its drawer, once: the next drawer reads nothing', async () => {
+  it('reads an environment nobody follows once for its drawer: the next drawer reads nothing', async () => {
     const { backend, url } = await startBackend(simulator);
     try {
       const before = simulator.stats().requests;

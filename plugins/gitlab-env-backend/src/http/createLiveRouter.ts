@@ -75,7 +75,10 @@ export function writeUnlessStalled(
 }
 
 export interface LiveRouterOptions extends RouteDeps {
-  service: Pick<GitlabEnvironmentsService, 'locateLive'>;
+  service: Pick<
+    GitlabEnvironmentsService,
+    'locateLive' | 'getEnvironmentResources'
+  >;
   planner: LivePlanner;
   settings: LiveSettings;
 }
@@ -455,8 +458,9 @@ export function createLiveRouter(options: LiveRouterOptions): express.Router {
 
   // `GET …/environments/:slug/object?id=<node id>`: one object of the
   // environment for the drawer (EnvironmentObjectResponse), from the live
-  // store the stream follows (no upstream read when it is followed), as
-  // gitlab-env.resources.read, located like every environment read.
+  // store through the one read path (no upstream read when the stream
+  // follows it), as gitlab-env.resources.read, located like every
+  // environment read.
   router.get(
     '/entity/:namespace/:kind/:name/environments/:slug/object',
     route(
@@ -476,33 +480,27 @@ export function createLiveRouter(options: LiveRouterOptions): express.Router {
         locate: 'environment',
       },
       async ({ entity, located, environment, params, signal }, _req, res) => {
-        const target = await service.locateLive(entity, environment.slug, {
-          signal,
-          located,
-        });
-        // The live store: the state the stream follows, or started (and
-        // kept for the grace period, so the next drawer reads nothing).
-        const followed = await planner.follow(target);
-        try {
-          const body = environmentObject(
-            followed.environment.snapshot(),
-            params.id,
+        // The one read path: the live store's state when the stream follows
+        // the environment or it was read within the TTL (no upstream
+        // request), else its kinds listed once, held for the next drawer.
+        const state = await service.getEnvironmentResources(
+          entity,
+          environment.slug,
+          { signal, located },
+        );
+        const body = environmentObject(state, params.id);
+        if (!body)
+          throw failure(
+            'OBJECT_NOT_FOUND',
+            `${environment.name} holds no ${quote(
+              params.id.slice(0, 300),
+            )} now.`,
+            {
+              hint: 'It was deleted, or it is not one of this environment’s objects; the graph shows what it holds.',
+            },
           );
-          if (!body)
-            throw failure(
-              'OBJECT_NOT_FOUND',
-              `${environment.name} holds no ${quote(
-                params.id.slice(0, 300),
-              )} now.`,
-              {
-                hint: 'It was deleted, or it is not one of this environment’s objects; the graph shows what it holds.',
-              },
-            );
-          res.json(body);
-          return { found: Boolean(body.object), events: body.events.length };
-        } finally {
-          followed.release();
-        }
+        res.json(body);
+        return { found: Boolean(body.object), events: body.events.length };
       },
     ),
   );
