@@ -67,7 +67,13 @@ export const SiblingGroupNodeCard = memo(function SiblingGroupNodeCardView({
         <KindIcon kind={data.kind} sx={{ color: 'text.secondary' }} />
       </Box>
       <Box sx={{ minWidth: 0, flexGrow: 1 }}>
-        <Typography variant="body2" sx={{ fontWeight: 600 }}>
+        {/* A long kind (HorizontalPodAutoscalers) is cut, whole on hover. */}
+        <Typography
+          variant="body2"
+          noWrap
+          title={siblingGroupTitle(data)}
+          sx={{ fontWeight: 600 }}
+        >
           {siblingGroupTitle(data)}
         </Typography>
         <Box sx={{ display: 'flex', gap: 1 }}>
