@@ -8,7 +8,7 @@ import {
   buildResourceGraph,
   summarizeGraphHealth,
 } from '../src';
-import { generateEnvironment } from '../src/graph/testing/generateEnvironment';
+import { environmentAsServed } from './clusterObjects';
 
 import { median } from './timing';
 
@@ -19,17 +19,20 @@ export function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 }
 
+/** The pod as kubelet reports it once its container crash-loops: the rest of its status stays. */
 const crashing = (pod: KubernetesObject): KubernetesObject => ({
   ...pod,
   status: {
-    phase: 'Running',
-    containerStatuses: [
-      {
-        name: 'app',
+    ...pod.status,
+    containerStatuses: (pod.status?.containerStatuses ?? [{ name: 'app' }]).map(
+      (container: Record<string, unknown>) => ({
+        ...container,
+        ready: false,
+        started: false,
         restartCount: 10,
         state: { waiting: { reason: 'CrashLoopBackOff' } },
-      },
-    ],
+      }),
+    ),
   },
 });
 
@@ -120,15 +123,16 @@ export interface LiveEngineFigures {
   kustomizationEntries: number;
 }
 
-/** Applies `eventCount` realistic events to a `size`-object environment, and rebuilds it from scratch. */
+/**
+ * Applies `eventCount` realistic events to a `size`-object environment (as
+ * a cluster serves it and the backend hands it to the engine, unless given),
+ * and rebuilds it from scratch.
+ */
 export function measureLiveEngine(
   size: number,
   eventCount: number,
+  objects: KubernetesObject[] = environmentAsServed(size).objects,
 ): LiveEngineFigures {
-  // Parsed from JSON, as the backend gets them.
-  const objects: KubernetesObject[] = JSON.parse(
-    JSON.stringify(generateEnvironment(size)),
-  );
   const rebuild = () => summarizeGraphHealth(buildResourceGraph(objects));
   for (let i = 0; i < 8; i++) rebuild();
   const rebuilds: number[] = [];

@@ -16,47 +16,44 @@ export function time(work: () => unknown, runs: number): number {
   return median(times);
 }
 
-/** Medians of a workload and its baseline timed in turns, and the median of their per-turn ratios. */
+/** Medians of a workload and its baselines timed in turns, and the medians of their per-turn ratios. */
 export interface Paired {
   workMs: number;
-  baselineMs: number;
-  /** Median over the turns of work ÷ baseline: a slow moment of the machine slows both sides of a turn. */
-  ratio: number;
+  /** Per baseline, in the order given. */
+  baselineMs: number[];
+  /** Per baseline, the median over the turns of work ÷ baseline: a slow moment of the machine slows every side of a turn. */
+  ratio: number[];
 }
 
 /**
- * Times `work` and `baseline` in alternating turns after a shared warm-up,
- * so both see the same machine: the ratio is what to compare across runs
- * and machines, not the milliseconds.
+ * Times `work` and its baselines in turns after a shared warm-up, so all
+ * see the same machine: the ratios are what to compare across runs and
+ * machines, not the milliseconds.
  */
 export function timePaired(
   work: () => unknown,
-  baseline: () => unknown,
+  baselines: Array<() => unknown>,
   runs: number,
 ): Paired {
-  for (let i = 0; i < 8; i++) {
-    work();
-    baseline();
-  }
-  const works: number[] = [];
-  const baselines: number[] = [];
-  const ratios: number[] = [];
+  const all = [work, ...baselines];
+  for (let i = 0; i < 8; i++) for (const run of all) run();
+  const times: number[][] = all.map(() => []);
+  const ratios: number[][] = baselines.map(() => []);
   for (let i = 0; i < runs; i++) {
-    // Which goes first alternates, so neither always follows the other's garbage.
-    const order = i % 2 === 0 ? [work, baseline] : [baseline, work];
-    const took = order.map(run => {
+    // Which goes first rotates, so none always follows another's garbage.
+    const took: number[] = new Array(all.length);
+    for (let k = 0; k < all.length; k++) {
+      const at = (i + k) % all.length;
       const started = performance.now();
-      run();
-      return performance.now() - started;
-    });
-    const [workMs, baselineMs] = i % 2 === 0 ? took : [took[1], took[0]];
-    works.push(workMs);
-    baselines.push(baselineMs);
-    ratios.push(workMs / baselineMs);
+      all[at]();
+      took[at] = performance.now() - started;
+    }
+    took.forEach((ms, at) => times[at].push(ms));
+    baselines.forEach((_, b) => ratios[b].push(took[0] / took[b + 1]));
   }
   return {
-    workMs: median(works),
-    baselineMs: median(baselines),
-    ratio: median(ratios),
+    workMs: median(times[0]),
+    baselineMs: times.slice(1).map(median),
+    ratio: ratios.map(median),
   };
 }

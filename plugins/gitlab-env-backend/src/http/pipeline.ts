@@ -129,6 +129,19 @@ export interface RouteContext<P> {
   opened: (meta?: JsonObject) => Promise<void>;
 }
 
+/**
+ * A route's declaration and its own work, apart from how the answer is
+ * sent: the HTTP route (route.ts) and the actions registry's action run the
+ * same core through the same pipeline.
+ */
+export interface RouteCore<P, B> {
+  spec: RouteSpec<P>;
+  /** The route's own work, once every step of the pipeline passed. */
+  run: (context: RouteContext<P>) => Promise<B>;
+  /** What the audit record says of the outcome. */
+  outcome: (body: B) => JsonObject;
+}
+
 /** What a call comes with: the caller's credentials and its parameters. */
 export interface PipelineCall {
   credentials: BackstageCredentials;
@@ -136,6 +149,13 @@ export interface PipelineCall {
   /** The HTTP request, for the auditor to name the caller and address; absent for other callers. */
   request?: Request;
   signal?: AbortSignal;
+  /**
+   * What the audit record says of how a call without an HTTP request came
+   * (e.g. the actions registry and the action's id). Without a request the
+   * auditor can only name the plugin itself, so the record's `actor` names
+   * the caller from `credentials`.
+   */
+  via?: JsonObject;
 }
 
 export interface PipelineDeps {
@@ -231,6 +251,20 @@ function entityNotFound(entityRef: string) {
   );
 }
 
+/** Who calls, as Backstage names the principal: a user's entity ref, a service's subject. */
+export function principalName(credentials: BackstageCredentials): string {
+  const principal = credentials.principal as {
+    type?: string;
+    userEntityRef?: string;
+    subject?: string;
+  };
+  if (principal?.type === 'user' && principal.userEntityRef)
+    return principal.userEntityRef;
+  if (principal?.type === 'service' && principal.subject)
+    return principal.subject;
+  return principal?.type ?? 'unknown';
+}
+
 export class RequestPipeline {
   constructor(private readonly deps: PipelineDeps) {}
 
@@ -258,6 +292,8 @@ export class RequestPipeline {
       severityLevel: spec.audit.severity ?? 'low',
       request: call.request,
       meta: {
+        ...(!call.request && { actor: principalName(call.credentials) }),
+        ...call.via,
         ...spec.audit.meta?.(call.raw),
         ...(spec.body && !unreadable && spec.audit.body?.(body)),
       },
@@ -293,6 +329,16 @@ export class RequestPipeline {
       if (typeof error === 'object' && error !== null) audited.add(error);
       throw error;
     }
+  }
+
+  /** Runs a route's core through every step and returns its answer (audited as `run` does). */
+  async answer<P, B>(core: RouteCore<P, B>, call: PipelineCall): Promise<B> {
+    let body: B | undefined;
+    await this.run(core.spec, call, async context => {
+      body = await core.run(context);
+      return core.outcome(body);
+    });
+    return body as B;
   }
 
   private async prepare<P>(

@@ -34,63 +34,70 @@ const items = (value: unknown): readonly unknown[] =>
 const specOf = (object: KubernetesObject): Record<string, any> =>
   isRecord(object.spec) ? object.spec : NO_FIELDS;
 
-/** What a Pod refers to by name. */
-export type PodReference = 'PersistentVolumeClaim' | 'ConfigMap' | 'Secret';
+/** The names a Pod refers to, by kind, each in spec order. */
+export interface PodReferences {
+  /** Claims of `persistentVolumeClaim` volumes. */
+  readonly claims: NameList;
+  /** From volumes (projected included), then `envFrom` and `env[].valueFrom` of the containers and init containers. */
+  readonly configMaps: NameList;
+  readonly secrets: NameList;
+}
+
+const podReferences: PodReferences = {
+  claims: new NameList(),
+  configMaps: new NameList(),
+  secrets: new NameList(),
+};
+let lastPod: KubernetesObject | undefined;
 
 /**
- * The names of one kind a Pod refers to, in spec order: claims from
- * `persistentVolumeClaim` volumes; ConfigMaps and Secrets from volumes
- * (projected included), then `envFrom` and `env[].valueFrom` of the
- * containers and init containers.
+ * The names a Pod refers to. The relations that read them (mounts, uses)
+ * ask in turn for the same Pod, so one walk of it serves them all: the
+ * lists hold the last Pod asked for until another is.
  */
-export function podReferenceNames(
-  pod: KubernetesObject,
-  kind: PodReference,
-  into: NameList,
-) {
-  into.count = 0;
+export function podReferencesOf(pod: KubernetesObject): PodReferences {
+  if (pod === lastPod) return podReferences;
+  const { claims, configMaps, secrets } = podReferences;
+  claims.count = 0;
+  configMaps.count = 0;
+  secrets.count = 0;
   const spec = specOf(pod);
-  const configMap = kind === 'ConfigMap';
   for (const volume of items(spec.volumes)) {
     if (!isRecord(volume)) continue;
-    if (kind === 'PersistentVolumeClaim') {
-      if (isRecord(volume.persistentVolumeClaim))
-        into.add(volume.persistentVolumeClaim.claimName);
-      continue;
-    }
-    if (configMap && isRecord(volume.configMap))
-      into.add(volume.configMap.name);
-    if (!configMap && isRecord(volume.secret))
-      into.add(volume.secret.secretName);
+    if (isRecord(volume.persistentVolumeClaim))
+      claims.add(volume.persistentVolumeClaim.claimName);
+    if (isRecord(volume.configMap)) configMaps.add(volume.configMap.name);
+    if (isRecord(volume.secret)) secrets.add(volume.secret.secretName);
     if (!isRecord(volume.projected)) continue;
     for (const source of items(volume.projected.sources)) {
       if (!isRecord(source)) continue;
-      const projected = configMap ? source.configMap : source.secret;
-      if (isRecord(projected)) into.add(projected.name);
+      if (isRecord(source.configMap)) configMaps.add(source.configMap.name);
+      if (isRecord(source.secret)) secrets.add(source.secret.name);
     }
   }
-  if (kind === 'PersistentVolumeClaim') return;
-  addContainerReferences(spec.containers, configMap, into);
-  addContainerReferences(spec.initContainers, configMap, into);
+  addContainerReferences(spec.containers, configMaps, secrets);
+  addContainerReferences(spec.initContainers, configMaps, secrets);
+  lastPod = pod;
+  return podReferences;
 }
 
 function addContainerReferences(
   containers: unknown,
-  configMap: boolean,
-  into: NameList,
+  configMaps: NameList,
+  secrets: NameList,
 ) {
   for (const container of items(containers)) {
     if (!isRecord(container)) continue;
     for (const from of items(container.envFrom)) {
       if (!isRecord(from)) continue;
-      const ref = configMap ? from.configMapRef : from.secretRef;
-      if (isRecord(ref)) into.add(ref.name);
+      if (isRecord(from.configMapRef)) configMaps.add(from.configMapRef.name);
+      if (isRecord(from.secretRef)) secrets.add(from.secretRef.name);
     }
     for (const env of items(container.env)) {
       if (!isRecord(env) || !isRecord(env.valueFrom)) continue;
       const { configMapKeyRef, secretKeyRef } = env.valueFrom;
-      const ref = configMap ? configMapKeyRef : secretKeyRef;
-      if (isRecord(ref)) into.add(ref.name);
+      if (isRecord(configMapKeyRef)) configMaps.add(configMapKeyRef.name);
+      if (isRecord(secretKeyRef)) secrets.add(secretKeyRef.name);
     }
   }
 }

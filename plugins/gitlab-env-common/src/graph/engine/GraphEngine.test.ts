@@ -85,4 +85,45 @@ describe('the graph engine', () => {
     expect(reads - readsBefore).toBeLessThan(40);
     expect(sizes().reads - readsBefore).toBeLessThan(40);
   });
+
+  it('indexes labels only under the names lookups ask for, from the objects already there and those that come after', () => {
+    const engine = new GraphEngine();
+    const sizes = () => (engine as any).keys.sizes();
+    const pod = (name: string, app: string): KubernetesObject => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name,
+        namespace: 'ns',
+        uid: `uid-${name}`,
+        labels: {
+          app,
+          'pod-template-hash': name,
+          'app.kubernetes.io/name': app,
+        },
+      },
+    });
+    const service: KubernetesObject = {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'web', namespace: 'ns', uid: 'uid-web' },
+      spec: { selector: { app: 'web' } },
+    };
+    engine.load([pod('a', 'web'), pod('b', 'db')]);
+    expect(sizes()).toMatchObject({ podLabels: 0, others: 0 });
+    const patch = engine.apply([
+      { type: 'ADDED', object: service },
+      { type: 'ADDED', object: pod('c', 'web') },
+    ]);
+    // The selector's label name, with the values of every Pod: app=web, app=db.
+    expect(sizes()).toMatchObject({ podLabels: 2, others: 0 });
+    expect(patch.edgesAdded.map(e => e.target).sort()).toEqual([
+      '/Pod/ns/a',
+      '/Pod/ns/c',
+    ]);
+    const later = engine.apply({ type: 'ADDED', object: pod('d', 'web') });
+    expect(later.edgesAdded).toEqual([
+      { source: '/Service/ns/web', target: '/Pod/ns/d', type: 'selects' },
+    ]);
+  });
 });

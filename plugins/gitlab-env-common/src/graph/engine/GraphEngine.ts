@@ -16,7 +16,7 @@ import {
 import { counted } from '../summarizeGraphHealth';
 import { compareIds } from '../forestOrder';
 import { serviceSelector } from '../references';
-import { BUILTIN_RELATIONS, RelationSet } from '../relations';
+import { BUILTIN_RELATIONS, REFERENCE_LABELS, RelationSet } from '../relations';
 import { RelationContext } from '../relations/types';
 import { hasResourceKey, namespaceOf, resourceId } from '../../k8s/resourceId';
 import { BidTable } from './bids';
@@ -26,7 +26,7 @@ import { EngineContext, EngineLookups } from './context';
 import { EDGE_TYPE_NUMBER, EdgeChanges, EdgeTable } from './edges';
 import { Forest, ForestNodes } from './forest';
 import { FrameTable, MissingEntry, listedEntries } from './frames';
-import { FIXED, KeyIndex, POD_LABEL, isSlashed } from './keys';
+import { FIXED, KeyIndex, KindKeys, POD_LABEL, isSlashed } from './keys';
 import {
   ApiVersions,
   copyNode,
@@ -98,6 +98,10 @@ export class GraphEngine implements EngineLookups, ForestNodes {
    * name, never flattened.
    */
   private readonly prefixes: Array<string | undefined> = [];
+  /** The name keys of each object node's kind and namespace. */
+  private readonly kindKeysOf: Array<KindKeys | undefined> = [];
+  /** Those of the last object upserted: lists come kind by kind. */
+  private lastKindKeys: KindKeys | undefined = undefined;
   /** Place in the input: the order objects were first added; Missing entries after all. */
   private orders = new Int32Array(0);
   private severities = new Int8Array(0);
@@ -412,7 +416,13 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     // The group never holds a `/` (see isSlashed).
     const slashed =
       name.includes('/') || namespace.includes('/') || kind.includes('/');
-    const kindKeys = this.keys.kindsOf(namespace).of(kind);
+    let kindKeys = this.lastKindKeys;
+    if (
+      kindKeys === undefined ||
+      kindKeys.kind !== kind ||
+      kindKeys.namespace !== namespace
+    )
+      this.lastKindKeys = kindKeys = this.keys.kindsOf(namespace).of(kind);
     const slashedId = slashed
       ? resourceId({ group, kind, namespace, name })
       : undefined;
@@ -437,6 +447,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
       const slot = this.allocate(node, this.nextOrder++, severityOf(node));
       this.objectsOf[slot] = object;
       this.prefixes[slot] = prefix;
+      this.kindKeysOf[slot] = kindKeys;
       this.keys.joinAll(slot, node, object, kindKeys, heldName, slashed);
       this.notifyAll(this.keys.takeChanged(), object, undefined);
       this.objectTotal += 1;
@@ -692,7 +703,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     context.origin = origin;
     context.node = node;
     context.object = this.objectsOf[origin]!;
-    context.kinds = this.keys.kindsOf(node.namespace);
+    context.kinds = this.kindKeysOf[origin]!.kinds;
     context.listing = undefined;
     return context;
   }
@@ -863,29 +874,23 @@ export class GraphEngine implements EngineLookups, ForestNodes {
   selectPods(frame: number, selector: Record<string, unknown>) {
     const { namespace } = this.nodes[this.frames.origin[frame]]!;
     let smallestSize = 0;
-    let smallestLabel: string | undefined;
+    let smallestHome: Map<string, number> | undefined;
     let smallestValue = '';
     for (const label of Object.keys(selector)) {
       const value = selector[label];
       if (typeof value !== 'string') continue;
-      const size = this.keys.countOf(
-        this.keys.heldPodLabel(namespace, label, value),
-      );
-      if (smallestLabel === undefined || size < smallestSize) {
+      const home = this.podLabelHome(namespace, label);
+      const size = this.keys.countOf(home.get(value));
+      if (smallestHome === undefined || size < smallestSize) {
         smallestSize = size;
-        smallestLabel = label;
+        smallestHome = home;
         smallestValue = value;
       }
     }
     const selected: number[] = [];
-    if (smallestLabel === undefined) return selected;
+    if (smallestHome === undefined) return selected;
     // A Pod the selector matches holds this pair: its changes reach here.
-    const held = this.look(
-      this.keys.podLabelHome(namespace, smallestLabel),
-      smallestValue,
-      POD_LABEL,
-      frame,
-    );
+    const held = this.look(smallestHome, smallestValue, POD_LABEL, frame);
     for (const pod of this.keys.slotsOf(held))
       if (selectorMatches(this.objectsOf[pod]!.metadata?.labels, selector))
         selected.push(pod);
@@ -901,12 +906,66 @@ export class GraphEngine implements EngineLookups, ForestNodes {
 
   /** In input order: a node's first inventory claims it. */
   byReferenceLabel(frame: number, label: string, value: string) {
-    const home = this.keys.referenceHome(label);
-    const held = this.look(home, value, 0, frame);
+    if (!REFERENCE_LABELS.includes(label)) return NO_SLOTS;
+    const held = this.look(this.referenceHome(label), value, 0, frame);
     if (held === undefined) return NO_SLOTS;
     return this.keys
       .slotsOf(held)
       .sort((a, b) => this.orders[a] - this.orders[b]);
+  }
+
+  /** The values of a Pod label in a namespace, indexed from the namespace's Pods on first use. */
+  private podLabelHome(namespace: string, label: string): Map<string, number> {
+    const home = this.keys.podLabelHome(namespace, label);
+    if (home !== undefined) return home;
+    const pods: number[] = [];
+    const names = this.keys.namesOf(namespace, 'Pod');
+    if (names !== undefined)
+      for (const held of names.values())
+        for (const slot of this.keys.slotsOf(held))
+          if (this.nodes[slot]!.group === '' && this.holdsObject(slot))
+            pods.push(slot);
+    return this.indexLabel(
+      this.keys.addPodLabel(namespace, label),
+      label,
+      pods,
+      POD_LABEL,
+    );
+  }
+
+  /** The values of a reference label, indexed from every object on first use. */
+  private referenceHome(label: string): Map<string, number> {
+    const home = this.keys.referenceHome(label);
+    if (home !== undefined) return home;
+    const labelled: number[] = [];
+    for (let slot = 0; slot < this.slotCount; slot++)
+      if (this.holdsObject(slot)) labelled.push(slot);
+    return this.indexLabel(
+      this.keys.addReferenceLabel(label),
+      label,
+      labelled,
+      0,
+    );
+  }
+
+  /** Joins the slots' values of a label to a new home, in the order their objects came, as if indexed all along. */
+  private indexLabel(
+    home: Map<string, number>,
+    label: string,
+    slots: number[],
+    flags: number,
+  ): Map<string, number> {
+    slots.sort((a, b) => this.orders[a] - this.orders[b]);
+    for (const slot of slots) {
+      const value = this.labelsOf(slot)[label];
+      if (typeof value === 'string') this.keys.place(home, value, slot, flags);
+    }
+    return home;
+  }
+
+  /** Whether the slot holds a node built from an object that stays after this apply. */
+  private holdsObject(slot: number): boolean {
+    return this.objectsOf[slot] !== undefined && this.alive(slot);
   }
 
   labelsOf(slot: number) {
@@ -1007,6 +1066,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
       this.nodes[slot] = undefined;
       this.objectsOf[slot] = undefined;
       this.prefixes[slot] = undefined;
+      this.kindKeysOf[slot] = undefined;
       this.itemsOf[slot] = undefined;
       this.releasedNow[slot] = 0;
       this.bids.clearSlot(slot);

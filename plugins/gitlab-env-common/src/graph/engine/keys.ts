@@ -1,6 +1,5 @@
 import { KubernetesObject, ResourceKey, ResourceNode } from '../../types';
 import { isRecord } from '../../k8s/objects';
-import { REFERENCE_LABELS } from '../relations/types';
 import { resourceId } from '../../k8s/resourceId';
 import { Numbers, grown } from './columns';
 import type { FrameTable, MissingEntry } from './frames';
@@ -17,7 +16,12 @@ export class KindKeys {
   private prefix = '';
   private prefixes: Map<string, string> | undefined = undefined;
 
-  constructor(readonly kind: string, readonly namespace: string) {}
+  readonly namespace: string;
+
+  /** `kinds`: those of its namespace, where lookups by kind and name from its nodes start. */
+  constructor(readonly kind: string, readonly kinds: NamespaceKinds) {
+    this.namespace = kinds.namespace;
+  }
 
   /**
    * The id prefix `group/Kind/namespace/` of a group's nodes of an
@@ -49,7 +53,7 @@ export class NamespaceKinds {
   of(kind: string): KindKeys {
     let kindKeys = this.kinds.get(kind);
     if (kindKeys === undefined) {
-      kindKeys = new KindKeys(kind, this.namespace);
+      kindKeys = new KindKeys(kind, this);
       this.kinds.set(kind, kindKeys);
     }
     return kindKeys;
@@ -110,14 +114,21 @@ export const POD_LABEL = 2;
  * A key is made when an inference reads it (so a node that appears later
  * reaches the reader) or a second node joins, and dropped once it has no
  * member, Missing entry or live reader.
+ *
+ * Labels are indexed only under the label names lookups have asked for
+ * (see addPodLabel, addReferenceLabel): objects as clusters serve them
+ * carry many labels (the recommended app.kubernetes.io ones, template
+ * hashes, chart versions), and selectors and inventories read a few.
  */
 export class KeyIndex {
   private readonly names = new Map<string, NamespaceKinds>();
   /** Keys holding a `/`, by id: their node and Missing entry. */
   private readonly slashedIds: Keys = new Map();
   private readonly uids: Keys = new Map();
+  /** Per namespace, the Pod label names indexed so far and their values. */
   private readonly podLabels = new Map<string, Map<string, Keys>>();
   private readonly stems = new Map<string, Keys>();
+  /** The reference labels indexed so far and their values. */
   private readonly references = new Map<string, Keys>();
 
   // Keys.
@@ -193,7 +204,7 @@ export class KeyIndex {
   }
 
   /** A node joins a name in a map: held alone without a key while it is the only one. */
-  private place(
+  place(
     home: Keys,
     name: string,
     slot: number,
@@ -262,12 +273,29 @@ export class KeyIndex {
     return mapIn(this.stems, namespace);
   }
 
-  referenceHome(label: string): Keys {
+  /** The values of a reference label, if it is indexed. */
+  referenceHome(label: string): Keys | undefined {
+    return this.references.get(label);
+  }
+
+  /** Indexes a reference label: the caller joins the nodes labelled with it. */
+  addReferenceLabel(label: string): Keys {
     return mapIn(this.references, label);
   }
 
-  podLabelHome(namespace: string, label: string): Keys {
+  /** The values of a Pod label in a namespace, if it is indexed. */
+  podLabelHome(namespace: string, label: string): Keys | undefined {
+    return this.podLabels.get(namespace)?.get(label);
+  }
+
+  /** Indexes a Pod label in a namespace: the caller joins the Pods labelled with it. */
+  addPodLabel(namespace: string, label: string): Keys {
     return mapIn(mapIn(this.podLabels, namespace), label);
+  }
+
+  /** The nodes of a kind and namespace (any group), by name. */
+  namesOf(namespace: string, kind: string): Keys | undefined {
+    return this.names.get(namespace)?.kinds.get(kind)?.names;
   }
 
   /** Whether a key's readers care only about Pods their selector matches. */
@@ -300,14 +328,6 @@ export class KeyIndex {
 
   heldSlashed(id: string): number | undefined {
     return this.slashedIds.get(id);
-  }
-
-  heldPodLabel(
-    namespace: string,
-    label: string,
-    value: string,
-  ): number | undefined {
-    return this.podLabels.get(namespace)?.get(label)?.get(value);
   }
 
   /** The first node held (the earliest to join). */
@@ -410,24 +430,24 @@ export class KeyIndex {
     this.joinVariable(slot, node, object);
   }
 
-  /** Joins the names of an object's uid and labels (a Pod's label pairs, the reference labels). */
+  /** Joins the names of an object's uid and labels (a Pod's label pairs, the reference labels), those indexed. */
   joinVariable(slot: number, node: ResourceNode, object: KubernetesObject) {
     const uid = object.metadata?.uid;
     if (typeof uid === 'string' && uid) this.place(this.uids, uid, slot, 0);
     const labels = object.metadata?.labels;
     if (!isRecord(labels)) return;
     if (node.group === '' && node.kind === 'Pod') {
-      const byLabel = mapIn(this.podLabels, node.namespace);
-      for (const label of Object.keys(labels)) {
-        const value = labels[label];
-        if (typeof value === 'string')
-          this.place(mapIn(byLabel, label), value, slot, POD_LABEL);
-      }
+      const byLabel = this.podLabels.get(node.namespace);
+      if (byLabel !== undefined)
+        for (const [label, values] of byLabel) {
+          const value = labels[label];
+          if (typeof value === 'string')
+            this.place(values, value, slot, POD_LABEL);
+        }
     }
-    for (const label of REFERENCE_LABELS) {
+    for (const [label, values] of this.references) {
       const value = labels[label];
-      if (typeof value === 'string')
-        this.place(mapIn(this.references, label), value, slot, 0);
+      if (typeof value === 'string') this.place(values, value, slot, 0);
     }
   }
 
@@ -456,16 +476,18 @@ export class KeyIndex {
     if (typeof uid === 'string') this.unplace(this.uids, uid, slot);
     const labels = object.metadata?.labels;
     if (isRecord(labels)) {
-      const byLabel = this.podLabels.get(node.namespace);
-      for (const label of Object.keys(labels)) {
+      const byLabel =
+        node.group === '' && node.kind === 'Pod'
+          ? this.podLabels.get(node.namespace)
+          : undefined;
+      if (byLabel !== undefined)
+        for (const [label, values] of byLabel) {
+          const value = labels[label];
+          if (typeof value === 'string') this.unplace(values, value, slot);
+        }
+      for (const [label, values] of this.references) {
         const value = labels[label];
-        if (typeof value === 'string')
-          this.unplace(byLabel?.get(label), value, slot);
-      }
-      for (const label of REFERENCE_LABELS) {
-        const value = labels[label];
-        if (typeof value === 'string')
-          this.unplace(this.references.get(label), value, slot);
+        if (typeof value === 'string') this.unplace(values, value, slot);
       }
     }
     let kept = NONE;

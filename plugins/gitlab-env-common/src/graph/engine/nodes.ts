@@ -13,9 +13,13 @@ export class ApiVersions {
     string,
     { group: string; version: string }
   >();
+  /** The last one asked for: lists and inferences come kind by kind. */
+  private last = '';
+  private lastParts = NO_API_VERSION;
 
   parse(apiVersion: unknown): { group: string; version: string } {
     if (typeof apiVersion !== 'string') return NO_API_VERSION;
+    if (apiVersion === this.last) return this.lastParts;
     let parts = this.parsed.get(apiVersion);
     if (!parts) {
       parts = {
@@ -25,6 +29,8 @@ export class ApiVersions {
       // apiVersions come from clusters: past this many, parse each time.
       if (this.parsed.size < 4096) this.parsed.set(apiVersion, parts);
     }
+    this.last = apiVersion;
+    this.lastParts = parts;
     return parts;
   }
 }

@@ -116,26 +116,35 @@ export function createRelationSet(
   }
   const byKind = new Map<string, Map<string, readonly RelationSource[]>>();
   let cached = 0;
+  const applyingTo = (group: string, kind: string) => {
+    const applying = all.filter(
+      source =>
+        source.kinds === undefined ||
+        source.kinds.some(
+          k => k.kind === kind && (k.group === undefined || k.group === group),
+        ),
+    );
+    const result = applying.length > 0 ? applying : NO_SOURCES;
+    if (cached < MAX_CACHED_KINDS) {
+      let byGroup = byKind.get(kind);
+      if (!byGroup) byKind.set(kind, (byGroup = new Map()));
+      byGroup.set(group, result);
+      cached += 1;
+    }
+    return result;
+  };
+  // The last answer: objects are inferred kind by kind, as lists come.
+  let lastGroup: string | undefined;
+  let lastKind: string | undefined;
+  let lastSources: readonly RelationSource[] = NO_SOURCES;
   return {
     sourcesOf(group, kind) {
-      const known = byKind.get(kind)?.get(group);
-      if (known) return known;
-      const applying = all.filter(
-        source =>
-          source.kinds === undefined ||
-          source.kinds.some(
-            k =>
-              k.kind === kind && (k.group === undefined || k.group === group),
-          ),
-      );
-      const result = applying.length > 0 ? applying : NO_SOURCES;
-      if (cached < MAX_CACHED_KINDS) {
-        let byGroup = byKind.get(kind);
-        if (!byGroup) byKind.set(kind, (byGroup = new Map()));
-        byGroup.set(group, result);
-        cached += 1;
+      if (group !== lastGroup || kind !== lastKind) {
+        lastSources = byKind.get(kind)?.get(group) ?? applyingTo(group, kind);
+        lastGroup = group;
+        lastKind = kind;
       }
-      return result;
+      return lastSources;
     },
     ids: () => all.map(source => source.id),
   };

@@ -1,4 +1,4 @@
-import { NameList, claimTemplateNames, podReferenceNames } from '../references';
+import { NameList, claimTemplateNames, podReferencesOf } from '../references';
 import { Relation } from './types';
 
 const names = new NameList();
@@ -14,11 +14,11 @@ export const mounts: Relation = {
       id: 'mounts/pod-claims',
       kinds: [{ kind: 'Pod', group: '' }],
       infer: context => {
-        podReferenceNames(context.object, 'PersistentVolumeClaim', names);
-        for (let n = 0; n < names.count; n++)
+        const { claims } = podReferencesOf(context.object);
+        for (let n = 0; n < claims.count; n++)
           context.add(
             context.origin,
-            context.byKindName('PersistentVolumeClaim', names.names[n]),
+            context.byKindName('PersistentVolumeClaim', claims.names[n]),
             'mounts',
           );
       },

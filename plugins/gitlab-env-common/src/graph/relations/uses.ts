@@ -1,20 +1,21 @@
-import { NameList, PodReference, podReferenceNames } from '../references';
+import { podReferencesOf } from '../references';
 import { Relation, RelationContext } from './types';
-
-const names = new NameList();
-const REFERENCED: readonly PodReference[] = ['ConfigMap', 'Secret'];
 
 /** Pod → ConfigMap / Secret: volumes (projected included), `envFrom` and `env[].valueFrom`. */
 function podUses(context: RelationContext) {
-  for (const kind of REFERENCED) {
-    podReferenceNames(context.object, kind, names);
-    for (let n = 0; n < names.count; n++)
-      context.add(
-        context.origin,
-        context.byKindName(kind, names.names[n]),
-        'uses',
-      );
-  }
+  const { configMaps, secrets } = podReferencesOf(context.object);
+  for (let n = 0; n < configMaps.count; n++)
+    context.add(
+      context.origin,
+      context.byKindName('ConfigMap', configMaps.names[n]),
+      'uses',
+    );
+  for (let n = 0; n < secrets.count; n++)
+    context.add(
+      context.origin,
+      context.byKindName('Secret', secrets.names[n]),
+      'uses',
+    );
 }
 
 /** Pod → the ConfigMaps and Secrets it reads. */
