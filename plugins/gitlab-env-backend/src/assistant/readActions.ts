@@ -114,7 +114,9 @@ export function registerReadActions(
       withActionErrors(async () => {
         const body = await pipeline.answer(
           environments,
-          actionCall('list-environments', credentials, input),
+          actionCall('list-environments', credentials, input, {
+            query: { withHealth: 'true' },
+          }),
         );
         return { output: environmentsAnswer(body, input.limit, input.offset) };
       }),

@@ -35,7 +35,8 @@ export interface EnvironmentsListParams extends EntityTarget {
 
 /**
  * `GET /entity/:namespace/:kind/:name/environments`: the entity's
- * environments, with each one's rolled-up health unless `withHealth=false`.
+ * environments from GitLab alone; with `withHealth=true`, each one's rolled-up
+ * health too, which waits for the agents.
  */
 export function environmentsListRoute(
   service: GitlabEnvironmentsService,
@@ -52,15 +53,16 @@ export function environmentsListRoute(
         return {
           ...target,
           includeStopped:
-            flag(raw.query.includeStopped, false) ||
-            states.includes('stopped'),
-          withHealth: flag(raw.query.withHealth, true),
+            flag(raw.query.includeStopped, false) || states.includes('stopped'),
+          withHealth: flag(raw.query.withHealth, false),
         };
       },
       entities: 'one',
       entity: params => params,
       permission: {},
       locate: 'entity',
+      // Without health the list is GitLab's alone: no agent holds it.
+      clusterLookups: params => (params.withHealth ? 'wait' : 'known'),
     },
     run: ({ entity, located, params, signal }) =>
       service.listEnvironments(entity, {

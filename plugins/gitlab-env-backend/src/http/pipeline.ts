@@ -25,7 +25,7 @@ import {
 import type { Request } from 'express';
 import { asGitlabEnvError, failure, GitlabEnvFailure } from '../errors';
 import { environmentOf } from '../locating';
-import type { LocatedEntity } from '../locating';
+import type { LocatedEntity, LocateOptions } from '../locating';
 import { isEnvironmentSlug, quote } from '../validation';
 import { annotatedEntities } from './annotatedEntities';
 
@@ -96,6 +96,12 @@ export interface RouteSpec<P> {
   };
   /** `environment` needs the target's slug; `listed` and `catalog` routes locate per item (RouteContext.locate). */
   locate: 'none' | 'entity' | 'environment';
+  /**
+   * Whether locating waits for namespaces the clusters give (LocateOptions):
+   * `known` answers from GitLab alone. An `environment` route waits for its
+   * environment's agent only.
+   */
+  clusterLookups?: (params: P) => 'wait' | 'known';
 }
 
 /** What a listed entity came to: readable, or why not. */
@@ -117,8 +123,15 @@ export interface RouteContext<P> {
   environment: GitlabEnvironment;
   /** `listed` routes: in the order named; `catalog` routes: the readable ones. */
   entities: ListedEntity[];
-  /** Locates an entity (of `listed` or `catalog` routes) through the one locator. */
-  locate: (entity: Entity) => Promise<LocatedEntity>;
+  /**
+   * Locates an entity (of `listed` or `catalog` routes) through the one
+   * locator; with `environment`, waiting for that environment's agent only,
+   * with `clusterLookups: 'known'` for none (LocateOptions).
+   */
+  locate: (
+    entity: Entity,
+    options?: Pick<LocateOptions, 'clusterLookups' | 'environment'>,
+  ) => Promise<LocatedEntity>;
   /** Adds to what the audit record says, success or failure. */
   note: (meta: JsonObject) => void;
   /**
@@ -165,7 +178,7 @@ export interface PipelineDeps {
   /** The one locator: the façade's (ownership applied). */
   locate: (
     entity: Entity,
-    options: { signal?: AbortSignal },
+    options: Pick<LocateOptions, 'signal' | 'clusterLookups' | 'environment'>,
   ) => Promise<LocatedEntity>;
 }
 
@@ -357,7 +370,10 @@ export class RequestPipeline {
       signal,
       granted: new Set<string>(),
       entities: [] as ListedEntity[],
-      locate: (entity: Entity) => this.deps.locate(entity, { signal }),
+      locate: (
+        entity: Entity,
+        options?: Pick<LocateOptions, 'clusterLookups' | 'environment'>,
+      ) => this.deps.locate(entity, { ...options, signal }),
       note: (meta: JsonObject) => {
         Object.assign(notes, meta);
       },
@@ -404,7 +420,11 @@ export class RequestPipeline {
         );
       // 5. Where it deploys, through the one locator.
       if (spec.locate !== 'none') {
-        context.located = await this.deps.locate(entity, { signal });
+        context.located = await this.deps.locate(entity, {
+          signal,
+          clusterLookups: spec.clusterLookups?.(params),
+          ...(spec.locate === 'environment' && { environment: target.slug }),
+        });
         if (spec.locate === 'environment')
           context.environment = environmentOf(context.located, target.slug!);
       }
