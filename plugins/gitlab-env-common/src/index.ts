@@ -17,5 +17,6 @@ export * from './events';
 export * from './environments';
 export * from './gitops';
 export * from './actions';
+export * from './tree';
 export * from './usage';
 export * from './assistant';

@@ -19,6 +19,18 @@ export function shortSha(sha: string | undefined): string | undefined {
   return sha?.slice(0, 8);
 }
 
+/**
+ * A node's status line as the graph and the drawer show it: the engine's
+ * words for the object (`statusWords`) and its age, like `kubectl get`.
+ */
+export function statusLine(
+  node: { status: readonly string[]; createdAt?: string },
+  now: number,
+): string {
+  const age = formatAge(node.createdAt, now);
+  return [...node.status, ...(age ? [age] : [])].join(' · ');
+}
+
 /** CPU in cores as kubectl top prints it: `250m`, or cores past one (`1.25`). */
 export function formatCpu(cores: number | undefined): string {
   if (cores === undefined) return '–';

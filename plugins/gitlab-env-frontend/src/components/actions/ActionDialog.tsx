@@ -6,6 +6,7 @@ import {
   EnvironmentAction,
   EnvironmentActionResponse,
   KubernetesObject,
+  TreeNode,
   fluxSourceOf,
   kubectlCommandFor,
   reconcilesWithSource,
@@ -26,13 +27,16 @@ import { GitlabEnvErrorPanel } from '../errors/GitlabEnvErrorPanel';
 import { CommandBlock } from '../text/CommandBlock';
 import { ACTION_TEXT } from './actionText';
 import { useEnvironmentScope } from './EnvironmentScope';
+import { useEnvironmentObject } from '../drawer/useEnvironmentObject';
 
 export interface ActionDialogProps {
   action: EnvironmentAction;
   target: ActionTarget;
+  node: TreeNode;
+  /** The node's object, when the caller read it; else the dialog reads it when it needs it. */
   object?: KubernetesObject;
-  /** The HPA that owns the replica count, for a scale. */
-  autoscaler?: { name: string; minReplicas?: number; maxReplicas?: number };
+  /** The HPA node that owns the replica count, for a scale. */
+  autoscaler?: TreeNode;
   onClose: () => void;
   onDone: (response: EnvironmentActionResponse) => void;
 }
@@ -47,16 +51,25 @@ const MAX_REPLICAS = 10_000;
 export function ActionDialog({
   action,
   target,
-  object,
+  node,
+  object: given,
   autoscaler,
   onClose,
   onDone,
 }: ActionDialogProps) {
   const api = useApi(gitlabEnvApiRef);
   const scope = useEnvironmentScope();
+  // A scale shows the replicas now and a reconcile the source: from the
+  // object, read now unless the drawer did.
+  const needsObject =
+    !given && (action === 'workload.scale' || action === 'flux.reconcile');
+  const read = useEnvironmentObject(needsObject ? node : undefined);
+  const object = given ?? read.value?.object;
+  const hpaSpec = useEnvironmentObject(autoscaler).value?.object?.spec;
   const current =
     typeof object?.spec?.replicas === 'number' ? object.spec.replicas : 1;
-  const [replicasText, setReplicasText] = useState(String(current));
+  const [replicasText, setReplicasText] = useState<string>();
+  const shownReplicas = replicasText ?? (object ? String(current) : '');
   const source =
     action === 'flux.reconcile' &&
     object &&
@@ -67,9 +80,9 @@ export function ActionDialog({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error>();
 
-  const replicas = Number(replicasText);
+  const replicas = Number(shownReplicas);
   const replicasValid =
-    /^\d+$/.test(replicasText) && replicas >= 0 && replicas <= MAX_REPLICAS;
+    /^\d+$/.test(shownReplicas) && replicas >= 0 && replicas <= MAX_REPLICAS;
   const command =
     action !== 'workload.scale' || replicasValid
       ? kubectlCommandFor(action, target, {
@@ -118,16 +131,27 @@ export function ActionDialog({
           In namespace {target.namespace}:{' '}
           {text.explain(target.kind, target.name)}
         </DialogContentText>
+        {needsObject && read.error && !object ? (
+          <Box sx={{ mt: 2 }}>
+            <GitlabEnvErrorPanel
+              error={read.error}
+              onRetry={read.retry}
+              title={`Could not read ${target.kind} ${target.name}`}
+            />
+          </Box>
+        ) : null}
         {action === 'workload.scale' ? (
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mt: 2 }}>
             <DialogContentText component="span">
-              Now {current} replica{current === 1 ? '' : 's'} →
+              {object
+                ? `Now ${current} replica${current === 1 ? '' : 's'} →`
+                : 'Reading the replicas now…'}
             </DialogContentText>
             <TextField
               label="New replicas"
               size="small"
               type="number"
-              value={replicasText}
+              value={shownReplicas}
               onChange={e => setReplicasText(e.target.value)}
               error={!replicasValid}
               helperText={
@@ -140,11 +164,12 @@ export function ActionDialog({
         {action === 'workload.scale' && autoscaler ? (
           <Alert severity="warning" variant="outlined" sx={{ mt: 1 }}>
             HorizontalPodAutoscaler {autoscaler.name} owns the replica count
-            {autoscaler.minReplicas !== undefined ||
-            autoscaler.maxReplicas !== undefined
-              ? ` (${autoscaler.minReplicas ?? 1}–${
-                  autoscaler.maxReplicas ?? '?'
-                })`
+            {typeof hpaSpec?.maxReplicas === 'number'
+              ? ` (${
+                  typeof hpaSpec.minReplicas === 'number'
+                    ? hpaSpec.minReplicas
+                    : 1
+                }–${hpaSpec.maxReplicas})`
               : ''}
             : it will set it back at its next decision. Change the autoscaler’s
             bounds instead to keep a new count.
