@@ -660,8 +660,13 @@ export class LiveEnvironment {
     const listed: GitlabEnvError[] = [];
     const warnings: GitlabEnvError[] = [];
     let limited = false;
-    for (const { informer } of this.leases) {
+    this.leases.forEach(({ informer }, index) => {
       const label = informer.options.kind.label;
+      // The list of the namespace alone (it joined an informer across the
+      // cluster) failed: what is held of it is no answer.
+      const failedHere = informer.namespaceFailure(
+        this.subscriptions[index].namespace,
+      )?.error;
       // A watch that broke after a list leaves the data whole but maybe
       // late: the status says reconnecting; it is no gap in the data. A
       // read's list that failed is one.
@@ -674,12 +679,13 @@ export class LiveEnvironment {
         )
       ) {
         listed.push(kindError(new GitlabEnvFailure(informer.error), label));
-      }
+      } else if (failedHere)
+        listed.push(kindError(new GitlabEnvFailure(failedHere), label));
       for (const w of informer.warnings)
         if (w.namespace === undefined || w.namespace === namespace)
           warnings.push(w.warning);
       limited ||= informer.limited;
-    }
+    });
     limited ||= this.withheld.size > 0;
     // Asked at every batch: counted, not listed.
     const size = this.graph.objectCount();
@@ -790,7 +796,14 @@ export class LiveEnvironment {
         if ((informer.failedAt ?? 0) <= limit) stale.push(informer);
         return;
       }
-      const since = informer.currentSince(this.subscriptions[index].namespace);
+      const { namespace } = this.subscriptions[index];
+      const failed = informer.namespaceFailure(namespace);
+      if (failed) {
+        // Listed again with the kind, which covers the namespace.
+        if (failed.failedAt <= before.failedBefore) stale.push(informer);
+        return;
+      }
+      const since = informer.currentSince(namespace);
       if ((since ?? 0) <= before.listedBefore) stale.push(informer);
     });
     return stale;
