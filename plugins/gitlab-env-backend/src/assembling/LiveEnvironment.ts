@@ -289,14 +289,16 @@ export class LiveEnvironment {
     )
       this.attach(index);
     const extras = this.fetchExtras(true);
+    const found = await extras;
     // A kind may move to another informer meanwhile (another environment
     // of the agent started one across the cluster): wait for that one.
+    // Nothing is awaited between this check and the start, so the kinds
+    // taken below are the ones whose lists arrived.
     for (;;) {
       const leases = [...this.leases];
       await Promise.all(leases.map(l => l.ready));
       if (this.stopped || leases.every((l, i) => this.leases[i] === l)) break;
     }
-    const found = await extras;
     if (this.stopped) return;
     this.started = true;
     let dataAt = found.readAt;
