@@ -33,13 +33,14 @@ test('the cards show each environment with its health', async () => {
     .getByRole('region', { name: 'Folder production' })
     .waitFor({ timeout: TIMEOUT });
 
-  // Every running environment ends with a badge or a named problem, never a skeleton.
+  // Every running environment ends with a badge or a named problem: none
+  // is left connecting to its agent.
   const badges = page.getByRole('status', { name: /^Health: / });
   await badges.first().waitFor({ timeout: TIMEOUT });
   await page.waitForFunction(
     () =>
       document.querySelectorAll(
-        'section[data-environment] .v5-MuiSkeleton-root',
+        'section[data-environment] [data-testid="environment-connecting"]',
       ).length === 0,
     null,
     { timeout: TIMEOUT },

@@ -19,6 +19,8 @@ backend.add(import('@backstage/plugin-permission-backend'));
 backend.add(demoPermissionPolicyModule);
 backend.add(gitlabSimulatorDemoPlugin);
 backend.add(import('@gitlab-env/backstage-plugin-gitlab-env-backend'));
+// The gitlab-env actions (backend.actions.pluginSources) as MCP tools.
+backend.add(import('@backstage/plugin-mcp-actions-backend'));
 // The Backstage Kubernetes plugin, its clusters the GitLab agents the
 // gitlab-env token may use (reached through KAS).
 backend.add(import('@backstage/plugin-kubernetes-backend'));

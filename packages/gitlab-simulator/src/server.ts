@@ -29,6 +29,7 @@ import {
   sendJson,
 } from './http/respond';
 import { AuthorizationCache, handleKas } from './kas/proxy';
+import { AgentPresenceTracker } from './kas/agentPresence';
 import {
   AgentTunnels,
   REAL_TUNNEL_POOL,
@@ -38,7 +39,7 @@ import { ADMIN_PREFIX, handleAdmin } from './admin';
 import { KubeApi } from './kube/apiServer';
 import { failure, sendStatus } from './kube/status';
 import { loadDefaultScenario } from './scenario/load';
-import { Scenario } from './scenario/types';
+import { Scenario, ScenarioAgent } from './scenario/types';
 import { SimulatedCluster, simulatedCluster } from './simulatedCluster';
 import { ServerCertificate, selfSignedCertificate } from './tls/selfSigned';
 
@@ -201,6 +202,11 @@ export async function startGitlabSimulator(
     return pool;
   };
   const authorizations = new AuthorizationCache(options.now);
+  const presence = new AgentPresenceTracker(
+    () => faults.disconnectedAgents,
+    options.now,
+  );
+  presence.update(scenario.agents);
   const forbiddenKinds = () => faults.forbiddenKinds;
   const knobs = () => clusterKnobs;
   const namespacedRbacOnly = () => faults.namespacedRbacOnly;
@@ -296,6 +302,7 @@ export async function startGitlabSimulator(
   const admin = {
     setFaults: (next: Partial<FaultKnobs>) => {
       faults = { ...faults, ...next };
+      presence.update(scenario.agents);
       cutStreamsOfUnreachableAgents();
     },
     setClusterKnobs,
@@ -362,6 +369,7 @@ export async function startGitlabSimulator(
       baseUrl: urls.url,
       kasProxyUrl: urls.kasProxyUrl,
       kasEnabled: faults.kasEnabled,
+      agentPresence: (agent: ScenarioAgent) => presence.of(agent),
       countFileBytes: (bytes: number) => {
         stats.repositoryFileBytes += bytes;
       },

@@ -61,7 +61,7 @@ async function run(customKinds: number, note: string) {
     (await fetch(`${simulator.url}/api/v4/metadata`)).text(),
   );
 
-  // What the entity tab does: the environment cards (with health badges),
+  // What the entity tab does: the environment cards (GitLab's list alone),
   // then every environment's resources and graph, opened in parallel.
   async function loadPage(entityUrl: string, label: string) {
     meter.reset();

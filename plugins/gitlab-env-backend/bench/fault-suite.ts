@@ -108,7 +108,7 @@ async function main() {
   const targets: string[] = [];
   for (const entity of entities) {
     const path = `/entity/default/component/${entity.metadata.name}`;
-    targets.push(`${path}/environments`);
+    targets.push(`${path}/environments?withHealth=true`);
     const list = await (await fetch(`${base}${path}/environments`)).json();
     for (const e of list.environments ?? []) {
       if (e.agent && e.namespace)

@@ -10,12 +10,9 @@
 import {
   environmentSlug,
   generateScenario,
-  scenarioCatalogEntities,
-  startGitlabSimulator,
 } from '@gitlab-env/gitlab-simulator';
-import { AddressInfo } from 'node:net';
-import { startBackendOnSimulator } from '../src/__testUtils__/backendOnSimulator';
 import { openLiveStream } from '../src/__testUtils__/liveStream';
+import { backendOnScenario } from './backendOnScenario';
 
 /** Three snapshots of this size stay under the stream's 8 MiB unsent bound. */
 const OBJECTS = 1_000;
@@ -29,22 +26,12 @@ async function main() {
     objectsPerEnvironment: OBJECTS,
     seed: 13,
   });
-  const simulator = await startGitlabSimulator({
-    port: 0,
-    scenario,
-    tickMs: 0,
-  });
-  const [entity] = scenarioCatalogEntities(scenario);
-  const backend = await startBackendOnSimulator(simulator, {
-    entities: [entity],
+  const { simulator, entity, url, close } = await backendOnScenario(scenario, {
     gitlabEnv: {
       limits: { maxObjectsPerEnvironment: OBJECTS * 2 },
       live: { graceSeconds: 60, maxWatchesPerAgent: 100 },
     },
   });
-  const url = `http://127.0.0.1:${
-    (backend.server.address() as AddressInfo).port
-  }`;
   const environments = scenario.projects[0].environments;
   const keys = environments.map(
     e => `component:default/${entity.metadata.name}/${environmentSlug(e.name)}`,
@@ -115,8 +102,7 @@ async function main() {
       ).toFixed(2)}x fewer`,
     );
   } finally {
-    await backend.stop();
-    await simulator.close();
+    await close();
   }
 }
 

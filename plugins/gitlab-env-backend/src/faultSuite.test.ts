@@ -81,7 +81,7 @@ beforeAll(async () => {
   for (const entity of entities) {
     const base = `/api/gitlab-env/entity/default/component/${entity.metadata.name}`;
     const list = await request(server).get(`${base}/environments`);
-    targets.push(`${base}/environments`);
+    targets.push(`${base}/environments?withHealth=true`);
     for (const environment of (list.body as EntityEnvironmentsResponse)
       .environments) {
       if (environment.agent && environment.namespace)

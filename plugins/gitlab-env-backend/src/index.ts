@@ -26,7 +26,11 @@ export type {
   GitlabEnvRelationsExtensionPoint,
 } from './extensions';
 export { isValidLabelSelector } from './locating';
-export type { GitlabEnvLocator, LocatedEntity } from './locating';
+export type {
+  GitlabEnvLocator,
+  LocateOptions,
+  LocatedEntity,
+} from './locating';
 export type { RefreshTarget } from './planning';
 export type {
   GitlabEnvClusterSource,

@@ -63,7 +63,9 @@ describe('gitlab-env backend against the GitLab simulator', () => {
   });
 
   it('lists the storefront environments with agents, namespaces and health', async () => {
-    const res = await get('/entity/default/component/storefront/environments');
+    const res = await get(
+      '/entity/default/component/storefront/environments?withHealth=true',
+    );
     expect(res.status).toBe(200);
     const body = res.body as EntityEnvironmentsResponse;
     expect(body.project).toMatchObject({
@@ -269,7 +271,7 @@ describe('gitlab-env backend against the GitLab simulator', () => {
     });
     expect(body.resources.length).toBeGreaterThan(0);
     const list = await get(
-      '/entity/default/component/checkout-api/environments',
+      '/entity/default/component/checkout-api/environments?withHealth=true',
     );
     const production = (
       list.body as EntityEnvironmentsResponse

@@ -18,6 +18,8 @@ const LAYERS: string[][] = [
   ['facade'],
   ['http'],
   ['actions', 'agentClusters', 'ciAccess', 'diagnostics', 'overview', 'usage'],
+  // The routes' cores (http, actions) served to AI assistants.
+  ['assistant'],
   ['.'],
 ];
 

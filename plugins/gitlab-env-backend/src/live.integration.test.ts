@@ -240,10 +240,10 @@ describe('GET /live against the simulator', () => {
         'watched-pod',
       );
       expect(read.fetchedAt).toBe((patched.message as Of<'patch'>).dataAt);
-      // The environments list's health is the same state's.
+      // The environments list's health (asked for) is the same state's.
       const list2 = await (
         await fetch(
-          `${url}/api/gitlab-env/entity/default/component/storefront/environments`,
+          `${url}/api/gitlab-env/entity/default/component/storefront/environments?withHealth=true`,
         )
       ).json();
       expect(

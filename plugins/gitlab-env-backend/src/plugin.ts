@@ -2,6 +2,7 @@ import {
   coreServices,
   createBackendPlugin,
 } from '@backstage/backend-plugin-api';
+import { actionsRegistryServiceRef } from '@backstage/backend-plugin-api/alpha';
 import { catalogServiceRef } from '@backstage/plugin-catalog-node';
 import {
   createHealthRuleSet,
@@ -11,10 +12,12 @@ import {
   RelationSource,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import {
+  ActionWritten,
   createActionsRouter,
   listsAfterWrite,
   readActionsConfig,
 } from './actions';
+import { registerAssistantActions } from './assistant';
 import { CiAccessService, createCiAccessRouter } from './ciAccess';
 import { readGitlabEnvConfig, readHealthRules } from './config';
 import { createDiagnosticsRouter } from './diagnostics';
@@ -92,6 +95,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
         auth: coreServices.auth,
         catalog: catalogServiceRef,
         transport: gitlabEnvTransportServiceRef,
+        actionsRegistry: actionsRegistryServiceRef,
       },
       async init({
         httpRouter,
@@ -106,6 +110,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
         auth,
         catalog,
         transport,
+        actionsRegistry,
       }) {
         const gitlabEnvConfig = readGitlabEnvConfig(config);
         const configRules = await readHealthRules(config);
@@ -198,6 +203,9 @@ export const gitlabEnvPlugin = createBackendPlugin({
           }),
         );
         router.use(createDiagnosticsRouter({ ...routes, service }));
+        // Viewers of the live stream see a write's effect at once.
+        const onWritten = (written: ActionWritten) =>
+          listsAfterWrite(written).forEach(lists => planner.refresh(lists));
         router.use(
           createActionsRouter({
             ...routes,
@@ -205,11 +213,17 @@ export const gitlabEnvPlugin = createBackendPlugin({
             transport,
             logger,
             config: readActionsConfig(config),
-            // Viewers of the live stream see a write's effect at once.
-            onWritten: written =>
-              listsAfterWrite(written).forEach(lists => planner.refresh(lists)),
+            onWritten,
           }),
         );
+        // The same cores for AI assistants, as the caller, through the pipeline.
+        registerAssistantActions(actionsRegistry, {
+          pipeline: routes.pipeline,
+          service,
+          transport,
+          logger,
+          onWritten,
+        });
         router.use(createCiAccessRouter({ ...routes, service: ciAccess }));
         router.use(routeErrors(logger, auditor));
         httpRouter.use(router);

@@ -1,3 +1,4 @@
+import { atLeast } from '../scenario/version';
 import {
   AccessRole,
   AgentAuthorizationEntry,
@@ -10,6 +11,9 @@ import {
 } from '../scenario/types';
 
 /** Who may see what: tokens, memberships and agent authorizations, as GitLab's policies decide. */
+
+/** Since when readers of an agent see its tokens (see canReadAgentTokens). */
+export const AGENT_TOKENS_FOR_READERS_SINCE = '17.0';
 
 const ROLE_LEVEL: Record<AccessRole, number> = {
   guest: 10,
@@ -255,6 +259,45 @@ export class GitlabDirectory {
       this.authorizedBy(caller.user, agent, 'ci_access') ||
       this.authorizedBy(caller.user, agent, 'user_access')
     );
+  }
+
+  /**
+   * `admin_cluster` on the agent's configuration project: Maintainer+
+   * (app/policies/project_policy.rb). What `ClusterAgent.connections`
+   * asks (app/graphql/resolvers/kas/agent_connections_resolver.rb).
+   */
+  canAdministerAgent(
+    caller: Caller | undefined,
+    agent: ScenarioAgent,
+  ): boolean {
+    return (
+      !!caller &&
+      this.roleIn(caller.user, agent.configProject) >= ROLE_LEVEL.maintainer
+    );
+  }
+
+  /**
+   * Who sees `ClusterAgent.tokens` (and so their `lastUsedAt`). GitLab's
+   * resolver asked three things over time: `read_cluster` on the agent's
+   * project (Developer+), `admin_cluster` (Maintainer+), and now, through
+   * `Clusters::AgentTokensFinder`, `read_cluster_agent` on the agent
+   * (Developer+ of its project, or covered by its user_access or
+   * ci_access: see canReadAgent) (app/graphql/resolvers/clusters/agent_tokens_resolver.rb,
+   * app/finders/clusters/agent_tokens_finder.rb). The last from 17.0
+   * (UNCONFIRMED milestone: its resolver spec is written with the user
+   * factory's membership traits of 2024); before, the strictest of the
+   * others, so the simulator is never more lenient than GitLab.
+   */
+  canReadAgentTokens(
+    caller: Caller | undefined,
+    agent: ScenarioAgent,
+  ): boolean {
+    return atLeast(
+      this.scenario.instance.version,
+      AGENT_TOKENS_FOR_READERS_SINCE,
+    )
+      ? this.canReadAgent(caller, agent)
+      : this.canAdministerAgent(caller, agent);
   }
 
   projectsInGroup(

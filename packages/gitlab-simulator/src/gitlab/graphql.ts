@@ -24,6 +24,7 @@ import {
   InefficientQueryError,
 } from './deploymentsFinder';
 import { DeployRunner } from './jobs';
+import { AgentPresence } from '../kas/agentPresence';
 
 /** GitLab's `/api/graphql`: the schema above, executed with GitLab's visibility rules and limits. */
 
@@ -33,6 +34,8 @@ export interface GraphqlContext {
   baseUrl: string;
   kasProxyUrl: string;
   kasEnabled: boolean;
+  /** Whether each agent's agentk is connected, and when it was last seen. */
+  agentPresence: (agent: ScenarioAgent) => AgentPresence;
   /** Resolutions of `Project.environments` in this operation (GitLab allows one). */
   environmentsCalls: number;
   /** Resolutions of `Environment.deployments` in this operation (GitLab allows one). */
@@ -194,9 +197,18 @@ function agentNode(agent: ScenarioAgent, ctx: GraphqlContext) {
         ? projectNode(project, ctx)
         : null;
     },
-    connections: (args: ConnectionArgs) =>
-      connection(
-        agent.connected ? [agent] : [],
+    // KAS's live view of agentk's connections, which Rails asks KAS for
+    // (Gitlab::Kas::Client#get_connected_agentks_by_agent_ids); shown to
+    // Maintainers of the agent's project only, an empty list to anyone else
+    // (app/graphql/resolvers/kas/agent_connections_resolver.rb). Without
+    // KAS, the field fails with ResourceNotAvailable.
+    connections: (args: ConnectionArgs) => {
+      if (!ctx.kasEnabled)
+        throw new GraphQLError('Gitlab::Kas::Client::ConfigurationError');
+      const visible = ctx.directory.canAdministerAgent(ctx.caller, agent);
+      const presence = ctx.agentPresence(agent);
+      return connection(
+        visible && presence.connected ? [agent] : [],
         a => a.id,
         a => ({
           connectedAt: a.configReportedAt ?? a.createdAt,
@@ -209,21 +221,24 @@ function agentNode(agent: ScenarioAgent, ctx: GraphqlContext) {
           },
         }),
         args,
-      ),
-    // agentk authenticates with its token whenever it connects, so a token
-    // never used means an agent that never connected (GitLab's own UI reads
-    // `tokens { nodes { lastUsedAt } }` for the same purpose:
-    // environment_cluster_agent.query.graphql).
+      );
+    },
+    // agentk authenticates with its token whenever it calls KAS, so a token
+    // never used means an agent that never connected, and one not used for
+    // a while an agent that is not connected (GitLab's own UI reads
+    // `tokens { nodes { lastUsedAt } }` for both: environment_cluster_agent.query.graphql,
+    // clusters_list/constants.js ACTIVE_CONNECTION_TIME). Active tokens only,
+    // to whom GitLab shows them (see canReadAgentTokens).
     tokens: (args: ConnectionArgs) =>
       connection(
-        [agent],
+        ctx.directory.canReadAgentTokens(ctx.caller, agent) ? [agent] : [],
         a => a.id,
         a => ({
           id: `gid://gitlab/Clusters::AgentToken/${a.id}`,
           name: `${a.name}-token`,
           status: 'ACTIVE',
           createdAt: a.createdAt,
-          lastUsedAt: a.configReportedAt ?? null,
+          lastUsedAt: ctx.agentPresence(a).lastContactAt ?? null,
         }),
         args,
       ),

@@ -1,6 +1,6 @@
 import { loadDefaultScenario } from '../scenario/load';
 import { Scenario } from '../scenario/types';
-import { graphql, kas, useSimulator } from '../testing/harness';
+import { kas, useSimulator } from '../testing/harness';
 
 /**
  * user_access as GitLab stores and applies it
@@ -15,12 +15,6 @@ function scenarioWith(change: (scenario: Scenario) => void): Scenario {
 
 const agent = (scenario: Scenario, name: string) =>
   scenario.agents.find(a => a.name === name)!;
-
-const CLUSTER_AGENT = `query {
-  project(fullPath: "acme/shop/storefront") {
-    environments { nodes { name clusterAgent { name tokens { nodes { lastUsedAt } } connections { nodes { connectedAt } } } } }
-  }
-}`;
 
 describe('user_access rules', () => {
   let now = Date.now();
@@ -96,21 +90,6 @@ describe('user_access rules', () => {
     expect((await kas(sim(), 1, '/api/v1/namespaces')).status).toBe(401);
     now += 2_000;
     expect((await kas(sim(), 1, '/api/v1/namespaces')).status).toBe(200);
-  });
-
-  it('says in GraphQL whether an agent connected: connections and token last use', async () => {
-    const { body } = await graphql(sim(), CLUSTER_AGENT);
-    const byName = Object.fromEntries(
-      body.data.project.environments.nodes.map((n: any) => [
-        n.name,
-        n.clusterAgent,
-      ]),
-    );
-    expect(byName['production/us-region']).toMatchObject({
-      name: 'prod-us',
-      connections: { nodes: [{ connectedAt: expect.any(String) }] },
-      tokens: { nodes: [{ lastUsedAt: expect.any(String) }] },
-    });
   });
 
   it('answers KAS 401 texts as KAS writes them (proxy.go)', async () => {

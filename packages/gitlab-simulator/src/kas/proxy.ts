@@ -5,6 +5,7 @@ import { handleKubeRequest, KubeApi } from '../kube/apiServer';
 import { failure, KubeStatus, sendStatus } from '../kube/status';
 import { ScenarioAgent } from '../scenario/types';
 import { AgentTunnels, TunnelNotFoundError } from './tunnels';
+import { isAgentDisconnected } from './agentPresence';
 
 /**
  * KAS's Kubernetes API proxy (`/-/kubernetes-agent/k8s-proxy/`): CORS and
@@ -105,15 +106,6 @@ function parseAuthorization(req: IncomingMessage): Credentials {
   return { agentId: Number(id), secret };
 }
 
-function isDisconnected(agent: ScenarioAgent, deps: KasDeps): boolean {
-  const knob = deps.disconnectedAgents();
-  return (
-    !agent.connected ||
-    knob.includes(String(agent.id)) ||
-    knob.includes(agent.name)
-  );
-}
-
 /** Handles a request under the proxy prefix; `path` is what follows the prefix (starting with `/`). */
 export async function handleKas(
   req: IncomingMessage,
@@ -183,7 +175,7 @@ export async function handleKas(
     return;
   }
   const tunnels = deps.tunnels(agent);
-  tunnels.setConnected(!isDisconnected(agent, deps));
+  tunnels.setConnected(!isAgentDisconnected(agent, deps.disconnectedAgents()));
   let release: () => void;
   try {
     release = await tunnels.acquire();

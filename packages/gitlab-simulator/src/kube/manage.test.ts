@@ -216,6 +216,44 @@ describe('what management actions need from the API server', () => {
     });
   });
 
+  describe('a write that changes nothing (etcd3 GuaranteedUpdate)', () => {
+    it('answers the object as it is, resourceVersion and generation unchanged; a real change moves both', async () => {
+      const deployment =
+        '/apis/apps/v1/namespaces/storefront/deployments/storefront-web';
+      const before = (await kasJson(sim(), PROD_US, deployment)).body;
+      const same = await kasPatch(sim(), PROD_US, `${deployment}/scale`, {
+        spec: { replicas: before.spec.replicas },
+      });
+      expect(same.status).toBe(200);
+      expect(same.body.metadata.resourceVersion).toBe(
+        before.metadata.resourceVersion,
+      );
+      const samePatch = await kasPatch(sim(), PROD_US, deployment, {
+        spec: { replicas: before.spec.replicas },
+      });
+      expect(samePatch.body.metadata.resourceVersion).toBe(
+        before.metadata.resourceVersion,
+      );
+      const after = (await kasJson(sim(), PROD_US, deployment)).body;
+      expect(after.metadata.resourceVersion).toBe(
+        before.metadata.resourceVersion,
+      );
+      expect(after.metadata.generation).toBe(before.metadata.generation);
+
+      const scaled = await kasPatch(sim(), PROD_US, `${deployment}/scale`, {
+        spec: { replicas: before.spec.replicas + 1 },
+      });
+      expect(scaled.body.metadata.resourceVersion).not.toBe(
+        before.metadata.resourceVersion,
+      );
+      const changed = (await kasJson(sim(), PROD_US, deployment)).body;
+      expect(changed.metadata.generation).toBe(before.metadata.generation + 1);
+      await kasPatch(sim(), PROD_US, `${deployment}/scale`, {
+        spec: { replicas: before.spec.replicas },
+      });
+    });
+  });
+
   describe('server-side tables ("Receiving resources as Tables")', () => {
     const table = (path: string, agent = PROD_US) =>
       kasJson(sim(), agent, path, {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'crypto';
+import { isDeepStrictEqual } from 'util';
 import { IncomingMessage, ServerResponse } from 'http';
 import { KubeObject } from '../scenario/types';
 import { deepClone, selectorString } from '../cluster/objects';
@@ -232,7 +233,9 @@ function scale(
       },
     );
   }
-  if (dryRun) {
+  // The scale subresource updates its parent object: the same replicas are
+  // no write at all (see update below).
+  if (dryRun || replicas === object.spec?.replicas) {
     return toScale({ ...object, spec: { ...object.spec, replicas } });
   }
   return toScale(api.controllers.scale(object, replicas));
@@ -296,6 +299,12 @@ function update(
   ) {
     updated.metadata.generation = object.metadata.generation + 1;
   }
+  // A write that changes nothing is not stored: the API server answers the
+  // object as it is, resourceVersion unchanged, and no watch event goes out
+  // (k8s.io/apiserver/pkg/storage/etcd3/store.go, GuaranteedUpdate: "if we
+  // don't send an update, we simply return the currently existing version of
+  // the object").
+  if (isDeepStrictEqual(updated, object)) return served(object, target);
   if (dryRun) {
     return served(
       {

@@ -1,4 +1,5 @@
 import { LiveMessage } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { forEachBlock } from './streamBlocks';
 
 /** One server-sent event as the browser would parse it. */
 export interface ReceivedEvent {
@@ -34,39 +35,28 @@ export async function openLiveStream(
   const waiters = new Set<() => void>();
   let ended = false;
   const reading = (async () => {
-    if (!response.body || response.status !== 200) return;
-    const decoder = new TextDecoder();
-    let pending = '';
+    if (response.status !== 200) return;
     try {
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-        pending += decoder.decode(chunk, { stream: true });
-        let end = pending.indexOf('\n\n');
-        while (end !== -1) {
-          const block = pending.slice(0, end);
-          pending = pending.slice(end + 2);
-          const fields = Object.fromEntries(
-            block
-              .split('\n')
-              .filter(line => !line.startsWith(':'))
-              .map(line => {
-                const at = line.indexOf(': ');
-                return [line.slice(0, at), line.slice(at + 2)];
-              }),
-          );
-          // A block of comments only is no event, as browsers parse it.
-          if (fields.data !== undefined)
-            events.push({
-              id: fields.id,
-              event: fields.event,
-              message: JSON.parse(fields.data),
-              receivedAt: Date.now(),
-            });
-          waiters.forEach(w => w());
-          end = pending.indexOf('\n\n');
-        }
-      }
-    } catch {
-      // aborted by close()
+      await forEachBlock(response.body, '\n\n', block => {
+        const fields = Object.fromEntries(
+          block
+            .split('\n')
+            .filter(line => !line.startsWith(':'))
+            .map(line => {
+              const at = line.indexOf(': ');
+              return [line.slice(0, at), line.slice(at + 2)];
+            }),
+        );
+        // A block of comments only is no event, as browsers parse it.
+        if (fields.data !== undefined)
+          events.push({
+            id: fields.id,
+            event: fields.event,
+            message: JSON.parse(fields.data),
+            receivedAt: Date.now(),
+          });
+        waiters.forEach(w => w());
+      });
     } finally {
       ended = true;
       waiters.forEach(w => w());

@@ -24,7 +24,8 @@ import {
 import { readGitlabEnvConfig } from '../config';
 import { GitlabEnvironmentsService } from '../facade';
 import { readActionsConfig } from './actionsConfig';
-import { ActionWritten, createActionsRouter } from './createActionsRouter';
+import { createActionsRouter } from './createActionsRouter';
+import { ActionWritten } from './environmentActionRoute';
 import { listsAfterWrite } from './refreshAfterWrite';
 
 describe('createActionsRouter onWritten', () => {

@@ -239,6 +239,52 @@ describe('performAction checks', () => {
     expect(result.response.outcome).toBe('unchanged');
   });
 
+  it("tells a change from the answer's resourceVersion, also when the held object is older than a write just made", async () => {
+    const answering = (resourceVersion: string) =>
+      http.all(`${KAS}/*`, () =>
+        HttpResponse.json({
+          apiVersion: ks.apiVersion,
+          kind: ks.kind,
+          metadata: { name: ks.name, namespace: ks.namespace, resourceVersion },
+          spec: { suspend: false },
+        }),
+      );
+    const resume = (held: Partial<KubernetesObject>) =>
+      performAction(
+        { action: 'flux.resume', target: ks },
+        {
+          kas,
+          agent,
+          object: objectOf(ks, held),
+          resources: [],
+          mayWrite,
+          now,
+        },
+      );
+    // Held before a suspend the watch has not delivered yet: not suspended.
+    server.use(answering('12'));
+    const afterSuspend = await resume({
+      metadata: {
+        name: ks.name,
+        namespace: ks.namespace,
+        resourceVersion: '10',
+      },
+      spec: { suspend: false },
+    });
+    expect(afterSuspend.response.outcome).toBe('changed');
+    // The API server stored nothing: the answer's version is the held one.
+    server.use(answering('10'));
+    const nothingToDo = await resume({
+      metadata: {
+        name: ks.name,
+        namespace: ks.namespace,
+        resourceVersion: '10',
+      },
+      spec: { suspend: false },
+    });
+    expect(nothingToDo.response.outcome).toBe('unchanged');
+  });
+
   it('asks before every write, the source of a reconcile first: a refused one sends nothing', async () => {
     const seen: Array<{ method: string; type: string | null; body: unknown }> =
       [];

@@ -3,6 +3,7 @@ import {
   ActionAutoscaler,
   ActionTarget,
   EnvironmentAction,
+  EnvironmentActionOutcome,
   EnvironmentActionRequest,
   EnvironmentActionResponse,
   fluxSourceOf,
@@ -70,6 +71,26 @@ async function write(
     body: acceptedBody(response, what, context.agent),
     status: response.status,
   };
+}
+
+/**
+ * Whether a write changed the object. The API server stores nothing for a
+ * write that changes nothing and answers the object with its resourceVersion
+ * unchanged, so the answer's version tells it even when the object the
+ * action started from is older than a write just made (a resume right after
+ * a suspend). Without versions, the state asked for against the one held.
+ */
+function outcomeOf(
+  held: KubernetesObject,
+  answer: Record<string, unknown>,
+  alreadySo: boolean,
+): EnvironmentActionOutcome {
+  const heldVersion = held.metadata?.resourceVersion;
+  const answerVersion = (answer.metadata as { resourceVersion?: unknown })
+    ?.resourceVersion;
+  if (heldVersion && typeof answerVersion === 'string')
+    return heldVersion === answerVersion ? 'unchanged' : 'changed';
+  return alreadySo ? 'unchanged' : 'changed';
 }
 
 function asObject(body: Record<string, unknown>, target: ActionTarget) {
@@ -193,7 +214,7 @@ async function scaleWorkload(
   const replicas = readReplicas(replicasAsked);
   const previous = context.object.spec?.replicas;
   const previousReplicas = typeof previous === 'number' ? previous : undefined;
-  const { status } = await write(
+  const { body, status } = await write(
     context,
     target,
     `scale ${describeTarget(target)}`,
@@ -218,7 +239,7 @@ async function scaleWorkload(
     upstreamStatus: status,
     written: [target],
     response: {
-      outcome: previousReplicas === replicas ? 'unchanged' : 'changed',
+      outcome: outcomeOf(context.object, body, previousReplicas === replicas),
       message: `${target.kind} ${target.namespace}/${
         target.name
       } is scaled to ${replicas} replicas${
@@ -315,7 +336,7 @@ async function setFluxSuspend(
     upstreamStatus: status,
     written: [target],
     response: {
-      outcome: wasSuspended === suspend ? 'unchanged' : 'changed',
+      outcome: outcomeOf(context.object, body, wasSuspended === suspend),
       message: suspend
         ? `Flux stops reconciling ${target.kind} ${target.namespace}/${target.name} until it is resumed.`
         : `Flux reconciles ${target.kind} ${target.namespace}/${target.name} again.`,

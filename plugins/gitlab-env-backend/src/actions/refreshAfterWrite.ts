@@ -1,6 +1,6 @@
 import { groupOfApiVersion } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import type { RefreshTarget } from '../planning';
-import { ActionWritten } from './createActionsRouter';
+import { ActionWritten } from './environmentActionRoute';
 
 /**
  * The lists a write makes stale. A restart or a scale changes the

@@ -6,7 +6,10 @@ import { GitlabEnvConfig, GitlabInstanceConfig } from '../config';
 import { asGitlabEnvError, GitlabEnvFailure } from '../errors';
 import { GitlabEnvTransport } from '../transport';
 import { InstanceFacts, tokenFailure } from '../transport/InstanceProbe';
-import { agentNotConnected } from '../transport/kasClient';
+import {
+  connectionRefusal,
+  connectionStateOf,
+} from '../locating/agentConnection';
 
 /**
  * A GitLab agent for Kubernetes the configured token may use: a cluster
@@ -23,9 +26,11 @@ export interface GitlabAgentCluster {
   /** KAS's Kubernetes API proxy, without a trailing slash; API paths follow it. */
   kasProxyUrl: string;
   /**
-   * What KAS answered for the agent when it was listed: `connected`, or
-   * `notConnected` (KAS let the token through but found no agentk tunnel),
-   * or `unknown` (the check failed; `errors` says why).
+   * The agent's connection when it was listed: `connected` (KAS let the
+   * token through to it), `notConnected` (GitLab says agentk is not or
+   * never was connected, and KAS was not asked; or KAS let the token
+   * through but found no agentk tunnel), or `unknown` (the check failed;
+   * `errors` says why).
    */
   connection: 'connected' | 'notConnected' | 'unknown';
 }
@@ -111,11 +116,18 @@ async function listInstance(
   // The KAS URL the instance check found (or the configured one): the
   // same rule as every read of the plugin.
   const kasProxyUrl = transport.kasProxyUrlOf(instance, facts);
+  const now = Date.now();
   const checked = await Promise.all(
-    listed.agents.map(({ connections, ...agent }) =>
-      // GitLab says agentk is not connected: asking KAS would hold the
-      // request for its whole tunnel search (20 s) to say the same.
-      connections === 0
+    listed.agents.map(({ activity, ...agent }) => {
+      // GitLab says agentk is not connected (as the reads decide it):
+      // asking KAS would hold the request for its whole tunnel search
+      // (20 s) to say the same.
+      const refusal = connectionRefusal(
+        connectionStateOf(activity, now),
+        agent,
+        now,
+      );
+      return refusal
         ? {
             cluster: {
               host: instance.host,
@@ -123,10 +135,10 @@ async function listInstance(
               kasProxyUrl,
               connection: 'notConnected' as const,
             },
-            error: agentNotConnected(agent).detail,
+            error: refusal.detail,
           }
-        : checkAgent(transport, instance, facts, agent, signal),
-    ),
+        : checkAgent(transport, instance, facts, agent, signal);
+    }),
   );
   const clusters: GitlabAgentCluster[] = [];
   checked.forEach(({ cluster, error }, i) => {

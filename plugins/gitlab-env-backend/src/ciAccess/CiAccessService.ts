@@ -2,14 +2,17 @@ import { LoggerService } from '@backstage/backend-plugin-api';
 import { Entity, stringifyEntityRef } from '@backstage/catalog-model';
 import {
   CiAccessMatrixResponse,
+  compareStaleNamespaces,
   DeleteNamespaceResponse,
   GitlabAgentRef,
+  StaleNamespace,
   StaleNamespacesResponse,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { SharedReadCache } from '../caching/sharedCache';
 import { GitlabEnvConfig } from '../config';
 import { asGitlabEnvError, failure, GitlabEnvFailure } from '../errors';
 import { claimRefusal, LocatedEntity, NamespaceClaims } from '../locating';
+import { AgentConnections } from '../locating/agentConnection';
 import { explainKasRefusal } from '../planning/explainKasRefusal';
 import { GitlabEnvTransport } from '../transport';
 import { isDns1123Label } from '../validation';
@@ -55,10 +58,21 @@ export class CiAccessService {
     return ciAccessContext(located, this.deps);
   }
 
-  /** The agent's cluster through KAS, at the URL the instance check found. */
+  /**
+   * The agent's cluster through KAS, at the URL the instance check found;
+   * an agent GitLab says is not connected is refused without asking KAS.
+   */
   private async kas(ctx: CiAccessContext, agent: GitlabAgentRef) {
-    const { transport } = this.deps;
+    const { transport, config, cache } = this.deps;
     const facts = await transport.usableInstance(ctx.instance);
+    const environment = ctx.environments.find(e => e.agent?.id === agent.id);
+    if (environment)
+      await AgentConnections.of(transport, config, cache).refuseDisconnected({
+        instance: ctx.instance,
+        projectFullPath: ctx.project.fullPath,
+        environmentName: environment.name,
+        agent,
+      });
     return transport.kas(ctx.instance, facts, agent);
   }
 
@@ -104,40 +118,70 @@ export class CiAccessService {
     );
   }
 
+  /**
+   * Each agent's namespaces the entity's stopped or deleted environments
+   * left in its cluster, as a read of its own: a slow or absent agent
+   * holds only its own answer. `locateFor` locates the entity again
+   * waiting for one environment's agent only (the pipeline's locate with
+   * `environment`): with it, `located` may be GitLab's answer alone
+   * (`clusterLookups: 'known'`) and each agent's read waits for the
+   * namespaces its own cluster gives, never another's.
+   */
+  async staleByAgent(
+    entity: Entity,
+    located: LocatedEntity,
+    locateFor?: (environmentSlug: string) => Promise<LocatedEntity>,
+  ): Promise<
+    Array<{ agent: GitlabAgentRef; stale: Promise<StaleNamespace[]> }>
+  > {
+    const listed = await this.context(located);
+    const entityRef = stringifyEntityRef(entity);
+    const deps = await this.staleDeps();
+    const contextFor = async (agent: GitlabAgentRef) => {
+      const environment = listed.environments.find(
+        e => e.agent?.id === agent.id,
+      );
+      return locateFor && environment
+        ? this.context(await locateFor(environment.slug))
+        : listed;
+    };
+    return listed.agents.map(agent => ({
+      agent,
+      stale: contextFor(agent).then(async ctx =>
+        staleForAgent(
+          ctx,
+          entityRef,
+          agent,
+          await this.kas(ctx, agent),
+          deps,
+        ).catch(error => this.explainRefusal(ctx, agent, error)),
+      ),
+    }));
+  }
+
   /** Namespaces the entity's stopped or deleted environments left in each agent's cluster. */
   async staleNamespaces(
     entity: Entity,
     located: LocatedEntity,
   ): Promise<StaleNamespacesResponse> {
-    const ctx = await this.context(located);
     const entityRef = stringifyEntityRef(entity);
-    const deps = await this.staleDeps();
     const result: StaleNamespacesResponse = { namespaces: [], errors: [] };
     await Promise.all(
-      ctx.agents.map(async agent => {
-        try {
-          result.namespaces.push(
-            ...(await staleForAgent(
-              ctx,
+      (
+        await this.staleByAgent(entity, located)
+      ).map(({ agent, stale }) =>
+        stale.then(
+          namespaces => result.namespaces.push(...namespaces),
+          error =>
+            result.errors.push({
+              agent: agent.name,
               entityRef,
-              agent,
-              await this.kas(ctx, agent),
-              deps,
-            ).catch(error => this.explainRefusal(ctx, agent, error))),
-          );
-        } catch (error) {
-          result.errors.push({
-            agent: agent.name,
-            entityRef,
-            error: asGitlabEnvError(error),
-          });
-        }
-      }),
+              error: asGitlabEnvError(error),
+            }),
+        ),
+      ),
     );
-    result.namespaces.sort(
-      (a, b) =>
-        b.contents.total - a.contents.total || a.name.localeCompare(b.name),
-    );
+    result.namespaces.sort(compareStaleNamespaces);
     return result;
   }
 

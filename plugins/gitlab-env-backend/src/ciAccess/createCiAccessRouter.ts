@@ -1,7 +1,9 @@
 import {
+  addStaleNamespacesLine,
   gitlabEnvNamespaceDeletePermission,
   gitlabEnvStaleNamespacesReadPermission,
-  StaleNamespacesResponse,
+  NO_STALE_NAMESPACES_YET,
+  StaleNamespacesStreamLine,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import express from 'express';
 import Router from 'express-promise-router';
@@ -40,7 +42,8 @@ function deleteParams(raw: RawParameters) {
  * `GET  /entity/:namespace/:kind/:name/ci-access[?branch=]`
  * `GET  /entity/:namespace/:kind/:name/ci-access/stale-namespaces`
  * `DELETE /entity/:namespace/:kind/:name/ci-access/agents/:agentId/namespaces/:ns`
- * `GET  /ci-access/stale-namespaces` (portal-wide, biggest first)
+ * `GET  /ci-access/stale-namespaces` (portal-wide, biggest first; streamed
+ *   per agent as `StaleNamespacesStreamLine`s with `Accept: application/x-ndjson`)
  *
  * Each through the request pipeline: parameters checked, the entity and
  * its permissions, located through the one locator, audited.
@@ -152,46 +155,89 @@ export function createCiAccessRouter(
         permission: { basic: gitlabEnvStaleNamespacesReadPermission },
         locate: 'none',
       },
-      async (context, _req, res) => {
+      async (context, req, res) => {
+        const started = Date.now();
+        const streaming =
+          req.accepts(['application/json', 'application/x-ndjson']) ===
+          'application/x-ndjson';
+        let closed = false;
+        res.on('close', () => {
+          closed = true;
+        });
+        let sofar = NO_STALE_NAMESPACES_YET;
+        const emit = (line: StaleNamespacesStreamLine) => {
+          sofar = addStaleNamespacesLine(sofar, line);
+          if (streaming && !closed) res.write(`${JSON.stringify(line)}\n`);
+        };
+        if (streaming) {
+          res.status(200);
+          res.setHeader('content-type', 'application/x-ndjson; charset=utf-8');
+          res.setHeader('cache-control', 'no-store');
+        }
+        const entities = context.entities.slice(0, MAX_ENTITIES);
+        emit({ type: 'start', entities: entities.length });
+        // Entities are located a few at a time; each agent's namespaces
+        // are then written as they settle, outside the limit, so a slow
+        // or absent agent holds only its own lines.
         const limit = pLimit(options.entityConcurrency ?? 4);
-        const result: StaleNamespacesResponse = { namespaces: [], errors: [] };
-        const seen = new Set<string>();
         await Promise.all(
-          context.entities.slice(0, MAX_ENTITIES).map(listed =>
-            limit(async () => {
-              if (!('entity' in listed)) return;
-              const { entity, entityRef } = listed;
+          entities.map(async listed => {
+            if (!('entity' in listed)) return;
+            const { entity, entityRef } = listed;
+            const agents = await limit(async () => {
+              if (closed) return [];
               try {
-                const stale = await service.staleNamespaces(
+                // GitLab's answer first; each agent's read then waits for
+                // the namespaces its own cluster gives.
+                return await service.staleByAgent(
                   entity,
-                  await context.locate(entity),
+                  await context.locate(entity, { clusterLookups: 'known' }),
+                  slug => context.locate(entity, { environment: slug }),
                 );
-                for (const n of stale.namespaces) {
-                  // Two entities of one project see the same namespace; list it once.
-                  const key = `${n.agent.id}|${n.name}`;
-                  if (!seen.has(key)) {
-                    seen.add(key);
-                    result.namespaces.push(n);
-                  }
-                }
-                result.errors.push(...stale.errors);
               } catch (error) {
-                result.errors.push({
+                emit({
+                  type: 'entityError',
                   entityRef,
                   error: asGitlabEnvError(error),
                 });
+                return [];
               }
-            }),
-          ),
+            });
+            if (agents.length)
+              emit({
+                type: 'entity',
+                entityRef,
+                agents: agents.map(a => a.agent.name),
+              });
+            await Promise.all(
+              agents.map(({ agent, stale }) =>
+                stale.then(
+                  namespaces =>
+                    emit({
+                      type: 'agent',
+                      entityRef,
+                      agent: agent.name,
+                      namespaces,
+                    }),
+                  error =>
+                    emit({
+                      type: 'agent',
+                      entityRef,
+                      agent: agent.name,
+                      namespaces: [],
+                      error: asGitlabEnvError(error),
+                    }),
+                ),
+              ),
+            );
+          }),
         );
-        result.namespaces.sort(
-          (a, b) =>
-            b.contents.total - a.contents.total || a.name.localeCompare(b.name),
-        );
-        res.json(result);
+        emit({ type: 'done', elapsedMs: Date.now() - started });
+        if (streaming) res.end();
+        else res.json({ namespaces: sofar.namespaces, errors: sofar.errors });
         return {
-          namespaces: result.namespaces.length,
-          errors: result.errors.length,
+          namespaces: sofar.namespaces.length,
+          errors: sofar.errors.length,
         };
       },
     ),

@@ -31,9 +31,11 @@ import {
   environmentOf,
   GitlabEnvLocator,
   instanceOf,
+  LocateOptions,
   LocatedEntity,
 } from '../locating/EnvironmentLocator';
 import { OwningLocator } from '../locating/OwningLocator';
+import { AgentConnections } from '../locating/agentConnection';
 import { PortalClaims } from '../locating/portalClaims';
 import { NamespaceClaims, repositoryRefusal } from '../locating/ownership';
 import { GitlabEnvClusterSource } from '../reading/clusterSources';
@@ -106,7 +108,13 @@ export interface CallOptions {
 export interface ListEnvironmentsOptions extends CallOptions {
   /** Also list stopped environments (default: available and stopping only). */
   includeStopped?: boolean;
-  /** Add each environment's rolled-up health (one resource read each, cached). */
+  /**
+   * Add each environment's rolled-up health (one resource read each,
+   * cached): the answer then waits for the slowest agent. Without it (the
+   * default) the list comes from GitLab alone, in its own round trips, and
+   * each environment's cluster data is read on its own (`…/resources`,
+   * the live stream).
+   */
   withHealth?: boolean;
 }
 
@@ -199,7 +207,10 @@ export class GitlabEnvironmentsService {
       options.portalEntities &&
         new PortalClaims({
           entities: options.portalEntities,
-          locate: entity => configured.locate(entity),
+          // Only namespaces GitLab gives count as claims: no cluster is
+          // waited for, so no agent holds the index.
+          locate: entity =>
+            configured.locate(entity, { clusterLookups: 'known' }),
           refreshMs: config.ownership.claimsRefreshMs,
           logger,
         }),
@@ -213,6 +224,7 @@ export class GitlabEnvironmentsService {
       this.transport,
       this.cache,
       options.clusterSources ?? [],
+      AgentConnections.of(this.transport, config, this.cache),
     );
     this.reads = new LivePlanner(
       config.live,
@@ -274,12 +286,15 @@ export class GitlabEnvironmentsService {
    */
   async locate(
     entity: Entity,
-    options: CallOptions = {},
+    options: CallOptions &
+      Pick<LocateOptions, 'clusterLookups' | 'environment'> = {},
   ): Promise<LocatedEntity> {
+    const { located, signal, ...lookups } = options;
     return (
-      options.located ??
+      located ??
       this.locator.locate(entity, {
-        signal: this.requestSignal(options.signal),
+        ...lookups,
+        signal: this.requestSignal(signal),
       })
     );
   }
@@ -348,8 +363,13 @@ export class GitlabEnvironmentsService {
     options: ListEnvironmentsOptions = {},
   ): Promise<EntityEnvironmentsResponse> {
     const signal = this.requestSignal(options.signal);
+    // Without health the list is GitLab's alone: no agent holds it.
     const located =
-      options.located ?? (await this.locator.locate(entity, { signal }));
+      options.located ??
+      (await this.locator.locate(entity, {
+        signal,
+        clusterLookups: options.withHealth ? 'wait' : 'known',
+      }));
     const environments = located.environments.filter(
       e => options.includeStopped || e.state !== 'stopped',
     );
@@ -611,7 +631,10 @@ export class GitlabEnvironmentsService {
     signal?: AbortSignal,
     given?: LocatedEntity,
   ): Promise<EnvironmentContext> {
-    const located = given ?? (await this.locator.locate(entity, { signal }));
+    // Only this environment's agent is waited for.
+    const located =
+      given ??
+      (await this.locator.locate(entity, { signal, environment: slug }));
     const environment = environmentOf(located, slug);
     return this.context(entity, located, environment);
   }
@@ -739,7 +762,9 @@ export class GitlabEnvironmentsService {
     for (const { entity, environment } of targets) {
       if (!environment.agent || !environment.namespace) continue;
       try {
-        const located = await this.locator.locate(entity);
+        const located = await this.locator.locate(entity, {
+          environment: environment.slug,
+        });
         contexts.push(this.context(entity, located, environment));
       } catch {
         continue;

@@ -212,12 +212,17 @@ export function createLiveRouter(options: LiveRouterOptions): express.Router {
         const readable = new Map(
           context.entities.map(e => [e.entityRef, e] as const),
         );
-        // One location per entity, shared by its environments.
+        // One location per environment (the locator's listing is cached):
+        // each waits for its own agent's cluster only, never another's.
         const locations = new Map<string, Promise<LocatedEntity>>();
-        const locate = (entity: Entity, entityRef: string) => {
-          let located = locations.get(entityRef);
+        const locate = (entity: Entity, key: LiveEnvironmentKey) => {
+          const name = keyName(key);
+          let located = locations.get(name);
           if (!located)
-            locations.set(entityRef, (located = context.locate(entity)));
+            locations.set(
+              name,
+              (located = context.locate(entity, { environment: key.slug })),
+            );
           return located;
         };
         // Set one by one, before anything is written: Backstage's compression
@@ -335,7 +340,7 @@ export function createLiveRouter(options: LiveRouterOptions): express.Router {
             const { entity } = listed;
             const target = await service.locateLive(entity, key.slug, {
               signal: closed.signal,
-              located: await locate(entity, key.entityRef),
+              located: await locate(entity, key),
             });
             const { environment, release } = await planner.follow(target);
             if (closed.signal.aborted) {

@@ -67,13 +67,19 @@ describe('gitlab-env router', () => {
     );
   });
 
-  it('lists environments with health and reads resources', async () => {
+  it('lists environments (health on request) and reads resources', async () => {
     const { app: backend, permissions } = await startBackend();
     const list = await request(backend).get(
       '/api/gitlab-env/entity/default/component/app/environments',
     );
     expect(list.status).toBe(200);
-    expect(list.body.environments[0]).toMatchObject({
+    // GitLab's alone by default: the cluster data comes per environment.
+    expect(list.body.environments[0].name).toBe('production');
+    expect(list.body.environments[0].health).toBeUndefined();
+    const withHealth = await request(backend).get(
+      '/api/gitlab-env/entity/default/component/app/environments?withHealth=true',
+    );
+    expect(withHealth.body.environments[0]).toMatchObject({
       name: 'production',
       health: { total: 1 },
     });

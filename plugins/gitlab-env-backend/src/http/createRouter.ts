@@ -4,7 +4,12 @@ import express from 'express';
 import Router from 'express-promise-router';
 import { GitlabEnvironmentsService } from '../facade';
 import type { LocatedEntity } from '../locating';
-import { auditedEntity, entityPathParams, RouteSpec } from './pipeline';
+import {
+  environmentRead,
+  environmentResourcesRoute,
+  environmentsListRoute,
+} from './environmentReads';
+import { entityPathParams } from './pipeline';
 import { route, RouteDeps } from './route';
 import { sendReadOnce } from './sendReadOnce';
 
@@ -20,25 +25,6 @@ export interface RouterOptions extends RouteDeps {
     target: { pod?: string; workload?: string },
     options: { signal: AbortSignal; located: LocatedEntity },
   ) => Promise<EnvironmentUsageResponse>;
-}
-
-function flag(value: unknown, fallback: boolean): boolean {
-  if (value === undefined) return fallback;
-  return value === 'true' || value === '1' || value === '';
-}
-
-/** A read of one environment of the entity: gitlab-env.resources.read, located. */
-function environmentRead(
-  eventId: string,
-): RouteSpec<{ entityRef: string; slug?: string }> {
-  return {
-    audit: { eventId, meta: auditedEntity },
-    params: entityPathParams,
-    entities: 'one',
-    entity: params => params,
-    permission: {},
-    locate: 'environment',
-  };
 }
 
 /**
@@ -57,64 +43,24 @@ export function createRouter(options: RouterOptions): express.Router {
     res.json({ status: 'ok' });
   });
 
+  const environmentsList = environmentsListRoute(service);
   router.get(
     '/entity/:namespace/:kind/:name/environments',
-    route(
-      options,
-      {
-        audit: { eventId: 'environments-list', meta: auditedEntity },
-        params: raw => {
-          const target = entityPathParams(raw);
-          const states =
-            typeof raw.query.states === 'string'
-              ? raw.query.states.split(',')
-              : [];
-          return {
-            ...target,
-            includeStopped:
-              flag(raw.query.includeStopped, false) ||
-              states.includes('stopped'),
-            withHealth: flag(raw.query.withHealth, true),
-          };
-        },
-        entities: 'one',
-        entity: params => params,
-        permission: {},
-        locate: 'entity',
-      },
-      async ({ entity, located, params, signal }, _req, res) => {
-        const body = await service.listEnvironments(entity, {
-          includeStopped: params.includeStopped,
-          withHealth: params.withHealth,
-          signal,
-          located,
-        });
-        res.json(body);
-        return { environments: body.environments.length };
-      },
-    ),
+    route(options, environmentsList.spec, async (context, _req, res) => {
+      const body = await environmentsList.run(context);
+      res.json(body);
+      return environmentsList.outcome(body);
+    }),
   );
 
+  const resources = environmentResourcesRoute(service);
   router.get(
     '/entity/:namespace/:kind/:name/environments/:slug/resources',
-    route(
-      options,
-      environmentRead('environment-resources-read'),
-      async ({ entity, located, environment, signal }, req, res) => {
-        const body = await service.getEnvironmentResources(
-          entity,
-          environment.slug,
-          { signal, located },
-        );
-        await sendReadOnce(req, res, body);
-        // The audit records what was served: partial reads name their gaps.
-        return {
-          resources: body.resources.length,
-          partial: body.health.partial !== undefined,
-          errors: body.errors.map(e => e.code),
-        };
-      },
-    ),
+    route(options, resources.spec, async (context, req, res) => {
+      const body = await resources.run(context);
+      await sendReadOnce(req, res, body);
+      return resources.outcome(body);
+    }),
   );
 
   router.get(

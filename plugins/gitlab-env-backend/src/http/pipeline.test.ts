@@ -106,6 +106,35 @@ describe('RequestPipeline, without HTTP', () => {
     ]);
   });
 
+  it('names the caller from its credentials, and how it came, when there is no HTTP request', async () => {
+    const { pipeline, records } = pipelineWith({ allow: true });
+    await pipeline.run(
+      environmentSpec,
+      {
+        credentials: mockCredentials.user('user:default/alice'),
+        raw: raw('staging'),
+        via: { via: 'actions-registry', actionId: 'gitlab-env:test' },
+      },
+      async () => undefined,
+    );
+    await pipeline.run(
+      environmentSpec,
+      {
+        credentials: mockCredentials.service('external:mcp-clients'),
+        raw: raw('staging'),
+      },
+      async () => undefined,
+    );
+    expect(records.map(r => r.options.meta)).toEqual([
+      expect.objectContaining({
+        actor: 'user:default/alice',
+        via: 'actions-registry',
+        actionId: 'gitlab-env:test',
+      }),
+      expect.objectContaining({ actor: 'external:mcp-clients' }),
+    ]);
+  });
+
   it('refuses before locating when the permission is denied, audited', async () => {
     const { pipeline, steps, records } = pipelineWith({ allow: false });
     const error = await pipeline

@@ -25,7 +25,7 @@ import {
 import type { Request } from 'express';
 import { asGitlabEnvError, failure, GitlabEnvFailure } from '../errors';
 import { environmentOf } from '../locating';
-import type { LocatedEntity } from '../locating';
+import type { LocatedEntity, LocateOptions } from '../locating';
 import { isEnvironmentSlug, quote } from '../validation';
 import { annotatedEntities } from './annotatedEntities';
 
@@ -96,6 +96,12 @@ export interface RouteSpec<P> {
   };
   /** `environment` needs the target's slug; `listed` and `catalog` routes locate per item (RouteContext.locate). */
   locate: 'none' | 'entity' | 'environment';
+  /**
+   * Whether locating waits for namespaces the clusters give (LocateOptions):
+   * `known` answers from GitLab alone. An `environment` route waits for its
+   * environment's agent only.
+   */
+  clusterLookups?: (params: P) => 'wait' | 'known';
 }
 
 /** What a listed entity came to: readable, or why not. */
@@ -117,8 +123,15 @@ export interface RouteContext<P> {
   environment: GitlabEnvironment;
   /** `listed` routes: in the order named; `catalog` routes: the readable ones. */
   entities: ListedEntity[];
-  /** Locates an entity (of `listed` or `catalog` routes) through the one locator. */
-  locate: (entity: Entity) => Promise<LocatedEntity>;
+  /**
+   * Locates an entity (of `listed` or `catalog` routes) through the one
+   * locator; with `environment`, waiting for that environment's agent only,
+   * with `clusterLookups: 'known'` for none (LocateOptions).
+   */
+  locate: (
+    entity: Entity,
+    options?: Pick<LocateOptions, 'clusterLookups' | 'environment'>,
+  ) => Promise<LocatedEntity>;
   /** Adds to what the audit record says, success or failure. */
   note: (meta: JsonObject) => void;
   /**
@@ -129,6 +142,19 @@ export interface RouteContext<P> {
   opened: (meta?: JsonObject) => Promise<void>;
 }
 
+/**
+ * A route's declaration and its own work, apart from how the answer is
+ * sent: the HTTP route (route.ts) and the actions registry's action run the
+ * same core through the same pipeline.
+ */
+export interface RouteCore<P, B> {
+  spec: RouteSpec<P>;
+  /** The route's own work, once every step of the pipeline passed. */
+  run: (context: RouteContext<P>) => Promise<B>;
+  /** What the audit record says of the outcome. */
+  outcome: (body: B) => JsonObject;
+}
+
 /** What a call comes with: the caller's credentials and its parameters. */
 export interface PipelineCall {
   credentials: BackstageCredentials;
@@ -136,6 +162,13 @@ export interface PipelineCall {
   /** The HTTP request, for the auditor to name the caller and address; absent for other callers. */
   request?: Request;
   signal?: AbortSignal;
+  /**
+   * What the audit record says of how a call without an HTTP request came
+   * (e.g. the actions registry and the action's id). Without a request the
+   * auditor can only name the plugin itself, so the record's `actor` names
+   * the caller from `credentials`.
+   */
+  via?: JsonObject;
 }
 
 export interface PipelineDeps {
@@ -145,7 +178,7 @@ export interface PipelineDeps {
   /** The one locator: the façade's (ownership applied). */
   locate: (
     entity: Entity,
-    options: { signal?: AbortSignal },
+    options: Pick<LocateOptions, 'signal' | 'clusterLookups' | 'environment'>,
   ) => Promise<LocatedEntity>;
 }
 
@@ -231,6 +264,20 @@ function entityNotFound(entityRef: string) {
   );
 }
 
+/** Who calls, as Backstage names the principal: a user's entity ref, a service's subject. */
+export function principalName(credentials: BackstageCredentials): string {
+  const principal = credentials.principal as {
+    type?: string;
+    userEntityRef?: string;
+    subject?: string;
+  };
+  if (principal?.type === 'user' && principal.userEntityRef)
+    return principal.userEntityRef;
+  if (principal?.type === 'service' && principal.subject)
+    return principal.subject;
+  return principal?.type ?? 'unknown';
+}
+
 export class RequestPipeline {
   constructor(private readonly deps: PipelineDeps) {}
 
@@ -258,6 +305,8 @@ export class RequestPipeline {
       severityLevel: spec.audit.severity ?? 'low',
       request: call.request,
       meta: {
+        ...(!call.request && { actor: principalName(call.credentials) }),
+        ...call.via,
         ...spec.audit.meta?.(call.raw),
         ...(spec.body && !unreadable && spec.audit.body?.(body)),
       },
@@ -295,6 +344,16 @@ export class RequestPipeline {
     }
   }
 
+  /** Runs a route's core through every step and returns its answer (audited as `run` does). */
+  async answer<P, B>(core: RouteCore<P, B>, call: PipelineCall): Promise<B> {
+    let body: B | undefined;
+    await this.run(core.spec, call, async context => {
+      body = await core.run(context);
+      return core.outcome(body);
+    });
+    return body as B;
+  }
+
   private async prepare<P>(
     spec: RouteSpec<P>,
     call: PipelineCall,
@@ -311,7 +370,10 @@ export class RequestPipeline {
       signal,
       granted: new Set<string>(),
       entities: [] as ListedEntity[],
-      locate: (entity: Entity) => this.deps.locate(entity, { signal }),
+      locate: (
+        entity: Entity,
+        options?: Pick<LocateOptions, 'clusterLookups' | 'environment'>,
+      ) => this.deps.locate(entity, { ...options, signal }),
       note: (meta: JsonObject) => {
         Object.assign(notes, meta);
       },
@@ -358,7 +420,11 @@ export class RequestPipeline {
         );
       // 5. Where it deploys, through the one locator.
       if (spec.locate !== 'none') {
-        context.located = await this.deps.locate(entity, { signal });
+        context.located = await this.deps.locate(entity, {
+          signal,
+          clusterLookups: spec.clusterLookups?.(params),
+          ...(spec.locate === 'environment' && { environment: target.slug }),
+        });
         if (spec.locate === 'environment')
           context.environment = environmentOf(context.located, target.slug!);
       }

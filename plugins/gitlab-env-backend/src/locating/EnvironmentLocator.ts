@@ -4,13 +4,19 @@ import {
   GitlabEnvironment,
   GitlabProjectRef,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { createHash } from 'crypto';
 import { GitlabEnvConfig, GitlabInstanceConfig } from '../config';
 import { asGitlabEnvError, failure } from '../errors';
 import { isInScope, readEntityScope } from './entityScope';
 import { SharedReadCache } from '../caching/sharedCache';
 import { GitlabEnvTransport } from '../transport/SharedTransport';
-import { namespaceSourcesThroughAgents } from './gitlabDeployments';
+import {
+  mapNamespaces,
+  namespaceSourcesThroughAgents,
+} from './gitlabDeployments';
 import { ReadBounds } from '../reading/readBounds';
+import { ProjectEnvironments, ProjectLocator } from '../transport/gitlabClient';
+import { AgentConnections } from './agentConnection';
 
 /**
  * Where a catalog entity deploys: its GitLab project and the environments
@@ -46,32 +52,69 @@ export interface LocatedEntity {
  * @public
  */
 export interface GitlabEnvLocator {
-  locate(
-    entity: Entity,
-    options?: { signal?: AbortSignal },
-  ): Promise<LocatedEntity>;
+  locate(entity: Entity, options?: LocateOptions): Promise<LocatedEntity>;
+}
+
+/**
+ * Options of GitlabEnvLocator.locate.
+ *
+ * @public
+ */
+export interface LocateOptions {
+  /** The caller leaving, or its deadline. */
+  signal?: AbortSignal;
+  /**
+   * `wait` (default): environments GitLab gives no namespace take one from
+   * their agent's cluster (a GitLabDeployment, workloads carrying their
+   * GitLab markers, a Flux inventory), looked up through KAS. `known`: the
+   * answer comes from GitLab alone, with the namespaces the clusters gave
+   * only when they are known already; the lookup starts meanwhile, for the
+   * reads that follow. A list answers with `known`, so no agent holds it.
+   */
+  clusterLookups?: 'wait' | 'known';
+  /**
+   * The slug of the one environment the caller reads: with `wait`, only
+   * its agent's cluster is waited for (namespaces are shared only through
+   * one agent, so the others' lookups cannot change its answer).
+   */
+  environment?: string;
+}
+
+/** A promise's value if it has settled, undefined if it is still pending or failed. */
+async function valueIfSettled<T>(promise: Promise<T>): Promise<T | undefined> {
+  const pending = Symbol('pending');
+  const first = await Promise.race([
+    promise.catch(() => pending),
+    new Promise<typeof pending>(resolve =>
+      setImmediate(() => resolve(pending)),
+    ),
+  ]);
+  return first === pending ? undefined : (first as T);
 }
 
 const ALL_STATES = ['available', 'stopping', 'stopped'] as const;
 
 /** The default locator: annotations, then one cached GitLab listing per project. */
 export class AnnotationLocator implements GitlabEnvLocator {
+  private readonly connections: AgentConnections;
+
   constructor(
     private readonly config: GitlabEnvConfig,
     private readonly transport: GitlabEnvTransport,
     private readonly cache: SharedReadCache,
-  ) {}
+  ) {
+    this.connections = AgentConnections.of(transport, config, cache);
+  }
 
-  async locate(
-    entity: Entity,
-    options: { signal?: AbortSignal } = {},
-  ): Promise<LocatedEntity> {
-    const scope = readEntityScope(entity, this.config.instances);
-    const { instance, project } = scope;
-    const key = `env|${instance.host}|${JSON.stringify(project)}`;
-    const data = await this.cache
+  /** The project's environments as GitLab lists them (cached). */
+  private listing(
+    instance: GitlabInstanceConfig,
+    project: ProjectLocator,
+    signal?: AbortSignal,
+  ): Promise<ProjectEnvironments> {
+    return this.cache
       .getOrLoad(
-        key,
+        `env|${instance.host}|${JSON.stringify(project)}`,
         async loadSignal => {
           // The listing does not wait for the instance check: every field it
           // asks for exists from the 16.4 floor on, so before the first check
@@ -86,33 +129,15 @@ export class AnnotationLocator implements GitlabEnvLocator {
           const listed = await listing.catch(error =>
             this.transport.explainGitlabFailure(instance, error),
           );
-          // An environment GitLab gives no namespace may take one from the
-          // cluster: a GitLabDeployment object, workloads carrying its GitLab
-          // markers, or its Flux inventory.
-          const environments = await namespaceSourcesThroughAgents({
-            environments: listed.environments,
-            project: listed.project,
-            kas: async agent =>
-              this.transport.kas(
-                instance,
-                await this.transport.usableInstance(instance),
-                agent,
-                loadSignal,
-              ),
-            bounds: () =>
-              new ReadBounds(
-                this.config.limits.maxPagesPerList,
-                this.config.limits.maxObjectsPerEnvironment,
-                () => undefined,
-                loadSignal,
-              ),
-            workloadAnnotations:
-              this.config.namespaceMapping.workloadAnnotations,
-            onFailure: () => undefined,
-          });
-          return { ...listed, environments };
+          // The reads that follow a listing ask GitLab about the agents first.
+          this.connections.prefetch(
+            instance,
+            listed.project.fullPath,
+            listed.environments,
+          );
+          return listed;
         },
-        { signal: options.signal },
+        { signal },
       )
       .catch(error => {
         this.transport.diagnostics.failure(
@@ -122,13 +147,129 @@ export class AnnotationLocator implements GitlabEnvLocator {
         );
         throw error;
       });
+  }
+
+  /**
+   * One agent's environments with the namespaces its cluster gives those
+   * GitLab gives none (cached per listing). Environments sharing a
+   * namespace share its agent, so each agent's are mapped on their own and
+   * one agent's lookup never waits for another's. An agent GitLab says is
+   * not connected is not asked, and its environments say so.
+   */
+  private throughAgent(
+    instance: GitlabInstanceConfig,
+    listed: ProjectEnvironments,
+    environments: GitlabEnvironment[],
+    signal?: AbortSignal,
+  ): Promise<GitlabEnvironment[]> {
+    const agent = environments[0].agent;
+    if (!agent)
+      return mapNamespaces(environments, listed.project, {
+        deploymentsOf: async () => undefined,
+      });
+    const digest = createHash('sha256')
+      .update(JSON.stringify(environments))
+      .digest('base64url');
+    return this.cache.getOrLoad(
+      `envns|${instance.host}|${listed.project.fullPath}|${agent.id}|${digest}`,
+      async loadSignal => {
+        let refused: string | undefined;
+        const mapped = await namespaceSourcesThroughAgents({
+          environments,
+          project: listed.project,
+          kas: async () => {
+            try {
+              await this.connections.refuseDisconnected(
+                {
+                  instance,
+                  projectFullPath: listed.project.fullPath,
+                  environmentName: environments[0].name,
+                  agent,
+                },
+                loadSignal,
+              );
+            } catch (error) {
+              refused = asGitlabEnvError(error).message;
+              throw error;
+            }
+            return this.transport.kas(
+              instance,
+              await this.transport.usableInstance(instance),
+              agent,
+              loadSignal,
+            );
+          },
+          bounds: () =>
+            new ReadBounds(
+              this.config.limits.maxPagesPerList,
+              this.config.limits.maxObjectsPerEnvironment,
+              () => undefined,
+              loadSignal,
+            ),
+          workloadAnnotations: this.config.namespaceMapping.workloadAnnotations,
+          onFailure: () => undefined,
+        });
+        return mapped.map(e =>
+          refused && !e.namespace
+            ? {
+                ...e,
+                namespaceLookup: `Its agent's cluster could not be looked in: ${refused}`,
+              }
+            : e,
+        );
+      },
+      { signal },
+    );
+  }
+
+  async locate(
+    entity: Entity,
+    options: LocateOptions = {},
+  ): Promise<LocatedEntity> {
+    const scope = readEntityScope(entity, this.config.instances);
+    const { instance, project } = scope;
+    const listed = await this.listing(instance, project, options.signal);
+    const byAgent = new Map<string, GitlabEnvironment[]>();
+    for (const environment of listed.environments) {
+      const key = environment.agent?.id ?? '';
+      byAgent.set(key, [...(byAgent.get(key) ?? []), environment]);
+    }
+    const awaited = options.environment
+      ? listed.environments.find(e => e.slug === options.environment)?.agent
+          ?.id ?? ''
+      : undefined;
+    const mapped = await Promise.all(
+      [...byAgent].map(async ([agentId, environments]) => {
+        const wait =
+          options.clusterLookups !== 'known' &&
+          (awaited === undefined || awaited === agentId);
+        if (wait)
+          return this.throughAgent(
+            instance,
+            listed,
+            environments,
+            options.signal,
+          );
+        // Started without the caller's signal: the reads that follow need it.
+        const lookup = this.throughAgent(instance, listed, environments);
+        return (
+          (await valueIfSettled(lookup)) ??
+          // Meanwhile GitLab's own namespaces, and which of them are shared.
+          mapNamespaces(environments, listed.project, {
+            deploymentsOf: async () => undefined,
+          })
+        );
+      }),
+    );
+    const byId = new Map(mapped.flat().map(e => [e.id, e]));
+    const environments = listed.environments.map(e => byId.get(e.id) ?? e);
     return {
       host: instance.host,
-      project: data.project,
-      environments: data.environments.filter(e => isInScope(scope, e)),
-      allEnvironments: data.environments,
+      project: listed.project,
+      environments: environments.filter(e => isInScope(scope, e)),
+      allEnvironments: environments,
       labelSelector: scope.labelSelector,
-      warnings: data.warnings,
+      warnings: listed.warnings,
     };
   }
 }

@@ -11,7 +11,11 @@ import { listKind } from '../reading/objectSource';
 import { ReadBounds } from '../reading/readBounds';
 import type { KasClient } from '../transport/kasClient';
 import { instanceOf } from './EnvironmentLocator';
-import type { GitlabEnvLocator, LocatedEntity } from './EnvironmentLocator';
+import type {
+  GitlabEnvLocator,
+  LocateOptions,
+  LocatedEntity,
+} from './EnvironmentLocator';
 import { GITLAB_DEPLOYMENT_KIND } from './gitlabDeployments';
 import {
   actionScopeOf,
@@ -80,7 +84,7 @@ export class OwningLocator implements GitlabEnvLocator {
 
   async locate(
     entity: Entity,
-    options: { signal?: AbortSignal } = {},
+    options: LocateOptions = {},
   ): Promise<LocatedEntity> {
     const located = await this.inner.locate(entity, options);
     return this.own(entity, located, this.claims?.peek());

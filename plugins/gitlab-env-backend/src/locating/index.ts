@@ -4,7 +4,11 @@ export {
   environmentOf,
   instanceOf,
 } from './EnvironmentLocator';
-export type { GitlabEnvLocator, LocatedEntity } from './EnvironmentLocator';
+export type {
+  GitlabEnvLocator,
+  LocateOptions,
+  LocatedEntity,
+} from './EnvironmentLocator';
 export { OwningLocator } from './OwningLocator';
 export { PortalClaims } from './portalClaims';
 export {

@@ -6,17 +6,19 @@ import pLimit from 'p-limit';
 import { GitlabEnvironmentsService } from '../facade';
 import { route, RouteDeps } from '../http/route';
 import { deadlineSignal } from '../transport/deadline';
-import { listEntityRows, readRowHealth } from './entityRows';
-import { HealthRead, healthReadOrder } from './healthReadOrder';
+import { listEntityRows } from './entityRows';
+import { HealthRead } from './healthReadOrder';
+import { readHealthByAgent } from './healthByAgent';
 
 export interface OverviewRouterOptions extends RouteDeps {
   service: GitlabEnvironmentsService;
   /** Entities listed at once (one GitLab request each when cold). */
   entityConcurrency?: number;
   /**
-   * Environments read at once. Each read lists every kind of its namespace;
-   * the service bounds upstream requests per instance and per agent anyway,
-   * so this only bounds how far ahead reads are queued.
+   * Environments of one agent read at once (agents are read side by side).
+   * Each read lists every kind of its namespace; the service bounds upstream
+   * requests per instance and per agent anyway, so this only bounds how far
+   * ahead reads are queued.
    */
   healthConcurrency?: number;
   /**
@@ -95,24 +97,22 @@ export function createOverviewRouter(
               });
               return entityRows
                 .filter(row => row.pending && row.environment)
-                .map(row => ({ entity, environment: row.environment! }));
+                .map(row => ({
+                  entity,
+                  environment: row.environment!,
+                  instance: row.project?.instance,
+                }));
             }),
           ),
         );
 
-        const reads = healthReadOrder(listed.flat());
-        // Many environments behind one agent are read together, one list per
-        // kind across the cluster; the per-row reads below join those reads.
-        if (!closed) await service.readAhead(reads);
-        const readLimit = pLimit(options.healthConcurrency ?? 16);
-        await Promise.all(
-          reads.map(({ entity, environment }) =>
-            readLimit(async () => {
-              if (closed) return;
-              write(await readRowHealth(service, entity, environment, signal));
-            }),
-          ),
-        );
+        // Each agent's rows on their own: one that is slow or absent holds
+        // only its rows, never the others' badges.
+        await readHealthByAgent(service, listed.flat(), write, {
+          concurrency: options.healthConcurrency ?? 16,
+          signal,
+          stopped: () => closed,
+        });
         write({
           type: 'done',
           entities: allowed.length,

@@ -65,10 +65,13 @@ export async function listEntityRows(
       errors: [],
     };
     const missing = missingKubernetesSetting(environment);
-    if (missing) {
-      // A value GitLab gave that failed validation was dropped: name it, not
-      // the gap it left.
-      row.errors.push(invalidSetting(environment) ?? missing.detail);
+    // A value GitLab gave that failed validation was dropped: name it, not
+    // the gap it left.
+    const refused = invalidSetting(environment);
+    // A namespace GitLab does not give may come from the agent's cluster:
+    // the row's read says whether one did.
+    if (missing && (refused || missing.detail.code !== 'NO_NAMESPACE')) {
+      row.errors.push(refused ?? missing.detail);
     } else {
       row.pending = true;
     }
@@ -82,7 +85,7 @@ export async function listEntityRows(
  * each other.
  */
 export async function readRowHealth(
-  service: GitlabEnvironmentsService,
+  service: Pick<GitlabEnvironmentsService, 'getEnvironmentResources'>,
   entity: Entity,
   environment: GitlabEnvironment,
   signal?: AbortSignal,

@@ -8,6 +8,8 @@ import {
 export interface HealthRead {
   entity: Entity;
   environment: GitlabEnvironment;
+  /** The GitLab instance (host) of the environment's project. */
+  instance?: string;
 }
 
 /**

@@ -6,6 +6,7 @@ import { explainKasRefusal } from './explainKasRefusal';
 import { tokenFailure } from '../transport/InstanceProbe';
 import { invalidSetting } from '../validation';
 import { LocatedEntity } from '../locating/EnvironmentLocator';
+import { AgentConnections } from '../locating/agentConnection';
 import { discoverListableKinds, ListableKind } from '../reading/discovery';
 import { missingKubernetesSetting } from '../locating/kubernetesSettings';
 import { SharedReadCache } from '../caching/sharedCache';
@@ -29,7 +30,8 @@ export interface EnvironmentContext {
 
 /**
  * How an environment's cluster is reached: through a backend module's
- * source or KAS (after the instance check), the agent's discovery (one
+ * source or KAS (after the instance check, and unless GitLab says the
+ * agent is not connected: AgentConnections), the agent's discovery (one
  * cached entry per agent, shared by every read), KAS refusals explained
  * (token, agent never connected) and every outcome recorded for
  * diagnostics. What is read through it is planned by LivePlanner.
@@ -41,6 +43,8 @@ export class AgentAccess {
     private readonly transport: GitlabEnvTransport,
     private readonly cache: SharedReadCache,
     private readonly sources: readonly GitlabEnvClusterSource[],
+    /** What GitLab says of the agents' connections (the plugin's one AgentConnections). */
+    private readonly connections: AgentConnections,
   ) {}
 
   /** What an environment's read depends on: environments with one key share one state (LiveTarget.readKey). */
@@ -133,6 +137,13 @@ export class AgentAccess {
         const facts = await this.transport.usableInstance(instance);
         const kasScope = tokenFailure(host, facts, 'k8s_proxy');
         if (kasScope) throw kasScope;
+        // What GitLab knows spares KAS's 20 s search for an absent agentk.
+        await this.connections.refuseDisconnected({
+          instance,
+          projectFullPath: located.project.fullPath,
+          environmentName: environment.name,
+          agent,
+        });
         result = await read({
           via: 'kas',
           kas: signal => this.transport.kas(instance, facts, agent, signal),

@@ -1,8 +1,12 @@
 import { GitlabAgentRef } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { GitlabInstanceConfig } from '../config';
-import { failure, GitlabEnvFailure } from '../errors';
+import { GitlabEnvFailure } from '../errors';
 import { tokenFailure } from '../transport/InstanceProbe';
 import { GitlabEnvTransport } from '../transport/SharedTransport';
+import {
+  connectionRefusal,
+  connectionStateOf,
+} from '../locating/agentConnection';
 
 /**
  * KAS answers one 401 for many causes. Before calling it "not shared", rule
@@ -35,16 +39,10 @@ export async function explainKasRefusal(
     .gitlab(instance, { version: facts?.version })
     .agentActivity(where.projectFullPath, where.environmentName)
     .catch(() => undefined);
-  if (activity && activity.connections === 0 && !activity.tokenLastUsedAt) {
-    throw failure(
-      'AGENT_NEVER_CONNECTED',
-      `The agent ${agent.name} has never connected to GitLab: no agentk has used its token, so GitLab holds none of its user_access authorizations yet.`,
-      {
-        hint: `Install agentk in the cluster with the agent's token (see the agent's page in GitLab${
-          agent.webUrl ? `: ${agent.webUrl}` : ''
-        }); user_access takes effect once it has connected.`,
-      },
-    );
-  }
+  // Only when GitLab shows the agent's tokens: an empty list may just be
+  // hidden from the token's user.
+  const state = connectionStateOf(activity, Date.now());
+  if (state.state === 'neverConnected')
+    throw connectionRefusal(state, agent, Date.now());
   throw error;
 }

@@ -27,12 +27,47 @@ export interface ProjectEnvironments {
 /** 100 environments a page: 10,000 environments is far past any real project. */
 const MAX_ENVIRONMENT_PAGES = 100;
 
-/** Whether an agent's agentk ever connected, as GitLab's own dashboard tells. */
+/**
+ * What GitLab tells the token's user of an agent's connection, without
+ * asking KAS to reach the cluster. Both fields exist on every version the
+ * plugin supports (they predate 16.4), but GitLab shows them only to some:
+ * `connections` to Maintainers of the agent's project (an empty list to
+ * others: app/graphql/resolvers/kas/agent_connections_resolver.rb), the
+ * tokens to whoever may read the agent on recent versions, to Developers
+ * or Maintainers of its project on older ones (agent_tokens_resolver.rb,
+ * app/finders/clusters/agent_tokens_finder.rb). So an empty list alone
+ * says nothing; `tokensShown` tells whether the tokens were visible.
+ */
 export interface AgentActivity {
-  /** agentk connections KAS knows of right now. */
-  connections: number;
+  /**
+   * agentk connections KAS knows of right now; undefined when GitLab could
+   * not ask KAS (the field failed).
+   */
+  connections?: number;
+  /** How many of the agent's tokens GitLab showed (0: none, or none to this user). */
+  tokensShown: number;
   /** The latest use of any of the agent's tokens (agentk uses one to connect). */
   tokenLastUsedAt?: string;
+}
+
+/** An agent node's `connections` and `tokens`, as GitLab showed them. */
+function activityOf(agent: Record<string, any>): AgentActivity {
+  // A field that failed (connections without KAS) is null beside the others.
+  const connections = Array.isArray(agent.connections?.nodes)
+    ? agent.connections.nodes.length
+    : undefined;
+  const tokens: unknown[] = Array.isArray(agent.tokens?.nodes)
+    ? agent.tokens.nodes
+    : [];
+  const used = tokens
+    .map(t => (isRecord(t) ? optionalString(t.lastUsedAt) : undefined))
+    .filter((t): t is string => !!t && !Number.isNaN(Date.parse(t)))
+    .sort((a, b) => Date.parse(a) - Date.parse(b));
+  return {
+    connections,
+    tokensShown: tokens.length,
+    tokenLastUsedAt: used[used.length - 1],
+  };
 }
 
 /**
@@ -141,8 +176,9 @@ const AGENT_ACTIVITY = /* GraphQL */ `
  * The agents shared through `user_access` with the projects the token's user
  * is a member of (`Project.userAccessAuthorizedAgents`, as GitLab's own
  * `user_authorized_agents.query.graphql`); GitLab lists them to Developers
- * of the project only. Twenty projects a page keeps the nested connections
- * well inside GraphQL's complexity limit.
+ * of the project only. With each agent's connections and tokens, read as
+ * `agentActivity` reads them. Twenty projects a page keeps the nested
+ * connections well inside GraphQL's complexity limit.
  */
 const USER_ACCESS_AGENTS = /* GraphQL */ `
   query GitlabEnvUserAccessAgents($after: String) {
@@ -165,6 +201,11 @@ const USER_ACCESS_AGENTS = /* GraphQL */ `
               connections {
                 nodes {
                   connectedAt
+                }
+              }
+              tokens {
+                nodes {
+                  lastUsedAt
                 }
               }
             }
@@ -435,11 +476,14 @@ export class GitlabClient {
    * membership, which this list cannot tell).
    */
   async userAccessAgents(): Promise<{
-    /** `connections`: agentk connections KAS knows of now, when GitLab shows them. */
-    agents: Array<GitlabAgentRef & { connections?: number }>;
+    /** `activity`: what GitLab shows the token's user of agentk's connection. */
+    agents: Array<GitlabAgentRef & { activity: AgentActivity }>;
     warnings: GitlabEnvError[];
   }> {
-    const agents = new Map<string, GitlabAgentRef & { connections?: number }>();
+    const agents = new Map<
+      string,
+      GitlabAgentRef & { activity: AgentActivity }
+    >();
     const warnings: GitlabEnvError[] = [];
     const followed = new Set<string>();
     let after: string | undefined;
@@ -465,9 +509,7 @@ export class GitlabClient {
               optionalString(agent.webPath) &&
               `${this.instance.baseUrl}${agent.webPath}`,
             configProject: optionalString(agent.project?.fullPath),
-            connections: Array.isArray(agent.connections?.nodes)
-              ? agent.connections.nodes.length
-              : undefined,
+            activity: activityOf(agent),
           });
         }
       }
@@ -504,7 +546,7 @@ export class GitlabClient {
 
   /**
    * An environment's agent's connections and token use; undefined when
-   * GitLab does not show them to the token's user.
+   * GitLab does not show the agent to the token's user.
    */
   async agentActivity(
     projectFullPath: string,
@@ -515,18 +557,6 @@ export class GitlabClient {
       name: environmentName,
     });
     const agent = data.project?.environment?.clusterAgent;
-    if (!isRecord(agent)) return undefined;
-    const connections = Array.isArray(agent.connections?.nodes)
-      ? agent.connections.nodes.length
-      : undefined;
-    const tokens: unknown[] = Array.isArray(agent.tokens?.nodes)
-      ? agent.tokens.nodes
-      : [];
-    if (connections === undefined) return undefined;
-    const used = tokens
-      .map(t => (isRecord(t) ? optionalString(t.lastUsedAt) : undefined))
-      .filter((t): t is string => !!t)
-      .sort();
-    return { connections, tokenLastUsedAt: used[used.length - 1] };
+    return isRecord(agent) ? activityOf(agent) : undefined;
   }
 }

@@ -1,7 +1,10 @@
+import { capabilitiesForKind } from '../actions';
 import { resourceEvents, ResourceEventSummary } from '../events';
 import { compareHealth, rollsUp } from '../health';
 import {
+  EnvironmentCapability,
   EnvironmentResourcesResponse,
+  GitlabEnvError,
   HealthStatus,
   KubernetesObject,
   ResourceGraph,
@@ -17,6 +20,37 @@ import {
 /** The longest message kept (health messages, events). */
 const MESSAGE_CHARS = 300;
 
+/**
+ * The bytes of JSON an answer's list may take: with the answer's other
+ * fields it stays under 8 KB however long the messages are; the items that
+ * do not fit are counted with the rest (`more`).
+ */
+export const LIST_BUDGET_BYTES = 6 * 1024;
+
+const encoder = new TextEncoder();
+
+/**
+ * What `make` makes of the items, in order, while their JSON fits `budget`
+ * bytes (the first one always) and at most `limit` of them.
+ */
+export function takeWithin<T, R>(
+  items: readonly T[],
+  limit: number,
+  budget: number,
+  make: (item: T) => R,
+): R[] {
+  const taken: R[] = [];
+  let used = 0;
+  for (const item of items) {
+    if (taken.length >= limit) break;
+    const made = make(item);
+    used += encoder.encode(JSON.stringify(made)).length + 1;
+    if (taken.length > 0 && used > budget) break;
+    taken.push(made);
+  }
+  return taken;
+}
+
 /** A message cut to MESSAGE_CHARS, marked when cut. @public */
 export function shortMessage(text: string | undefined): string | undefined {
   if (!text) return undefined;
@@ -26,11 +60,62 @@ export function shortMessage(text: string | undefined): string | undefined {
     : oneLine;
 }
 
+/**
+ * `CODE: message` of each failure, refusals the cluster makes on purpose
+ * (Secrets, expected forbidden kinds) left out: they are how the
+ * environment is set up, not something wrong with it.
+ */
+export function errorLines(
+  errors: readonly GitlabEnvError[] | undefined,
+  max = 3,
+) {
+  const unexpected = errors?.filter(e => !e.expected);
+  if (!unexpected?.length) return undefined;
+  return unexpected
+    .slice(0, max)
+    .map(e => `${e.code}: ${shortMessage(e.message) ?? ''}`);
+}
+
 /** `Kind/name` (with the namespace when it is another's), how assistants name resources to act on. @public */
 export function resourceName(node: ResourceNode, namespace?: string): string {
   const where =
     node.namespace && node.namespace !== namespace ? `${node.namespace}/` : '';
   return `${node.kind}/${where}${node.name}`;
+}
+
+/**
+ * The nodes a name as assistants write it designates: `Kind/name` (in the
+ * environment's namespace, else in any namespace) or `Kind/namespace/name`;
+ * the kind's case is not significant. Several when the name is ambiguous
+ * (one kind in two API groups, one name in two namespaces), none when
+ * nothing matches or the text is not such a name.
+ *
+ * @public
+ */
+export function resourcesNamed(
+  nodes: readonly ResourceNode[],
+  text: string,
+  namespace?: string,
+): ResourceNode[] {
+  const parts = text.trim().split('/');
+  if (parts.length < 2 || parts.length > 3 || parts.some(p => p === ''))
+    return [];
+  const [kind, ...rest] = parts;
+  const name = rest[rest.length - 1];
+  const inNamespace = rest.length === 2 ? rest[0] : undefined;
+  const named = nodes.filter(
+    n =>
+      n.kind.toLowerCase() === kind.toLowerCase() &&
+      n.name === name &&
+      (inNamespace === undefined || (n.namespace ?? '') === inNamespace),
+  );
+  // An object the cluster holds wins over one a Flux inventory names but the
+  // cluster lacks (which answers list as Missing, and may be described).
+  const held = named.filter(n => !n.missing);
+  const matches = held.length > 0 ? held : named;
+  if (inNamespace !== undefined || matches.length < 2) return matches;
+  const local = matches.filter(n => (n.namespace ?? '') === (namespace ?? ''));
+  return local.length > 0 ? local : matches;
 }
 
 /** @public */
@@ -104,7 +189,7 @@ export interface UnhealthyResourcesAnswer {
   environment: string;
   namespace?: string;
   health: HealthStatus;
-  /** Resources per health status, Events left out. */
+  /** Resources per health status; those at zero and those without health (`none`) left out. */
   counts: Record<string, number>;
   /** The unhealthy resources whose trouble does not come from another listed below them, worst first. */
   unhealthy: Array<{
@@ -113,9 +198,9 @@ export interface UnhealthyResourcesAnswer {
     message?: string;
     likelyCause?: LikelyCause;
   }>;
-  /** Unhealthy resources left out of the list. */
+  /** Unhealthy resources after the listed ones (ask again from a later offset). */
   more: number;
-  /** Parts of the environment that could not be read. */
+  /** Parts of the environment that could not be read, `CODE: message` (refusals made on purpose left out). */
   partial?: string[];
 }
 
@@ -123,7 +208,8 @@ export interface UnhealthyResourcesAnswer {
  * The unhealthy resources of an environment, with Argo CD's messages and
  * the likely cause of each (see likelyCause): the top of each unhealthy
  * chain only (a Deployment, not also its ReplicaSet and Pods), worst
- * first, at most `limit`.
+ * first, at most `limit` from the `offset`th on, as many as fit
+ * LIST_BUDGET_BYTES.
  *
  * @public
  */
@@ -133,13 +219,13 @@ export function unhealthyResources(
     'environment' | 'graph' | 'resources' | 'health' | 'errors'
   >,
   limit = 15,
+  offset = 0,
 ): UnhealthyResourcesAnswer {
   const { graph } = read;
   const namespace = read.environment.namespace;
   const byId = new Map(graph.nodes.map(n => [n.id, n]));
-  const unhealthy = graph.nodes.filter(isUnhealthy);
   // A chain is named once, at its top: skip a node whose parent is listed.
-  const tops = unhealthy.filter(n => {
+  const tops = graph.nodes.filter(isUnhealthy).filter(n => {
     const parent = n.parentId ? byId.get(n.parentId) : undefined;
     return !parent || !isUnhealthy(parent);
   });
@@ -150,13 +236,12 @@ export function unhealthyResources(
   );
   const counts: Record<string, number> = {};
   for (const [status, count] of Object.entries(read.health.counts))
-    if (count) counts[status] = count;
-  return {
-    environment: read.environment.name,
-    namespace,
-    health: read.health.status,
-    counts,
-    unhealthy: tops.slice(0, limit).map(node => {
+    if (count && status !== 'none') counts[status] = count;
+  const unhealthy = takeWithin(
+    tops.slice(offset),
+    limit,
+    LIST_BUDGET_BYTES,
+    node => {
       const cause = likelyCause(node, byId, read.resources, namespace);
       return {
         resource: resourceName(node, namespace),
@@ -165,20 +250,30 @@ export function unhealthyResources(
         likelyCause:
           cause.resource === resourceName(node, namespace) ? undefined : cause,
       };
-    }),
-    more: Math.max(0, tops.length - limit),
-    partial:
-      read.errors.length > 0
-        ? read.errors.slice(0, 5).map(e => shortMessage(e.message) ?? e.code)
-        : undefined,
+    },
+  );
+  return {
+    environment: read.environment.name,
+    namespace,
+    health: read.health.status,
+    counts,
+    unhealthy,
+    more: Math.max(0, tops.length - offset - unhealthy.length),
+    partial: errorLines(read.errors, 5),
   };
 }
 
 /** @public */
 export interface ResourceSummaryAnswer {
   resource: string;
+  /** As the object carries it, e.g. `apps/v1`. */
+  apiVersion: string;
   status?: HealthStatus;
   message?: string;
+  /** What may be done with it (actions, `pod.logs`), as its kind allows. */
+  capabilities: EnvironmentCapability[];
+  /** Why the environment never acts on it, when it does not. */
+  readOnly?: string;
   /** Ready replicas, phase, restarts: what `kubectl get` shows in a line. */
   facts: Record<string, string | number | boolean>;
   conditions: Array<{
@@ -187,7 +282,7 @@ export interface ResourceSummaryAnswer {
     reason?: string;
     message?: string;
   }>;
-  /** The latest events, newest first. */
+  /** The latest events, newest first, as many as fit with the rest (see LIST_BUDGET_BYTES). */
   events: Array<{
     type: string;
     reason: string;
@@ -199,6 +294,8 @@ export interface ResourceSummaryAnswer {
   owner?: string;
   owns: string[];
   moreOwned: number;
+  /** Events about it after the listed ones. */
+  moreEvents: number;
 }
 
 /**
@@ -247,23 +344,38 @@ export function resourceSummary(
       reason: c?.reason ? String(c.reason) : undefined,
       message: shortMessage(c?.message),
     }));
-  const events = resourceEvents(node, objects)
-    .sort((a, b) => (b.lastSeen ?? '').localeCompare(a.lastSeen ?? ''))
-    .slice(0, eventLimit)
-    .map(e => ({ ...e, message: shortMessage(e.message) ?? '' }));
+  const allEvents = resourceEvents(node, objects).sort((a, b) =>
+    (b.lastSeen ?? '').localeCompare(a.lastSeen ?? ''),
+  );
   const owner = node.parentId ? byId.get(node.parentId) : undefined;
   const owned = node.childIds
     .map(id => byId.get(id))
     .filter((c): c is ResourceNode => c !== undefined);
-  return {
+  const apiVersion = node.group
+    ? `${node.group}/${node.version}`
+    : node.version;
+  const summary = {
     resource: resourceName(node, namespace),
+    apiVersion,
     status: node.health?.status,
     message: shortMessage(node.health?.message),
+    capabilities: capabilitiesForKind(apiVersion, node.kind),
+    readOnly: shortMessage(node.readOnly),
     facts,
     conditions,
-    events,
     owner: owner && resourceName(owner, namespace),
     owns: owned.slice(0, 10).map(c => resourceName(c, namespace)),
     moreOwned: Math.max(0, owned.length - 10),
+  };
+  const events = takeWithin(
+    allEvents,
+    eventLimit,
+    LIST_BUDGET_BYTES - encoder.encode(JSON.stringify(summary)).length,
+    e => ({ ...e, message: shortMessage(e.message) ?? '' }),
+  );
+  return {
+    ...summary,
+    events,
+    moreEvents: allEvents.length - events.length,
   };
 }

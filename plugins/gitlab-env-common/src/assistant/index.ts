@@ -1,6 +1,7 @@
 export {
   likelyCause,
   resourceName,
+  resourcesNamed,
   resourceSummary,
   shortMessage,
   unhealthyResources,
@@ -10,3 +11,5 @@ export type {
   ResourceSummaryAnswer,
   UnhealthyResourcesAnswer,
 } from './compactAnswers';
+export { environmentsAnswer } from './environmentsAnswer';
+export type { EnvironmentLine, EnvironmentsAnswer } from './environmentsAnswer';

@@ -103,6 +103,43 @@ export interface StaleNamespacesResponse {
   errors: Array<{ agent?: string; entityRef?: string; error: GitlabEnvError }>;
 }
 
+/**
+ * A line of the portal-wide clean-up list as it streams
+ * (`GET /ci-access/stale-namespaces` with `Accept: application/x-ndjson`):
+ * each entity's agents once it is located, then each agent's namespaces or
+ * failure as it settles, so a slow or absent agent holds only its own.
+ *
+ * @public
+ */
+export type StaleNamespacesStreamLine =
+  | { type: 'start'; entities: number }
+  /** The entity's agents whose namespaces are being read. */
+  | { type: 'entity'; entityRef: string; agents: string[] }
+  /** One agent of the entity: its stale namespaces, or why none could be read. */
+  | {
+      type: 'agent';
+      entityRef: string;
+      agent: string;
+      namespaces: StaleNamespace[];
+      error?: GitlabEnvError;
+    }
+  /** The entity could not be located or read at all. */
+  | { type: 'entityError'; entityRef: string; error: GitlabEnvError }
+  | { type: 'done'; elapsedMs: number };
+
+/**
+ * The clean-up list so far, folded from its stream's lines: each namespace
+ * once, biggest first, and the agents still being read.
+ *
+ * @public
+ */
+export interface StaleNamespacesSoFar extends StaleNamespacesResponse {
+  /** Agents located but not answered yet, per entity. */
+  pending: Array<{ entityRef: string; agent: string }>;
+  /** Whether the `done` line arrived. */
+  done: boolean;
+}
+
 /** @public */
 export interface DeleteNamespaceResponse {
   name: string;

@@ -23,4 +23,5 @@ export { compileRe2 } from './re2';
 export * from './managedResources';
 export * from './rules';
 export * from './api';
+export * from './staleNamespacesStream';
 export * from './yamlError';

@@ -11,6 +11,7 @@ import {
   DeleteNamespaceResponse,
   EntityEnvironmentsResponse,
   StaleNamespacesResponse,
+  StaleNamespacesSoFar,
   EnvironmentDesiredStateResponse,
   EnvironmentResourcesResponse,
   EnvironmentUsageResponse,
@@ -78,9 +79,14 @@ export interface GitlabEnvApi {
     entity: CompoundEntityRef,
     options?: { signal?: AbortSignal },
   ): Promise<StaleNamespacesResponse>;
-  /** Stale namespaces across all agents, biggest first. */
+  /**
+   * Stale namespaces across all agents, biggest first. The backend streams
+   * them agent by agent; `onProgress` is called with the list so far (and
+   * the agents still being read) as each agent answers.
+   */
   getAllStaleNamespaces(options?: {
     signal?: AbortSignal;
+    onProgress?: (sofar: StaleNamespacesSoFar) => void;
   }): Promise<StaleNamespacesResponse>;
   /** Deletes a namespace the backend listed as stale for the entity and agent. */
   deleteStaleNamespace(

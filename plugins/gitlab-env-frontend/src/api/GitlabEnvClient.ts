@@ -12,6 +12,10 @@ import {
   DiagnosticsResponse,
   EntityEnvironmentsResponse,
   StaleNamespacesResponse,
+  StaleNamespacesSoFar,
+  StaleNamespacesStreamLine,
+  addStaleNamespacesLine,
+  NO_STALE_NAMESPACES_YET,
   EnvironmentDesiredStateResponse,
   EnvironmentResourcesResponse,
   EnvironmentUsageResponse,
@@ -133,10 +137,33 @@ export class GitlabEnvClient implements GitlabEnvApi {
     );
   }
 
-  getAllStaleNamespaces(options?: {
+  async getAllStaleNamespaces(options?: {
     signal?: AbortSignal;
+    onProgress?: (sofar: StaleNamespacesSoFar) => void;
   }): Promise<StaleNamespacesResponse> {
-    return this.send('/ci-access/stale-namespaces', options?.signal);
+    const baseUrl = await this.discoveryApi.getBaseUrl('gitlab-env');
+    const response = await this.fetchApi.fetch(
+      `${baseUrl}/ci-access/stale-namespaces`,
+      {
+        signal: options?.signal,
+        headers: { accept: 'application/x-ndjson' },
+      },
+    );
+    if (!response.ok) {
+      throw await GitlabEnvApiError.fromResponse(response);
+    }
+    // A backend that does not stream answers the whole list at once.
+    if (response.headers.get('content-type')?.includes('application/json'))
+      return (await response.json()) as StaleNamespacesResponse;
+    let sofar = NO_STALE_NAMESPACES_YET;
+    for await (const line of ndjsonLines(response)) {
+      sofar = addStaleNamespacesLine(
+        sofar,
+        JSON.parse(line) as StaleNamespacesStreamLine,
+      );
+      options?.onProgress?.(sofar);
+    }
+    return { namespaces: sofar.namespaces, errors: sofar.errors };
   }
 
   deleteStaleNamespace(

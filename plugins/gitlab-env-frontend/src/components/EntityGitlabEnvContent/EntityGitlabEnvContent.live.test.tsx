@@ -5,7 +5,13 @@ import { HttpResponse, http } from 'msw';
 import { registerMswTestHooks } from '@backstage/test-utils';
 import { ENVIRONMENTS } from '../../__testUtils__/fixtures';
 import { ERROR_CATALOG } from '../errors/errorCatalog';
-import { BASE_URL, ENTITY_URL, renderTab } from '../../__testUtils__/renderTab';
+import { CHOICE_WAITS_FOR_HEALTH_MS } from './EntityGitlabEnvContent';
+import {
+  BASE_URL,
+  ENTITY_URL,
+  addressQuery,
+  renderTab,
+} from '../../__testUtils__/renderTab';
 import {
   EngineEnvironment,
   TestLiveStream,
@@ -275,6 +281,89 @@ describe('EntityGitlabEnvContent, live', () => {
     const panel = screen.getByRole('region', { name: 'Resources of staging' });
     expect(
       within(panel).getByText('No agent deployed to staging.'),
+    ).toBeInTheDocument();
+  });
+
+  it("shows each card's own state: the others' health while one agent still connects, then its cause; the graph opens on the one most needing attention", async () => {
+    const shop = serve();
+    await renderTab();
+    // The list alone: every card, each connecting to its agent.
+    const card = (name: string) => screen.getByRole('region', { name });
+    await screen.findByRole('region', { name: 'production' });
+    for (const name of ['production', 'staging', 'feature-a']) {
+      expect(
+        within(card(name)).getByTestId('environment-connecting'),
+      ).toHaveTextContent('Connecting to agent prod-agent…');
+    }
+    await waitFor(() => expect(shop.streams).toHaveLength(1));
+    // Every environment but staging answers; staging's agent keeps the
+    // stream waiting, and holds nothing.
+    for (const [slug, env] of shop.envs)
+      if (slug !== 'staging') shop.streams[0].send(env.snapshot());
+    await waitFor(() =>
+      expect(
+        within(card('production')).getByRole('status', {
+          name: /^Health: Healthy/,
+        }),
+      ).toBeInTheDocument(),
+    );
+    expect(
+      within(card('feature-a')).getByRole('status', { name: /^Health: / }),
+    ).toBeInTheDocument();
+    expect(
+      within(card('staging')).getByTestId('environment-connecting'),
+    ).toBeInTheDocument();
+    // An agent still connecting does not keep the graph away for long: the
+    // tab opens on what it has.
+    expect(
+      await screen.findByRole(
+        'region',
+        { name: 'Resources of production' },
+        { timeout: CHOICE_WAITS_FOR_HEALTH_MS + 5_000 },
+      ),
+    ).toBeInTheDocument();
+    // Then staging's cause arrives, on its card only.
+    shop.streams[0].send({
+      type: 'error',
+      key: shop.envs.get('staging')!.key,
+      error: {
+        code: 'AGENT_NOT_CONNECTED',
+        message:
+          'The agent prod-agent is not connected to GitLab: its agentk last connected 2 hours ago (2026-03-01T10:00:00Z), so KAS cannot reach its cluster. GitLab says so; KAS was not asked.',
+      },
+    });
+    const cause = await within(card('staging')).findByText(
+      ERROR_CATALOG.AGENT_NOT_CONNECTED.title,
+    );
+    expect(cause.closest('[data-error-code]')).toHaveAttribute(
+      'data-error-code',
+      'AGENT_NOT_CONNECTED',
+    );
+    expect(
+      within(card('staging')).queryByTestId('environment-connecting'),
+    ).not.toBeInTheDocument();
+    expect(
+      within(card('production')).getByRole('status', { name: /^Health: / }),
+    ).toBeInTheDocument();
+  });
+
+  it('opens on the environment most needing attention once every card has its health', async () => {
+    const shop = serve();
+    await renderTab();
+    await waitFor(() => expect(shop.streams).toHaveLength(1));
+    // Staging's pod crash-loops before the stream starts: its snapshot is Degraded.
+    const staging = shop.envs.get('staging')!;
+    staging.patch({
+      type: 'MODIFIED',
+      object: crashLooping(staging.object('Pod', 'web-5d8f-a')),
+    });
+    for (const env of shop.envs.values()) shop.streams[0].send(env.snapshot());
+    // Staging is the only Degraded one: opened though production comes first.
+    await waitFor(() => expect(addressQuery()).toBe('?env=staging'), {
+      timeout: 5000,
+    });
+    expect(
+      await screen.findByRole('region', { name: 'Resources of staging' }),
     ).toBeInTheDocument();
   });
 });

@@ -43,6 +43,23 @@ export const REFRESH_INTERVAL_MS = 15_000;
  */
 export const LIST_INTERVAL_WHILE_LIVE_MS = 60_000;
 const ENVIRONMENTS_KEY = 'environments';
+/**
+ * How long the tab waits for the cards' health before it opens an
+ * environment the address does not name: an agent still connecting does
+ * not keep the graph away longer.
+ */
+export const CHOICE_WAITS_FOR_HEALTH_MS = 5_000;
+
+/** True once `ms` have passed since `running` turned true. */
+function useElapsed(running: boolean, ms: number): boolean {
+  const [elapsed, setElapsed] = useState(false);
+  useEffect(() => {
+    if (!running) return undefined;
+    const timer = setTimeout(() => setElapsed(true), ms);
+    return () => clearTimeout(timer);
+  }, [running, ms]);
+  return elapsed;
+}
 
 /**
  * Props of the entity's Environments tab.
@@ -116,28 +133,25 @@ function EnvironmentsView({
   );
   const environments = list.entries.get(ENVIRONMENTS_KEY);
   const envs = environments?.value?.environments;
-  // Chosen once, when the list first arrives without an environment in the
-  // address: a later health change does not move the user elsewhere.
-  const chosen = useRef<string>();
-  if (!requestedSlug && envs && !chosen.current)
-    chosen.current = environmentNeedingAttention(envs, env => env.health)?.slug;
-  const selectedSlug = requestedSlug ?? chosen.current;
 
   // Every running environment is followed, so each card's badge stays
   // current, and the opened one even when stopped (stopped environments
-  // have nothing deployed). Where the tab polls instead, only the opened
-  // one and those whose health the list did not summarise are read.
+  // have nothing deployed). The list is GitLab's alone: each card's health
+  // arrives on its own, through the stream (or, where the tab polls, a
+  // read of the opened one and of those the list gave no health).
   const entityRefString = stringifyEntityRef(entityRef);
+  const chosen = useRef<string>();
+  const opened = requestedSlug ?? chosen.current;
   const liveKeys = useMemo(
     () =>
       (envs ?? [])
-        .filter(env => env.slug === selectedSlug || env.state !== 'stopped')
+        .filter(env => env.slug === opened || env.state !== 'stopped')
         .map(env => ({
           entityRef: entityRefString,
           slug: env.slug,
-          poll: env.slug === selectedSlug || !env.health,
+          poll: env.slug === opened || !env.health,
         })),
-    [envs, selectedSlug, entityRefString],
+    [envs, opened, entityRefString],
   );
   const liveStates = useLiveEnvironments(liveKeys, paused);
   const resources = useMemo(() => {
@@ -148,6 +162,29 @@ function EnvironmentsView({
     }
     return entries;
   }, [liveKeys, liveStates]);
+
+  // Chosen once, when the address names no environment: among the running
+  // ones whose health is in, the one that most needs attention. The choice
+  // waits for the cards' health, but not for long on an agent still
+  // connecting; a later health change does not move the user elsewhere.
+  const healthWaited = useElapsed(
+    Boolean(envs) && !requestedSlug,
+    CHOICE_WAITS_FOR_HEALTH_MS,
+  );
+  if (!requestedSlug && envs && !chosen.current) {
+    const settled = envs.every(
+      env =>
+        env.state === 'stopped' ||
+        env.health !== undefined ||
+        resources.get(env.slug)?.loading === false,
+    );
+    if (settled || healthWaited)
+      chosen.current = environmentNeedingAttention(
+        envs,
+        env => resources.get(env.slug)?.value?.health ?? env.health,
+      )?.slug;
+  }
+  const selectedSlug = requestedSlug ?? chosen.current;
   const connection = [...liveStates.values()][0]?.connection;
   const streaming = connection?.mode === 'live';
   useEffect(() => setLive(streaming), [streaming]);

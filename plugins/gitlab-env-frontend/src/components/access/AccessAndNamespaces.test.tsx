@@ -19,6 +19,7 @@ import {
 import {
   CiAccessMatrixResponse,
   StaleNamespacesResponse,
+  StaleNamespacesStreamLine,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { GitlabEnvClient, gitlabEnvApiRef } from '../../api';
 import {
@@ -97,6 +98,30 @@ const MATRIX: CiAccessMatrixResponse = {
     },
   ],
 };
+
+/** The overview's clean-up list, asked for as a person does. */
+async function findLeftBehind() {
+  const client = new GitlabEnvClient({
+    discoveryApi: { getBaseUrl: async () => BASE_URL },
+    fetchApi: { fetch: (input, init) => fetch(input, init) },
+  });
+  await renderInTestApp(
+    <TestApiProvider
+      apis={[
+        [gitlabEnvApiRef, client],
+        [permissionApiRef, mockApis.permission()],
+      ]}
+    >
+      <StaleNamespacesOverview />
+    </TestApiProvider>,
+    { mountedRoutes: { '/catalog/:namespace/:kind/:name': entityRouteRef } },
+  );
+  await userEvent.click(
+    await screen.findByRole('button', {
+      name: 'Find namespaces left behind',
+    }),
+  );
+}
 
 const STALE: StaleNamespacesResponse = {
   namespaces: [
@@ -373,26 +398,7 @@ describe('Access and namespaces', () => {
         HttpResponse.json({ namespaces: [big, small], errors: [] }),
       ),
     );
-    const client = new GitlabEnvClient({
-      discoveryApi: { getBaseUrl: async () => BASE_URL },
-      fetchApi: { fetch: (input, init) => fetch(input, init) },
-    });
-    await renderInTestApp(
-      <TestApiProvider
-        apis={[
-          [gitlabEnvApiRef, client],
-          [permissionApiRef, mockApis.permission()],
-        ]}
-      >
-        <StaleNamespacesOverview />
-      </TestApiProvider>,
-      { mountedRoutes: { '/catalog/:namespace/:kind/:name': entityRouteRef } },
-    );
-    await userEvent.click(
-      await screen.findByRole('button', {
-        name: 'Find namespaces left behind',
-      }),
-    );
+    await findLeftBehind();
     const table = await screen.findByRole('table', {
       name: 'Stale namespaces',
     });
@@ -405,5 +411,76 @@ describe('Access and namespaces', () => {
       within(rows[0]).getByRole('link', { name: 'checkout-api' }),
     ).toHaveAttribute('href', '/catalog/default/component/checkout-api');
     expect(rows[0]).toHaveTextContent('big-ns');
+  });
+
+  it("shows each agent's namespaces as it answers while a slow agent is still read, then its cause", async () => {
+    const line = (l: StaleNamespacesStreamLine) =>
+      new TextEncoder().encode(`${JSON.stringify(l)}\n`);
+    let rest: ReadableStreamDefaultController<Uint8Array> | undefined;
+    server.use(
+      http.get(`${BASE_URL}/ci-access/stale-namespaces`, ({ request }) => {
+        expect(request.headers.get('accept')).toBe('application/x-ndjson');
+        const body = new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(line({ type: 'start', entities: 1 }));
+            controller.enqueue(
+              line({
+                type: 'entity',
+                entityRef: 'component:default/storefront',
+                agents: ['nonprod', 'edge'],
+              }),
+            );
+            controller.enqueue(
+              line({
+                type: 'agent',
+                entityRef: 'component:default/storefront',
+                agent: 'nonprod',
+                namespaces: STALE.namespaces,
+              }),
+            );
+            rest = controller;
+          },
+        });
+        return new HttpResponse(body, {
+          headers: { 'content-type': 'application/x-ndjson; charset=utf-8' },
+        });
+      }),
+    );
+    await findLeftBehind();
+    // nonprod answered: its namespace is listed while edge is still read.
+    const table = await screen.findByRole('table', {
+      name: 'Stale namespaces',
+    });
+    expect(table).toHaveTextContent('storefront-review-old-checkout');
+    expect(screen.getByTestId('stale-namespaces-reading')).toHaveTextContent(
+      'Reading the namespaces of agent edge…',
+    );
+    expect(screen.queryByText(/No namespace left behind/)).toBeNull();
+
+    rest!.enqueue(
+      line({
+        type: 'agent',
+        entityRef: 'component:default/storefront',
+        agent: 'edge',
+        namespaces: [],
+        error: {
+          code: 'AGENT_NOT_CONNECTED',
+          message: 'The agent edge is not connected to GitLab.',
+        },
+      }),
+    );
+    rest!.enqueue(line({ type: 'done', elapsedMs: 40 }));
+    rest!.close();
+    expect(
+      await screen.findByText('The agent edge is not connected to GitLab.', {
+        exact: false,
+      }),
+    ).toBeInTheDocument();
+    await waitFor(() =>
+      expect(screen.queryByTestId('stale-namespaces-reading')).toBeNull(),
+    );
+    expect(
+      screen.getByRole('table', { name: 'Stale namespaces' }),
+    ).toHaveTextContent('storefront-review-old-checkout');
   });
 });

@@ -1,7 +1,10 @@
 import * as React from 'react';
 import { useState } from 'react';
 import { useApi } from '@backstage/core-plugin-api';
-import { gitlabEnvStaleNamespacesReadPermission } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import {
+  gitlabEnvStaleNamespacesReadPermission,
+  StaleNamespacesSoFar,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import Button from '@mui/material/Button';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
@@ -34,7 +37,12 @@ export function StaleNamespacesOverview() {
 
 function StaleNamespacesList() {
   const api = useApi(gitlabEnvApiRef);
-  const stale = useAsyncRetry(() => api.getAllStaleNamespaces(), [api]);
+  // Streamed agent by agent: a slow or absent agent holds only its own.
+  const [sofar, setSofar] = useState<StaleNamespacesSoFar>();
+  const stale = useAsyncRetry(() => {
+    setSofar(undefined);
+    return api.getAllStaleNamespaces({ onProgress: setSofar });
+  }, [api]);
   return (
     <Box
       component="section"
@@ -49,7 +57,11 @@ function StaleNamespacesList() {
         environments that are stopped or deleted, across all agents, biggest
         first.
       </Typography>
-      <StaleNamespacesResult stale={stale} showEntity />
+      <StaleNamespacesResult
+        stale={stale}
+        reading={stale.loading ? sofar : undefined}
+        showEntity
+      />
     </Box>
   );
 }

@@ -9,7 +9,7 @@ import Box from '@mui/material/Box';
 import ButtonBase from '@mui/material/ButtonBase';
 import Card from '@mui/material/Card';
 import Chip from '@mui/material/Chip';
-import Skeleton from '@mui/material/Skeleton';
+import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import { Polled } from '../../hooks/usePolledMap';
 import { HealthBadge } from '../health/HealthBadge';
@@ -173,7 +173,26 @@ function EnvironmentHealth({
   // that the backend refused, or the failed health read); else the read.
   const refused = resources?.value ? undefined : environment.errors?.[0];
   if (!refused && (!resources || resources.loading)) {
-    return <Skeleton variant="rounded" width="70%" height={24} />;
+    // The list comes from GitLab alone; each card's cluster data arrives on
+    // its own, so a slow agent shows here, on its cards only.
+    const agent = environment.agent?.name;
+    return (
+      <Typography
+        variant="body2"
+        color="text.secondary"
+        role="status"
+        data-testid="environment-connecting"
+        sx={{
+          display: 'inline-flex',
+          alignItems: 'center',
+          gap: 1,
+          minHeight: 24,
+        }}
+      >
+        <CircularProgress size={14} aria-hidden />
+        {agent ? `Connecting to agent ${agent}…` : 'Reading…'}
+      </Typography>
+    );
   }
   const detail = refused ?? gitlabEnvErrorDetail(resources?.error);
   const entry = detail ? ERROR_CATALOG[detail.code] : undefined;
