@@ -579,7 +579,7 @@ export class LivePlanner {
     const key = this.informerKey(target, kind, scope);
     let held = this.informers.get(key);
     const created = !held;
-    if (!held) held = this.createInformer(key, target, kind, scope, namespace);
+    if (!held) held = this.createInformer(key, target, kind, scope);
     const entry = held;
     entry.refs += 1;
     if (entry.timer) clearTimeout(entry.timer);
@@ -683,8 +683,6 @@ export class LivePlanner {
     for (const scope of [ref.namespace, undefined]) {
       const held = this.informers.get(this.informerKey(target, kind, scope));
       if (!held || !held.informer.hasListed || held.informer.error) continue;
-      // A namespace that joined the informer across the cluster is known
-      // only once its list arrived.
       if (scope === undefined && !held.informer.covers(ref.namespace)) continue;
       const object = held.informer.object(ref.namespace, ref.name);
       if (object || !target.labelSelector) return { object };
@@ -730,16 +728,13 @@ export class LivePlanner {
     target: LiveTarget,
     kind: ListableKind,
     namespace: string | undefined,
-    /** The namespace of the lease it is created for: in its first list. */
-    leased: string,
   ): HeldInformer {
     const namespaces =
       namespace === undefined
         ? new Map<string, number>(
-            [
-              ...(this.expectedNamespaces.get(this.groupKey(target)) ?? []),
-              leased,
-            ].map(n => [n, 0]),
+            [...(this.expectedNamespaces.get(this.groupKey(target)) ?? [])].map(
+              n => [n, 0],
+            ),
           )
         : undefined;
     const source = sourceOf(target, kind, namespace);
