@@ -771,14 +771,10 @@ export class GitlabEnvironmentsService {
       targets.map(async ({ entity, environment }) => {
         if (!environment.agent || !environment.namespace) return undefined;
         try {
-          const ctx = await this.findEnvironment(
-            entity,
-            environment.slug,
-            signal,
-          );
-          return ctx.environment.agent && ctx.environment.namespace
-            ? ctx
-            : undefined;
+          const located = await this.locator.locate(entity, {
+            environment: environment.slug,
+          });
+          return this.context(entity, located, environment);
         } catch {
           return undefined;
         }
