@@ -144,7 +144,10 @@ export async function environmentObject(
  */
 export async function ownedObject(
   target: ActionTarget,
-  agent: Pick<EnvironmentAgent, 'environment' | 'resources' | 'findObject' | 'scope'>,
+  agent: Pick<
+    EnvironmentAgent,
+    'environment' | 'resources' | 'findObject' | 'scope'
+  >,
 ): Promise<KubernetesObject> {
   // The entity's own refusal needs no lookup.
   if (agent.scope.entityRefusal) checkTarget(agent.scope, target, undefined);

@@ -108,7 +108,6 @@ function parseYaml(
   return { doc, lines };
 }
 
-
 /**
  * The document as plain data. Aliases are expanded with a bound, so a few
  * hundred bytes of nested aliases (a "billion laughs" file) are refused

@@ -222,9 +222,7 @@ export async function staleForAgent(
       creator,
       gitlabDeletes: deleteResources === 'on_stop',
       deleteResources,
-      contents: contents
-        ? await readNamespaceContents(kas, name)
-        : NOT_COUNTED,
+      contents: contents ? await readNamespaceContents(kas, name) : NOT_COUNTED,
       kubectl: `kubectl delete namespace ${name}`,
     });
   }

@@ -287,7 +287,8 @@ export const ERROR_CATALOG: Record<GitlabEnvErrorCode, ErrorAdvice> = {
   },
   TOO_MANY_STREAMS: {
     title: 'Too many followed logs',
-    advice: 'Close another followed log (another tab, another pod) and try again.',
+    advice:
+      'Close another followed log (another tab, another pod) and try again.',
     severity: 'warning',
   },
 };
