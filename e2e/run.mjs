@@ -10,6 +10,7 @@ import {
   openSync,
   readFileSync,
   readdirSync,
+  rmSync,
   writeFileSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -144,15 +145,23 @@ async function main() {
 
   // `node e2e/run.mjs ci-access` runs only the test files whose name
   // contains it, on SQLite.
+  // `node e2e/run.mjs restart` runs only the restart phase below.
   const only = process.argv[2];
-  const backend = await startPortal('backend.log');
   const tests = readdirSync(join(root, 'e2e/tests'))
     .filter(name => name.endsWith('.test.mjs'))
     .filter(name => !only || name.includes(only))
     .map(name => join('e2e/tests', name));
-  const counts = runTests(tests, 'e2e-summary-sqlite.json');
-  stop(backend);
-  await waitForExit(backend);
+  const counts = { passed: 0, failed: 0, skipped: 0 };
+  const add = more => {
+    for (const key of Object.keys(counts)) counts[key] += more[key] ?? 0;
+  };
+  if (tests.length > 0) {
+    const backend = await startPortal('backend.log');
+    add(runTests(tests, 'e2e-summary-sqlite.json'));
+    stop(backend);
+    await waitForExit(backend);
+  }
+  if (!only || only === 'restart') add(await acrossARestart());
   if (only) {
     finish(counts);
     return;
@@ -176,12 +185,49 @@ async function main() {
     );
     stop(onPostgres);
     await waitForExit(onPostgres);
-    for (const key of Object.keys(counts)) counts[key] += pgCounts[key];
+    add(pgCounts);
   } finally {
     postgres.stop();
   }
 
   finish(counts);
+}
+
+/**
+ * The timeline outlives the backend: a portal whose database is a SQLite
+ * file records a health transition (e2e/restart/before-restart), stops,
+ * starts again on the same file, and shows it (after-restart).
+ */
+async function acrossARestart() {
+  const directory = join(artifacts, 'sqlite-restart');
+  rmSync(directory, { recursive: true, force: true });
+  mkdirSync(directory, { recursive: true });
+  const overlay = join(artifacts, 'app-config.sqlite-file.yaml');
+  writeFileSync(
+    overlay,
+    `backend:\n  database:\n    client: better-sqlite3\n    connection:\n      directory: ${JSON.stringify(
+      directory,
+    )}\n`,
+  );
+  const first = await startPortal('backend-restart-before.log', [overlay]);
+  const before = runTests(
+    ['e2e/restart/before-restart.test.mjs'],
+    'e2e-summary-restart-before.json',
+  );
+  stop(first);
+  await waitForExit(first);
+  const restartedAt = Date.now();
+  const second = await startPortal('backend-restart-after.log', [overlay]);
+  const afterRestart = runTests(
+    ['e2e/restart/after-restart.test.mjs'],
+    'e2e-summary-restart-after.json',
+    { RESTARTED_AT: String(restartedAt) },
+  );
+  stop(second);
+  await waitForExit(second);
+  return Object.fromEntries(
+    Object.keys(before).map(key => [key, before[key] + afterRestart[key]]),
+  );
 }
 
 function finish(counts) {

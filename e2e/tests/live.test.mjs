@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, test } from 'node:test';
 import { openPortal } from '../lib/portal.mjs';
+import { SIMULATOR, crashPod } from '../lib/simulator.mjs';
 
 const TIMEOUT = 30_000;
-const SIMULATOR = 'http://localhost:7108';
 const KAS = `${SIMULATOR}/-/kubernetes-agent/k8s-proxy`;
 // The demo scenario: notifications' development environment runs on the
 // nonprod agent (id 3) in namespace notifications-dev.
@@ -122,15 +122,7 @@ test('scaling a deployment and crash-looping a pod show on the open page without
   await portal.screenshot(page, 'live-scaled');
 
   const [victim] = await podsOf(DEPLOYMENT);
-  const crash = await fetch(
-    `${SIMULATOR}/-/simulator/clusters/${AGENT.name}/crash`,
-    {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ namespace: NAMESPACE, pod: victim, loop: true }),
-    },
-  );
-  assert.equal(crash.status, 200, await crash.text());
+  await crashPod(AGENT.name, NAMESPACE, victim);
   await graph
     .locator(`.react-flow__node[aria-label="Pod ${victim}, Degraded"]`)
     .waitFor({ timeout: TIMEOUT });
@@ -170,15 +162,7 @@ test('the overview row of an environment turns Degraded when one of its pods cra
   );
 
   const [victim] = await podsOf(DEPLOYMENT);
-  const crash = await fetch(
-    `${SIMULATOR}/-/simulator/clusters/${AGENT.name}/crash`,
-    {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ namespace: NAMESPACE, pod: victim, loop: true }),
-    },
-  );
-  assert.equal(crash.status, 200, await crash.text());
+  await crashPod(AGENT.name, NAMESPACE, victim);
   await row
     .getByRole('status', { name: /^Health: Degraded/ })
     .waitFor({ timeout: TIMEOUT });

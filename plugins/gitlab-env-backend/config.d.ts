@@ -20,6 +20,14 @@ export interface Config {
        * @visibility secret
        */
       token?: string;
+      /**
+       * Optional token that may run jobs, for GitLab rollbacks (re-running
+       * the deploy job of an earlier deployment): the `api` scope, its user
+       * a Developer of the projects and allowed to deploy to their
+       * protected environments. Without it the rollback is shown disabled.
+       * @visibility secret
+       */
+      rollbackToken?: string;
     }>;
     /** Timeout of each upstream request, in milliseconds (default 10000). */
     requestTimeoutMs?: number;
@@ -263,6 +271,17 @@ export interface Config {
        * `knownNamespaces` when `overview.clusterWideReads` is false.
        */
       workloadAnnotations?: 'acrossCluster' | 'knownNamespaces' | 'off';
+    };
+    /** The timeline each environment keeps in the plugin's database. */
+    timeline?: {
+      /** Record the timeline (default true); false records nothing and the timeline reads empty. */
+      enabled?: boolean;
+      /** Entries older than this are deleted, in days (default 400). */
+      retentionDays?: number;
+      /** At most this many entries are kept per environment, the oldest deleted first (default 100000). */
+      maxEntriesPerEnvironment?: number;
+      /** How often old entries are deleted, in minutes (default 60). */
+      pruneIntervalMinutes?: number;
     };
     /** The portal-wide deployment overview. */
     overview?: {

@@ -1,6 +1,7 @@
 import { mockServices } from '@backstage/backend-test-utils';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import {
+  DeploymentHistoryResponse,
   DiagnosticsResponse,
   EntityEnvironmentsResponse,
   EnvironmentResourcesResponse,
@@ -32,6 +33,9 @@ const entities = [
     'gitlab.com/project-slug': 'acme/shop/storefront',
   }),
   component('search-indexer', { 'gitlab.com/project-id': '104' }),
+  component('checkout-api', {
+    'gitlab.com/project-slug': 'acme/shop/checkout-api',
+  }),
 ];
 
 const US_REGION = environmentSlug('production/us-region');
@@ -109,6 +113,21 @@ describe.each([
         expected: true,
       }),
     ]);
+  });
+
+  it('reads deployment history with the GraphQL document this version validates', async () => {
+    const res = await pair.get(
+      '/entity/default/component/checkout-api/environments/production/deployments',
+    );
+    expect(res.status).toBe(200);
+    const body = res.body as DeploymentHistoryResponse;
+    // Not the REST fallback: GitLab of this version accepted the document.
+    expect(body.source).toBe('graphql');
+    expect(body.deployments[0]).toMatchObject({
+      iid: '212',
+      job: { pipeline: { id: expect.any(String) } },
+      triggerer: { username: 'alice' },
+    });
   });
 
   it(`finds KAS through the ${kasSource} URL and shows it in the diagnostics`, async () => {

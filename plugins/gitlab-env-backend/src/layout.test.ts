@@ -17,7 +17,15 @@ const LAYERS: string[][] = [
   ['planning'],
   ['facade'],
   ['http'],
-  ['actions', 'agentClusters', 'ciAccess', 'diagnostics', 'overview', 'usage'],
+  [
+    'actions',
+    'agentClusters',
+    'ciAccess',
+    'diagnostics',
+    'history',
+    'overview',
+    'usage',
+  ],
   // The routes' cores (http, actions) served to AI assistants.
   ['assistant'],
   ['.'],

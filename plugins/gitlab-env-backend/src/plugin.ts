@@ -1,7 +1,9 @@
+import { randomUUID } from 'crypto';
 import {
   coreServices,
   createBackendPlugin,
 } from '@backstage/backend-plugin-api';
+import { stringifyEntityRef } from '@backstage/catalog-model';
 import { actionsRegistryServiceRef } from '@backstage/backend-plugin-api/alpha';
 import { catalogServiceRef } from '@backstage/plugin-catalog-node';
 import {
@@ -19,7 +21,11 @@ import {
 } from './actions';
 import { registerAssistantActions } from './assistant';
 import { CiAccessService, createCiAccessRouter } from './ciAccess';
-import { readGitlabEnvConfig, readHealthRules } from './config';
+import {
+  readGitlabEnvConfig,
+  readHealthRules,
+  readTimelineConfig,
+} from './config';
 import { createDiagnosticsRouter } from './diagnostics';
 import {
   gitlabEnvHealthRulesExtensionPoint,
@@ -42,6 +48,15 @@ import Router from 'express-promise-router';
 import { EnvironmentUsage, readUsageSettings, UsageSampler } from './usage';
 import { GitlabEnvironmentsService } from './facade';
 import { sharedStoreOf } from './caching/sharedCache';
+import {
+  createHistoryRouter,
+  DeploymentHistory,
+  EnvironmentVersions,
+  GitlabAccess,
+  MergeRequestPreviews,
+  TimelineRecorder,
+  TimelineStore,
+} from './history';
 
 /**
  * The gitlab-env backend plugin: `/api/gitlab-env`.
@@ -93,6 +108,8 @@ export const gitlabEnvPlugin = createBackendPlugin({
         cache: coreServices.cache,
         lifecycle: coreServices.lifecycle,
         auth: coreServices.auth,
+        database: coreServices.database,
+        scheduler: coreServices.scheduler,
         catalog: catalogServiceRef,
         transport: gitlabEnvTransportServiceRef,
         actionsRegistry: actionsRegistryServiceRef,
@@ -108,6 +125,8 @@ export const gitlabEnvPlugin = createBackendPlugin({
         cache,
         lifecycle,
         auth,
+        database,
+        scheduler,
         catalog,
         transport,
         actionsRegistry,
@@ -130,6 +149,12 @@ export const gitlabEnvPlugin = createBackendPlugin({
               .map(source => source.id)
               .join(', ')}`,
           );
+        // The timeline: recorded from what the reads and watches assemble.
+        const timelineSettings = readTimelineConfig(config);
+        const timeline = timelineSettings.enabled
+          ? await TimelineStore.create(database)
+          : undefined;
+        const recorder = timeline && new TimelineRecorder(timeline, logger);
         // One transport (root-scoped): every service, and the Kubernetes
         // plugin's agent clusters, draw on the same concurrency budgets.
         const service = new GitlabEnvironmentsService(gitlabEnvConfig, logger, {
@@ -139,6 +164,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
           transport,
           locator,
           clusterSources,
+          observer: recorder,
           // Who else claims a namespace: the catalog read with the plugin's own credentials.
           portalEntities: async function* portalEntities() {
             yield* annotatedEntities(
@@ -167,6 +193,25 @@ export const gitlabEnvPlugin = createBackendPlugin({
           usageSettings,
           usageSampler,
         );
+        if (recorder) lifecycle.addShutdownHook(() => recorder.flush());
+        if (timeline)
+          await scheduler.scheduleTask({
+            id: 'gitlab-env-timeline-prune',
+            frequency: { minutes: timelineSettings.pruneIntervalMinutes },
+            timeout: { minutes: 10 },
+            initialDelay: { minutes: 1 },
+            fn: async () => {
+              const pruned = await timeline.prune({
+                olderThan:
+                  Date.now() - timelineSettings.retentionDays * 86_400_000,
+                maxPerEnvironment: timelineSettings.maxEntriesPerEnvironment,
+              });
+              if (pruned.expired + pruned.overflow > 0)
+                logger.info(
+                  `Timeline: deleted ${pruned.expired} entries past ${timelineSettings.retentionDays} days and ${pruned.overflow} past ${timelineSettings.maxEntriesPerEnvironment} per environment`,
+                );
+            },
+          });
         permissionsRegistry.addPermissions(gitlabEnvPermissions);
         // The one request pipeline every route goes through, with the one locator.
         const routes = {
@@ -204,8 +249,23 @@ export const gitlabEnvPlugin = createBackendPlugin({
         );
         router.use(createDiagnosticsRouter({ ...routes, service }));
         // Viewers of the live stream see a write's effect at once.
-        const onWritten = (written: ActionWritten) =>
+        // Viewers of the live stream see a write's effect at once; the
+        // timeline records it.
+        const onWritten = (written: ActionWritten) => {
           listsAfterWrite(written).forEach(lists => planner.refresh(lists));
+          recorder?.recordAction(
+            stringifyEntityRef(written.entity),
+            written.slug,
+            {
+              id: randomUUID(),
+              action: written.action,
+              target: written.written[written.written.length - 1],
+              summary: written.message,
+              actor: written.actor,
+              at: new Date().toISOString(),
+            },
+          );
+        };
         router.use(
           createActionsRouter({
             ...routes,
@@ -214,6 +274,34 @@ export const gitlabEnvPlugin = createBackendPlugin({
             logger,
             config: readActionsConfig(config),
             onWritten,
+          }),
+        );
+        const gitlab = new GitlabAccess(gitlabEnvConfig, transport);
+        router.use(
+          createHistoryRouter({
+            ...routes,
+            service,
+            history: new DeploymentHistory(service, gitlab, recorder),
+            versions: new EnvironmentVersions(service, gitlab),
+            previews: new MergeRequestPreviews(service, gitlab),
+            timeline,
+            timelineSettings,
+            logger,
+            onRolledBack: done =>
+              recorder?.recordAction(
+                stringifyEntityRef(done.entity),
+                done.slug,
+                {
+                  id: randomUUID(),
+                  action: 'gitlab.rollback',
+                  actor: done.actor,
+                  summary: done.message,
+                  at: new Date().toISOString(),
+                  links: done.jobUrl
+                    ? [{ label: `Job ${done.newJobId}`, url: done.jobUrl }]
+                    : [],
+                },
+              ),
           }),
         );
         // The same cores for AI assistants, as the caller, through the pipeline.

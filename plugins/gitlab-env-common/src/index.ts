@@ -17,6 +17,7 @@ export * from './events';
 export * from './environments';
 export * from './gitops';
 export * from './actions';
+export * from './history';
 export * from './tree';
 export * from './usage';
 export * from './assistant';

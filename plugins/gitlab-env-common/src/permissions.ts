@@ -123,6 +123,33 @@ export const gitlabEnvFluxSuspendPermission = createPermission({
   resourceType: 'catalog-entity',
 });
 
+/**
+ * Roll a GitLab environment back by re-running the deploy job of an earlier
+ * successful deployment (GitLab's "Rollback environment"), with the
+ * instance's rollback token. A resource permission on the catalog entity;
+ * audited.
+ *
+ * @public
+ */
+export const gitlabEnvDeploymentRollbackPermission = createPermission({
+  name: 'gitlab-env.deployments.rollback',
+  attributes: { action: 'update' },
+  resourceType: 'catalog-entity',
+});
+
+/**
+ * Undo a Deployment, StatefulSet or DaemonSet of an entity's environments
+ * to an earlier revision (`kubectl rollout undo --to-revision`). A
+ * resource permission on the catalog entity; audited.
+ *
+ * @public
+ */
+export const gitlabEnvWorkloadRollbackPermission = createPermission({
+  name: 'gitlab-env.workloads.rollback',
+  attributes: { action: 'update' },
+  resourceType: 'catalog-entity',
+});
+
 /** @public */
 export const gitlabEnvPermissions = [
   gitlabEnvResourcesReadPermission,
@@ -135,4 +162,6 @@ export const gitlabEnvPermissions = [
   gitlabEnvWorkloadScalePermission,
   gitlabEnvFluxReconcilePermission,
   gitlabEnvFluxSuspendPermission,
+  gitlabEnvDeploymentRollbackPermission,
+  gitlabEnvWorkloadRollbackPermission,
 ];

@@ -15,7 +15,11 @@ import {
   convertLegacyRouteRefs,
 } from '@backstage/core-compat-api';
 import CloudQueueIcon from '@mui/icons-material/CloudQueue';
-import { gitlabEnvApiFactory, gitlabEnvLiveApiFactory } from './plugin';
+import {
+  gitlabEnvApiFactory,
+  gitlabEnvHistoryApiFactory,
+  gitlabEnvLiveApiFactory,
+} from './plugin';
 import { isGitlabEnvAvailable } from './isGitlabEnvAvailable';
 import { overviewRouteRef, rootRouteRef } from './routes';
 
@@ -26,6 +30,11 @@ const gitlabEnvApi = ApiBlueprint.make({
 const gitlabEnvLiveApi = ApiBlueprint.make({
   name: 'live',
   params: defineParams => defineParams(gitlabEnvLiveApiFactory),
+});
+
+const gitlabEnvHistoryApi = ApiBlueprint.make({
+  name: 'history',
+  params: defineParams => defineParams(gitlabEnvHistoryApiFactory),
 });
 
 const entityEnvironmentsContent = EntityContentBlueprint.make({
@@ -72,6 +81,7 @@ export default createFrontendPlugin({
   extensions: [
     gitlabEnvApi,
     gitlabEnvLiveApi,
+    gitlabEnvHistoryApi,
     entityEnvironmentsContent,
     overviewPage,
   ],

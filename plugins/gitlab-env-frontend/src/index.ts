@@ -9,6 +9,7 @@ export {
   gitlabEnvPlugin,
   gitlabEnvApiFactory,
   gitlabEnvLiveApiFactory,
+  gitlabEnvHistoryApiFactory,
   EntityGitlabEnvContent,
   GitlabEnvOverviewPage,
 } from './plugin';

@@ -7,8 +7,10 @@ import {
 } from '@backstage/core-plugin-api';
 import {
   GitlabEnvClient,
+  GitlabEnvHistoryClient,
   GitlabEnvLiveClient,
   gitlabEnvApiRef,
+  gitlabEnvHistoryApiRef,
   gitlabEnvLiveApiRef,
 } from './api';
 import type { EntityGitlabEnvContentProps } from './components/EntityGitlabEnvContent';
@@ -34,10 +36,22 @@ export const gitlabEnvLiveApiFactory = createApiFactory({
     new GitlabEnvLiveClient({ discoveryApi, fetchApi, gitlabEnvApi }),
 });
 
+/** What changed and when: deployments, rollbacks, the timeline, versions. @public */
+export const gitlabEnvHistoryApiFactory = createApiFactory({
+  api: gitlabEnvHistoryApiRef,
+  deps: { discoveryApi: discoveryApiRef, fetchApi: fetchApiRef },
+  factory: ({ discoveryApi, fetchApi }) =>
+    new GitlabEnvHistoryClient({ discoveryApi, fetchApi }),
+});
+
 /** The plugin for Backstage's classic frontend system. @public */
 export const gitlabEnvPlugin = createPlugin({
   id: 'gitlab-env',
-  apis: [gitlabEnvApiFactory, gitlabEnvLiveApiFactory],
+  apis: [
+    gitlabEnvApiFactory,
+    gitlabEnvLiveApiFactory,
+    gitlabEnvHistoryApiFactory,
+  ],
   routes: { root: rootRouteRef, overview: overviewRouteRef },
 });
 

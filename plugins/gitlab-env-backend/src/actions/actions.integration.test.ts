@@ -531,6 +531,7 @@ describe('actions on the environment objects, against the simulator', () => {
         allowed: false,
         reason: expect.stringContaining('gitlab-env.workloads.scale'),
       },
+      'workload.rollback': { allowed: true },
     });
     expect(body.targets[1].decisions['pod.logs']).toEqual({ allowed: true });
     expect(body.targets[1].decisions['pod.delete']).toEqual({

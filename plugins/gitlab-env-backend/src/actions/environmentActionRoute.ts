@@ -15,6 +15,7 @@ import {
   auditedEntity,
   auditText,
   entityPathParams,
+  principalName,
   RawParameters,
   RouteContext,
   RouteCore,
@@ -34,6 +35,10 @@ export interface ActionWritten {
   written: ActionTarget[];
   /** The environment's namespace: its live state holds objects of other namespaces too (the Flux object). */
   environmentNamespace?: string;
+  /** What the action did, as its answer says it. */
+  message: string;
+  /** Who took it, as principalName names the caller. */
+  actor?: string;
 }
 
 export interface EnvironmentActionDeps {
@@ -82,6 +87,10 @@ function actionParams(raw: RawParameters, body: unknown) {
     target: readTarget(fields.target),
     replicas: fields.replicas as number | undefined,
     withSource: fields.withSource === true,
+    // Checked by the action that takes it (workload.rollback).
+    ...(fields.toRevision !== undefined && {
+      toRevision: fields.toRevision as number,
+    }),
   };
 }
 
@@ -117,6 +126,9 @@ export function environmentActionRoute(
               replicas: fields.replicas,
             }),
             ...(fields.withSource === true && { withSource: true }),
+            ...(typeof fields.toRevision === 'number' && {
+              toRevision: fields.toRevision,
+            }),
           };
         },
       },
@@ -148,12 +160,14 @@ export function environmentActionRoute(
  */
 export async function actOnEnvironment(
   deps: EnvironmentActionDeps,
-  context: Pick<RouteContext<unknown>, 'entity' | 'located'> & {
-    params: Pick<
-      EnvironmentActionParams,
-      'action' | 'slug' | 'replicas' | 'withSource'
-    >;
-  },
+  context: Pick<RouteContext<unknown>, 'entity' | 'located'> &
+    Partial<Pick<RouteContext<unknown>, 'credentials'>> & {
+      params: Pick<
+        EnvironmentActionParams,
+        'action' | 'slug' | 'replicas' | 'withSource'
+      > &
+        Pick<EnvironmentActionParams, 'toRevision'>;
+    },
   targetOf: (agent: EnvironmentAgent) => ActionTarget,
 ): Promise<EnvironmentActionOutcome> {
   const { service, logger } = deps;
@@ -171,6 +185,7 @@ export async function actOnEnvironment(
           target,
           replicas: params.replicas,
           withSource: params.withSource,
+          toRevision: params.toRevision,
         },
         {
           kas: agent.kas,
@@ -203,6 +218,10 @@ export async function actOnEnvironment(
       agent: result.agent,
       written: result.written,
       environmentNamespace: result.environmentNamespace,
+      message: result.response.message,
+      ...(context.credentials && {
+        actor: principalName(context.credentials),
+      }),
     });
   } catch (error) {
     // The write happened: a failing refresh must not turn it into an error.

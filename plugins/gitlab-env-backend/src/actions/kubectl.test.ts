@@ -14,6 +14,7 @@ import {
 } from '@gitlab-env/gitlab-simulator';
 import request from 'supertest';
 import {
+  ownedComponent,
   storefrontComponent,
   startBackendOnSimulator,
   TEST_KAS_TUNNELS,
@@ -45,6 +46,13 @@ if (!KUBECTL) {
 jest.setTimeout(60_000);
 
 const ENTITY = STOREFRONT_ENTITY_PATH;
+const SEARCH = '/api/gitlab-env/entity/default/component/search-indexer';
+const searchIndexer: ActionTarget = {
+  apiVersion: 'apps/v1',
+  kind: 'StatefulSet',
+  namespace: 'search',
+  name: 'search-indexer',
+};
 const KNOBS = { hpaSyncMs: 600_000, podTerminationMs: 0 };
 const web = storefrontWeb;
 const release = stagingRelease;
@@ -101,7 +109,10 @@ describeWithKubectl(
       for (const sim of [viaKubectl, viaBackend])
         sim.cluster('nonprod').store.upsert(structuredClone(chart) as any);
       const backend = await startBackendOnSimulator(viaBackend, {
-        entities: [storefrontComponent()],
+        entities: [
+          storefrontComponent(),
+          ownedComponent('search-indexer', 'acme/platform/search-indexer'),
+        ],
         gitlabEnv: { requestTimeoutMs: 10_000 },
         features: [mockServices.auditor.factory()],
       });
@@ -112,6 +123,12 @@ describeWithKubectl(
           .expect(200)
       ).body as EntityEnvironmentsResponse;
       for (const e of list.environments) slugs[e.name] = e.slug;
+      const search = (
+        await request(server)
+          .get(`${SEARCH}/environments?withHealth=false`)
+          .expect(200)
+      ).body as EntityEnvironmentsResponse;
+      for (const e of search.environments) slugs[`search/${e.name}`] = e.slug;
     });
 
     afterEach(async () => {
@@ -178,6 +195,9 @@ describeWithKubectl(
       environment: string;
       replicas?: number;
       withSource?: boolean;
+      toRevision?: number;
+      /** The entity whose environment it is (default storefront). */
+      entity?: string;
       /** Objects beside the target the action changes. */
       also?: ActionTarget[];
     }> = [
@@ -226,23 +246,45 @@ describeWithKubectl(
         agentId: 3,
         environment: 'staging',
       },
+      {
+        // The ReplicaSet before the current one (revision 2; 3 runs).
+        action: 'workload.rollback',
+        target: () => web,
+        agent: 'prod-us',
+        agentId: 1,
+        environment: 'production/us-region',
+        toRevision: 2,
+      },
+      {
+        action: 'workload.rollback',
+        target: () => searchIndexer,
+        agent: 'prod-us',
+        agentId: 1,
+        entity: SEARCH,
+        environment: 'search/production',
+        toRevision: 1,
+      },
     ];
 
-    it.each(CASES)('$action', async c => {
+    it.each(CASES)('$action in $environment', async c => {
       const target = c.target();
       const body = await request(server)
-        .post(`${ENTITY}/environments/${slugs[c.environment]}/actions`)
+        .post(
+          `${c.entity ?? ENTITY}/environments/${slugs[c.environment]}/actions`,
+        )
         .send({
           action: c.action,
           target,
           replicas: c.replicas,
           withSource: c.withSource,
+          toRevision: c.toRevision,
         })
         .expect(200);
       const command = kubectlCommandFor(c.action, target, {
         context: 'simulator',
         replicas: c.replicas,
         source: c.also?.[0],
+        toRevision: c.toRevision,
       });
       // The page shows the backend's command; it must be the one run here.
       expect(body.body.kubectl).toBe(

@@ -13,7 +13,10 @@ import {
   kubectlGetCommand,
   KubernetesObject,
   reconcilesWithSource,
+  rolloutUndoPlan,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { collectionPath } from '../validation';
+import { isRecord } from '../validation/json';
 import { failure, GitlabEnvFailure } from '../errors';
 import { KasClient, KasWrite } from '../transport/kasClient';
 import { normalizeObject } from '../reading/objects';
@@ -346,12 +349,158 @@ async function setFluxSuspend(
   };
 }
 
+function readRevision(value: unknown): number {
+  if (value === undefined) return 0;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+    throw failure(
+      'INVALID_REQUEST',
+      'A rollback needs toRevision, a whole revision number (0 for the previous one).',
+      { hint: 'Pick a revision from the workload’s history.' },
+    );
+  return value;
+}
+
+/** A LabelSelector as the query string kubectl sends (metav1.LabelSelectorAsSelector). */
+function selectorText(selector: unknown): string | undefined {
+  if (!isRecord(selector)) return undefined;
+  const parts: string[] = [];
+  if (isRecord(selector.matchLabels))
+    for (const [key, value] of Object.entries(selector.matchLabels))
+      parts.push(`${key}=${String(value)}`);
+  if (Array.isArray(selector.matchExpressions))
+    for (const e of selector.matchExpressions) {
+      if (!isRecord(e) || typeof e.key !== 'string') return undefined;
+      const values = Array.isArray(e.values) ? e.values.join(',') : '';
+      if (e.operator === 'In') parts.push(`${e.key} in (${values})`);
+      else if (e.operator === 'NotIn') parts.push(`${e.key} notin (${values})`);
+      else if (e.operator === 'Exists') parts.push(e.key);
+      else if (e.operator === 'DoesNotExist') parts.push(`!${e.key}`);
+      else return undefined;
+    }
+  return parts.length > 0 ? parts.join(',') : undefined;
+}
+
+/**
+ * The workload and its revisions as the cluster has them now, read as
+ * `kubectl rollout undo` reads them: the object, then the ReplicaSets (or
+ * ControllerRevisions) its selector matches.
+ */
+async function currentHistory(context: ActionContext, target: ActionTarget) {
+  const workload = await context.kas.get(
+    pathOf(target),
+    describeTarget(target),
+  );
+  if (!isRecord(workload))
+    throw failure(
+      'OBJECT_NOT_FOUND',
+      `${describeTarget(target)} no longer exists in the cluster.`,
+      { hint: 'Refresh the page.' },
+    );
+  const object = asObject(workload, target);
+  if (!object)
+    throw failure(
+      'UPSTREAM_MALFORMED',
+      `The cluster answered ${describeTarget(
+        target,
+      )} with an object the backend cannot read.`,
+    );
+  const selector = selectorText(object.spec?.selector);
+  if (!selector)
+    throw failure(
+      'ACTION_INVALID',
+      `${describeTarget(
+        target,
+      )} has no label selector to find its revisions by.`,
+    );
+  const kind =
+    target.kind === 'Deployment' ? 'ReplicaSet' : 'ControllerRevision';
+  const list = await context.kas.get(
+    `${collectionPath(
+      {
+        group: 'apps',
+        version: 'v1',
+        plural: kind === 'ReplicaSet' ? 'replicasets' : 'controllerrevisions',
+      },
+      target.namespace,
+      `the revisions of ${describeTarget(target)}`,
+    )}?labelSelector=${encodeURIComponent(selector)}`,
+    `apps/${kind}`,
+  );
+  const items: unknown[] =
+    isRecord(list) && Array.isArray(list.items) ? list.items : [];
+  // Items of a built-in list carry no kind: the list's.
+  const revisions = items
+    .filter(isRecord)
+    .map(item => normalizeObject(item, { apiVersion: 'apps/v1', kind }))
+    .filter((o): o is KubernetesObject => !!o);
+  return { object, revisions };
+}
+
+async function rollBackWorkload(
+  context: ActionContext,
+  target: ActionTarget,
+  revisionAsked: unknown,
+): Promise<ActionResult> {
+  const toRevision = readRevision(revisionAsked);
+  const { object, revisions } = await currentHistory(context, target);
+  const plan = rolloutUndoPlan(object, revisions, toRevision);
+  const kubectl = kubectlCommandFor('workload.rollback', target, {
+    toRevision,
+  });
+  if (plan.outcome === 'refused')
+    throw plan.reason === 'paused'
+      ? failure(
+          'OBJECT_CONFLICT',
+          `Cannot roll back ${describeTarget(target)}: ${plan.message}.`,
+          {
+            hint: `kubectl rollout resume deployment/${target.name} -n ${target.namespace}`,
+          },
+        )
+      : failure(
+          'REVISION_NOT_FOUND',
+          `Cannot roll back ${describeTarget(target)}: ${plan.message}.`,
+          {
+            hint: 'Pick a revision the workload’s history lists; it keeps revisionHistoryLimit of them.',
+          },
+        );
+  if (plan.outcome === 'unchanged')
+    return {
+      upstreamStatus: 200,
+      written: [],
+      response: {
+        outcome: 'unchanged',
+        message: `${target.kind} ${target.namespace}/${target.name} already runs revision ${plan.revision}'s template: nothing was changed (kubectl: ${plan.message}).`,
+        kubectl,
+        object,
+      },
+    };
+  const { body, status } = await write(
+    context,
+    target,
+    `roll back ${describeTarget(target)} to revision ${plan.revision}`,
+    { method: 'PATCH', contentType: plan.contentType, body: plan.body },
+  );
+  return {
+    upstreamStatus: status,
+    written: [target],
+    response: {
+      outcome: 'changed',
+      message: `${target.kind} ${target.namespace}/${target.name} is rolling back to revision ${plan.revision}: the controller rolls out its pod template as a new revision.`,
+      kubectl,
+      object: asObject(body, target),
+    },
+  };
+}
+
 /**
  * Runs one action against the cluster through KAS, never retried. The
  * target was checked to be one of the environment's objects.
  */
 export function performAction(
-  request: Pick<EnvironmentActionRequest, 'replicas' | 'withSource'> & {
+  request: Pick<
+    EnvironmentActionRequest,
+    'replicas' | 'withSource' | 'toRevision'
+  > & {
     action: EnvironmentAction;
     target: ActionTarget;
   },
@@ -376,6 +525,8 @@ export function performAction(
     case 'flux.suspend':
     case 'flux.resume':
       return setFluxSuspend(context, target, action);
+    case 'workload.rollback':
+      return rollBackWorkload(context, target, request.toRevision);
     default:
       throw failure('INVALID_REQUEST', `Unknown action ${String(action)}.`);
   }

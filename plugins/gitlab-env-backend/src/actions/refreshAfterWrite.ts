@@ -3,7 +3,7 @@ import type { RefreshTarget } from '../planning';
 import { ActionWritten } from './environmentActionRoute';
 
 /**
- * The lists a write makes stale. A restart or a scale changes the
+ * The lists a write makes stale. A restart, a scale or a rollback changes the
  * workload's ReplicaSets and Pods too, so its whole namespace is listed
  * again; a pod delete or a Flux write changes only the kinds written. An
  * object outside the environment's namespace (the Flux object, its
@@ -13,7 +13,8 @@ import { ActionWritten } from './environmentActionRoute';
 export function listsAfterWrite(written: ActionWritten): RefreshTarget[] {
   const whole =
     written.action === 'workload.restart' ||
-    written.action === 'workload.scale';
+    written.action === 'workload.scale' ||
+    written.action === 'workload.rollback';
   const seen = new Set<string>();
   const lists: RefreshTarget[] = [];
   const add = (namespace: string, resource?: RefreshTarget['resource']) => {

@@ -36,6 +36,7 @@ import {
   SharedInformer,
 } from '../reading/informer';
 import { driftedCount } from './driftedCount';
+import { EnvironmentObserver, notify } from './environmentObserver';
 
 /** What an environment tells its viewers; the stream turns it into LiveMessages. */
 export type LiveEnvironmentEvent =
@@ -103,6 +104,10 @@ export interface LiveEnvironmentDeps {
     target: LiveTarget,
     kind: LiveTarget['kinds'][number],
   ): void;
+  /** Told of every applied batch (the timeline). */
+  observer?: EnvironmentObserver;
+  /** Where an observer's failure is said. */
+  onObserverError?: (error: unknown) => void;
 }
 
 /** Up to when (ms) what was listed, or failed, must be listed again before a read. */
@@ -215,6 +220,8 @@ export class LiveEnvironment {
   lastSeq: number;
   dataAt = new Date().toISOString();
   private stopped = false;
+  /** Set once the first lists are in: until then the state is partial and not observed. */
+  private observing = false;
   private started = false;
   private live = false;
   /** The Flux object, as far as its Events are concerned. */
@@ -312,6 +319,13 @@ export class LiveEnvironment {
     // As old as its newest data (a read from the shared store keeps its time).
     this.dataAt = dataAt || this.dataAt;
     this.snapshotMemo = undefined;
+    // The observer hears of the state once whole (the batches before
+    // were of kinds listed so far), then batch by batch.
+    this.observing = true;
+    this.observe(
+      this.graph.objects().map(object => ({ type: 'ADDED', object })),
+      this.errors(),
+    );
     this.errorsJson = JSON.stringify(this.errors());
     this.statusJson = JSON.stringify(this.status());
     if (this.live) this.scheduleExtras();
@@ -462,16 +476,18 @@ export class LiveEnvironment {
     if (this.pending.length > 0 || this.stateChanged)
       this.lastFlushAt = Date.now();
     const narrowedBefore = JSON.stringify(this.narrowed);
+    let applied: WatchEvent[] = [];
     if (this.pending.length > 0) {
-      const events = this.bound(this.narrow(this.uids.filter(this.pending)));
+      applied = this.bound(this.narrow(this.uids.filter(this.pending)));
       this.pending = [];
-      patch = this.graph.apply(events);
+      patch = this.graph.apply(applied);
       this.dataAt = newest(this.dataAt, this.pendingDataAt);
       this.pendingDataAt = '';
     }
     if (!patch && !this.stateChanged) return;
     this.snapshotMemo = undefined;
     const errors = this.errors();
+    this.observe(applied, errors);
     const errorsJson = JSON.stringify(errors);
     // What narrowing left out is said in the status, not in patches: a
     // neighbour's churn changes it and must not cost every viewer a snapshot.
@@ -518,6 +534,27 @@ export class LiveEnvironment {
     }
     if (this.fluxNodes <= 0) return 0;
     return driftedCount(this.graph.objects(), this.graph.graph());
+  }
+
+  /** Tells the observer what a batch changed and the health it left. */
+  private observe(applied: WatchEvent[], errors: GitlabEnvError[]) {
+    if (!this.observing) return;
+    const { target, observer, onObserverError } = this.deps;
+    notify(
+      observer,
+      () => ({
+        target: { host: target.host, environment: target.environment },
+        objects: applied
+          .filter(e => e.type !== 'DELETED')
+          .map(e => ({ object: e.object, modified: e.type === 'MODIFIED' })),
+        health: markPartial(this.graph.health(), errors),
+        nodes: () => this.graph.graph().nodes,
+        at: new Date().toISOString(),
+        // Followed, its watches saw it happen; held for reads, a read found it.
+        source: this.live ? 'watch' : 'read',
+      }),
+      onObserverError ?? (() => undefined),
+    );
   }
 
   /**

@@ -77,7 +77,8 @@ export function appliedCommit(revision: unknown): string | undefined {
   return COMMIT.test(commit) ? commit : undefined;
 }
 
-function directoryOf(path: unknown): string | undefined {
+/** A Kustomization's `spec.path` as a repository directory; undefined when it leaves the repository. */
+export function directoryOf(path: unknown): string | undefined {
   const text = typeof path === 'string' ? path : './';
   const parts = text.split('/').filter(p => p && p !== '.');
   if (parts.some(p => p === '..')) return undefined;
@@ -102,6 +103,8 @@ export async function compareWithRepository(options: {
    */
   mayRead: (project: string) => string | undefined;
   readFile: RepositoryFileReader;
+  /** Read the manifests at this commit instead of the applied one (a merge request's head). */
+  ref?: string;
 }): Promise<DesiredStateComparison | undefined> {
   const path = options.fluxResourcePath
     ? parseFluxResourcePath(options.fluxResourcePath)
@@ -139,7 +142,9 @@ export async function compareWithRepository(options: {
     );
   const refused = options.mayRead(project);
   if (refused) return unavailable(refused);
-  const ref = appliedCommit(root.status?.lastAppliedRevision);
+  if (options.ref !== undefined && !COMMIT.test(options.ref))
+    return unavailable(`${options.ref} is not a commit id.`);
+  const ref = options.ref ?? appliedCommit(root.status?.lastAppliedRevision);
   if (!ref)
     return unavailable('The Kustomization has applied no revision yet.');
   const directory = directoryOf(root.spec?.path);

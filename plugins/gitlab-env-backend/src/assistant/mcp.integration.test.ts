@@ -195,7 +195,7 @@ describe('the actions over MCP, against the simulator', () => {
     expect(described.structuredContent).toMatchObject({
       resource: 'Deployment/storefront-web',
       apiVersion: 'apps/v1',
-      capabilities: ['workload.restart', 'workload.scale'],
+      capabilities: ['workload.restart', 'workload.scale', 'workload.rollback'],
       facts: expect.objectContaining({ replicas: expect.any(Number) }),
     });
 

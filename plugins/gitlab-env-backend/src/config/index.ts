@@ -9,3 +9,5 @@ export type {
   OwnershipSettings,
 } from './readGitlabEnvConfig';
 export { readHealthRules } from './readHealthRules';
+export { readTimelineConfig } from './readTimelineConfig';
+export type { TimelineSettings } from './readTimelineConfig';

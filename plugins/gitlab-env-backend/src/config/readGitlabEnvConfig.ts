@@ -8,6 +8,8 @@ export interface GitlabInstanceConfig {
   graphqlUrl: string;
   kasProxyUrl?: string;
   token?: string;
+  /** A token that may run jobs (api scope), for GitLab rollbacks; none: they are offered disabled. */
+  rollbackToken?: string;
 }
 
 /** `gitlabEnv.live`: shared watches and the live stream. @public */
@@ -284,6 +286,8 @@ export function readGitlabEnvConfig(root: Config): GitlabEnvConfig {
       ? readUrl(instance, 'kasProxyUrl', where)
       : undefined;
     const token = instance.getOptionalString('token')?.trim() || undefined;
+    const rollbackToken =
+      instance.getOptionalString('rollbackToken')?.trim() || undefined;
     return {
       host,
       baseUrl,
@@ -291,6 +295,7 @@ export function readGitlabEnvConfig(root: Config): GitlabEnvConfig {
       graphqlUrl: `${apiBaseUrl.replace(/\/api\/v4$/, '')}/api/graphql`,
       kasProxyUrl,
       token,
+      ...(rollbackToken && { rollbackToken }),
     };
   });
   const concurrency = config?.getOptionalConfig('concurrency');

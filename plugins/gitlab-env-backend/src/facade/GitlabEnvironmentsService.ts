@@ -55,6 +55,7 @@ import { namespacedKinds } from '../reading/discovery';
 import type { KasClient } from '../transport/kasClient';
 import { SharedReadCache } from '../caching/sharedCache';
 import { compareWithRepository } from '../assembling/desiredFromRepository';
+import type { EnvironmentObserver } from '../assembling/environmentObserver';
 
 /** Repository files are read at a commit: they do not change. */
 const REPOSITORY_FILE_TTL_MS = 30 * 60_000;
@@ -83,6 +84,11 @@ export interface GitlabEnvironmentsServiceOptions {
   locator?: (defaultLocator: GitlabEnvLocator) => GitlabEnvLocator;
   /** Backend modules' cluster sources, tried before KAS. */
   clusterSources?: GitlabEnvClusterSource[];
+  /**
+   * Told of every environment read assembled (the timeline).
+   * @internal
+   */
+  observer?: EnvironmentObserver;
   /**
    * Every annotated entity of the catalog, page by page, read with the
    * plugin's own credentials: which other projects claim an environment's
@@ -116,6 +122,27 @@ export interface ListEnvironmentsOptions extends CallOptions {
    * the live stream).
    */
   withHealth?: boolean;
+}
+
+/** The locator, telling the observer what it found (every route locates through it). */
+function observedLocator(
+  locator: GitlabEnvLocator,
+  observer: EnvironmentObserver | undefined,
+  logger: LoggerService,
+): GitlabEnvLocator {
+  const located = observer?.located?.bind(observer);
+  if (!located) return locator;
+  return {
+    async locate(entity, options) {
+      const found = await locator.locate(entity, options);
+      try {
+        located(stringifyEntityRef(entity), found);
+      } catch (error) {
+        logger.warn(`Recording the environments of an entity failed: ${error}`);
+      }
+      return found;
+    },
+  };
 }
 
 /** Failures about the object an action names, not about the agent. */
@@ -200,7 +227,12 @@ export class GitlabEnvironmentsService {
       this.transport,
       this.cache,
     );
-    const configured = options.locator?.(annotations) ?? annotations;
+    // The timeline learns each entity's environments from what is located.
+    const configured = observedLocator(
+      options.locator?.(annotations) ?? annotations,
+      options.observer,
+      logger,
+    );
     this.locator = new OwningLocator(
       configured,
       config,
@@ -241,6 +273,7 @@ export class GitlabEnvironmentsService {
         shared: this.cache.sharedStore(),
         readTtlMs: ttlMs,
         partialTtlMs: transientMs,
+        observer: options.observer,
       },
     );
   }
@@ -479,6 +512,25 @@ export class GitlabEnvironmentsService {
   }
 
   /**
+   * Desired vs live as the repository holds it at `ref` (a merge request's
+   * head), or at the applied revision without it (see compareWithRepository).
+   *
+   * @internal
+   */
+  desiredStateAt(
+    target: { host: string; environment: GitlabEnvironment },
+    resources: readonly KubernetesObject[],
+    ref?: string,
+  ): Promise<DesiredStateComparison | undefined> {
+    return this.compareWithRepository(
+      instanceOf(this.config, target.host),
+      target.environment,
+      resources,
+      ref,
+    );
+  }
+
+  /**
    * Reads only the repositories the environment's scope allows: the
    * entity's own verified project and those its GitLabDeployment names,
    * never one named only by cluster data (the GitRepository's URL).
@@ -487,17 +539,19 @@ export class GitlabEnvironmentsService {
     instance: EnvironmentContext['instance'],
     environment: GitlabEnvironment,
     resources: readonly KubernetesObject[],
+    ref?: string,
   ): Promise<DesiredStateComparison | undefined> {
     const rest = this.transport.rest(instance);
     return compareWithRepository({
       objects: resources,
       fluxResourcePath: environment.fluxResourcePath,
       host: instance.host,
+      ref,
       mayRead: project => repositoryRefusal(environment.actionScope, project),
-      readFile: (project, path, ref) =>
+      readFile: (project, path, at) =>
         this.cache.getOrLoad(
-          `repofile|${instance.host}|${project}|${ref}|${path}`,
-          () => rest.file(project, path, ref),
+          `repofile|${instance.host}|${project}|${at}|${path}`,
+          () => rest.file(project, path, at),
           { ttlMs: REPOSITORY_FILE_TTL_MS },
         ),
     }).catch(error => ({
@@ -623,6 +677,25 @@ export class GitlabEnvironmentsService {
         ...(driftedCount && { driftedCount }),
       },
     };
+  }
+
+  /**
+   * One environment of an entity, with the configured instance it is read
+   * through, for the history routes.
+   *
+   * @internal
+   */
+  environmentContext(
+    entity: Entity,
+    slug: string,
+    options: CallOptions = {},
+  ): Promise<EnvironmentContext> {
+    return this.findEnvironment(
+      entity,
+      slug,
+      this.requestSignal(options.signal),
+      options.located,
+    );
   }
 
   private async findEnvironment(

@@ -25,6 +25,7 @@ import {
   SharedInformer,
 } from '../reading/informer';
 import { planWatchSlots } from './watchSlots';
+import type { EnvironmentObserver } from '../assembling/environmentObserver';
 
 /** What a write names: the objects it changed (see LivePlanner.refresh). @public */
 export interface RefreshTarget {
@@ -273,6 +274,8 @@ export class LivePlanner {
       readTtlMs?: number;
       /** How long what a read could not get all of is shared. */
       partialTtlMs?: number;
+      /** Told of every batch each environment applies (the timeline). */
+      observer?: EnvironmentObserver;
     } = {},
   ) {}
 
@@ -449,6 +452,11 @@ export class LivePlanner {
           orderedBy(kinds, live ? priorityOf : sizeRankOf),
         onClusterWideRefused: (t, kind) =>
           this.clusterForbidden.add(this.forbiddenKey(t, kind)),
+        observer: this.options.observer,
+        onObserverError: error =>
+          this.logger.warn(
+            `Recording a change of ${target.readKey} failed: ${error}`,
+          ),
       });
       const created: HeldEnvironment = {
         refs: 0,

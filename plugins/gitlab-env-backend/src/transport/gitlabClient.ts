@@ -336,7 +336,8 @@ export class GitlabClient {
     return this.instance.token;
   }
 
-  private async query(query: string, variables: Record<string, unknown>) {
+  /** One GraphQL operation; its `data`, or the typed failure of its errors. */
+  async query(query: string, variables: Record<string, unknown>) {
     const token = this.token();
     const response = await this.limit(() =>
       requestUpstream({

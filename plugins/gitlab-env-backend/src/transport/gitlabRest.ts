@@ -40,32 +40,57 @@ export class GitlabRestClient {
     private readonly limit: Limit,
   ) {}
 
-  private async get(
+  private get(
     path: string,
     options: Pick<
       UpstreamRequest,
       'maxBytes' | 'declaredSize' | 'tooLarge' | 'rawBody'
     > = {},
   ): Promise<UpstreamResponse> {
-    if (!this.instance.token) {
+    return this.send(path, options);
+  }
+
+  /**
+   * One REST request, never retried, with the configured token (or
+   * `token`). 401 and 5xx become typed failures unless `anyStatus` leaves
+   * every status to the caller (a write whose refusals mean something).
+   */
+  async send(
+    path: string,
+    options: Pick<
+      UpstreamRequest,
+      'maxBytes' | 'declaredSize' | 'tooLarge' | 'rawBody' | 'signal'
+    > & {
+      method?: 'GET' | 'POST';
+      body?: unknown;
+      token?: string;
+      anyStatus?: boolean;
+    } = {},
+  ): Promise<UpstreamResponse> {
+    const { method, body, token: own, anyStatus, ...rest } = options;
+    const token = own ?? this.instance.token;
+    if (!token) {
       throw failure(
         'MISSING_TOKEN',
         `No token is configured for the GitLab instance ${this.instance.host}.`,
       );
     }
-    const token = this.instance.token;
     const response = await this.limit(() =>
       requestUpstream({
         url: `${this.instance.apiBaseUrl}${path}`,
+        method,
         headers: {
           authorization: `Bearer ${token}`,
           accept: 'application/json',
+          ...(body !== undefined && { 'content-type': 'application/json' }),
         },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
         timeoutMs: this.timeoutMs,
         upstream: `GitLab (${this.instance.host})`,
-        ...options,
+        ...rest,
       }),
     );
+    if (anyStatus) return response;
     if (response.status === 401) {
       throw failure(
         'GITLAB_UNAUTHORIZED',

@@ -13,6 +13,13 @@ export const FIELD_SINCE = {
   environmentKubernetesNamespace: '16.3',
   /** `Environment.fluxResourcePath` (kubernetes_dashboard.md: 16.4). */
   environmentFluxResourcePath: '16.4',
+  /**
+   * `Environment.deployments` with `commit`, `job` and `triggerer` (MRs
+   * !95255 and !95792, 15.3 to 15.5, release UNCONFIRMED: below the 16.4
+   * floor either way). The REST deployments API serves the history where
+   * GitLab refuses the document.
+   */
+  environmentDeployments: '15.5',
   /** `Kas.externalK8sProxyUrl` (doc/api/metadata.md: 17.6, MR !172373). */
   kasExternalK8sProxyUrl: '17.6',
 } as const;

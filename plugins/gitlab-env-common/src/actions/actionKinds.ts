@@ -20,7 +20,10 @@ const FLUX_KINDS: Record<string, ReadonlySet<string>> = {
   ]),
 };
 
-/** `kubectl rollout restart` supports exactly these (kubectl's ObjectRestarter). */
+/**
+ * `kubectl rollout restart` and `rollout undo` support exactly these
+ * (kubectl's ObjectRestarter and Rollbacker).
+ */
 const RESTARTABLE = new Set(['Deployment', 'StatefulSet', 'DaemonSet']);
 /** Workloads with a scale subresource the UI offers. */
 const SCALABLE = new Set(['Deployment', 'StatefulSet', 'ReplicaSet']);
@@ -61,6 +64,8 @@ export function actionsForKind(
   if (group === 'apps' && RESTARTABLE.has(kind))
     actions.push('workload.restart');
   if (group === 'apps' && SCALABLE.has(kind)) actions.push('workload.scale');
+  if (group === 'apps' && RESTARTABLE.has(kind))
+    actions.push('workload.rollback');
   if (isFluxActionKind(apiVersion, kind))
     actions.push('flux.reconcile', 'flux.suspend', 'flux.resume');
   return actions;

@@ -5,6 +5,7 @@ import {
   gitlabEnvLogsReadPermission,
   gitlabEnvPodDeletePermission,
   gitlabEnvWorkloadRestartPermission,
+  gitlabEnvWorkloadRollbackPermission,
   gitlabEnvWorkloadScalePermission,
 } from '../permissions';
 import { EnvironmentCapability } from '../types';
@@ -20,6 +21,7 @@ const PERMISSIONS: Record<
   'flux.reconcile': gitlabEnvFluxReconcilePermission,
   'flux.suspend': gitlabEnvFluxSuspendPermission,
   'flux.resume': gitlabEnvFluxSuspendPermission,
+  'workload.rollback': gitlabEnvWorkloadRollbackPermission,
 };
 
 /**

@@ -41,6 +41,18 @@ describe('kubectlCommandFor', () => {
     ).toBe('kubectl delete pod web-1 -n prod');
   });
 
+  it('undoes a rollout to a revision, or to the previous one', () => {
+    expect(kubectlCommandFor('workload.rollback', web, { toRevision: 3 })).toBe(
+      'kubectl rollout undo deployment/web --to-revision=3 -n prod',
+    );
+    expect(kubectlCommandFor('workload.rollback', web)).toBe(
+      'kubectl rollout undo deployment/web -n prod',
+    );
+    expect(() =>
+      kubectlCommandFor('workload.rollback', web, { toRevision: -2 }),
+    ).toThrow(RangeError);
+  });
+
   it('quotes a context a shell would split', () => {
     expect(
       kubectlCommandFor('workload.restart', web, { context: "it's mine" }),
@@ -90,9 +102,17 @@ describe('kubectlCommandFor', () => {
 describe('actionsForKind', () => {
   it.each([
     ['v1', 'Pod', ['pod.delete']],
-    ['apps/v1', 'Deployment', ['workload.restart', 'workload.scale']],
-    ['apps/v1', 'StatefulSet', ['workload.restart', 'workload.scale']],
-    ['apps/v1', 'DaemonSet', ['workload.restart']],
+    [
+      'apps/v1',
+      'Deployment',
+      ['workload.restart', 'workload.scale', 'workload.rollback'],
+    ],
+    [
+      'apps/v1',
+      'StatefulSet',
+      ['workload.restart', 'workload.scale', 'workload.rollback'],
+    ],
+    ['apps/v1', 'DaemonSet', ['workload.restart', 'workload.rollback']],
     ['apps/v1', 'ReplicaSet', ['workload.scale']],
     [
       'helm.toolkit.fluxcd.io/v2',

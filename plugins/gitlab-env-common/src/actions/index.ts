@@ -6,7 +6,11 @@ export {
   reconcilesWithSource,
 } from './actionKinds';
 export { fluxSourceOf } from './fluxSource';
-export { kubectlCommandFor, kubectlGetCommand } from './kubectlCommand';
+export {
+  kubectlCommandFor,
+  kubectlGetCommand,
+  kubectlRolloutHistoryCommand,
+} from './kubectlCommand';
 export { shellWord } from './shellWord';
 export type { KubectlCommandOptions } from './kubectlCommand';
 export { permissionForCapability } from './actionPermissions';

@@ -8,6 +8,8 @@ export interface KubectlCommandOptions {
   context?: string;
   /** For `workload.scale`. */
   replicas?: number;
+  /** For `workload.rollback`: the revision; 0 or absent is the previous one. */
+  toRevision?: number;
   /**
    * For `flux.reconcile`: reconcile this source first (fluxSourceOf), as
    * `flux reconcile --with-source` does.
@@ -98,6 +100,16 @@ export function kubectlCommandFor(
       commands.push(annotateReconcile(target, options));
       return commands.join(' && ');
     }
+    case 'workload.rollback': {
+      const revision = options.toRevision ?? 0;
+      if (!Number.isSafeInteger(revision) || revision < 0)
+        throw new RangeError(
+          'workload.rollback needs a whole, non-negative revision',
+        );
+      return `kubectl rollout undo ${resource}${
+        revision > 0 ? ` --to-revision=${revision}` : ''
+      } ${scope}`;
+    }
     case 'flux.suspend':
     case 'flux.resume':
       return `kubectl patch ${resource} ${scope} --type=merge -p ${suspendPatch(
@@ -121,4 +133,19 @@ export function kubectlGetCommand(
   return `kubectl get ${resourceArg(target)} ${scopeFlags(target, options).join(
     ' ',
   )} -o yaml`;
+}
+
+/**
+ * `kubectl rollout history` of a Deployment, StatefulSet or DaemonSet
+ * (with `--revision=N`, that revision's pod template).
+ *
+ * @public
+ */
+export function kubectlRolloutHistoryCommand(
+  target: ActionTarget,
+  options: Pick<KubectlCommandOptions, 'context'> & { revision?: number } = {},
+): string {
+  return `kubectl rollout history ${resourceArg(target)}${
+    options.revision ? ` --revision=${options.revision}` : ''
+  } ${scopeFlags(target, options).join(' ')}`;
 }

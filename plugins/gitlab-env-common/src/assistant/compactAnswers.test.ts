@@ -241,7 +241,11 @@ describe('answers for assistants', () => {
     expect(resourceSummary(deployment, graph, objects, ns)).toEqual(
       expect.objectContaining({
         apiVersion: 'apps/v1',
-        capabilities: ['workload.restart', 'workload.scale'],
+        capabilities: [
+          'workload.restart',
+          'workload.scale',
+          'workload.rollback',
+        ],
         facts: { replicas: 2, readyReplicas: 0 },
         owns: ['ReplicaSet/cart-6f7d'],
         conditions: [

@@ -25,6 +25,7 @@ export const ENVIRONMENT_ACTIONS = [
   'flux.reconcile',
   'flux.suspend',
   'flux.resume',
+  'workload.rollback',
 ] as const;
 
 /**
@@ -35,6 +36,10 @@ export const ENVIRONMENT_ACTIONS = [
  * - `flux.reconcile`: set `reconcile.fluxcd.io/requestedAt`; with
  *   `withSource`, on the Kustomization's or HelmRelease's source first.
  * - `flux.suspend` / `flux.resume`: set `spec.suspend` to true / false.
+ * - `workload.rollback`: what `kubectl rollout undo --to-revision` sends:
+ *   a Deployment's template and annotations from the ReplicaSet of that
+ *   revision (JSON patch), a StatefulSet's or DaemonSet's from its
+ *   ControllerRevision (strategic merge patch).
  *
  * @public
  */
@@ -64,6 +69,12 @@ export interface EnvironmentActionRequest {
    * reconcile of its source first, as `flux reconcile --with-source` does.
    */
   withSource?: boolean;
+  /**
+   * For `workload.rollback`: the revision to go back to
+   * (`deployment.kubernetes.io/revision` or `ControllerRevision.revision`);
+   * 0 or absent is the previous one, as kubectl's default.
+   */
+  toRevision?: number;
 }
 
 /**

@@ -133,6 +133,29 @@ export const GITLAB_ENV_ERROR_CODES = [
   'FLUX_OBJECT_MISSING',
   /** A cap on long-lived streams was reached (followed logs per user, or the agent's share of tunnels). */
   'TOO_MANY_STREAMS',
+  /**
+   * A GitLab rollback was asked for but the instance has no token that may
+   * run jobs (gitlabEnv.instances[].rollbackToken).
+   */
+  'ROLLBACK_TOKEN_MISSING',
+  /** The rollback token lacks the `api` scope GitLab needs to retry a job (`read_api` is read-only). */
+  'ROLLBACK_TOKEN_SCOPE',
+  /**
+   * GitLab refused to re-run the deploy job: the token's user may not deploy
+   * to the protected environment, push to the protected ref, or is below
+   * Developer.
+   */
+  'JOB_RETRY_FORBIDDEN',
+  /** GitLab says the deploy job cannot be retried (running, pending, already retried, or a job GitLab does not retry). */
+  'JOB_NOT_RETRYABLE',
+  /** The deployment asked for is not one of the environment's, or it has no deploy job (created through the API). */
+  'DEPLOYMENT_NOT_FOUND',
+  /** The workload has no such revision in its history (or none to roll back to). */
+  'REVISION_NOT_FOUND',
+  /** The merge request does not exist, is not open, or the token cannot see it. */
+  'MERGE_REQUEST_NOT_FOUND',
+  /** The plugin's database could not be read or written (the timeline). */
+  'TIMELINE_UNAVAILABLE',
 ] as const;
 
 /** @public */

@@ -7,3 +7,4 @@ export * from './api';
 export * from './diagnostics';
 export * from './live';
 export * from './actions';
+export * from './history';

@@ -4,16 +4,23 @@ import * as React from 'react';
 import { Entity } from '@backstage/catalog-model';
 import { discoveryApiRef, fetchApiRef } from '@backstage/core-plugin-api';
 import { EntityProvider } from '@backstage/plugin-catalog-react';
-import { TestApiProvider, renderInTestApp } from '@backstage/test-utils';
+import {
+  TestApiProvider,
+  mockApis,
+  renderInTestApp,
+} from '@backstage/test-utils';
 import { useLocation } from 'react-router-dom';
 import { HttpResponse, http } from 'msw';
+import { permissionApiRef } from '@backstage/plugin-permission-react';
 import {
   EnvironmentResourcesResponse,
   environmentObject,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import {
   GitlabEnvClient,
+  GitlabEnvHistoryClient,
   GitlabEnvLiveClient,
+  gitlabEnvHistoryApiRef,
   GitlabEnvLiveClientOptions,
   gitlabEnvApiRef,
   gitlabEnvLiveApiRef,
@@ -91,10 +98,13 @@ export function renderTab({
   route = '/',
   refreshIntervalMs = 60_000,
   live = {},
+  permissionApi = mockApis.permission(),
 }: {
   route?: string;
   refreshIntervalMs?: number;
   live?: GitlabEnvLiveClientOptions;
+  /** Allows everything unless a test says otherwise. */
+  permissionApi?: typeof permissionApiRef.T;
 } = {}) {
   const discoveryApi = { getBaseUrl: async () => BASE_URL };
   const fetchApi = {
@@ -118,6 +128,11 @@ export function renderTab({
       apis={[
         [gitlabEnvApiRef, client],
         [gitlabEnvLiveApiRef, liveClient],
+        [
+          gitlabEnvHistoryApiRef,
+          new GitlabEnvHistoryClient({ discoveryApi, fetchApi }),
+        ],
+        [permissionApiRef, permissionApi],
         [discoveryApiRef, { getBaseUrl: async () => BASE_URL }],
         [fetchApiRef, { fetch }],
       ]}

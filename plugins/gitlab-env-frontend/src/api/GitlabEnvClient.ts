@@ -24,6 +24,7 @@ import {
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { GitlabEnvApi, PodLogsHandlers } from './GitlabEnvApi';
 import { GitlabEnvApiError } from './GitlabEnvApiError';
+import { backendRequest, entityPath, environmentPath } from './paths';
 
 /**
  * The `GitlabEnvApi` over HTTP: resolves the backend through discovery and
@@ -258,41 +259,19 @@ export class GitlabEnvClient implements GitlabEnvApi {
     }
   }
 
-  private async send<T>(
+  private send<T>(
     path: string,
     signal?: AbortSignal,
     method: 'GET' | 'DELETE' | 'POST' = 'GET',
     body?: unknown,
   ): Promise<T> {
-    const baseUrl = await this.discoveryApi.getBaseUrl('gitlab-env');
-    const response = await this.fetchApi.fetch(`${baseUrl}${path}`, {
+    const { discoveryApi, fetchApi } = this;
+    return backendRequest({ discoveryApi, fetchApi }, path, {
       signal,
       method,
-      ...(body !== undefined && {
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      }),
+      body,
     });
-    if (!response.ok) {
-      throw await GitlabEnvApiError.fromResponse(response);
-    }
-    return (await response.json()) as T;
   }
-}
-
-// Lower-cased like the catalog's own entity URLs; lookups are case-insensitive.
-function entityPath({ namespace, kind, name }: CompoundEntityRef): string {
-  return `/entity/${[
-    namespace.toLocaleLowerCase('en-US'),
-    kind.toLocaleLowerCase('en-US'),
-    name,
-  ]
-    .map(encodeURIComponent)
-    .join('/')}`;
-}
-
-function environmentPath(entity: CompoundEntityRef, slug: string): string {
-  return `${entityPath(entity)}/environments/${encodeURIComponent(slug)}`;
 }
 
 function logsSearch(query: PodLogsQuery): string {

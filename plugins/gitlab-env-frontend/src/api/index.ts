@@ -16,3 +16,6 @@ export type {
   LiveEnvironmentState,
   LiveFollowOptions,
 } from './live/GitlabEnvLiveApi';
+export { gitlabEnvHistoryApiRef } from './GitlabEnvHistoryApi';
+export type { GitlabEnvHistoryApi, TimelineQuery } from './GitlabEnvHistoryApi';
+export { GitlabEnvHistoryClient } from './GitlabEnvHistoryClient';

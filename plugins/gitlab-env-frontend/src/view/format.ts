@@ -19,6 +19,45 @@ export function shortSha(sha: string | undefined): string | undefined {
   return sha?.slice(0, 8);
 }
 
+/** A duration as people say it: 45s, 3m 20s, 1h 05m. */
+export function formatDuration(
+  seconds: number | undefined,
+): string | undefined {
+  if (seconds === undefined || !Number.isFinite(seconds) || seconds < 0)
+    return undefined;
+  const whole = Math.round(seconds);
+  if (whole < 60) return `${whole}s`;
+  const minutes = Math.floor(whole / 60);
+  if (minutes < 60)
+    return `${minutes}m ${String(whole % 60).padStart(2, '0')}s`;
+  return `${Math.floor(minutes / 60)}h ${String(minutes % 60).padStart(
+    2,
+    '0',
+  )}m`;
+}
+
+/** A moment in the reader's time zone, to the minute: `26 Nov 2026, 14:05`. */
+export function formatTime(
+  timestamp: string | number | undefined,
+): string | undefined {
+  if (timestamp === undefined) return undefined;
+  const at = typeof timestamp === 'number' ? timestamp : Date.parse(timestamp);
+  if (Number.isNaN(at)) return undefined;
+  return new Date(at).toLocaleString('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+}
+
+/** A field's value in a diff: strings as they are, anything else as JSON, absent as a dash. */
+export function fieldValueText(value: unknown): string {
+  if (value === undefined) return '—';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
 /**
  * A node's status line as the graph and the drawer show it: the engine's
  * words for the object (`statusWords`) and its age, like `kubectl get`.

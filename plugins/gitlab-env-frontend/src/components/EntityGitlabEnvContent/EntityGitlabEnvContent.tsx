@@ -25,6 +25,7 @@ import {
   useLiveEnvironments,
 } from '../../hooks/useLiveEnvironments';
 import { AccessAndNamespaces } from '../access';
+import { EntityVersionsView, MergeRequestPreviews, Timeline } from '../history';
 import { GitlabEnvErrorPanel } from '../errors/GitlabEnvErrorPanel';
 import { EnvironmentGrid } from '../environments/EnvironmentGrid';
 import { EnvironmentResources } from '../resources/EnvironmentResources';
@@ -71,9 +72,21 @@ export interface EntityGitlabEnvContentProps {
   refreshIntervalMs?: number;
 }
 
+const VIEWS = [
+  'environments',
+  'versions',
+  'timeline',
+  'merge-requests',
+  'access',
+] as const;
+type View = (typeof VIEWS)[number];
+
 /**
- * The entity's Environments tab: the environments view (`?view` unset) and
- * the "Access and namespaces" view (`?view=access`).
+ * The entity's Environments tab: the environments view (`?view` unset),
+ * the versions across environments (`?view=versions`), the timeline of
+ * every environment (`?view=timeline`), what open merge requests would
+ * change (`?view=merge-requests`) and "Access and namespaces"
+ * (`?view=access`).
  */
 export function EntityGitlabEnvContent({
   refreshIntervalMs = REFRESH_INTERVAL_MS,
@@ -81,25 +94,32 @@ export function EntityGitlabEnvContent({
   const { entity } = useEntity();
   const entityRef = useMemo(() => getCompoundEntityRef(entity), [entity]);
   const [searchParams, setSearchParams] = useSearchParams();
-  const view =
-    searchParams.get('view') === 'access' ? 'access' : 'environments';
-  const select = (_event: unknown, next: string) => {
+  const requested = searchParams.get('view');
+  const view = VIEWS.find(v => v === requested) ?? 'environments';
+  const select = (_event: unknown, next: View) => {
     const params = new URLSearchParams(searchParams);
-    if (next === 'access') params.set('view', 'access');
-    else params.delete('view');
+    if (next === 'environments') params.delete('view');
+    else params.set('view', next);
     setSearchParams(params, { replace: true });
   };
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
       <Tabs value={view} onChange={select} aria-label="Environments views">
         <Tab value="environments" label="Environments" />
+        <Tab value="versions" label="Versions" />
+        <Tab value="timeline" label="Timeline" />
+        <Tab value="merge-requests" label="Merge requests" />
         <Tab value="access" label="Access and namespaces" />
       </Tabs>
-      {view === 'access' ? (
-        <AccessAndNamespaces entityRef={entityRef} />
-      ) : (
+      {view === 'access' ? <AccessAndNamespaces entityRef={entityRef} /> : null}
+      {view === 'versions' ? <EntityVersionsView entity={entityRef} /> : null}
+      {view === 'timeline' ? <Timeline entity={entityRef} /> : null}
+      {view === 'merge-requests' ? (
+        <MergeRequestPreviews entity={entityRef} />
+      ) : null}
+      {view === 'environments' ? (
         <EnvironmentsView refreshIntervalMs={refreshIntervalMs} />
-      )}
+      ) : null}
     </Box>
   );
 }

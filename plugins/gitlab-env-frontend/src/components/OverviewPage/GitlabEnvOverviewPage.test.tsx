@@ -20,10 +20,13 @@ import {
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import {
   GitlabEnvClient,
+  GitlabEnvHistoryClient,
   GitlabEnvLiveClient,
   gitlabEnvApiRef,
+  gitlabEnvHistoryApiRef,
   gitlabEnvLiveApiRef,
 } from '../../api';
+import { VERSIONS } from '../../__testUtils__/historyFixtures';
 import {
   EngineEnvironment,
   TestLiveStream,
@@ -157,6 +160,10 @@ function renderPage(route = '/deployments', diagnostics: Decision = 'DENY') {
         [gitlabEnvApiRef, client],
         [gitlabEnvLiveApiRef, live],
         [
+          gitlabEnvHistoryApiRef,
+          new GitlabEnvHistoryClient({ discoveryApi, fetchApi }),
+        ],
+        [
           permissionApiRef,
           {
             // Everything else allowed, as in the demo portal.
@@ -282,6 +289,37 @@ describe('GitlabEnvOverviewPage', () => {
     expect(
       screen.getByRole('button', { name: '1 Progressing' }),
     ).toBeInTheDocument();
+  });
+
+  it('shows the versions of every entity of a system when the filter names one system', async () => {
+    const asked: string[] = [];
+    server.use(
+      http.get(`${BASE_URL}/overview`, () => ndjson(streamOf(BY_ENTITY))),
+      http.get(`${BASE_URL}/versions`, ({ request }) => {
+        asked.push(new URL(request.url).searchParams.get('system') ?? '');
+        return HttpResponse.json(VERSIONS);
+      }),
+    );
+    await renderPage('/deployments?system=system:default/shop');
+    const section = await screen.findByRole('region', {
+      name: 'Versions of system shop',
+    });
+    const matrix = await within(section).findByRole('table', {
+      name: 'storefront',
+    });
+    expect(matrix).toHaveTextContent('14 commits behind');
+    expect(asked).toEqual(['system:default/shop']);
+  });
+
+  it('shows no system versions without a single system chosen', async () => {
+    server.use(
+      http.get(`${BASE_URL}/overview`, () => ndjson(streamOf(BY_ENTITY))),
+    );
+    await renderPage();
+    await screen.findByRole('region', { name: 'Production environments' });
+    expect(
+      screen.queryByRole('region', { name: /^Versions of system/ }),
+    ).toBeNull();
   });
 
   it('groups by tier and folder with the worst first, and links rows to the entity tab', async () => {

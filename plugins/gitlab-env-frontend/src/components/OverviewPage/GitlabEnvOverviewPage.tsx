@@ -24,6 +24,7 @@ import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import { useAuthorized } from '../../hooks/useAuthorized';
 import { StaleNamespacesOverview } from '../access';
+import { SystemVersions } from '../history';
 import { GitlabEnvErrorPanel } from '../errors/GitlabEnvErrorPanel';
 import { OverviewFiltersBar } from './OverviewFiltersBar';
 import { OverviewHealthCounts } from './OverviewHealthCounts';
@@ -212,6 +213,9 @@ function EnvironmentsOverview() {
               }
             />
           )}
+          {filters.systems?.length === 1 ? (
+            <SystemVersions systemRef={filters.systems[0]} />
+          ) : null}
           <StaleNamespacesOverview />
         </Box>
       )}

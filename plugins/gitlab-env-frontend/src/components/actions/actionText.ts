@@ -47,4 +47,10 @@ export const ACTION_TEXT: Record<
     explain: (kind, name) =>
       `Sets spec.suspend to false on ${kind} ${name}: Flux reconciles it again at its interval.`,
   },
+  'workload.rollback': {
+    label: 'Roll back…',
+    verb: 'Roll back',
+    explain: (kind, name) =>
+      `Puts the pod template of an earlier revision back on ${kind} ${name}, as kubectl rollout undo does; the controller then rolls it out like any change.`,
+  },
 };

@@ -384,16 +384,16 @@ describe('actions on an environment’s objects', () => {
       name: 'Deployment web',
     });
     const actions = within(drawer).getByRole('region', { name: 'Actions' });
-    for (const name of ['Restart', 'Scale'])
+    for (const name of ['Restart', 'Scale', 'Roll back…'])
       expect(within(actions).getByRole('button', { name })).toBeDisabled();
     // One reason, said once for the actions it denies.
-    expect(actions).toHaveTextContent(`Restart, Scale: ${reason}`);
+    expect(actions).toHaveTextContent(`Restart, Scale, Roll back…: ${reason}`);
 
     fireEvent.contextMenu(await findNode(panel, 'Deployment', 'web'));
     const menu = await screen.findByRole('menu', {
       name: 'Actions of Deployment web',
     });
-    for (const name of [/^Restart/, /^Scale/]) {
+    for (const name of [/^Restart/, /^Scale/, /^Roll back/]) {
       const item = within(menu).getByRole('menuitem', { name });
       expect(item).toHaveAttribute('aria-disabled', 'true');
       expect(item).toHaveTextContent(reason);

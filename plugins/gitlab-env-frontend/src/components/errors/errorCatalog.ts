@@ -291,4 +291,51 @@ export const ERROR_CATALOG: Record<GitlabEnvErrorCode, ErrorAdvice> = {
       'Close another followed log (another tab, another pod) and try again.',
     severity: 'warning',
   },
+  ROLLBACK_TOKEN_MISSING: {
+    title: 'GitLab rollback is not configured',
+    advice:
+      'Ask a Backstage admin to set gitlabEnv.instances[].rollbackToken to a token with the api scope whose user may deploy to this environment.',
+    severity: 'info',
+  },
+  ROLLBACK_TOKEN_SCOPE: {
+    title: 'The rollback token may not run jobs',
+    advice:
+      'The token set as gitlabEnv.instances[].rollbackToken needs the api scope (read_api is read-only).',
+    severity: 'error',
+  },
+  JOB_RETRY_FORBIDDEN: {
+    title: 'GitLab refused to re-run the deploy job',
+    advice:
+      'The rollback token’s user must be at least a Developer and allowed to deploy to the environment (protected environments) and to its ref (protected branches and tags).',
+    severity: 'error',
+  },
+  JOB_NOT_RETRYABLE: {
+    title: 'GitLab cannot re-run this job',
+    advice:
+      'The job is still running, pending or was already retried; pick another deployment or wait for it to finish.',
+    severity: 'warning',
+  },
+  DEPLOYMENT_NOT_FOUND: {
+    title: 'No such deployment',
+    advice:
+      'The deployment is not one of this environment’s, or it has no deploy job (it was created through the API); refresh the history.',
+    severity: 'warning',
+  },
+  REVISION_NOT_FOUND: {
+    title: 'No such revision',
+    advice:
+      'The workload no longer keeps that revision (revisionHistoryLimit); refresh and pick one it lists.',
+    severity: 'warning',
+  },
+  MERGE_REQUEST_NOT_FOUND: {
+    title: 'Merge request not found',
+    advice: 'It may have been merged or closed meanwhile; refresh the list.',
+    severity: 'info',
+  },
+  TIMELINE_UNAVAILABLE: {
+    title: 'The timeline cannot be read',
+    advice:
+      'The plugin’s database did not answer; ask a Backstage admin to check backend.database and the backend’s logs.',
+    severity: 'error',
+  },
 };

@@ -1,6 +1,6 @@
 import * as React from 'react';
 import { CompoundEntityRef } from '@backstage/catalog-model';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import {
   EnvironmentTree,
   GitlabEnvironment,
@@ -11,6 +11,9 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import { useSearchParams } from 'react-router-dom';
 import Typography from '@mui/material/Typography';
 import { Link } from '@backstage/core-components';
 import { Polled } from '../../hooks/usePolledMap';
@@ -39,6 +42,7 @@ import { formatAge, shortSha } from '../../view/format';
 import { GROUP_PAGE } from '../../view/kinds';
 import { TierChip } from '../environments/TierChip';
 import { GitOpsPanel, MappingSource, NamespaceMappingDetails } from '../gitops';
+import { DeploymentHistory, Timeline, WorkloadRevisions } from '../history';
 
 /** One environment opened: its resources as a graph or a list, and the drawer. */
 export function EnvironmentResources({
@@ -110,9 +114,74 @@ export function EnvironmentResources({
         environmentSlug={environment.slug}
         refresh={onRetry}
       >
-        <ResourcesBody polled={polled} onRetry={onRetry} now={now} />
+        <EnvironmentPanels
+          entity={entity}
+          environment={environment}
+          resources={
+            <ResourcesBody polled={polled} onRetry={onRetry} now={now} />
+          }
+        />
       </EnvironmentScopeProvider>
     </Paper>
+  );
+}
+
+const PANELS = ['resources', 'history', 'timeline'] as const;
+type Panel = (typeof PANELS)[number];
+
+/**
+ * The opened environment's resources (`?panel` unset), its deployments and
+ * workload revisions with their rollbacks (`?panel=history`) and its
+ * timeline (`?panel=timeline`).
+ */
+function EnvironmentPanels({
+  entity,
+  environment,
+  resources,
+}: {
+  entity: CompoundEntityRef;
+  environment: GitlabEnvironment;
+  resources: React.ReactNode;
+}) {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const requested = searchParams.get('panel');
+  const panel = PANELS.find(p => p === requested) ?? 'resources';
+  const select = (_event: unknown, next: Panel) => {
+    const params = new URLSearchParams(searchParams);
+    if (next === 'resources') params.delete('panel');
+    else params.set('panel', next);
+    setSearchParams(params, { replace: true });
+  };
+  return (
+    <>
+      <Tabs
+        value={panel}
+        onChange={select}
+        aria-label={`Views of ${environment.name}`}
+        sx={{ borderBottom: 1, borderColor: 'divider', minHeight: 40 }}
+      >
+        <Tab value="resources" label="Resources" sx={{ minHeight: 40 }} />
+        <Tab value="history" label="History" sx={{ minHeight: 40 }} />
+        <Tab value="timeline" label="Timeline" sx={{ minHeight: 40 }} />
+      </Tabs>
+      {panel === 'resources' ? resources : null}
+      {panel === 'history' ? (
+        <>
+          <DeploymentHistory
+            entity={entity}
+            environmentSlug={environment.slug}
+            environmentName={environment.name}
+          />
+          <WorkloadRevisions
+            entity={entity}
+            environmentSlug={environment.slug}
+          />
+        </>
+      ) : null}
+      {panel === 'timeline' ? (
+        <Timeline entity={entity} environmentSlug={environment.slug} />
+      ) : null}
+    </>
   );
 }
 
@@ -262,7 +331,15 @@ function ResourceExplorer({
     new Map(),
   );
   const [mode, setMode] = useState<ResourceViewMode>('graph');
-  const [drawer, setDrawer] = useState<{ id: string; tab?: DrawerTab }>();
+  // A link (the timeline's) may name an object to open: `?object=<id>`.
+  const [searchParams] = useSearchParams();
+  const addressed = searchParams.get('object') ?? undefined;
+  const [drawer, setDrawer] = useState<
+    { id: string; tab?: DrawerTab } | undefined
+  >(addressed ? { id: addressed } : undefined);
+  useEffect(() => {
+    if (addressed) setDrawer({ id: addressed });
+  }, [addressed]);
   const selectedId = drawer?.id;
   const setSelectedId = useCallback(
     (id: string | undefined) => setDrawer(id ? { id } : undefined),

@@ -1,0 +1,95 @@
+import { GitlabEnvConfig, GitlabInstanceConfig } from '../config';
+import { CoalescingCache } from '../caching/cache';
+import { GitlabEnvTransport } from '../transport';
+import { GitlabRestClient } from '../transport/gitlabRest';
+import { isRecord } from '../validation/json';
+
+/** How long what GitLab says about the rollback token is kept. */
+const TOKEN_CHECK_TTL_MS = 10 * 60_000;
+/** Comparisons and merge request links of a deployment do not change. */
+const HISTORY_TTL_MS = 10 * 60_000;
+
+/** Whether GitLab rollbacks can run on an instance, and why not. */
+export interface RollbackReadiness {
+  configured: boolean;
+  reason?: string;
+}
+
+/**
+ * The GitLab clients the history routes use, on the plugin's transport
+ * (its concurrency budgets), and a cache for what does not change: a
+ * comparison of two commits, a deployment's merge requests, the rollback
+ * token's scopes.
+ */
+export class GitlabAccess {
+  readonly cache = new CoalescingCache({
+    ttlMs: HISTORY_TTL_MS,
+    failureTtlMs: () => 5_000,
+    valueTtlMs: () => HISTORY_TTL_MS,
+    deadlineMs: 30_000,
+  });
+
+  constructor(
+    private readonly config: GitlabEnvConfig,
+    readonly transport: GitlabEnvTransport,
+  ) {}
+
+  instance(host: string): GitlabInstanceConfig {
+    const found = this.config.instances.find(i => i.host === host);
+    if (!found) throw new Error(`No configured instance ${host}`);
+    return found;
+  }
+
+  rest(instance: GitlabInstanceConfig): GitlabRestClient {
+    return this.transport.rest(instance);
+  }
+
+  /** Kept for HISTORY_TTL_MS: `load` reads what a commit or deployment id fixes. */
+  cached<T>(key: string, load: () => Promise<T>): Promise<T> {
+    return this.cache.getOrLoad(key, load);
+  }
+
+  /**
+   * Whether the instance has a rollback token that may run jobs: set, and
+   * with the `api` scope as GitLab says (`GET /personal_access_tokens/self`;
+   * when GitLab does not say, the retry itself will).
+   */
+  rollbackReadiness(
+    instance: GitlabInstanceConfig,
+  ): Promise<RollbackReadiness> {
+    const token = instance.rollbackToken;
+    if (!token)
+      return Promise.resolve({
+        configured: false,
+        reason: `GitLab rollbacks are not set up for ${instance.host}: gitlabEnv.instances[].rollbackToken (a token with the api scope that may deploy) is not configured.`,
+      });
+    return this.cache.getOrLoad(
+      `rollback-token|${instance.host}`,
+      async (): Promise<RollbackReadiness> => {
+        const response = await this.rest(instance)
+          .send('/personal_access_tokens/self', { token, anyStatus: true })
+          .catch(() => undefined);
+        if (response?.status === 401)
+          return {
+            configured: false,
+            reason: `GitLab (${instance.host}) rejects the rollback token: it is unknown, expired or revoked.`,
+          };
+        const scopes =
+          response?.status === 200 &&
+          isRecord(response.body) &&
+          Array.isArray(response.body.scopes)
+            ? (response.body.scopes as unknown[])
+            : undefined;
+        if (scopes && !scopes.includes('api'))
+          return {
+            configured: false,
+            reason: `The rollback token of ${
+              instance.host
+            } has the scopes ${scopes.join(', ')}; re-running a job needs api.`,
+          };
+        return { configured: true };
+      },
+      { ttlMs: TOKEN_CHECK_TTL_MS },
+    );
+  }
+}

@@ -1,0 +1,176 @@
+import { mockServices, TestDatabases } from '@backstage/backend-test-utils';
+import { TimelineRecord } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { startPostgresSync } from '../../__testUtils__/postgresServer';
+import { TimelineStore } from './TimelineStore';
+
+const postgres = startPostgresSync();
+const databases = TestDatabases.create({
+  ids: ['SQLITE_3', postgres.id as any],
+});
+
+const ENTITY = 'component:default/shop';
+const PROD = 'gitlab.example.com|1021';
+const STAGING = 'gitlab.example.com|1022';
+
+function record(
+  key: string,
+  at: string,
+  kind: TimelineRecord['kind'] = 'rollout',
+): TimelineRecord {
+  return { key, kind, at, summary: `fact ${key}`, links: [] };
+}
+
+async function storeOn(id: string) {
+  const knex = await databases.init(id as any);
+  const database = mockServices.database({ knex });
+  return { knex, store: await TimelineStore.create(database), database };
+}
+
+describe.each(databases.eachSupportedId())('TimelineStore on %s', id => {
+  it('runs on both databases', () => {
+    expect(['SQLITE_3', postgres.id]).toContain(id);
+  });
+
+  it('pages an entity’s environments newest first, by kind and window, one query each', async () => {
+    const { store } = await storeOn(id);
+    await store.setEntityEnvironments(ENTITY, [
+      { key: PROD, slug: 'production', name: 'production' },
+      { key: STAGING, slug: 'staging', name: 'staging' },
+    ]);
+    await store.insert([
+      ...[1, 2, 3, 4, 5].map(i => ({
+        environmentKey: PROD,
+        environmentSlug: 'production',
+        record: record(`p${i}`, `2026-03-0${i}T10:00:00Z`),
+      })),
+      {
+        environmentKey: STAGING,
+        environmentSlug: 'staging',
+        record: record('s1', '2026-03-03T12:00:00Z', 'health'),
+      },
+      // Another entity's environment: never shown for this one.
+      {
+        environmentKey: 'gitlab.example.com|9',
+        environmentSlug: 'other',
+        record: record('x', '2026-03-04T00:00:00Z'),
+      },
+    ]);
+    const first = await store.page({ entityRef: ENTITY, limit: 3 });
+    expect(first.entries.map(e => e.summary)).toEqual([
+      'fact p5',
+      'fact p4',
+      'fact s1',
+    ]);
+    expect(first.entries[2]).toMatchObject({
+      kind: 'health',
+      environment: 'staging',
+      at: '2026-03-03T12:00:00.000Z',
+    });
+    const second = await store.page({
+      entityRef: ENTITY,
+      limit: 3,
+      cursor: first.nextCursor,
+    });
+    expect(second.entries.map(e => e.summary)).toEqual([
+      'fact p3',
+      'fact p2',
+      'fact p1',
+    ]);
+    expect(second.nextCursor).toBeUndefined();
+    const staging = await store.page({
+      entityRef: ENTITY,
+      environmentSlug: 'staging',
+      limit: 10,
+    });
+    expect(staging.entries.map(e => e.summary)).toEqual(['fact s1']);
+    const health = await store.page({
+      entityRef: ENTITY,
+      kinds: ['health'],
+      limit: 10,
+    });
+    expect(health.entries.map(e => e.summary)).toEqual(['fact s1']);
+    const window = await store.page({
+      entityRef: ENTITY,
+      from: Date.parse('2026-03-02T00:00:00Z'),
+      to: Date.parse('2026-03-04T00:00:00Z'),
+      limit: 10,
+    });
+    expect(window.entries.map(e => e.summary)).toEqual([
+      'fact s1',
+      'fact p3',
+      'fact p2',
+    ]);
+  });
+
+  it('stores a fact once when two replicas record it at the same time', async () => {
+    const { knex, store } = await storeOn(id);
+    const replica = await TimelineStore.create(mockServices.database({ knex }));
+    const facts = [1, 2, 3].map(i => ({
+      environmentKey: PROD,
+      environmentSlug: 'production',
+      record: record(`r${i}`, `2026-03-0${i}T10:00:00Z`),
+    }));
+    await Promise.all([
+      store.insert(facts),
+      replica.insert(facts),
+      store.insert(facts.slice(1)),
+    ]);
+    expect(await store.count()).toBe(3);
+  });
+
+  it('moves the stored health once per transition, whichever replica asks, never back to an older observation', async () => {
+    const { knex, store } = await storeOn(id);
+    const replica = await TimelineStore.create(mockServices.database({ knex }));
+    expect(await store.transitionHealth(PROD, 'Healthy', 1000)).toEqual({});
+    expect(await replica.transitionHealth(PROD, 'Healthy', 1001)).toBe(false);
+    const both = await Promise.all([
+      store.transitionHealth(PROD, 'Degraded', 2000),
+      replica.transitionHealth(PROD, 'Degraded', 2001),
+    ]);
+    expect(both.filter(Boolean)).toEqual([{ from: 'Healthy' }]);
+    // A replica behind the others saw Progressing before the Degraded stored.
+    expect(await replica.transitionHealth(PROD, 'Progressing', 1500)).toBe(
+      false,
+    );
+    const restarted = await TimelineStore.create(
+      mockServices.database({ knex }),
+    );
+    expect(await restarted.transitionHealth(PROD, 'Healthy', 3000)).toEqual({
+      from: 'Degraded',
+    });
+  });
+
+  it('deletes what retention and the per-environment bound leave out', async () => {
+    const { store } = await storeOn(id);
+    await store.setEntityEnvironments(ENTITY, [
+      { key: PROD, slug: 'production', name: 'production' },
+    ]);
+    await store.insert(
+      [1, 2, 3, 4, 5, 6].map(i => ({
+        environmentKey: PROD,
+        environmentSlug: 'production',
+        record: record(`q${i}`, `2026-03-0${i}T10:00:00Z`),
+      })),
+    );
+    const pruned = await store.prune({
+      olderThan: Date.parse('2026-03-02T00:00:00Z'),
+      maxPerEnvironment: 3,
+    });
+    expect(pruned).toEqual({ expired: 1, overflow: 2 });
+    const { entries } = await store.page({ entityRef: ENTITY, limit: 10 });
+    expect(entries.map(e => e.summary)).toEqual([
+      'fact q6',
+      'fact q5',
+      'fact q4',
+    ]);
+  });
+
+  it('refuses a cursor it did not make', async () => {
+    const { store } = await storeOn(id);
+    await expect(
+      store.page({ entityRef: ENTITY, limit: 1, cursor: 'bm9wZQ' }),
+    ).rejects.toMatchObject({
+      detail: { code: 'INVALID_REQUEST' },
+    });
+  });
+});

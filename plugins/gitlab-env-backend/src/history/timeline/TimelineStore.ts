@@ -1,0 +1,357 @@
+import { createHash } from 'crypto';
+import {
+  DatabaseService,
+  resolvePackagePath,
+} from '@backstage/backend-plugin-api';
+import {
+  HealthStatus,
+  TimelineEntry,
+  TimelineEntryKind,
+  TimelineRecord,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import type { Knex } from 'knex';
+import { failure } from '../../errors';
+
+const TIMELINE = 'gitlab_env_timeline';
+const HEALTH = 'gitlab_env_environment_health';
+const MAPPING = 'gitlab_env_entity_environments';
+/** Rows per insert: well under SQLite's 999 bound variables (8 columns each). */
+const INSERT_BATCH = 100;
+const MAX_KEY = 255;
+
+/** A key longer than its column is stored as its digest: equal keys stay equal. */
+export function boundedKey(key: string): string {
+  return key.length <= MAX_KEY
+    ? key
+    : `sha256:${createHash('sha256').update(key).digest('hex')}`;
+}
+
+/** An environment's timeline entry to store. */
+export interface StoredRecord {
+  environmentKey: string;
+  environmentSlug: string;
+  record: TimelineRecord;
+}
+
+/** One page of a timeline. */
+export interface TimelinePageQuery {
+  /** The entity whose environments to read (as the mapping holds them). */
+  entityRef: string;
+  /** One of its environments; all when left out. */
+  environmentSlug?: string;
+  kinds?: readonly TimelineEntryKind[];
+  /** Milliseconds since the epoch: entries at or after. */
+  from?: number;
+  /** Entries before. */
+  to?: number;
+  cursor?: string;
+  limit: number;
+}
+
+/** A page's row, as the query selects it. */
+interface TimelineRow {
+  id: number | string;
+  kind: TimelineEntryKind;
+  occurred_at: number | string;
+  environment_slug: string;
+  entry: string;
+}
+
+function encodeCursor(occurredAt: number, id: number): string {
+  return Buffer.from(`${occurredAt}:${id}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { occurredAt: number; id: number } {
+  const [occurredAt, id] = Buffer.from(cursor, 'base64url')
+    .toString()
+    .split(':')
+    .map(Number);
+  if (!Number.isSafeInteger(occurredAt) || !Number.isSafeInteger(id))
+    throw failure('INVALID_REQUEST', 'The timeline cursor is not valid.', {
+      hint: 'Reload the timeline.',
+    });
+  return { occurredAt, id };
+}
+
+/** Anything the database throws, as the typed failure the API answers. */
+function unavailable(error: unknown): never {
+  throw failure(
+    'TIMELINE_UNAVAILABLE',
+    `The plugin's database failed: ${String(
+      (error as Error)?.message ?? error,
+    ).slice(0, 300)}`,
+    { hint: "Check backend.database and the backend's logs." },
+  );
+}
+
+/**
+ * The timeline in the plugin's own database (`coreServices.database`:
+ * SQLite in the demo, PostgreSQL in production), created by the package's
+ * knex migrations. A fact is stored once per environment whichever replica
+ * records it: the unique (environment, fact) key and an insert that ignores
+ * conflicts (`ON CONFLICT DO NOTHING`).
+ */
+export class TimelineStore {
+  private constructor(private readonly db: Knex) {}
+
+  static async create(database: DatabaseService): Promise<TimelineStore> {
+    const db = await database.getClient();
+    if (!database.migrations?.skip)
+      await db.migrate.latest({
+        directory: resolvePackagePath(
+          '@gitlab-env/backstage-plugin-gitlab-env-backend',
+          'migrations',
+        ),
+        tableName: 'gitlab_env_knex_migrations',
+      });
+    return new TimelineStore(db);
+  }
+
+  /** Stores the facts not stored yet; the others are left as they are. */
+  async insert(records: readonly StoredRecord[]): Promise<void> {
+    const now = Date.now();
+    try {
+      for (let i = 0; i < records.length; i += INSERT_BATCH) {
+        const rows = records.slice(i, i + INSERT_BATCH).map(r => {
+          const { key, kind, at, ...entry } = r.record;
+          return {
+            environment_key: boundedKey(r.environmentKey),
+            entry_key: boundedKey(key),
+            kind,
+            occurred_at: Date.parse(at),
+            environment_slug: r.environmentSlug,
+            entry: JSON.stringify(entry),
+            recorded_at: now,
+          };
+        });
+        await this.db(TIMELINE)
+          .insert(rows)
+          .onConflict(['environment_key', 'entry_key'])
+          .ignore();
+      }
+    } catch (error) {
+      unavailable(error);
+    }
+  }
+
+  /**
+   * Moves an environment's stored health to `health`, observed at `at`,
+   * when it is another and the stored one was observed earlier: a
+   * compare-and-set on the row, so of several replicas (or a replica
+   * lagging behind another) one records each transition, and a stale
+   * observation never writes back an older state. Returns what it moved
+   * from (`undefined` for the first state ever stored), or `false` when it
+   * recorded nothing.
+   */
+  async transitionHealth(
+    environmentKey: string,
+    health: HealthStatus,
+    at: number,
+  ): Promise<{ from?: HealthStatus } | false> {
+    const key = boundedKey(environmentKey);
+    try {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const row = await this.db(HEALTH)
+          .where({ environment_key: key })
+          .first('health', 'observed_at');
+        if (!row) {
+          await this.db(HEALTH)
+            .insert({ environment_key: key, health, observed_at: at })
+            .onConflict('environment_key')
+            .ignore();
+          const stored = await this.db(HEALTH)
+            .where({ environment_key: key })
+            .first('health', 'observed_at');
+          if (stored?.health === health && Number(stored.observed_at) === at)
+            return {};
+          continue;
+        }
+        if (row.health === health || Number(row.observed_at) > at) return false;
+        const moved = await this.db(HEALTH)
+          .where({
+            environment_key: key,
+            health: row.health,
+            observed_at: row.observed_at,
+          })
+          .update({ health, observed_at: at });
+        if (moved === 1) return { from: row.health };
+      }
+      return false;
+    } catch (error) {
+      return unavailable(error);
+    }
+  }
+
+  /** Which environments an entity's timeline shows: replaces what was stored for it. */
+  async setEntityEnvironments(
+    entityRef: string,
+    environments: ReadonlyArray<{ key: string; slug: string; name: string }>,
+  ): Promise<void> {
+    const entity = boundedKey(entityRef);
+    const now = Date.now();
+    try {
+      await this.db.transaction(async tx => {
+        await tx(MAPPING)
+          .where({ entity_ref: entity })
+          .whereNotIn(
+            'environment_key',
+            environments.map(e => boundedKey(e.key)),
+          )
+          .delete();
+        if (environments.length > 0)
+          await tx(MAPPING)
+            .insert(
+              environments.map(e => ({
+                entity_ref: entity,
+                environment_key: boundedKey(e.key),
+                environment_slug: e.slug,
+                environment_name: e.name,
+                updated_at: now,
+              })),
+            )
+            .onConflict(['entity_ref', 'environment_key'])
+            .merge(['environment_slug', 'environment_name', 'updated_at']);
+      });
+    } catch (error) {
+      unavailable(error);
+    }
+  }
+
+  /**
+   * One page, newest first: a single query, keyset-paged on (time, id), on
+   * the (environment, time, id) index.
+   */
+  async page(
+    query: TimelinePageQuery,
+  ): Promise<{ entries: TimelineEntry[]; nextCursor?: string }> {
+    const after = query.cursor ? decodeCursor(query.cursor) : undefined;
+    const limit = query.limit + 1;
+    /** What an entry must be, as conditions on the timeline's `t`. */
+    const entriesWanted = (q: Knex.QueryBuilder) => {
+      if (query.kinds?.length) q.whereIn('t.kind', [...query.kinds]);
+      if (query.from !== undefined) q.where('t.occurred_at', '>=', query.from);
+      if (query.to !== undefined) q.where('t.occurred_at', '<', query.to);
+      // A range on the index's time column, then the tie on id: an OR of
+      // the two alone would leave the planner no range to scan.
+      if (after)
+        q.where('t.occurred_at', '<=', after.occurredAt).andWhereRaw(
+          '(t.occurred_at, t.id) < (?, ?)',
+          [after.occurredAt, after.id],
+        );
+    };
+    const environments = (q: Knex.QueryBuilder) => {
+      q.where('m.entity_ref', boundedKey(query.entityRef));
+      if (query.environmentSlug)
+        q.where('m.environment_slug', query.environmentSlug);
+    };
+    const newestFirst = (prefix: string) => [
+      { column: `${prefix}.occurred_at`, order: 'desc' as const },
+      { column: `${prefix}.id`, order: 'desc' as const },
+    ];
+    try {
+      const rows: TimelineRow[] =
+        this.db.client.config.client === 'pg'
+          ? // Each environment's newest entries from its own index range
+            // (LATERAL), then the newest of those: the planner cannot carry
+            // ORDER BY … LIMIT through a plain join.
+            await this.db(`${MAPPING} as m`)
+              .modify(environments)
+              .joinRaw('cross join lateral (?) as x', [
+                // knex takes a builder as a binding: a parameterised subquery.
+                this.db(`${TIMELINE} as t`)
+                  .select('t.id', 't.kind', 't.occurred_at', 't.entry')
+                  .whereRaw('t.environment_key = m.environment_key')
+                  .modify(entriesWanted)
+                  .orderBy(newestFirst('t'))
+                  .limit(limit) as unknown as Knex.Raw,
+              ])
+              .orderBy(newestFirst('x'))
+              .limit(limit)
+              .select(
+                'x.id',
+                'x.kind',
+                'x.occurred_at',
+                'm.environment_slug',
+                'x.entry',
+              )
+          : await this.db(`${TIMELINE} as t`)
+              .join(`${MAPPING} as m`, 'm.environment_key', 't.environment_key')
+              .modify(environments)
+              .modify(entriesWanted)
+              .orderBy(newestFirst('t'))
+              .limit(limit)
+              .select(
+                't.id',
+                't.kind',
+                't.occurred_at',
+                'm.environment_slug',
+                't.entry',
+              );
+      const entries = rows.slice(0, query.limit).map(row => ({
+        ...JSON.parse(row.entry),
+        id: String(row.id),
+        kind: row.kind,
+        at: new Date(Number(row.occurred_at)).toISOString(),
+        environment: row.environment_slug,
+      }));
+      const last = rows[query.limit - 1];
+      return {
+        entries,
+        ...(rows.length > query.limit &&
+          last && {
+            nextCursor: encodeCursor(Number(last.occurred_at), Number(last.id)),
+          }),
+      };
+    } catch (error) {
+      return unavailable(error);
+    }
+  }
+
+  /**
+   * Deletes what retention and the size bound leave out: entries older than
+   * `olderThan`, then, per environment over `maxPerEnvironment`, its oldest.
+   */
+  async prune(options: {
+    olderThan: number;
+    maxPerEnvironment: number;
+  }): Promise<{ expired: number; overflow: number }> {
+    const expired = await this.db(TIMELINE)
+      .where('occurred_at', '<', options.olderThan)
+      .delete();
+    let overflow = 0;
+    const crowded = await this.db(TIMELINE)
+      .select('environment_key')
+      .count({ n: '*' })
+      .groupBy('environment_key')
+      .having(this.db.raw('count(*) > ?', [options.maxPerEnvironment]));
+    for (const { environment_key: key, n } of crowded as Array<{
+      environment_key: string;
+      n: number | string;
+    }>) {
+      const excess = Number(n) - options.maxPerEnvironment;
+      const oldest = this.db(TIMELINE)
+        .select('id')
+        .where({ environment_key: key })
+        .orderBy([
+          { column: 'occurred_at', order: 'asc' },
+          { column: 'id', order: 'asc' },
+        ])
+        .limit(excess);
+      overflow += await this.db(TIMELINE)
+        .whereIn('id', this.db.select('id').from(oldest.as('oldest')))
+        .delete();
+    }
+    return { expired, overflow };
+  }
+
+  /** The row count (for tests and the benchmark). */
+  async count(): Promise<number> {
+    const [{ n }] = await this.db(TIMELINE).count({ n: '*' });
+    return Number(n);
+  }
+
+  /** The database client, for the benchmark's baseline query. */
+  get client(): Knex {
+    return this.db;
+  }
+}
