@@ -39,7 +39,9 @@ async function namesOf(graph, kind) {
 
 /** Clicks the first pod, or the first whose label ends with `health` (pod groups opened first). */
 async function openPod(graph, health = '') {
-  const groups = graph.locator('.react-flow__node-podGroup');
+  const groups = graph.locator(
+    '.react-flow__node-siblings[aria-label*=" Pods, "]',
+  );
   if ((await groups.count()) > 0) await groups.first().click();
   const pod = graph
     .locator(
@@ -126,7 +128,10 @@ test('a rollout restart from the graph’s menu brings a new ReplicaSet and its 
         /^Pod /.test(node.getAttribute('aria-label') ?? '')
           ? node.getAttribute('aria-label').startsWith(`Pod ${prefix}`)
           : false,
-      ) || document.querySelectorAll('.react-flow__node-podGroup').length > 0,
+      ) ||
+      document.querySelectorAll(
+        '.react-flow__node-siblings[aria-label*=" Pods, "]',
+      ).length > 0,
     `${deployment}-${hash}-`,
     { timeout: TIMEOUT },
   );

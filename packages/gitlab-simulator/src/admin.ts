@@ -70,10 +70,13 @@ export async function handleAdmin(
         churns.get(agent)?.();
         churns.delete(agent);
         if (method === 'POST') {
-          const { perSecond, namespaces } = await body();
+          const { perSecond, namespaces, restarts } = await body();
           churns.set(
             agent,
-            cluster.startChurn(Number(perSecond), { namespaces }),
+            cluster.startChurn(Number(perSecond), {
+              namespaces,
+              restarts: restarts === true,
+            }),
           );
         }
         sendJson(res, 200, { churning: churns.has(agent) });

@@ -23,11 +23,12 @@ export interface SimulatedCluster {
   /**
    * Makes `perSecond` object changes per second (pod annotations
    * `simulator.gitlab-env/changed-at`, round robin) in `namespaces` (default
-   * all) until the returned function is called.
+   * all) until the returned function is called; with `restarts`, each
+   * change is also a container restart (a change the page draws).
    */
   startChurn(
     perSecond: number,
-    options?: { namespaces?: string[] },
+    options?: { namespaces?: string[]; restarts?: boolean },
   ): () => void;
   /** Watch requests open right now, for tests and benchmarks that count upstream connections. */
   openWatches(): number;

@@ -1,6 +1,6 @@
 /* eslint-disable no-console */
 // Live environments under load: 100 ms of latency on every upstream request
-// and the simulator changing 50 pods per second, in two shapes: (a) 100
+// and the simulator restarting 50 pods per second, in two shapes: (a) 100
 // viewers of one 10,000-object environment, (b) 20 environments of one agent
 // with 5 viewers each. Prints the upstream watch connections next to what
 // one watch per viewer would cost, the delay from the simulator's write to
@@ -14,6 +14,10 @@
 // the benchmark's process under tsx as earlier runs measured it (TypeScript
 // compiled in the process, its sources and the benchmark's code held
 // beside the backend). LIVE_BENCH_BACKEND=process|in-process runs one.
+// Each shape is read twice: as whole objects (the baseline) and as the
+// compact tree the page asks for (form=tree: bytes an object, patch bytes);
+// the pods' changes are container restarts, which the page draws.
+// LIVE_BENCH_FORM=objects|tree reads one.
 // Timings are printed, never asserted.
 // Run: npm run bench:live -w plugins/gitlab-env-backend
 import { LiveMessage } from '@gitlab-env/backstage-plugin-gitlab-env-common';
@@ -213,12 +217,16 @@ function startViewers(urls: string[]) {
   };
 }
 
+/** What the viewers ask: whole objects, or the compact tree the page asks (`form=tree`). */
+type StreamForm = 'objects' | 'tree';
+
 async function run(
   label: string,
   environments: number,
   objectsPerEnvironment: number,
   viewersPerEnvironment: number,
   mode: BackendMode,
+  form: StreamForm,
 ) {
   const rssBefore = rss();
   const simulator = await startSimulatorProcess(
@@ -248,7 +256,7 @@ async function run(
       () =>
         `${base}/api/gitlab-env/live?environment=${encodeURIComponent(
           `${entityRef}/${t.slug}`,
-        )}`,
+        )}${form === 'tree' ? '&form=tree' : ''}`,
     ),
   );
   const beforeViewers = await backend.memory();
@@ -279,10 +287,13 @@ async function run(
     stopDirect.signal,
   );
   await viewers.ask('measure');
+  // Container restarts: a change the page draws (the status line's
+  // restarts), so the compact tree sends patches too.
   await simulator.startChurn(
     BENCH_AGENT,
     CHANGES_PER_SECOND,
     targets.map(t => t.namespace),
+    true,
   );
   await new Promise(resolve => setTimeout(resolve, MEASURE_MS));
   await simulator.stopChurn();
@@ -310,7 +321,11 @@ async function run(
   await bare.close();
 
   console.log(
-    `\n${label}, backend ${
+    `\n${label}, ${
+      form === 'tree'
+        ? 'the compact tree (form=tree, what the page asks)'
+        : 'whole objects'
+    }, backend ${
       mode === 'process'
         ? 'in a process of its own (compiled JavaScript, as in production)'
         : "in the benchmark's process under tsx (as measured before)"
@@ -330,7 +345,9 @@ async function run(
       1024
     ).toFixed(1)} MB x ${urls.length} viewers${
       targets.length > 1 ? ', the first environment' : ''
-    }); the same bytes from a bare socket server to ${
+    }; ${Math.round(
+      ready.snapshotBytes / Math.max(1, ready.objects),
+    )} bytes an object); the same bytes from a bare socket server to ${
       urls.length
     } sockets (same run): ${bareMs} ms${
       afterSnapshots.cpuMs
@@ -347,23 +364,30 @@ async function run(
       0,
     )}x fewer; goal: one per kind per agent scope = ${kindsWatched})`,
   );
-  console.log(
-    `  write -> viewer delay: p50 ${median(delays).toFixed(
-      0,
-    )} ms, p99 ${percentile(delays, 0.99).toFixed(0)} ms over ${
-      delays.length
-    } deliveries (goal p99 < 250 ms); direct watch on the simulator (same run): p50 ${median(
-      direct,
-    ).toFixed(0)} ms, p99 ${percentile(direct, 0.99).toFixed(
-      0,
-    )} ms; p99 ratio ${(
-      percentile(delays, 0.99) / Math.max(1, percentile(direct, 0.99))
-    ).toFixed(1)}x`,
-  );
+  if (form === 'objects')
+    console.log(
+      `  write -> viewer delay: p50 ${median(delays).toFixed(
+        0,
+      )} ms, p99 ${percentile(delays, 0.99).toFixed(0)} ms over ${
+        delays.length
+      } deliveries (goal p99 < 250 ms); direct watch on the simulator (same run): p50 ${median(
+        direct,
+      ).toFixed(0)} ms, p99 ${percentile(direct, 0.99).toFixed(
+        0,
+      )} ms; p99 ratio ${(
+        percentile(delays, 0.99) / Math.max(1, percentile(direct, 0.99))
+      ).toFixed(1)}x`,
+    );
   console.log(
     `  ${patches} patches received, ${(meanPatchBytes / 1024).toFixed(
       1,
-    )} KB each on average`,
+    )} KB each on average (${CHANGES_PER_SECOND} pod restarts a second for ${
+      MEASURE_MS / 1000
+    } s)${
+      form === 'tree'
+        ? ' (a tree patch names no write time: the delay is measured on whole objects)'
+        : ''
+    }`,
   );
   const figures = (m: MemoryFigures) =>
     `RSS ${mb(m.rss)} (JS heap ${mb(m.heapTotal)}, in use ${mb(
@@ -395,17 +419,33 @@ async function main() {
       ? [process.env.LIVE_BENCH_BACKEND]
       : // In-process first: its figure starts from a fresh process, as before.
         ['in-process', 'process'];
+  const forms: StreamForm[] =
+    process.env.LIVE_BENCH_FORM === 'objects' ||
+    process.env.LIVE_BENCH_FORM === 'tree'
+      ? [process.env.LIVE_BENCH_FORM]
+      : // Whole objects first: the baseline of the page's tree, same run.
+        ['objects', 'tree'];
   for (const mode of modes) {
-    if (only !== 'b')
-      await run('(a) 100 viewers of one environment', 1, 10_000, 100, mode);
-    if (only !== 'a')
-      await run(
-        '(b) 20 environments of one agent x 5 viewers',
-        20,
-        500,
-        5,
-        mode,
-      );
+    for (const form of forms) {
+      if (only !== 'b')
+        await run(
+          '(a) 100 viewers of one environment',
+          1,
+          10_000,
+          100,
+          mode,
+          form,
+        );
+      if (only !== 'a')
+        await run(
+          '(b) 20 environments of one agent x 5 viewers',
+          20,
+          500,
+          5,
+          mode,
+          form,
+        );
+    }
   }
   // Last: its 10,000-object graphs would count in the backend's RSS above.
   const engine = measureLiveEngine(10_000, 3_000);

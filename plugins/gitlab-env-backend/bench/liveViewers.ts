@@ -1,8 +1,10 @@
 // The live benchmark's viewers, in a process of their own (see
 // live.bench.ts) so the backend's RSS is the backend's alone. Each viewer
 // reads one `GET /live` stream as the frontend's streaming fetch does;
-// patches are parsed for the delay from the simulator's write (the
-// CHANGED_AT annotation) to their arrival, snapshots only counted as bytes:
+// patches of whole objects are parsed for the delay from the simulator's
+// write (the CHANGED_AT annotation) to their arrival (the compact tree's
+// patches carry no annotation: only their bytes are counted), snapshots
+// only counted as bytes:
 // a browser tab decodes its own snapshot on its own CPU, while decoding a
 // hundred in this one process would measure this process, not the backend.
 import { CHANGED_AT } from '@gitlab-env/gitlab-simulator';
@@ -60,7 +62,7 @@ async function view(
     } else if (event === 'patch' && delays.measuring) {
       delays.patchBytes += block.length;
       delays.patches += 1;
-      for (const o of data().patch.objectsUpserted) {
+      for (const o of data().patch.objectsUpserted ?? []) {
         const changed = o.metadata?.annotations?.[CHANGED_AT];
         if (changed) delays.values.push(at - Date.parse(changed));
       }
@@ -146,9 +148,9 @@ async function main() {
   while (viewers.some(v => v.snapshots === 0 || !v.firstStatus)) {
     await new Promise(resolve => setTimeout(resolve, 50));
   }
-  const first = viewers[0].firstSnapshot as {
-    resources: { resources: unknown[] };
-  };
+  const first = viewers[0].firstSnapshot as
+    | { resources: { resources: unknown[] } }
+    | { tree: { nodes: unknown[] } };
   process.send!({
     type: 'ready',
     firstSnapshotsMs: Date.now() - started,
@@ -158,7 +160,10 @@ async function main() {
       const { user, system } = process.cpuUsage(cpuBefore);
       return (user + system) / 1000;
     })(),
-    objects: first.resources.resources.length,
+    objects:
+      'tree' in first
+        ? first.tree.nodes.length
+        : first.resources.resources.length,
     status: viewers[0].firstStatus,
   });
   process.on('message', async (message: { type: string }) => {

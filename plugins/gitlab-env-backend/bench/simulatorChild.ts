@@ -30,12 +30,16 @@ async function main() {
       agent?: string;
       perSecond?: number;
       namespaces?: string[];
+      restarts?: boolean;
     }) => {
       if (message.type === 'churn') {
         stopChurn?.();
         stopChurn = simulator
           .cluster(message.agent!)
-          .startChurn(message.perSecond!, { namespaces: message.namespaces });
+          .startChurn(message.perSecond!, {
+            namespaces: message.namespaces,
+            restarts: message.restarts,
+          });
         process.send!({ type: 'churn' });
       }
       if (message.type === 'stop-churn') {

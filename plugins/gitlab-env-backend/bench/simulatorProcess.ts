@@ -19,6 +19,8 @@ export interface SimulatorProcess {
     agent: string,
     perSecond: number,
     namespaces?: string[],
+    /** Each change also a container restart (one the page draws). */
+    restarts?: boolean,
   ): Promise<void>;
   stopChurn(): Promise<void>;
   /** Watch requests the agent's cluster serves right now. */
@@ -64,8 +66,8 @@ export function startSimulatorProcess(
         reset: async () => {
           await ask('reset');
         },
-        startChurn: async (agent, perSecond, namespaces) => {
-          await ask('churn', { agent, perSecond, namespaces });
+        startChurn: async (agent, perSecond, namespaces, restarts) => {
+          await ask('churn', { agent, perSecond, namespaces, restarts });
         },
         stopChurn: async () => {
           await ask('stop-churn');

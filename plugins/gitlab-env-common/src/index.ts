@@ -18,5 +18,6 @@ export * from './environments';
 export * from './gitops';
 export * from './actions';
 export * from './history';
+export * from './tree';
 export * from './usage';
 export * from './assistant';

@@ -10,7 +10,7 @@
 import {
   KubernetesObject,
   buildResourceGraph,
-  objectsByNodeId,
+  environmentTree,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { loadDefaultScenario } from '@gitlab-env/gitlab-simulator';
 import { Position, getBezierPath, getSmoothStepPath } from '@xyflow/react';
@@ -22,6 +22,7 @@ import {
   layoutResourceGraph,
   routeEdges,
 } from '../src/layout';
+import { environmentResponse } from './generateEnvironment';
 import { roundedPathPoints } from './pathPoints';
 import {
   GraphView,
@@ -137,9 +138,12 @@ for (const project of scenario.projects) {
       o => o.metadata?.namespace === namespace,
     ) as KubernetesObject[];
     const graph = buildResourceGraph(objects);
-    const view = buildGraphView(graph, objectsByNodeId(objects), {
+    const tree = environmentTree(
+      environmentResponse(environment.name, namespace, objects, graph),
+    ).graph;
+    const view = buildGraphView(tree, {
       filters: NO_FILTERS,
-      expandedGroups: new Set(),
+      expanded: new Map(),
     });
     rows.push({
       name: `${project.fullPath} ${environment.name}`,

@@ -1,7 +1,9 @@
 import {
+  EnvironmentResourcesResponse,
   KubernetesObject,
   ResourceEdgeType,
   ResourceGraph,
+  summarizeGraphHealth,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { graphFrom } from '../src/__testUtils__/graphFrom';
 
@@ -82,4 +84,33 @@ export function generateEnvironment(size: number): {
           status: next(20) === 0 ? ('Degraded' as const) : ('Healthy' as const),
         };
   return { resources: objects, graph: graphFrom(objects, links, health) };
+}
+
+/**
+ * A read's answer of an environment of these objects, as the backend
+ * would send it (`environmentTree` of it is what the page draws).
+ */
+export function environmentResponse(
+  name: string,
+  namespace: string,
+  resources: KubernetesObject[],
+  graph: ResourceGraph,
+): EnvironmentResourcesResponse {
+  return {
+    entityRef: 'component:default/generated',
+    environment: {
+      id: name,
+      name,
+      slug: name,
+      tier: 'development',
+      state: 'available',
+      namespace,
+    },
+    scope: { namespace },
+    resources,
+    graph,
+    health: summarizeGraphHealth(graph),
+    errors: [],
+    fetchedAt: new Date().toISOString(),
+  };
 }

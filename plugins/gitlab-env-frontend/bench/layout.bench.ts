@@ -10,11 +10,14 @@
 import dagre from '@dagrejs/dagre';
 import {
   ResourceGraph,
-  objectsByNodeId,
+  environmentTree,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { NODE_HEIGHT, NODE_WIDTH, layoutResourceGraph } from '../src/layout';
 import { NO_FILTERS, buildGraphView } from '../src/view/buildGraphView';
-import { generateEnvironment } from './generateEnvironment';
+import {
+  environmentResponse,
+  generateEnvironment,
+} from './generateEnvironment';
 
 function median(samples: number[]): number {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -52,15 +55,17 @@ function dagreLayout(graph: ResourceGraph, treeOnly: boolean) {
 const rows: Record<string, string | number>[] = [];
 for (const size of [1_000, 7_500]) {
   const { graph, resources } = generateEnvironment(size);
-  const objects = objectsByNodeId(resources);
+  const tree = environmentTree(
+    environmentResponse('generated', 'bench', resources, graph),
+  ).graph;
   const options = { nodeWidth: NODE_WIDTH, nodeHeight: NODE_HEIGHT };
   const ours = time(() => layoutResourceGraph(graph, options), 25);
   const viewAndLayout = time(
     () =>
       layoutResourceGraph(
-        buildGraphView(graph, objects, {
+        buildGraphView(tree, {
           filters: { ...NO_FILTERS, showAllKinds: true },
-          expandedGroups: new Set(),
+          expanded: new Map(),
         }),
         options,
       ),

@@ -14,6 +14,10 @@ import {
 import request from 'supertest';
 import kubernetesModuleGitlabEnv from '.';
 
+// Starts the real Kubernetes backend and reaches the simulator through KAS:
+// on a loaded 2-core machine the first query alone can pass jest's 5 s default.
+jest.setTimeout(30_000);
+
 const checkoutApi: Entity = {
   apiVersion: 'backstage.io/v1alpha1',
   kind: 'Component',

@@ -6,11 +6,14 @@ const TICK_MS = 10;
 /**
  * Changes pods at a steady rate, each write stamping the time it was made, so a
  * live benchmark can measure the delay from a write to the event reaching its client.
+ * With `restarts`, each write is also a container restart (its containers'
+ * `restartCount` goes up, as the kubelet's status update says): a change a
+ * page draws, where the stamp alone is one it does not.
  */
 export function startChurn(
   store: ClusterStore,
   perSecond: number,
-  options: { namespaces?: string[] } = {},
+  options: { namespaces?: string[]; restarts?: boolean } = {},
 ): () => void {
   const pods = store.registry.forKind('', 'Pod')!;
   const started = Date.now();
@@ -33,9 +36,21 @@ export function startChurn(
             [CHANGED_AT]: new Date().toISOString(),
           },
         },
+        ...(options.restarts &&
+          pod.status && { status: restarted(pod.status) }),
       });
     }
   }, TICK_MS);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+function restarted(status: any) {
+  return {
+    ...status,
+    containerStatuses: (status.containerStatuses ?? []).map((c: any) => ({
+      ...c,
+      restartCount: (c.restartCount ?? 0) + 1,
+    })),
+  };
 }

@@ -476,4 +476,29 @@ describe('watch like kube-apiserver', () => {
       ),
     ).toBe(true);
   });
+
+  it('makes each churned change a container restart when asked, as the kubelet reports one', async () => {
+    const path = '/api/v1/namespaces/storefront/pods';
+    const before = new Map<string, number>(
+      (await kasJson(sim(), PROD_US, path)).body.items.map((pod: any) => [
+        pod.metadata.name,
+        pod.status.containerStatuses[0].restartCount,
+      ]),
+    );
+    const rv = await listVersion(PROD_US, path);
+    const response = await kas(
+      sim(),
+      PROD_US,
+      `${path}?watch=1&resourceVersion=${rv}&timeoutSeconds=10`,
+    );
+    const stop = sim()
+      .cluster(PROD_US)
+      .startChurn(100, { namespaces: ['storefront'], restarts: true });
+    const [event] = await readWatchEvents(response, e => e.length >= 1);
+    stop();
+    const pod = event.object;
+    expect(pod.status.containerStatuses[0].restartCount).toBe(
+      before.get(pod.metadata.name)! + 1,
+    );
+  });
 });

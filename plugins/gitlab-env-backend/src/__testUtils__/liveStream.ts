@@ -2,22 +2,26 @@ import { LiveMessage } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { forEachBlock } from './streamBlocks';
 
 /** One server-sent event as the browser would parse it. */
-export interface ReceivedEvent {
+export interface ReceivedEvent<M = LiveMessage> {
   id?: string;
   event: string;
-  message: LiveMessage;
+  message: M;
   receivedAt: number;
+  /** The bytes of the event's `data:` line. */
+  bytes: number;
 }
 
 /**
  * Reads `GET /live` over a real socket with fetch, as the frontend's
  * streaming fetchApi does, and parses the server-sent events.
  */
-export async function openLiveStream(
+export async function openLiveStream<M = LiveMessage>(
   baseUrl: string,
   /** `environment=` values, or both parameters (`resume=`: held up to Last-Event-ID). */
   environments: string[] | { environment?: string[]; resume?: string[] },
   headers: Record<string, string> = {},
+  /** `tree`: the compact tree the page asks for (LiveTreeMessage). */
+  form?: 'tree',
 ) {
   const controller = new AbortController();
   const { environment = [], resume = [] } = Array.isArray(environments)
@@ -26,12 +30,13 @@ export async function openLiveStream(
   const query = [
     ...environment.map(e => `environment=${encodeURIComponent(e)}`),
     ...resume.map(e => `resume=${encodeURIComponent(e)}`),
+    ...(form ? [`form=${form}`] : []),
   ].join('&');
   const response = await fetch(`${baseUrl}/api/gitlab-env/live?${query}`, {
     headers,
     signal: controller.signal,
   });
-  const events: ReceivedEvent[] = [];
+  const events: ReceivedEvent<M>[] = [];
   const waiters = new Set<() => void>();
   let ended = false;
   const reading = (async () => {
@@ -54,6 +59,7 @@ export async function openLiveStream(
             event: fields.event,
             message: JSON.parse(fields.data),
             receivedAt: Date.now(),
+            bytes: Buffer.byteLength(fields.data),
           });
         waiters.forEach(w => w());
       });
@@ -71,9 +77,9 @@ export async function openLiveStream(
     },
     /** The first event (from `from` on) that matches, waiting up to `timeoutMs`. */
     next(
-      match: (e: ReceivedEvent) => boolean,
+      match: (e: ReceivedEvent<M>) => boolean,
       options: { from?: number; timeoutMs?: number } = {},
-    ): Promise<ReceivedEvent> {
+    ): Promise<ReceivedEvent<M>> {
       const { from = 0, timeoutMs = 10_000 } = options;
       return new Promise((resolve, reject) => {
         const check = () => {

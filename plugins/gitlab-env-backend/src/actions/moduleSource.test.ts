@@ -13,6 +13,7 @@ import {
 } from '../__testUtils__/backendOnSimulator';
 import { STOREFRONT_ENTITY_PATH } from '../__testUtils__/storefrontTargets';
 import { gitlabEnvObjectSourceExtensionPoint } from '../extensions';
+import { POD_KIND } from '../__testUtils__/kinds';
 
 const pod = {
   apiVersion: 'v1',
@@ -37,16 +38,7 @@ const memoryCluster = createBackendModule({
       async init({ sources }) {
         sources.addClusterSource({
           serves: ({ agent }) => agent.name === 'nonprod',
-          kinds: async () => [
-            {
-              group: '',
-              version: 'v1',
-              plural: 'pods',
-              kind: 'Pod',
-              label: 'Pod',
-              basePath: '/api/v1',
-            },
-          ],
+          kinds: async () => [POD_KIND],
           list: async () => [pod],
           get: async () => undefined,
         });

@@ -296,14 +296,16 @@ export class LiveEnvironment {
     )
       this.attach(index);
     const extras = this.fetchExtras(true);
+    const found = await extras;
     // A kind may move to another informer meanwhile (another environment
     // of the agent started one across the cluster): wait for that one.
+    // Nothing is awaited between this check and the start, so the kinds
+    // taken below are the ones whose lists arrived.
     for (;;) {
       const leases = [...this.leases];
       await Promise.all(leases.map(l => l.ready));
       if (this.stopped || leases.every((l, i) => this.leases[i] === l)) break;
     }
-    const found = await extras;
     if (this.stopped) return;
     this.started = true;
     let dataAt = found.readAt;
@@ -697,8 +699,13 @@ export class LiveEnvironment {
     const listed: GitlabEnvError[] = [];
     const warnings: GitlabEnvError[] = [];
     let limited = false;
-    for (const { informer } of this.leases) {
+    this.leases.forEach(({ informer }, index) => {
       const label = informer.options.kind.label;
+      // The list of the namespace alone (it joined an informer across the
+      // cluster) failed: what is held of it is no answer.
+      const failedHere = informer.namespaceFailure(
+        this.subscriptions[index].namespace,
+      )?.error;
       // A watch that broke after a list leaves the data whole but maybe
       // late: the status says reconnecting; it is no gap in the data. A
       // read's list that failed is one.
@@ -711,12 +718,13 @@ export class LiveEnvironment {
         )
       ) {
         listed.push(kindError(new GitlabEnvFailure(informer.error), label));
-      }
+      } else if (failedHere)
+        listed.push(kindError(new GitlabEnvFailure(failedHere), label));
       for (const w of informer.warnings)
         if (w.namespace === undefined || w.namespace === namespace)
           warnings.push(w.warning);
       limited ||= informer.limited;
-    }
+    });
     limited ||= this.withheld.size > 0;
     // Asked at every batch: counted, not listed.
     const size = this.graph.objectCount();
@@ -827,7 +835,14 @@ export class LiveEnvironment {
         if ((informer.failedAt ?? 0) <= limit) stale.push(informer);
         return;
       }
-      const since = informer.currentSince(this.subscriptions[index].namespace);
+      const { namespace } = this.subscriptions[index];
+      const failed = informer.namespaceFailure(namespace);
+      if (failed) {
+        // Listed again with the kind, which covers the namespace.
+        if (failed.failedAt <= before.failedBefore) stale.push(informer);
+        return;
+      }
+      const since = informer.currentSince(namespace);
       if ((since ?? 0) <= before.listedBefore) stale.push(informer);
     });
     return stale;

@@ -133,6 +133,59 @@ describe('GitlabEnvironmentsService.listEnvironments', () => {
   });
 });
 
+describe('GitlabEnvironmentsService.readAhead', () => {
+  it("gives each target's answer as its own read would, undefined for one without an agent", async () => {
+    server.use(
+      gitlabGraphql({
+        environments: [{ name: 'production' }, { name: 'x', agentId: null }],
+      }),
+      ...kasCluster({ items: { '/pods': [item('p', {})] } }),
+    );
+    const { service } = createTestService();
+    const listed = await service.listEnvironments(appEntity);
+    requests.length = 0;
+    const answers = await service.readAhead(
+      listed.environments.map(environment => ({
+        entity: appEntity,
+        environment,
+      })),
+    );
+    expect(answers).toHaveLength(2);
+    expect(answers[1]).toBeUndefined();
+    const ahead = await answers[0]!;
+    const listedKinds = requests.length;
+    expect(listedKinds).toBeGreaterThan(0);
+    // The same read: answered from what the read-ahead listed.
+    const own = await service.getEnvironmentResources(appEntity, 'production');
+    expect(requests).toHaveLength(listedKinds);
+    expect(ahead.health).toEqual(own.health);
+    expect(ahead.resources.map(r => r.metadata?.name)).toEqual(['p']);
+    expect(ahead.fetchedAt).toBe(own.fetchedAt);
+  });
+
+  it("ends the answers with the caller's signal", async () => {
+    server.use(gitlabGraphql(), ...kasCluster());
+    // Lists that never answer in time.
+    server.use(
+      http.get(`${KAS_URL}/*`, async ({ request }) => {
+        if (!new URL(request.url).pathname.includes('/namespaces/'))
+          return undefined;
+        await delay(5_000);
+        return HttpResponse.json({ items: [] });
+      }),
+    );
+    const { service } = createTestService();
+    const { environments } = await service.listEnvironments(appEntity);
+    const left = new AbortController();
+    const [answer] = await service.readAhead(
+      [{ entity: appEntity, environment: environments[0] }],
+      { signal: left.signal },
+    );
+    left.abort();
+    await expect(answer).rejects.toBeDefined();
+  });
+});
+
 describe('GitlabEnvironmentsService.getEnvironmentResources', () => {
   it('lists every listable namespaced kind, following continue tokens', async () => {
     server.use(

@@ -826,24 +826,34 @@ export class GitlabEnvironmentsService {
    * Starts reading ahead, for the overview, the environments it will ask
    * the health of: registered together, so many of one agent are read with
    * one list per kind across the cluster (LivePlanner.readMany). Resolves
-   * once the reads are registered, not when they finish; never rejects.
+   * once the reads are registered, not when they finish, with each
+   * target's answer as `getEnvironmentResources` would give it (so the
+   * overview writes a row's health without locating and reading it a
+   * second time), or undefined for a target that could not be located or
+   * has no agent or namespace (its own read says why). The answers reject
+   * as that call would; `signal` (with the request deadline) ends them.
    */
   async readAhead(
     targets: Array<{ entity: Entity; environment: GitlabEnvironment }>,
-  ): Promise<void> {
-    const contexts: EnvironmentContext[] = [];
-    for (const { entity, environment } of targets) {
-      if (!environment.agent || !environment.namespace) continue;
-      try {
-        const located = await this.locator.locate(entity, {
-          environment: environment.slug,
-        });
-        contexts.push(this.context(entity, located, environment));
-      } catch {
-        continue;
-      }
-    }
-    const signal = deadlineSignal(this.config.requestDeadlineMs, []).signal;
+    options: Pick<CallOptions, 'signal'> = {},
+  ): Promise<Array<Promise<EnvironmentResourcesResponse> | undefined>> {
+    const signal = this.requestSignal(options.signal);
+    // Located side by side: each is a cache hit after the listing, and a
+    // miss must not hold the others.
+    const found = await Promise.all(
+      targets.map(async ({ entity, environment }) => {
+        if (!environment.agent || !environment.namespace) return undefined;
+        try {
+          const located = await this.locator.locate(entity, {
+            environment: environment.slug,
+          });
+          return this.context(entity, located, environment);
+        } catch {
+          return undefined;
+        }
+      }),
+    );
+    const contexts = found.flatMap(ctx => (ctx ? [ctx] : []));
     const reads = this.readEnvironments(contexts, signal);
     reads.forEach((read, i) =>
       read.catch(error =>
@@ -853,5 +863,7 @@ export class GitlabEnvironmentsService {
       ),
     );
     await reads.registered.catch(() => undefined);
+    let next = 0;
+    return found.map(ctx => (ctx ? reads[next++] : undefined));
   }
 }

@@ -1,17 +1,26 @@
 import { Entity } from '@backstage/catalog-model';
 import {
+  environmentObject,
   LiveEnvironmentKey,
   LiveMessage,
+  LiveTreeMessage,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import express from 'express';
 import { Writable } from 'stream';
 import Router from 'express-promise-router';
 import { asGitlabEnvError, failure, GitlabEnvFailure } from '../errors';
 import type { LocatedEntity } from '../locating';
-import { normalizedEntityRef, RawParameters } from './pipeline';
+import {
+  auditedEntity,
+  auditText,
+  entityPathParams,
+  normalizedEntityRef,
+  RawParameters,
+} from './pipeline';
 import { route, RouteDeps } from './route';
 import { encodeOnce, encodeSnapshotOnce } from './sharedEncodings';
 import { encodeServerSentEvent } from './sseChunks';
+import { SharedTree } from './sharedTrees';
 import { GitlabEnvironmentsService } from '../facade';
 import { isEnvironmentSlug, quote } from '../validation';
 import { LiveSettings } from '../config';
@@ -66,7 +75,10 @@ export function writeUnlessStalled(
 }
 
 export interface LiveRouterOptions extends RouteDeps {
-  service: Pick<GitlabEnvironmentsService, 'locateLive'>;
+  service: Pick<
+    GitlabEnvironmentsService,
+    'locateLive' | 'getEnvironmentResources'
+  >;
   planner: LivePlanner;
   settings: LiveSettings;
 }
@@ -77,6 +89,19 @@ interface FollowRequest {
   /** `entityRef/slug` of the environments the client holds up to `Last-Event-ID`. */
   resumable: Set<string>;
   resumeFrom?: number;
+  /** `objects`: whole objects and graphs (LiveMessage); `tree`: the compact tree (LiveTreeMessage). */
+  form: 'objects' | 'tree';
+}
+
+function streamForm(query: RawParameters['query']): FollowRequest['form'] {
+  const form = query.form ?? 'objects';
+  if (form === 'objects' || form === 'tree') return form;
+  throw failure(
+    'INVALID_REQUEST',
+    `The live stream's form ${quote(
+      String(form).slice(0, 40),
+    )} is neither objects nor tree.`,
+  );
 }
 
 function queryValues(query: RawParameters['query'], name: string): string[] {
@@ -152,6 +177,7 @@ function requestedEnvironments(raw: RawParameters, max: number): FollowRequest {
     keys: [...keys.values()],
     resumable,
     resumeFrom: lastEventId(raw.headers?.['last-event-id']),
+    form: streamForm(raw.query),
   };
 }
 
@@ -164,8 +190,13 @@ function lastEventId(header: string | undefined): number | undefined {
 }
 
 /**
- * `GET /live?environment=<entityRef>/<slug>&resume=…`: one server-sent
- * event stream per browser tab (see LiveMessage). Each environment is
+ * `GET /live?environment=<entityRef>/<slug>&resume=…&form=tree`: one server-sent
+ * event stream per browser tab (see LiveMessage). `form=tree` (what the
+ * page asks) sends each environment as the compact tree the graph draws
+ * (LiveTreeMessage, one tree per environment shared by its viewers), and
+ * a patch only when something drawn changed; the whole object of a node
+ * is `GET …/environments/:slug/object?id=` (below), from the same live
+ * state. Without it, whole objects and graphs. Each environment is
  * authorized on its own (gitlabEnvResourcesReadPermission on its entity)
  * and looked up with the caller's credentials; one the caller may not read
  * gets an `error` message and nothing else, whichever parameter named it.
@@ -208,7 +239,7 @@ export function createLiveRouter(options: LiveRouterOptions): express.Router {
         locate: 'none',
       },
       async (context, _req, res) => {
-        const { keys, resumable, resumeFrom } = context.params;
+        const { keys, resumable, resumeFrom, form } = context.params;
         const readable = new Map(
           context.entities.map(e => [e.entityRef, e] as const),
         );
@@ -246,7 +277,7 @@ export function createLiveRouter(options: LiveRouterOptions): express.Router {
         let lastWrite = Date.now();
 
         const write = (
-          message: LiveMessage | Buffer[],
+          message: LiveMessage | LiveTreeMessage | Buffer[],
           seq?: number,
           snapshot = false,
         ) => {
@@ -277,44 +308,84 @@ export function createLiveRouter(options: LiveRouterOptions): express.Router {
           cleanups.splice(0).forEach(c => c()),
         );
 
+        const trees = form === 'tree';
         const sendSnapshot = (
           key: LiveEnvironmentKey,
           environment: LiveEnvironment,
         ) => {
           const seq = planner.currentSeq();
-          const resources = environment.snapshot();
-          write(
-            encodeSnapshotOnce(environment, resources, key, () => ({
-              type: 'snapshot',
-              key,
-              resources: { ...resources, entityRef: key.entityRef },
-            })),
-            seq,
-            true,
-          );
+          if (trees) {
+            const shared = SharedTree.of(environment);
+            const tree = shared.snapshot();
+            write(
+              encodeSnapshotOnce(shared, tree, key, () => ({
+                type: 'snapshot',
+                key,
+                tree: { ...tree, entityRef: key.entityRef },
+              })),
+              seq,
+              true,
+            );
+          } else {
+            const resources = environment.snapshot();
+            write(
+              encodeSnapshotOnce(environment, resources, key, () => ({
+                type: 'snapshot',
+                key,
+                resources: { ...resources, entityRef: key.entityRef },
+              })),
+              seq,
+              true,
+            );
+          }
           write({ type: 'status', key, ...environment.status() }, seq);
+        };
+        const sendPatch = (
+          key: LiveEnvironmentKey,
+          environment: LiveEnvironment,
+          event: Extract<LiveEnvironmentEvent, { type: 'patch' }>,
+        ) => {
+          if (!trees) {
+            write(
+              encodeOnce(
+                event,
+                key,
+                () => ({
+                  type: 'patch',
+                  key,
+                  patch: event.patch,
+                  dataAt: event.dataAt,
+                  ...(event.driftedCount !== undefined && {
+                    driftedCount: event.driftedCount,
+                  }),
+                }),
+                0,
+              ),
+              event.seq,
+            );
+            return;
+          }
+          const patch = SharedTree.of(environment).patchOf(event);
+          // Nothing the page draws changed: nothing to send.
+          if (patch === null) return;
+          if (patch === undefined) {
+            sendSnapshot(key, environment);
+            return;
+          }
+          write(
+            encodeOnce(
+              patch,
+              key,
+              () => ({ type: 'patch', key, patch, dataAt: event.dataAt }),
+              0,
+            ),
+            event.seq,
+          );
         };
         const forward =
           (key: LiveEnvironmentKey, environment: LiveEnvironment) =>
           (event: LiveEnvironmentEvent) => {
-            if (event.type === 'patch')
-              write(
-                encodeOnce(
-                  event,
-                  key,
-                  () => ({
-                    type: 'patch',
-                    key,
-                    patch: event.patch,
-                    dataAt: event.dataAt,
-                    ...(event.driftedCount !== undefined && {
-                      driftedCount: event.driftedCount,
-                    }),
-                  }),
-                  0,
-                ),
-                event.seq,
-              );
+            if (event.type === 'patch') sendPatch(key, environment, event);
             else if (event.type === 'reset') sendSnapshot(key, environment);
             else
               write(
@@ -347,14 +418,25 @@ export function createLiveRouter(options: LiveRouterOptions): express.Router {
               release();
               return;
             }
+            // The tree follows the environment from here: before the
+            // replay is taken, as starting it flushes what is pending.
+            const shared = trees ? SharedTree.of(environment) : undefined;
             // Only what the client says it holds is replayed; the others
-            // (new to this stream) need their snapshot.
-            const replay =
+            // (new to this stream) need their snapshot, as do tree viewers
+            // missing patches from before the tree followed.
+            let replay =
               resumeFrom !== undefined &&
               resumable.has(keyName(key)) &&
               resumeFrom <= planner.currentSeq()
                 ? environment.since(resumeFrom)
                 : undefined;
+            if (
+              shared &&
+              replay?.some(
+                e => e.type === 'patch' && shared.patchOf(e) === undefined,
+              )
+            )
+              replay = undefined;
             const send = forward(key, environment);
             if (replay) replay.forEach(send);
             else sendSnapshot(key, environment);
@@ -374,9 +456,69 @@ export function createLiveRouter(options: LiveRouterOptions): express.Router {
           { type: 'heartbeat', at: new Date().toISOString() },
           planner.currentSeq(),
         );
-        return { environments: keys.map(keyName), failed };
+        return { environments: keys.map(keyName), failed, form };
+      },
+    ),
+  );
+
+  // `GET …/environments/:slug/object?id=<node id>`: one object of the
+  // environment for the drawer (EnvironmentObjectResponse), from the live
+  // store through the one read path (no upstream read when the stream
+  // follows it), as gitlab-env.resources.read, located like every
+  // environment read.
+  router.get(
+    '/entity/:namespace/:kind/:name/environments/:slug/object',
+    route(
+      options,
+      {
+        audit: {
+          eventId: 'environment-object-read',
+          meta: raw => ({
+            ...auditedEntity(raw),
+            object: auditText(raw.query.id, 300),
+          }),
+        },
+        params: raw => ({ ...entityPathParams(raw), id: objectId(raw.query) }),
+        entities: 'one',
+        entity: params => params,
+        permission: {},
+        locate: 'environment',
+      },
+      async ({ entity, located, environment, params, signal }, _req, res) => {
+        // The one read path: the live store's state when the stream follows
+        // the environment or it was read within the TTL (no upstream
+        // request), else its kinds listed once, held for the next drawer.
+        const state = await service.getEnvironmentResources(
+          entity,
+          environment.slug,
+          { signal, located },
+        );
+        const body = environmentObject(state, params.id);
+        if (!body)
+          throw failure(
+            'OBJECT_NOT_FOUND',
+            `${environment.name} holds no ${quote(
+              params.id.slice(0, 300),
+            )} now.`,
+            {
+              hint: 'It was deleted, or it is not one of this environment’s objects; the graph shows what it holds.',
+            },
+          );
+        res.json(body);
+        return { found: Boolean(body.object), events: body.events.length };
       },
     ),
   );
   return router;
+}
+
+/** A node id (`group/Kind/namespace/name`), as the graph names objects. */
+function objectId(query: RawParameters['query']): string {
+  const { id } = query;
+  if (typeof id !== 'string' || id.length === 0 || id.length > 1024)
+    throw failure(
+      'INVALID_REQUEST',
+      'The object route needs id=<group/Kind/namespace/name> (at most 1,024 characters), as the graph names the object.',
+    );
+  return id;
 }

@@ -1,13 +1,15 @@
 import {
   LiveEnvironmentKey,
   LiveMessage,
+  LiveTreeMessage,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { encodeServerSentEvent } from './sseChunks';
 
 /**
  * Messages encoded once for every stream that sends them at the same
  * moment (one patch to 100 viewers is one buffer, not 100 strings): by the
- * environment event, or the snapshot, and the key they are sent under.
+ * environment event (or its tree patch), or the snapshot (or the tree's),
+ * and the key they are sent under.
  */
 const encodings = new WeakMap<object, Map<string, Buffer[]>>();
 
@@ -22,7 +24,7 @@ const SNAPSHOT_ENCODING_KEEP_MS = 5_000;
 export function encodeOnce(
   source: object,
   key: LiveEnvironmentKey,
-  message: () => LiveMessage,
+  message: () => LiveMessage | LiveTreeMessage,
   /** 0: shared by the fan-out of this moment only. */
   keepMs: number,
 ): Buffer[] {
@@ -61,7 +63,7 @@ export function encodeSnapshotOnce(
   owner: object,
   state: object,
   key: LiveEnvironmentKey,
-  message: () => LiveMessage,
+  message: () => LiveMessage | LiveTreeMessage,
 ): Buffer[] {
   const previous = latestSnapshot.get(owner);
   if (previous !== state) {

@@ -15,10 +15,11 @@ export interface OverviewRouterOptions extends RouteDeps {
   /** Entities listed at once (one GitLab request each when cold). */
   entityConcurrency?: number;
   /**
-   * Environments of one agent read at once (agents are read side by side).
-   * Each read lists every kind of its namespace; the service bounds upstream
-   * requests per instance and per agent anyway, so this only bounds how far
-   * ahead reads are queued.
+   * Environments of one agent read at once on their own (agents are read
+   * side by side), for the rows the read-ahead could not take; the others
+   * are written as their read-ahead answers settle. The service bounds
+   * upstream requests per instance and per agent anyway, so this only
+   * bounds how far ahead reads are queued.
    */
   healthConcurrency?: number;
   /**
@@ -81,7 +82,12 @@ export function createOverviewRouter(
         // so every row (tier, folder, agent, last deployment) is on the page in a
         // few round trips; reading resources costs one request per kind and
         // environment, so health follows, production first. Interleaving them
-        // would queue the cheap listings behind the expensive reads.
+        // would queue the cheap listings behind the expensive reads. And an
+        // agent's reads start once every row is known: its informers across
+        // the cluster span the namespaces registered with their first list,
+        // and a namespace that joins later is listed alone, once per kind
+        // (LivePlanner.acquire), so starting at the first rows would turn one
+        // list per kind into one per kind and namespace.
         const entityLimit = pLimit(options.entityConcurrency ?? 64);
         let rows = 0;
         const listed = await Promise.all(

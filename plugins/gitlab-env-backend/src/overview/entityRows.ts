@@ -4,6 +4,7 @@ import {
   stringifyEntityRef,
 } from '@backstage/catalog-model';
 import {
+  EnvironmentResourcesResponse,
   GitlabEnvironment,
   OverviewHealthLine,
   OverviewRow,
@@ -82,13 +83,15 @@ export async function listEntityRows(
 /**
  * The health of a pending row: the same cached resource read as the entity
  * tab's, so the overview and the tab never disagree and warm the cache for
- * each other.
+ * each other. `answer`: the read already started for it (readAhead), else
+ * the row is read now.
  */
 export async function readRowHealth(
   service: Pick<GitlabEnvironmentsService, 'getEnvironmentResources'>,
   entity: Entity,
   environment: GitlabEnvironment,
   signal?: AbortSignal,
+  answer?: Promise<EnvironmentResourcesResponse>,
 ): Promise<OverviewHealthLine> {
   const line: OverviewHealthLine = {
     type: 'health',
@@ -97,11 +100,8 @@ export async function readRowHealth(
     errors: [],
   };
   try {
-    const read = await service.getEnvironmentResources(
-      entity,
-      environment.slug,
-      { signal },
-    );
+    const read = await (answer ??
+      service.getEnvironmentResources(entity, environment.slug, { signal }));
     line.health = read.health;
     line.errors = read.errors;
   } catch (error) {

@@ -4,6 +4,7 @@ import {
   EnvironmentResourcesResponse,
   OverviewHealthLine,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { GitlabEnvFailure } from '../errors';
 import { HealthRead } from './healthReadOrder';
 import { readHealthByAgent, readsByAgent } from './healthByAgent';
 
@@ -52,22 +53,31 @@ describe('readsByAgent', () => {
   });
 });
 
+const healthy = {
+  health: { status: 'Healthy', total: 1 },
+  errors: [],
+} as unknown as EnvironmentResourcesResponse;
+
+/** edge's reads never settle; the others are healthy. */
+const answerOf = (slug: string) =>
+  slug.startsWith('edge')
+    ? new Promise<EnvironmentResourcesResponse>(() => undefined)
+    : Promise.resolve(healthy);
+
 describe('readHealthByAgent', () => {
   it("writes every other agent's lines while one agent's reads never settle", async () => {
     const written: OverviewHealthLine[] = [];
-    const readAhead = jest.fn(async () => undefined);
-    const service = {
-      readAhead,
-      getEnvironmentResources: (_: Entity, slug: string) =>
-        slug.startsWith('edge')
-          ? new Promise<EnvironmentResourcesResponse>(() => undefined)
-          : Promise.resolve({
-              health: { status: 'Healthy', total: 1 },
-              errors: [],
-            } as unknown as EnvironmentResourcesResponse),
-    };
+    // The read-ahead takes every row but `review` (as one it could not locate).
+    const readAhead = jest.fn(async (group: HealthRead[]) =>
+      group.map(({ environment }) =>
+        environment.slug === 'review' ? undefined : answerOf(environment.slug),
+      ),
+    );
+    const getEnvironmentResources = jest.fn((_: Entity, slug: string) =>
+      answerOf(slug),
+    );
     const reading = readHealthByAgent(
-      service,
+      { readAhead, getEnvironmentResources },
       [
         read('edge-a', '5', 'production'),
         read('edge-b', '5', 'production'),
@@ -76,7 +86,6 @@ describe('readHealthByAgent', () => {
         read('review', '3'),
       ],
       line => written.push(line),
-      // One read at a time per agent: edge's first read holds edge's second only.
       {
         concurrency: 1,
         signal: new AbortController().signal,
@@ -90,9 +99,45 @@ describe('readHealthByAgent', () => {
       'review',
       'staging',
     ]);
+    expect(written.every(l => l.health?.status === 'Healthy')).toBe(true);
     expect(readAhead).toHaveBeenCalledTimes(3);
+    // Rows the read-ahead took are written from its answers, not read again.
+    expect(getEnvironmentResources.mock.calls.map(([, slug]) => slug)).toEqual(
+      ['review'],
+    );
     expect(
       await Promise.race([reading.then(() => 'done'), Promise.resolve('open')]),
     ).toBe('open');
+  });
+
+  it("writes a failed answer as the row's error", async () => {
+    const written: OverviewHealthLine[] = [];
+    await readHealthByAgent(
+      {
+        readAhead: async group =>
+          group.map(() =>
+            Promise.reject(
+              new GitlabEnvFailure({
+                code: 'AGENT_NOT_CONNECTED',
+                message: 'agentk is not connected',
+              }),
+            ),
+          ),
+        getEnvironmentResources: () => Promise.reject(new Error('not asked')),
+      },
+      [read('production', '1', 'production')],
+      line => written.push(line),
+      {
+        concurrency: 1,
+        signal: new AbortController().signal,
+        stopped: () => false,
+      },
+    );
+    expect(written).toEqual([
+      expect.objectContaining({
+        environmentId: 'production',
+        errors: [expect.objectContaining({ code: 'AGENT_NOT_CONNECTED' })],
+      }),
+    ]);
   });
 });

@@ -25,9 +25,11 @@ export function readsByAgent(reads: HealthRead[]): HealthRead[][] {
 /**
  * Reads every pending row's health, each agent on its own: an agent's
  * environments are read ahead together (one list per kind across its
- * cluster) and then row by row, `concurrency` at a time, and each line is
- * written as it settles. A slow or absent agent holds only its own rows;
- * the other agents' lines are written meanwhile.
+ * cluster), and each row's line is written as its answer settles, from
+ * that read (no second locate or read per row). Rows the read-ahead could
+ * not take are read on their own, `concurrency` at a time. A slow or
+ * absent agent holds only its own rows; the other agents' lines are
+ * written meanwhile.
  */
 export async function readHealthByAgent(
   service: Pick<
@@ -37,7 +39,7 @@ export async function readHealthByAgent(
   reads: HealthRead[],
   write: (line: OverviewHealthLine) => void,
   options: {
-    /** Rows of one agent read at once. */
+    /** Rows of one agent read on their own at once. */
     concurrency: number;
     /** Ends the reads (a deadline's reads answer UPSTREAM_TIMEOUT lines). */
     signal: AbortSignal;
@@ -48,17 +50,27 @@ export async function readHealthByAgent(
   await Promise.all(
     readsByAgent(reads).map(async group => {
       if (options.stopped()) return;
-      await service.readAhead(group);
+      const answers = await service.readAhead(group, {
+        signal: options.signal,
+      });
       const limit = pLimit(options.concurrency);
       await Promise.all(
-        group.map(({ entity, environment }) =>
-          limit(async () => {
+        group.map(({ entity, environment }, i) => {
+          const answer = answers[i];
+          const line = async () => {
             if (options.stopped()) return;
             write(
-              await readRowHealth(service, entity, environment, options.signal),
+              await readRowHealth(
+                service,
+                entity,
+                environment,
+                options.signal,
+                answer,
+              ),
             );
-          }),
-        ),
+          };
+          return answer ? line() : limit(line);
+        }),
       );
     }),
   );

@@ -605,7 +605,8 @@ export class LivePlanner {
       const { informer } = entry;
       if (!created)
         ready = informer.synced.then(() =>
-          known
+          // Its list failed: this one lists it again.
+          known && !informer.namespaceFailure(namespace)
             ? informer.namespaceListed(namespace)
             : informer.listNamespace(namespace),
         );
@@ -690,7 +691,7 @@ export class LivePlanner {
     for (const scope of [ref.namespace, undefined]) {
       const held = this.informers.get(this.informerKey(target, kind, scope));
       if (!held || !held.informer.hasListed || held.informer.error) continue;
-      if (scope === undefined && !held.namespaces?.has(ref.namespace)) continue;
+      if (scope === undefined && !held.informer.covers(ref.namespace)) continue;
       const object = held.informer.object(ref.namespace, ref.name);
       if (object || !target.labelSelector) return { object };
     }

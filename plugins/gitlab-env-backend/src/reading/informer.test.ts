@@ -147,4 +147,112 @@ describe('SharedInformer', () => {
     expect(informerStrings.has('listed')).toBe(true);
     expect(informerStrings.has('uid-watched-once')).toBe(false);
   });
+
+  describe('across the cluster', () => {
+    function inNamespace(namespace: string, name: string) {
+      return {
+        ...secret(name, '10'),
+        metadata: { ...secret(name, '10').metadata, namespace },
+      } as unknown as KubernetesObject;
+    }
+    const cluster = [inNamespace('a', 'x'), inNamespace('b', 'y')];
+
+    function gate() {
+      let open!: () => void;
+      const opened = new Promise<void>(resolve => {
+        open = resolve;
+      });
+      return { open, opened };
+    }
+
+    /** An informer across the cluster keeping `namespaces`; the lists wait on the gates given. */
+    function clusterInformer(
+      namespaces: Map<string, number>,
+      gates: {
+        page?: Promise<void>;
+        end?: Promise<void>;
+        alone?: () => Promise<void>;
+      },
+    ) {
+      return new SharedInformer({
+        kind: secrets,
+        mode: 'once',
+        list: async ({ keep, namespace }) => {
+          if (namespace !== undefined) {
+            await gates.alone?.();
+            return cluster.filter(o => o.metadata?.namespace === namespace);
+          }
+          // Each page is filtered when it arrives, as listKind does.
+          await gates.page;
+          const kept = cluster.filter(o => keep!(o.metadata!.namespace!));
+          await gates.end;
+          return kept;
+        },
+        maxObjects: 100,
+        maxPagesPerList: 10,
+        pollIntervalMs: 60_000,
+        watchTimeoutSeconds: 290,
+        backoff: { initialMs: 10, maxMs: 20 },
+        namespaces: () => namespaces,
+      });
+    }
+
+    it('keeps a namespace dropped and joined again during a list, as its own list found it', async () => {
+      const namespaces = new Map([
+        ['a', 1],
+        ['b', 1],
+      ]);
+      const gates: Parameters<typeof clusterInformer>[1] = {};
+      const informer = clusterInformer(namespaces, gates);
+      informer.start();
+      await informer.synced;
+      expect(informer.objectsIn('b')).toHaveLength(1);
+      const page = gate();
+      const end = gate();
+      Object.assign(gates, { page: page.opened, end: end.opened });
+      const relisted = informer.relist();
+      await new Promise(resolve => setImmediate(resolve));
+      // The last reader of b leaves while the list is under way, its
+      // page arrives without b, and a new reader of b joins.
+      namespaces.delete('b');
+      informer.forgetNamespace('b');
+      page.open();
+      await new Promise(resolve => setImmediate(resolve));
+      namespaces.set('b', 1);
+      await informer.listNamespace('b');
+      expect(informer.objectsIn('b')).toHaveLength(1);
+      end.open();
+      await relisted;
+      expect(informer.objectsIn('b').map(o => o.metadata?.name)).toEqual(['y']);
+      expect(informer.objectsIn('a')).toHaveLength(1);
+      // Not awaited, as the planner does not wait for it either.
+      void informer.stop();
+    });
+
+    it('says a namespace’s own list failed until a list covers it', async () => {
+      const namespaces = new Map([['a', 1]]);
+      let fail = true;
+      const informer = clusterInformer(namespaces, {
+        alone: async () => {
+          if (fail)
+            throw failure('UPSTREAM_TIMEOUT', 'KAS did not answer in time.');
+        },
+      });
+      informer.start();
+      await informer.synced;
+      namespaces.set('b', 1);
+      await informer.listNamespace('b');
+      expect(informer.objectsIn('b')).toEqual([]);
+      expect(informer.namespaceFailure('b')?.error.code).toBe(
+        'UPSTREAM_TIMEOUT',
+      );
+      expect(informer.namespaceFailure('a')).toBeUndefined();
+      fail = false;
+      await informer.relist();
+      expect(informer.namespaceFailure('b')).toBeUndefined();
+      expect(informer.objectsIn('b')).toHaveLength(1);
+      // Not awaited, as the planner does not wait for it either.
+      void informer.stop();
+    });
+  });
 });

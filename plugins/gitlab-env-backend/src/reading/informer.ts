@@ -158,6 +158,15 @@ export class SharedInformer {
   private readonly namespaceLists = new Map<string, Promise<void>>();
   /** When each namespace was last listed on its own (ms). */
   private readonly namespaceListedAt = new Map<string, number>();
+  /** A namespace's own list that failed (ms), until a list covers it. */
+  private readonly namespaceFailures = new Map<
+    string,
+    { error: GitlabEnvError; failedAt: number }
+  >();
+  /** For a cluster-wide informer: the namespaces a list that succeeded covered whole since they joined. */
+  private readonly covered = new Set<string>();
+  /** Namespaces dropped (forgetNamespace) since the list under way began: it no longer speaks for them. */
+  private readonly forgottenSinceList = new Set<string>();
   private readonly controller = new AbortController();
   private readonly planned: PlannedKind;
   private resourceVersion: string | undefined;
@@ -315,10 +324,36 @@ export class SharedInformer {
   /** Drops what it holds of a namespace nobody reads any more (a cluster-wide informer). */
   forgetNamespace(namespace: string) {
     const held = this.byNamespace.get(namespace);
+    this.forgottenSinceList.add(namespace);
+    this.covered.delete(namespace);
+    this.namespaceFailures.delete(namespace);
+    this.namespaceListedAt.delete(namespace);
     if (!held) return;
     for (const key of held.keys()) this.byKey.delete(key);
     this.byNamespace.delete(namespace);
-    this.namespaceListedAt.delete(namespace);
+  }
+
+  /**
+   * Whether what it holds of the namespace is all a list found there
+   * (absence then means absent), not a namespace that joined and awaits
+   * its list, or whose list failed.
+   */
+  covers(namespace: string): boolean {
+    if (this.options.namespace !== undefined)
+      return this.hasListed && namespace === this.options.namespace;
+    return (
+      this.covered.has(namespace) && !this.namespaceFailures.has(namespace)
+    );
+  }
+
+  /**
+   * Why the namespace's own list (listNamespace) failed, when no list
+   * covered it since: what the informer holds of it is incomplete.
+   */
+  namespaceFailure(
+    namespace: string,
+  ): { error: GitlabEnvError; failedAt: number } | undefined {
+    return this.namespaceFailures.get(namespace);
   }
 
   /** Keeps the namespace index in step with what the events changed in byKey. */
@@ -413,9 +448,18 @@ export class SharedInformer {
       }
       this.indexEvents(events);
       this.namespaceListedAt.set(namespace, started);
+      this.namespaceFailures.delete(namespace);
+      if (this.options.namespaces?.().has(namespace))
+        this.covered.add(namespace);
       this.emit(events);
-    } catch {
-      // The kind's next list says what failed; this one only looked again.
+    } catch (error) {
+      if (this.state === 'stopped') return;
+      // Its readers must not take what is held of it as whole.
+      this.namespaceFailures.set(namespace, {
+        error: asGitlabEnvError(error),
+        failedAt: Date.now(),
+      });
+      this.stateChanged();
     }
   }
 
@@ -550,6 +594,7 @@ export class SharedInformer {
     const asked = this.options.namespaces
       ? new Set(this.options.namespaces().keys())
       : undefined;
+    this.forgottenSinceList.clear();
     const shared = this.options.sharedList;
     let listed = first ? await shared?.get() : undefined;
     if (listed?.refused) throw new GitlabEnvFailure(listed.refused);
@@ -570,6 +615,13 @@ export class SharedInformer {
       }
       if (this.currentMode === 'once') shared?.set(listed);
     }
+    // One dropped meanwhile (and maybe joined again, listed alone) was
+    // filtered out of the pages after it: the list says nothing of it.
+    this.forgottenSinceList.forEach(n => asked?.delete(n));
+    asked?.forEach(n => {
+      this.namespaceFailures.delete(n);
+      this.covered.add(n);
+    });
     const events = this.replaceListed(listed.objects, asked);
     for (const event of events)
       if (event.type !== 'DELETED') informerStrings.internValues(event.object);

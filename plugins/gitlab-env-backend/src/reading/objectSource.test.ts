@@ -3,15 +3,7 @@ import { failure } from '../errors';
 import type { KasClient } from '../transport/kasClient';
 import { listKind } from './objectSource';
 import { ReadBounds } from './readBounds';
-
-const pods = {
-  group: '',
-  version: 'v1',
-  plural: 'pods',
-  kind: 'Pod',
-  label: 'Pod',
-  basePath: '/api/v1',
-};
+import { POD_KIND as pods } from '../__testUtils__/kinds';
 
 /** An API server with `count` pods that pages as Kubernetes does, refusing pages over `maxItems`. */
 function apiServer(count: number, maxItems = Infinity) {

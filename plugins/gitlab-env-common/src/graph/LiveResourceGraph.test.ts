@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { generateEnvironment } from './testing/generateEnvironment';
+import { replaceField } from './testing/replaceField';
 import {
   HealthSummary,
   KubernetesObject,
@@ -54,18 +55,7 @@ const variant = fc
       fc.anything(),
     ),
   )
-  .map(([object, path, value]) => {
-    const copy = structuredClone(object) as Record<string, any>;
-    const keys = path.split('.');
-    let target = copy;
-    for (const key of keys.slice(0, -1)) {
-      if (typeof target[key] !== 'object' || target[key] === null)
-        target[key] = {};
-      target = target[key];
-    }
-    target[keys[keys.length - 1]] = structuredClone(value);
-    return copy as KubernetesObject;
-  });
+  .map(([object, path, value]) => replaceField(object, path, value));
 
 /** Inventories changing under the same name: entries added, dropped, reordered, versions changed. */
 const FLUX_VARIANTS: KubernetesObject[] = [

@@ -7,6 +7,7 @@ import {
   ResourceNode,
 } from '../types';
 import { resourceId, resourceKeyOf } from '../k8s/resourceId';
+import { compareIds, forestOrder } from './forestOrder';
 
 /**
  * What a page holds of an environment and a patch updates: the objects,
@@ -22,11 +23,6 @@ export interface PatchableResources {
 
 const edgeKey = (edge: ResourceEdge) =>
   `${edge.source}\n${edge.type}\n${edge.target}`;
-
-function compareIds(a: string, b: string): number {
-  if (a < b) return -1;
-  return a > b ? 1 : 0;
-}
 
 /**
  * Applies a `ResourceGraphPatch` of `LiveResourceGraph` to the resources,
@@ -103,29 +99,4 @@ function patchGraph(
     edges: [...edges.values()],
     roots,
   };
-}
-
-/** Parents first, depth first from the roots; what they miss (a broken patch) last, by id. */
-function forestOrder(
-  nodes: ReadonlyMap<string, ResourceNode>,
-  roots: readonly string[],
-): ResourceNode[] {
-  const ordered: ResourceNode[] = [];
-  const seen = new Set<string>();
-  const stack = [...roots].reverse();
-  while (stack.length > 0) {
-    const id = stack.pop()!;
-    const node = nodes.get(id);
-    if (!node || seen.has(id)) continue;
-    seen.add(id);
-    ordered.push(node);
-    for (let c = node.childIds.length - 1; c >= 0; c--)
-      stack.push(node.childIds[c]);
-  }
-  if (seen.size < nodes.size) {
-    const rest = [...nodes.values()].filter(node => !seen.has(node.id));
-    rest.sort((a, b) => compareIds(a.id, b.id));
-    ordered.push(...rest);
-  }
-  return ordered;
 }

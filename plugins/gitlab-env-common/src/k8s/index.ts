@@ -18,3 +18,4 @@ export {
   parseFluxResourcePath,
 } from './flux';
 export type { FluxResourcePath } from './flux';
+export { statusWords } from './statusWords';

@@ -1,11 +1,15 @@
 import { HttpResponse, http } from 'msw';
 import {
   EnvironmentResourcesResponse,
+  EnvironmentTree,
   KubernetesObject,
   LiveEnvironmentKey,
-  LiveMessage,
   LiveResourceGraph,
+  LiveTree,
+  LiveTreeMessage,
+  TREE_FORMAT_VERSION,
   WatchEvent,
+  environmentTree,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { shopResources } from './fixtures';
 import { BASE_URL } from './renderTab';
@@ -17,7 +21,7 @@ export interface TestLiveStream {
    * Sends a message as the backend does: event name = type, id = sequence
    * (`null`: no id, as before every environment had its snapshot).
    */
-  send(message: LiveMessage, id?: string | null): void;
+  send(message: LiveTreeMessage, id?: string | null): void;
   /** Sends raw bytes (comments, partial lines). */
   write(text: string): void;
   close(): void;
@@ -77,12 +81,13 @@ export function liveRoute(streams: TestLiveStream[]) {
 
 /**
  * An environment as the backend's engine holds it: snapshots and patches
- * come from the real `LiveResourceGraph`, so the page is tested against
- * what the engine sends.
+ * come from the real `LiveResourceGraph` and `LiveTree`, so the page is
+ * tested against what the backend sends.
  */
 export class EngineEnvironment {
   readonly engine: LiveResourceGraph;
   readonly key: LiveEnvironmentKey;
+  private readonly live: LiveTree;
 
   constructor(
     private readonly base: EnvironmentResourcesResponse,
@@ -90,14 +95,20 @@ export class EngineEnvironment {
   ) {
     this.engine = new LiveResourceGraph(base.resources);
     this.key = { entityRef: base.entityRef, slug };
+    this.live = new LiveTree(this.resources());
   }
 
-  snapshot(fetchedAt = new Date().toISOString()): LiveMessage {
+  snapshot(fetchedAt = new Date().toISOString()): LiveTreeMessage {
     return {
       type: 'snapshot',
       key: this.key,
-      resources: this.resources(fetchedAt),
+      tree: this.live.snapshot(this.resources(fetchedAt)),
     };
+  }
+
+  /** The tree the page should hold now: the engine's, of the state. */
+  expected(fetchedAt?: string): EnvironmentTree {
+    return environmentTree(this.resources(fetchedAt));
   }
 
   resources(
@@ -115,11 +126,14 @@ export class EngineEnvironment {
   patch(
     events: WatchEvent | WatchEvent[],
     dataAt = new Date().toISOString(),
-  ): LiveMessage {
+  ): LiveTreeMessage {
     return {
       type: 'patch',
       key: this.key,
-      patch: this.engine.apply(events),
+      // Nothing drawn changed: the backend sends nothing; tests send an empty patch.
+      patch: this.live.apply(this.engine.apply(events)) ?? {
+        v: TREE_FORMAT_VERSION,
+      },
       dataAt,
     };
   }

@@ -13,6 +13,10 @@ import { useLocation } from 'react-router-dom';
 import { HttpResponse, http } from 'msw';
 import { permissionApiRef } from '@backstage/plugin-permission-react';
 import {
+  EnvironmentResourcesResponse,
+  environmentObject,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import {
   GitlabEnvClient,
   GitlabEnvHistoryClient,
   GitlabEnvLiveClient,
@@ -34,6 +38,33 @@ export function noLiveUpdates() {
   return http.get(
     `${BASE_URL}/live`,
     () => new HttpResponse(null, { status: 404 }),
+  );
+}
+
+/**
+ * The drawer's object route as the backend answers it from its live store:
+ * `environmentObject` of the state the test serves for the environment
+ * (what its read answers), 404 for a node the state lacks. `requests`
+ * collects the ids asked for.
+ */
+export function objectRoute(
+  stateOf: (slug: string) => EnvironmentResourcesResponse | undefined,
+  requests?: string[],
+) {
+  return http.get(
+    `${ENTITY_URL}/environments/:slug/object`,
+    ({ params, request }) => {
+      const id = new URL(request.url).searchParams.get('id') ?? '';
+      requests?.push(id);
+      const state = stateOf(String(params.slug));
+      const answer = state && environmentObject(state, id);
+      return answer
+        ? HttpResponse.json(answer)
+        : HttpResponse.json(
+            { error: { name: 'NotFoundError', message: `No object ${id}` } },
+            { status: 404 },
+          );
+    },
   );
 }
 

@@ -13,6 +13,7 @@ import {
   StaleNamespacesResponse,
   StaleNamespacesSoFar,
   EnvironmentDesiredStateResponse,
+  EnvironmentObjectResponse,
   EnvironmentResourcesResponse,
   EnvironmentUsageResponse,
   OverviewStreamLine,
@@ -43,6 +44,17 @@ export interface GitlabEnvApi {
     environmentSlug: string,
     options?: { signal?: AbortSignal },
   ): Promise<EnvironmentDesiredStateResponse>;
+  /**
+   * One object of an environment as the backend's live store holds it
+   * (Secrets redacted), with its Events and what GitOps says of it: what a
+   * drawer shows beyond the tree's node. `id` is the node's id.
+   */
+  getEnvironmentObject(
+    entity: CompoundEntityRef,
+    environmentSlug: string,
+    id: string,
+    options?: { signal?: AbortSignal },
+  ): Promise<EnvironmentObjectResponse>;
   /**
    * CPU and memory per pod and workload against requests and limits, and,
    * for one pod or workload (`Kind/name`), its trend. The backend samples

@@ -17,6 +17,7 @@ import {
   addStaleNamespacesLine,
   NO_STALE_NAMESPACES_YET,
   EnvironmentDesiredStateResponse,
+  EnvironmentObjectResponse,
   EnvironmentResourcesResponse,
   EnvironmentUsageResponse,
   OverviewStreamLine,
@@ -70,6 +71,21 @@ export class GitlabEnvClient implements GitlabEnvApi {
   ): Promise<EnvironmentDesiredStateResponse> {
     return this.send(
       `${environmentPath(entity, environmentSlug)}/desired`,
+      options?.signal,
+    );
+  }
+
+  getEnvironmentObject(
+    entity: CompoundEntityRef,
+    environmentSlug: string,
+    id: string,
+    options?: { signal?: AbortSignal },
+  ): Promise<EnvironmentObjectResponse> {
+    return this.send(
+      `${environmentPath(
+        entity,
+        environmentSlug,
+      )}/object?id=${encodeURIComponent(id)}`,
       options?.signal,
     );
   }

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useApi } from '@backstage/core-plugin-api';
 import {
-  EnvironmentResourcesResponse,
+  EnvironmentTree,
   LiveEnvironmentKey,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import {
@@ -65,16 +65,16 @@ export function liveKey(key: LiveEnvironmentKey): string {
  */
 export function polledOf(
   state: LiveEnvironmentState | undefined,
-): Polled<EnvironmentResourcesResponse> | undefined {
+): Polled<EnvironmentTree> | undefined {
   if (!state) return undefined;
-  const waiting = !state.resources && !state.error && !state.pollError;
+  const waiting = !state.tree && !state.error && !state.pollError;
   // Over data held, the stream's error is shown next to it (EnvironmentResources).
   const streamError =
-    state.error && !state.resources
+    state.error && !state.tree
       ? new GitlabEnvLiveError(state.error)
       : undefined;
   return {
-    value: state.resources,
+    value: state.tree,
     error: state.pollError ?? streamError,
     loading: waiting,
     refreshing: false,

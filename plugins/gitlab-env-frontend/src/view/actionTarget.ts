@@ -1,9 +1,9 @@
 import {
   ActionTarget,
   EnvironmentAction,
-  KubernetesObject,
-  ResourceGraph,
   ResourceNode,
+  TreeGraph,
+  TreeNode,
   actionsForKind,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 
@@ -20,13 +20,14 @@ export function actionTargetOf(node: ResourceNode): ActionTarget | undefined {
 
 /**
  * The actions a menu offers for an object, in the engine's order: of
- * suspend and resume, only the one that changes `spec.suspend`.
+ * suspend and resume, only the one that changes `spec.suspend` (the tree
+ * node says whether it is set).
  */
 export function offeredActions(
   target: ActionTarget,
-  object: KubernetesObject | undefined,
+  node: TreeNode,
 ): EnvironmentAction[] {
-  const suspended = object?.spec?.suspend === true;
+  const suspended = node.suspended === true;
   return actionsForKind(target.apiVersion, target.kind).filter(action => {
     if (action === 'flux.suspend') return !suspended;
     if (action === 'flux.resume') return suspended;
@@ -37,33 +38,22 @@ export function offeredActions(
 /** The HorizontalPodAutoscaler the graph shows scaling a node, if any. */
 export function autoscalerOf(
   node: ResourceNode,
-  graph: ResourceGraph,
-  objects: ReadonlyMap<string, KubernetesObject>,
-): { name: string; minReplicas?: number; maxReplicas?: number } | undefined {
+  graph: TreeGraph,
+): TreeNode | undefined {
   const edge = graph.edges.find(
     e => e.type === 'scales' && e.target === node.id,
   );
-  if (!edge) return undefined;
-  const hpa = graph.nodes.find(n => n.id === edge.source);
-  if (!hpa) return undefined;
-  const spec = objects.get(hpa.id)?.spec;
-  return {
-    name: hpa.name,
-    minReplicas:
-      typeof spec?.minReplicas === 'number' ? spec.minReplicas : undefined,
-    maxReplicas:
-      typeof spec?.maxReplicas === 'number' ? spec.maxReplicas : undefined,
-  };
+  return edge ? graph.nodes.find(n => n.id === edge.source) : undefined;
 }
 
 /** The Pods under a node in the ownership forest (a workload's, through its ReplicaSets). */
-export function podsUnder(
-  node: ResourceNode,
-  graph: ResourceGraph,
-): ResourceNode[] {
+export function podsUnder<N extends ResourceNode>(
+  node: N,
+  graph: { nodes: readonly N[] },
+): N[] {
   if (node.kind === 'Pod') return [node];
   const byId = new Map(graph.nodes.map(n => [n.id, n]));
-  const pods: ResourceNode[] = [];
+  const pods: N[] = [];
   const seen = new Set<string>();
   const walk = (id: string) => {
     if (seen.has(id)) return;

@@ -1,15 +1,19 @@
 import {
   HealthCounts,
   HealthStatus,
-  KubernetesObject,
   ResourceEdgeType,
-  ResourceGraph,
   ResourceNode,
   ResourceTree,
+  TreeGraph,
+  TreeNode,
   resourceTree,
   summarizeHealth,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import { DEFAULT_HIDDEN_KINDS, POD_GROUP_THRESHOLD } from './kinds';
+import {
+  DEFAULT_HIDDEN_KINDS,
+  POD_GROUP_THRESHOLD,
+  SIBLING_GROUP_THRESHOLD,
+} from './kinds';
 
 /** What the user narrowed the resources down to. */
 export interface ResourceFilters {
@@ -33,25 +37,38 @@ export const NO_FILTERS: ResourceFilters = {
 export interface ResourceViewNode {
   type: 'resource';
   id: string;
-  resource: ResourceNode;
-  object?: KubernetesObject;
+  resource: TreeNode;
   parentId?: string;
   childIds: string[];
   /** Shown only because something below it matches the filters. */
   context: boolean;
 }
 
-export interface PodGroupViewNode {
-  type: 'podGroup';
+/**
+ * Siblings of one kind (a ReplicaSet's pods, a Kustomization's
+ * Deployments, roots of one kind) drawn as one node, with their subtrees:
+ * what a large graph shows instead of thousands of boxes. A click shows
+ * the next page of them (`expanded`), the rest stay grouped.
+ */
+export interface SiblingGroupViewNode {
+  type: 'siblings';
   id: string;
-  parentId: string;
+  /** The node they are children of; undefined for roots. */
+  parentId?: string;
+  kind: string;
+  /** How the parent relates to them (`owns`, `manages`...). */
+  via: ResourceEdgeType;
   childIds: string[];
+  /** The siblings the group stands for (those not shown). */
   memberIds: string[];
+  /** How many siblings of the kind there are, shown ones included. */
+  total: number;
+  /** Counts per status of the members' subtrees, and the worst. */
   counts: HealthCounts;
   status?: HealthStatus;
 }
 
-export type ViewNode = ResourceViewNode | PodGroupViewNode;
+export type ViewNode = ResourceViewNode | SiblingGroupViewNode;
 
 export interface ViewEdge {
   id: string;
@@ -74,34 +91,41 @@ export interface GraphView {
 
 export interface GraphViewOptions {
   filters: ResourceFilters;
-  /** Owners whose pod group the user expanded. */
-  expandedGroups: ReadonlySet<string>;
+  /** Per sibling group (its id): how many of its siblings the user showed. */
+  expanded: ReadonlyMap<string, number>;
+  /** Pods of one owner past this many are grouped. */
   podGroupThreshold?: number;
+  /** Other siblings of one kind past this many are grouped. */
+  siblingGroupThreshold?: number;
 }
 
 /**
- * Turns the engine's graph into what the graph view draws, on the tree the
+ * Turns the engine's tree into what the graph view draws, on the tree the
  * engine places nodes in (`resourceTree`, which the drawer's chain follows
  * too): kinds hidden by default are dropped (their children move up to the
  * nearest shown ancestor), filters keep matching resources and the
- * ancestors that give them context, and the pods of one owner collapse into
- * a group node past a handful. Pure and linear, so it can rerun on every
- * filter change.
+ * ancestors that give them context, and siblings of one kind past a
+ * threshold (pods past a handful) collapse into a group node, subtrees
+ * and all. Pure and linear, so it can rerun on every filter change and
+ * live patch.
  */
 export function buildGraphView(
-  graph: ResourceGraph,
-  objects: ReadonlyMap<string, KubernetesObject>,
-  { filters, expandedGroups, podGroupThreshold }: GraphViewOptions,
+  graph: TreeGraph,
+  {
+    filters,
+    expanded,
+    podGroupThreshold = POD_GROUP_THRESHOLD,
+    siblingGroupThreshold = SIBLING_GROUP_THRESHOLD,
+  }: GraphViewOptions,
   tree: ResourceTree = resourceTree(graph),
 ): GraphView {
-  const threshold = podGroupThreshold ?? POD_GROUP_THRESHOLD;
   const byId = new Map(graph.nodes.map(node => [node.id, node]));
   const { kindShown, matches, filtering } = resourceMatcher(filters);
   const hiddenCount = graph.nodes.filter(node => !kindShown(node)).length;
   const treeChildren = (id: string) => tree.children.get(id) ?? [];
 
   // Tree children, skipping over hidden kinds.
-  const shownChildren = (node: ResourceNode): string[] => {
+  const shownChildren = (node: TreeNode): string[] => {
     const out: string[] = [];
     const pending = [...treeChildren(node.id)].reverse();
     while (pending.length > 0) {
@@ -137,61 +161,125 @@ export function buildGraphView(
       kept.add(id);
     }
   }
-  const contextOnly = (node: ResourceNode) => filtering && !matches(node);
+  const contextOnly = (node: TreeNode) => filtering && !matches(node);
 
   // Roots: the tree's first, then nodes whose parents are all hidden.
-  const roots: string[] = [];
+  const keptRoots: string[] = [];
   const rootSeen = new Set<string>();
   for (const id of [...tree.roots, ...graph.nodes.map(node => node.id)]) {
     if (kept.has(id) && !parents.has(id) && !rootSeen.has(id)) {
       rootSeen.add(id);
-      roots.push(id);
+      keptRoots.push(id);
     }
   }
 
-  const nodes: ViewNode[] = [];
-  const representative = new Map<string, string>();
-  for (const node of graph.nodes) {
-    if (!kept.has(node.id)) continue;
-    const keptChildren = children.get(node.id)!.filter(id => kept.has(id));
-    const pods = keptChildren.filter(id => {
-      const child = byId.get(id)!;
-      return (
-        child.kind === 'Pod' &&
-        parents.get(id) === node.id &&
-        children.get(id)!.every(grandChild => !kept.has(grandChild))
-      );
-    });
-    let childIds = keptChildren;
-    if (pods.length > threshold && !expandedGroups.has(node.id)) {
-      const group = podGroup(node.id, pods, byId);
-      nodes.push(group);
-      for (const podId of pods) representative.set(podId, group.id);
-      const podSet = new Set(pods);
-      childIds = keptChildren.filter(id => !podSet.has(id));
-      childIds.splice(keptChildren.indexOf(pods[0]), 0, group.id);
+  // Siblings past the thresholds collapse into groups; what a group hides
+  // (its members and everything below them) is drawn as the group.
+  const groups = new Map<string, SiblingGroupViewNode>();
+  const grouped = (parentId: string | undefined, ids: string[]) => {
+    const byKind = new Map<string, string[]>();
+    for (const id of ids) {
+      const node = byId.get(id)!;
+      // Pods group only as leaves, as the pod groups always did.
+      if (
+        node.kind === 'Pod' &&
+        !node.group &&
+        children.get(id)!.some(grandChild => kept.has(grandChild))
+      )
+        continue;
+      const list = byKind.get(node.kind) ?? [];
+      list.push(id);
+      byKind.set(node.kind, list);
     }
-    // A pod may come after its owner, which has already grouped it.
-    if (!representative.has(node.id)) representative.set(node.id, node.id);
-    nodes.push({
-      type: 'resource',
-      id: node.id,
-      resource: node,
-      object: objects.get(node.id),
-      parentId: parents.get(node.id),
-      childIds,
-      context: contextOnly(node),
-    });
-  }
-  // Grouped pods are not nodes of the view.
-  const grouped = (id: string) => representative.get(id) !== id;
-  const visibleNodes = nodes.filter(
-    node => node.type === 'podGroup' || !grouped(node.id),
-  );
+    let shown = ids;
+    const hidden: Array<[member: string, group: string]> = [];
+    for (const [kind, members] of byKind) {
+      const threshold =
+        kind === 'Pod' ? podGroupThreshold : siblingGroupThreshold;
+      if (members.length <= threshold) continue;
+      const id = siblingGroupId(parentId, kind);
+      const inGroup = members.slice(expanded.get(id) ?? 0);
+      if (inGroup.length === 0) continue;
+      const { counts, status } = summarizeHealth(
+        inGroup.map(member => {
+          const node = byId.get(member)!;
+          return node.subtreeHealth
+            ? { status: node.subtreeHealth }
+            : node.health;
+        }),
+      );
+      const place = tree.places.get(inGroup[0]);
+      groups.set(id, {
+        type: 'siblings',
+        id,
+        parentId,
+        kind,
+        via: place && place.parentId === parentId ? place.via : 'owns',
+        childIds: [],
+        memberIds: inGroup,
+        total: members.length,
+        counts,
+        status: counts.none === inGroup.length ? undefined : status,
+      });
+      const inGroupSet = new Set(inGroup);
+      const at = shown.indexOf(inGroup[0]);
+      shown = shown.filter(child => !inGroupSet.has(child));
+      shown.splice(Math.min(at, shown.length), 0, id);
+      inGroup.forEach(member => hidden.push([member, id]));
+    }
+    return { shown, hidden };
+  };
+
+  // Down the view's tree, parents first: a node below a grouped one is
+  // drawn as its group (its edges go to the group).
+  const representative = new Map<string, string>();
+  const nodes: ViewNode[] = [];
+  const stack: Array<[id: string, hiddenBy?: string]> = [];
+  const push = ({ shown, hidden }: ReturnType<typeof grouped>) => {
+    for (let i = hidden.length - 1; i >= 0; i--) stack.push(hidden[i]);
+    for (let i = shown.length - 1; i >= 0; i--)
+      if (!groups.has(shown[i])) stack.push([shown[i]]);
+  };
+  const walk = () => {
+    while (stack.length > 0) {
+      const [id, hiddenBy] = stack.pop()!;
+      if (representative.has(id)) continue;
+      representative.set(id, hiddenBy ?? id);
+      const keptChildren = children.get(id)!.filter(child => kept.has(child));
+      if (hiddenBy !== undefined) {
+        for (let i = keptChildren.length - 1; i >= 0; i--)
+          stack.push([keptChildren[i], hiddenBy]);
+        continue;
+      }
+      const below = grouped(id, keptChildren);
+      const node = byId.get(id)!;
+      nodes.push({
+        type: 'resource',
+        id,
+        resource: node,
+        parentId: parents.get(id),
+        childIds: below.shown,
+        context: contextOnly(node),
+      });
+      push(below);
+    }
+  };
+  const top = grouped(undefined, keptRoots);
+  push(top);
+  walk();
+  // What the roots do not reach (a cycle of placements): drawn as roots.
+  const roots = [...top.shown];
+  for (const id of kept)
+    if (!representative.has(id)) {
+      roots.push(id);
+      stack.push([id]);
+      walk();
+    }
+  nodes.push(...groups.values());
 
   return {
-    nodes: visibleNodes,
-    edges: viewEdges(graph, tree, visibleNodes, representative),
+    nodes,
+    edges: viewEdges(graph, tree, nodes, representative),
     roots,
     matchCount,
     hiddenCount,
@@ -220,36 +308,25 @@ export function resourceMatcher(filters: ResourceFilters) {
   };
 }
 
-function podGroup(
-  ownerId: string,
-  podIds: string[],
-  byId: Map<string, ResourceNode>,
-): PodGroupViewNode {
-  // The engine's roll-up: counts per status, the worst of those with health.
-  const { counts, status } = summarizeHealth(
-    podIds.map(id => byId.get(id)!.health),
-  );
-  return {
-    type: 'podGroup',
-    id: podGroupId(ownerId),
-    parentId: ownerId,
-    childIds: [],
-    memberIds: podIds,
-    counts,
-    status: counts.none === podIds.length ? undefined : status,
-  };
-}
-
-export function podGroupId(ownerId: string): string {
-  return `${ownerId}#pods`;
+/** The id of the group of a parent's children of one kind (of roots of one kind). */
+export function siblingGroupId(
+  parentId: string | undefined,
+  kind: string,
+): string {
+  return `${parentId ?? ''}#${kind}`;
 }
 
 function viewEdges(
-  graph: ResourceGraph,
+  graph: TreeGraph,
   tree: ResourceTree,
   nodes: ViewNode[],
   representative: Map<string, string>,
 ): ViewEdge[] {
+  const groupVia = new Map(
+    nodes.flatMap(node =>
+      node.type === 'siblings' ? [[node.id, node.via] as const] : [],
+    ),
+  );
   const edges: ViewEdge[] = [];
   const seen = new Set<string>();
   const add = (
@@ -266,12 +343,13 @@ function viewEdges(
   // Tree edges first, so they draw beneath the cross-links.
   for (const node of nodes) {
     for (const childId of node.childIds) {
-      // Via a hidden kind or into a pod group, the link is still ownership.
+      // Via a hidden kind, the link is still ownership; into a group, its members'.
       const place = tree.places.get(childId);
       add(
         node.id,
         childId,
-        place?.parentId === node.id ? place.via : 'owns',
+        groupVia.get(childId) ??
+          (place?.parentId === node.id ? place.via : 'owns'),
         true,
       );
     }

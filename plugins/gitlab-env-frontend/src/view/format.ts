@@ -58,6 +58,18 @@ export function fieldValueText(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
+/**
+ * A node's status line as the graph and the drawer show it: the engine's
+ * words for the object (`statusWords`) and its age, like `kubectl get`.
+ */
+export function statusLine(
+  node: { status: readonly string[]; createdAt?: string },
+  now: number,
+): string {
+  const age = formatAge(node.createdAt, now);
+  return [...node.status, ...(age ? [age] : [])].join(' · ');
+}
+
 /** CPU in cores as kubectl top prints it: `250m`, or cores past one (`1.25`). */
 export function formatCpu(cores: number | undefined): string {
   if (cores === undefined) return '–';

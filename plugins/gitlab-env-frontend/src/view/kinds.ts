@@ -18,6 +18,16 @@ export const DEFAULT_HIDDEN_KINDS: ReadonlySet<string> = new Set([
 /** Pods of one owner collapse into a group node when there are more than this. */
 export const POD_GROUP_THRESHOLD = 5;
 
+/**
+ * Other siblings of one kind (a Kustomization's Deployments, roots of one
+ * kind) collapse into a group node, subtrees and all, past this many: a
+ * large environment opens as a few dozen boxes, not thousands.
+ */
+export const SIBLING_GROUP_THRESHOLD = 10;
+
+/** How many more siblings a click on their group shows. */
+export const GROUP_PAGE = 50;
+
 // ArgoCD's and kubectl's short names, shown above a node's name.
 const SHORT_NAMES: Record<string, string> = {
   Deployment: 'deploy',

@@ -14,6 +14,7 @@ import {
   WatchEvent,
 } from '../../types';
 import { counted } from '../summarizeGraphHealth';
+import { compareIds } from '../forestOrder';
 import { serviceSelector } from '../references';
 import { BUILTIN_RELATIONS, REFERENCE_LABELS, RelationSet } from '../relations';
 import { RelationContext } from '../relations/types';
@@ -61,11 +62,6 @@ export interface EngineOptions {
    * nothing will make them run again.
    */
   watch?: boolean;
-}
-
-function compareIds(a: string, b: string): number {
-  if (a < b) return -1;
-  return a > b ? 1 : 0;
 }
 
 function severityOf(node: ResourceNode): number {

@@ -1,6 +1,6 @@
 import { createApiRef } from '@backstage/core-plugin-api';
 import {
-  EnvironmentResourcesResponse,
+  EnvironmentTree,
   GitlabEnvError,
   LiveEnvironmentKey,
   LiveKindState,
@@ -20,15 +20,16 @@ export interface LiveConnection {
 }
 
 /**
- * What the tab holds of one followed environment: the last snapshot with
- * every patch since applied, how fresh it is, how the backend keeps each
- * kind current, and the error that stops it from being followed.
+ * What the tab holds of one followed environment: the compact tree of the
+ * last snapshot with every patch since applied (what the graph draws; the
+ * drawer asks for a whole object), how fresh it is, how the backend keeps
+ * each kind current, and the error that stops it from being followed.
  *
  * @public
  */
 export interface LiveEnvironmentState {
   connection: LiveConnection;
-  resources?: EnvironmentResourcesResponse;
+  tree?: EnvironmentTree;
   /** ISO time of the newest upstream data held (not of the last message). */
   dataAt?: string;
   /** Whether the backend's upstream watches are live or reconnecting. */

@@ -100,10 +100,12 @@ describe('GitlabEnvLiveClient', () => {
     ]);
     expect(streams[0].request.headers.get('authorization')).toBe('Bearer user');
     expect(streams[0].request.headers.get('accept')).toBe('text/event-stream');
+    // The compact tree the graph draws, not whole objects.
+    expect(url.searchParams.get('form')).toBe('tree');
 
     streams[0].send(prod.snapshot('2026-01-01T10:00:00Z'));
     streams[0].send(staging.snapshot());
-    await until(() => a.last()?.resources && b.last()?.resources);
+    await until(() => a.last()?.tree && b.last()?.tree);
     expect(a.last().connection.mode).toBe('live');
     expect(a.last().dataAt).toBe('2026-01-01T10:00:00Z');
 
@@ -115,11 +117,11 @@ describe('GitlabEnvLiveClient', () => {
       ),
     );
     await until(() => a.last().dataAt === '2026-01-01T10:00:05Z');
-    expect(a.last().resources!.health).toEqual(prod.engine.health());
-    expect(a.last().resources!.health.status).toBe('Degraded');
-    expect(a.last().resources!.graph.nodes).toEqual(prod.engine.graph().nodes);
+    expect(a.last().tree!.health).toEqual(prod.engine.health());
+    expect(a.last().tree!.health.status).toBe('Degraded');
+    expect(a.last().tree!.graph.nodes).toEqual(prod.expected().graph.nodes);
     // The other environment is untouched.
-    expect(b.last().resources!.health.status).toBe('Healthy');
+    expect(b.last().tree!.health.status).toBe('Healthy');
     expect(streams).toHaveLength(1);
   });
 
@@ -131,15 +133,15 @@ describe('GitlabEnvLiveClient', () => {
     stops.push(a.stop);
     await until(() => streams.length === 1);
     streams[0].send(prod.snapshot(), '41');
-    await until(() => a.last()?.resources);
+    await until(() => a.last()?.tree);
     streams[0].close();
     await until(() => a.last().connection.mode === 'reconnecting');
     await until(() => streams.length === 2);
     expect(streams[1].request.headers.get('last-event-id')).toBe('41');
     streams[1].send(podAdded(prod), '42');
-    await until(() => a.last().resources!.resources.length === 6);
+    await until(() => a.last().tree!.graph.nodes.length === 6);
     expect(a.last().connection.mode).toBe('live');
-    expect(a.last().resources!.graph.nodes.map(n => n.id)).toContain(
+    expect(a.last().tree!.graph.nodes.map(n => n.id)).toContain(
       '/Pod/shop/web-5d8f-c',
     );
   });
@@ -153,7 +155,7 @@ describe('GitlabEnvLiveClient', () => {
     stops.push(a.stop);
     await until(() => streams.length === 1);
     streams[0].send(prod.snapshot(), '41');
-    await until(() => a.last()?.resources);
+    await until(() => a.last()?.tree);
 
     const b = follow(live, staging);
     await until(() => streams.length === 2);
@@ -168,9 +170,9 @@ describe('GitlabEnvLiveClient', () => {
     streams[1].send(podAdded(prod), null);
     streams[1].send(staging.snapshot(), null);
     streams[1].send({ type: 'heartbeat', at: new Date().toISOString() }, '57');
-    await until(() => a.last().resources!.resources.length === 6);
-    await until(() => b.last()?.resources);
-    expect(a.last().resources!.graph.nodes).toEqual(prod.engine.graph().nodes);
+    await until(() => a.last().tree!.graph.nodes.length === 6);
+    await until(() => b.last()?.tree);
+    expect(a.last().tree!.graph.nodes).toEqual(prod.expected().graph.nodes);
 
     // Closing staging's card: production and nothing else, resumed.
     b.stop();
@@ -197,7 +199,7 @@ describe('GitlabEnvLiveClient', () => {
     const a = follow(live, prod);
     await until(() => streams.length === 1);
     streams[0].send(prod.snapshot(), '41');
-    await until(() => a.last()?.resources);
+    await until(() => a.last()?.tree);
 
     // useLiveEnvironments with a new key: every follow stops, then all
     // the keys are followed again.
@@ -205,7 +207,7 @@ describe('GitlabEnvLiveClient', () => {
     const again = follow(live, prod);
     const b = follow(live, staging);
     stops.push(again.stop, b.stop);
-    expect(again.last().resources).toEqual(a.last().resources);
+    expect(again.last().tree).toEqual(a.last().tree);
     await until(() => streams.length === 2);
     expect(paramsOf(streams[1]).getAll('resume')).toEqual([
       'component:default/storefront/production',
@@ -235,7 +237,7 @@ describe('GitlabEnvLiveClient', () => {
     streams[0].send(prod.snapshot(), null);
     streams[0].send(staging.snapshot(), null);
     streams[0].send({ type: 'heartbeat', at: new Date().toISOString() }, '41');
-    await until(() => a.last()?.resources && b.last()?.resources);
+    await until(() => a.last()?.tree && b.last()?.tree);
     streams[0].close();
     await until(() => streams.length === 2);
     expect(paramsOf(streams[1]).getAll('resume')).toHaveLength(2);
@@ -298,7 +300,7 @@ describe('GitlabEnvLiveClient', () => {
     await until(() => a.last()?.connection.mode === 'polling');
     expect(a.last().connection.reason).toMatch(/buffers event streams/);
     await until(() => reads >= 2);
-    expect(a.last().resources!.health).toEqual(prod.engine.health());
+    expect(a.last().tree!.health).toEqual(prod.engine.health());
     expect(a.last().dataAt).toBe('2026-01-01T09:00:00Z');
     expect(streams).toHaveLength(1);
   });
@@ -321,7 +323,7 @@ describe('GitlabEnvLiveClient', () => {
     stops.push(a.stop);
     await until(() => streams.length === 1);
     streams[0].send(prod.snapshot(), '41');
-    await until(() => a.last()?.resources);
+    await until(() => a.last()?.tree);
     streams[0].close();
     // The second stream stays silent: the tab polls, then streams again.
     await until(() => a.last().connection.mode === 'polling');
@@ -368,7 +370,7 @@ describe('GitlabEnvLiveClient', () => {
     );
     const a = follow(client(), prod);
     stops.push(a.stop);
-    await until(() => a.last()?.resources);
+    await until(() => a.last()?.tree);
     expect(a.last().connection).toEqual({
       mode: 'polling',
       reason: 'the backend does not serve live updates (HTTP 404)',
@@ -399,7 +401,7 @@ describe('GitlabEnvLiveClient', () => {
     );
     const a = follow(client(), prod);
     stops.push(a.stop);
-    await until(() => a.last()?.resources);
+    await until(() => a.last()?.tree);
     expect(a.last().connection).toEqual({
       mode: 'polling',
       reason:
@@ -420,7 +422,7 @@ describe('GitlabEnvLiveClient', () => {
       new URL(streams[0].request.url).searchParams.get('environment'),
     ).toBe('component:default/storefront/production');
     streams[0].send(prod.snapshot());
-    await until(() => a.last()?.resources);
+    await until(() => a.last()?.tree);
   });
 
   it('reports an environment the stream refuses, keeps the others, and closes the stream when nothing is followed', async () => {

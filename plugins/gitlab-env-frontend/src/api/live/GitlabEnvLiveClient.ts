@@ -2,7 +2,8 @@ import { parseEntityRef, stringifyEntityRef } from '@backstage/catalog-model';
 import { DiscoveryApi, FetchApi } from '@backstage/core-plugin-api';
 import {
   LiveEnvironmentKey,
-  LiveMessage,
+  LiveTreeMessage,
+  TreeReader,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { GitlabEnvApi } from '../GitlabEnvApi';
 import { GitlabEnvApiError } from '../GitlabEnvApiError';
@@ -47,6 +48,8 @@ interface Followed {
   /** Listeners that want the environment read when polling. */
   pollers: number;
   state: LiveEnvironmentState;
+  /** Reads the stream's tree: its snapshot, then each patch. */
+  reader: TreeReader;
   /** The data is a stream's snapshot with every later message of that stream applied. */
   streamed: boolean;
   /**
@@ -128,6 +131,7 @@ export class GitlabEnvLiveClient implements GitlabEnvLiveApi {
         listeners: new Set(),
         pollers: 0,
         state: initialLiveState(this.connection),
+        reader: new TreeReader(),
         streamed: false,
         held: false,
       };
@@ -139,8 +143,7 @@ export class GitlabEnvLiveClient implements GitlabEnvLiveApi {
     const followed = entry;
     followed.listeners.add(listener);
     if (poll) followed.pollers++;
-    if (followed.state.resources || followed.state.error)
-      listener(followed.state);
+    if (followed.state.tree || followed.state.error) listener(followed.state);
     return () => {
       if (!followed.listeners.delete(listener)) return;
       if (poll) followed.pollers--;
@@ -255,9 +258,10 @@ export class GitlabEnvLiveClient implements GitlabEnvLiveApi {
   }
 
   /**
-   * Reads one stream of `entries`: those held up to `lastEventId` are
-   * named in `resume` (the backend replays what they missed), the others
-   * in `environment` (they get a snapshot).
+   * Reads one stream of `entries` in the tree form (what the graph draws):
+   * those held up to `lastEventId` are named in `resume` (the backend
+   * replays what they missed), the others in `environment` (they get a
+   * snapshot).
    */
   private async readStream(
     entries: Followed[],
@@ -266,12 +270,13 @@ export class GitlabEnvLiveClient implements GitlabEnvLiveApi {
   ) {
     const baseUrl = await this.discoveryApi.getBaseUrl('gitlab-env');
     const resuming = this.lastEventId !== undefined;
-    const query = entries
-      .map(entry => {
+    const query = [
+      ...entries.map(entry => {
         const param = resuming && entry.held ? 'resume' : 'environment';
         return `${param}=${encodeURIComponent(keyString(entry.key))}`;
-      })
-      .join('&');
+      }),
+      'form=tree',
+    ].join('&');
     const headers: Record<string, string> = { accept: 'text/event-stream' };
     if (resuming && entries.some(entry => entry.held))
       headers['last-event-id'] = this.lastEventId!;
@@ -362,11 +367,11 @@ export class GitlabEnvLiveClient implements GitlabEnvLiveApi {
       if (this.followed.get(id) !== entry) return;
       this.update(
         entry,
-        applyLiveMessage(entry.state, {
-          type: 'snapshot',
-          key: entry.key,
-          resources,
-        }),
+        applyLiveMessage(
+          entry.state,
+          { type: 'read', resources },
+          entry.reader,
+        ),
       );
     } catch (error) {
       if (this.followed.get(id) !== entry) return;
@@ -382,7 +387,7 @@ export class GitlabEnvLiveClient implements GitlabEnvLiveApi {
   private deliver(entry: Followed, message: LiveEnvironmentMessage) {
     let next: LiveEnvironmentState;
     try {
-      next = applyLiveMessage(entry.state, message);
+      next = applyLiveMessage(entry.state, message, entry.reader);
     } catch {
       // A patch that does not fit what is held (a malformed message): the
       // held data stays, and the next stream sends a snapshot.
@@ -454,7 +459,7 @@ const MESSAGE_TYPES = new Set([
 ]);
 
 /** The message of an event's data; undefined for what is not one (an untrusted stream). */
-function parseMessage(data: string): LiveMessage | undefined {
+function parseMessage(data: string): LiveTreeMessage | undefined {
   try {
     const message = JSON.parse(data);
     if (
@@ -468,7 +473,7 @@ function parseMessage(data: string): LiveMessage | undefined {
       if (typeof key?.entityRef !== 'string' || typeof key?.slug !== 'string')
         return undefined;
     }
-    return message as LiveMessage;
+    return message as LiveTreeMessage;
   } catch {
     return undefined;
   }

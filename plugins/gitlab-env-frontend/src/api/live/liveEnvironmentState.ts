@@ -2,16 +2,19 @@ import {
   EnvironmentResourcesResponse,
   GITLAB_ENV_ERROR_CODES,
   GitlabEnvError,
-  LiveMessage,
-  applyResourceGraphPatch,
+  LiveTreeMessage,
+  TreeReader,
+  environmentTree,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { LiveConnection, LiveEnvironmentState } from './GitlabEnvLiveApi';
 
-/** A message about one environment (every type but the heartbeat). */
-export type LiveEnvironmentMessage = Exclude<
-  LiveMessage,
-  { type: 'heartbeat' }
->;
+/**
+ * A message about one environment (every type but the heartbeat), or a
+ * read's answer when the tab polls.
+ */
+export type LiveEnvironmentMessage =
+  | Exclude<LiveTreeMessage, { type: 'heartbeat' }>
+  | { type: 'read'; resources: EnvironmentResourcesResponse };
 
 export function initialLiveState(
   connection: LiveConnection,
@@ -21,32 +24,41 @@ export function initialLiveState(
 
 /**
  * The state after a message of its environment. A snapshot replaces the
- * data; a patch is applied to it with the engine's own function (the page
- * never derives health), and one that arrives before any snapshot is
- * dropped: the stream sends a snapshot whenever it cannot resume.
+ * tree (read by the engine's TreeReader, which each patch of the stream
+ * then updates: the page never derives what the tree holds), and a patch
+ * that arrives before any snapshot is dropped: the stream sends a snapshot
+ * whenever it cannot resume. A read (polling) becomes the tree the engine
+ * computes of it. A malformed patch throws and leaves the state as it was.
  */
 export function applyLiveMessage(
   state: LiveEnvironmentState,
   message: LiveEnvironmentMessage,
+  reader: TreeReader,
 ): LiveEnvironmentState {
   switch (message.type) {
-    case 'snapshot':
+    case 'snapshot': {
+      const tree = reader.read(message.tree);
       return {
         ...state,
-        resources: message.resources,
+        tree,
+        dataAt: tree.fetchedAt,
+        error: undefined,
+        pollError: undefined,
+      };
+    }
+    case 'read':
+      return {
+        ...state,
+        tree: environmentTree(message.resources),
         dataAt: message.resources.fetchedAt,
         error: undefined,
         pollError: undefined,
       };
     case 'patch': {
-      if (!state.resources) return state;
-      const resources = applyResourceGraphPatch(state.resources, message.patch);
+      if (!state.tree) return state;
       return {
         ...state,
-        resources:
-          message.driftedCount === undefined
-            ? resources
-            : withDriftedCount(resources, message.driftedCount),
+        tree: reader.apply(message.patch),
         dataAt: newest(state.dataAt, message.dataAt),
       };
     }
@@ -56,19 +68,15 @@ export function applyLiveMessage(
         upstream: message.upstream,
         kinds: message.kinds,
       };
-      const { resources } = state;
+      const { tree } = state;
       if (
-        !resources ||
-        JSON.stringify(message.narrowed) ===
-          JSON.stringify(resources.scope.narrowed)
+        !tree ||
+        JSON.stringify(message.narrowed) === JSON.stringify(tree.scope.narrowed)
       )
         return next;
       return {
         ...next,
-        resources: {
-          ...resources,
-          scope: { ...resources.scope, narrowed: message.narrowed },
-        },
+        tree: { ...tree, scope: { ...tree.scope, narrowed: message.narrowed } },
       };
     }
     case 'error':
@@ -76,19 +84,6 @@ export function applyLiveMessage(
     default:
       return state;
   }
-}
-
-/** The backend's new count of drifted objects (0: none, so no count). */
-function withDriftedCount(
-  resources: EnvironmentResourcesResponse,
-  driftedCount: number,
-): EnvironmentResourcesResponse {
-  const { driftedCount: _, ...environment } = resources.environment;
-  return {
-    ...resources,
-    environment:
-      driftedCount > 0 ? { ...environment, driftedCount } : environment,
-  };
 }
 
 function newest(a: string | undefined, b: string): string {

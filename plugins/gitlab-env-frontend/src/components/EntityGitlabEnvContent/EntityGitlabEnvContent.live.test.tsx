@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setupServer } from 'msw/node';
 import { HttpResponse, http } from 'msw';
@@ -10,6 +10,7 @@ import {
   BASE_URL,
   ENTITY_URL,
   addressQuery,
+  objectRoute,
   renderTab,
 } from '../../__testUtils__/renderTab';
 import {
@@ -42,7 +43,10 @@ function engines() {
 function serve(options: { resources?: boolean } = {}) {
   const streams: TestLiveStream[] = [];
   const envs = engines();
+  // The drawer's object: the backend's live store, the engine's state.
+  const objects: string[] = [];
   server.use(
+    objectRoute(slug => envs.get(slug)?.resources(), objects),
     http.get(`${ENTITY_URL}/environments`, () =>
       HttpResponse.json({
         entityRef: 'component:default/storefront',
@@ -71,7 +75,7 @@ function serve(options: { resources?: boolean } = {}) {
   const snapshots = (stream: TestLiveStream, dataAt?: string) => {
     for (const env of envs.values()) stream.send(env.snapshot(dataAt));
   };
-  return { streams, envs, snapshots };
+  return { streams, envs, snapshots, objects };
 }
 
 async function openProductionLive() {
@@ -164,6 +168,37 @@ describe('EntityGitlabEnvContent, live', () => {
     ).toBeInTheDocument();
     // Nothing was read again: the patch did it.
     expect(placeOf(panel, deployment)).toBe(before[1]);
+  });
+
+  it("opens a node's drawer with the object the backend's live store holds, asked when the drawer opens and again when the node changes", async () => {
+    const { panel, stream, envs, objects } = await openProductionLive();
+    const prod = envs.get('production')!;
+    const podA = '/Pod/shop/web-5d8f-a';
+    // The tree the page holds has no object: nothing was asked yet.
+    expect(objects).toEqual([]);
+
+    fireEvent.click(within(panel).getByText('web-5d8f-a'));
+    const drawer = await screen.findByRole('dialog', {
+      name: 'Pod web-5d8f-a',
+    });
+    await userEvent.click(
+      await within(drawer).findByRole('tab', { name: 'YAML' }),
+    );
+    await waitFor(() => expect(drawer).toHaveTextContent('kind: Pod'));
+    expect(drawer).not.toHaveTextContent('CrashLoopBackOff');
+    expect(objects).toEqual([podA]);
+
+    // A live change of the node: the drawer shows the store's new object.
+    stream.send(
+      prod.patch({
+        type: 'MODIFIED',
+        object: crashLooping(prod.object('Pod', 'web-5d8f-a')),
+      }),
+    );
+    await waitFor(() =>
+      expect(drawer).toHaveTextContent('reason: CrashLoopBackOff'),
+    );
+    expect(objects).toEqual([podA, podA]);
   });
 
   it('says when it reconnects and why, and when the backend polls a kind because of the watch cap or while it has no objects', async () => {

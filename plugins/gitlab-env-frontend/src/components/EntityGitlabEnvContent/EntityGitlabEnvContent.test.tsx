@@ -24,6 +24,7 @@ import {
   ENTITY_URL,
   addressQuery,
   noLiveUpdates,
+  objectRoute,
   renderTab,
 } from '../../__testUtils__/renderTab';
 import { ERROR_CATALOG } from '../errors/errorCatalog';
@@ -62,16 +63,22 @@ function errorBody(code: GitlabEnvErrorCode, hint?: string) {
   };
 }
 
-function serveShop({ requests }: { requests?: string[] } = {}) {
+const shopOf = (slug: string) =>
+  shopResources(ENVIRONMENTS.find(e => e.slug === slug)!);
+
+function serveShop({
+  requests,
+  objects,
+}: { requests?: string[]; objects?: string[] } = {}) {
   server.use(
     http.get(`${ENTITY_URL}/environments`, ({ request }) => {
       requests?.push(request.url);
       return HttpResponse.json(environmentsResponse());
     }),
-    http.get(`${ENTITY_URL}/environments/:slug/resources`, ({ params }) => {
-      const env = ENVIRONMENTS.find(e => e.slug === params.slug)!;
-      return HttpResponse.json(shopResources(env));
-    }),
+    http.get(`${ENTITY_URL}/environments/:slug/resources`, ({ params }) =>
+      HttpResponse.json(shopOf(String(params.slug))),
+    ),
+    objectRoute(shopOf, objects),
   );
 }
 
@@ -92,6 +99,7 @@ function serveShopWithGenericIngress() {
       };
       return HttpResponse.json(response);
     }),
+    objectRoute(shopOf),
   );
 }
 
@@ -365,7 +373,7 @@ describe('EntityGitlabEnvContent', () => {
     // The Deployment and its ReplicaSet.
     expect(within(panel).getAllByText('3/3 ready · 60m')).toHaveLength(2);
     // 7 api pods > 5: one group node with counts per status.
-    const group = within(panel).getByText('7 pods');
+    const group = within(panel).getByText('7 Pods');
     expect(within(panel).queryByText('api-7c9b-3')).not.toBeInTheDocument();
     const groupNode = group.closest('.react-flow__node') as HTMLElement;
     expect(within(groupNode).getByLabelText('1 Degraded')).toBeInTheDocument();
@@ -373,7 +381,7 @@ describe('EntityGitlabEnvContent', () => {
 
     fireEvent.click(group);
     expect(await within(panel).findByText('api-7c9b-3')).toBeInTheDocument();
-    expect(within(panel).queryByText('7 pods')).not.toBeInTheDocument();
+    expect(within(panel).queryByText('7 Pods')).not.toBeInTheDocument();
     expect(
       within(panel).getByText(
         'CrashLoopBackOff · 0/1 ready · 12 restarts · 60m',
@@ -436,7 +444,7 @@ describe('EntityGitlabEnvContent', () => {
   it('opens the drawer of a node with its health, kubectl commands, events and YAML', async () => {
     serveShop();
     const panel = await openProduction();
-    fireEvent.click(await within(panel).findByText('7 pods'));
+    fireEvent.click(await within(panel).findByText('7 Pods'));
     fireEvent.click(await within(panel).findByText('api-7c9b-3'));
 
     const drawer = await screen.findByRole('dialog', {
@@ -459,7 +467,8 @@ describe('EntityGitlabEnvContent', () => {
     expect(chain).toHaveTextContent(
       'Deployment/api›ReplicaSet/api-7c9b›Pod/api-7c9b-3',
     );
-    expect(within(drawer).getByText('app=api')).toBeInTheDocument();
+    // The object, asked when the drawer opens.
+    expect(await within(drawer).findByText('app=api')).toBeInTheDocument();
 
     await userEvent.click(
       within(drawer).getByRole('tab', { name: 'Events (1)' }),
@@ -507,7 +516,7 @@ describe('EntityGitlabEnvContent', () => {
   it('opens nodes from the keyboard', async () => {
     serveShop();
     const panel = await openProduction();
-    const group = (await within(panel).findByText('7 pods')).closest(
+    const group = (await within(panel).findByText('7 Pods')).closest(
       '.react-flow__node',
     ) as HTMLElement;
     expect(group).toHaveAttribute('tabindex', '0');
@@ -538,7 +547,7 @@ describe('EntityGitlabEnvContent', () => {
     );
     await userEvent.type(within(panel).getByLabelText('Name'), 'web');
     await waitFor(() =>
-      expect(within(panel).queryByText('7 pods')).not.toBeInTheDocument(),
+      expect(within(panel).queryByText('7 Pods')).not.toBeInTheDocument(),
     );
     expect(within(panel).getByText('web-5d8f-1')).toBeInTheDocument();
   });

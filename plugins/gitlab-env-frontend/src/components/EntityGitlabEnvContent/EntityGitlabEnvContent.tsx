@@ -9,7 +9,7 @@ import { useApi } from '@backstage/core-plugin-api';
 import { useEntity } from '@backstage/plugin-catalog-react';
 import {
   EntityEnvironmentsResponse,
-  EnvironmentResourcesResponse,
+  EnvironmentTree,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
@@ -175,7 +175,7 @@ function EnvironmentsView({
   );
   const liveStates = useLiveEnvironments(liveKeys, paused);
   const resources = useMemo(() => {
-    const entries = new Map<string, Polled<EnvironmentResourcesResponse>>();
+    const entries = new Map<string, Polled<EnvironmentTree>>();
     for (const key of liveKeys) {
       const polled = polledOf(liveStates.get(liveKey(key)));
       if (polled) entries.set(key.slug, polled);

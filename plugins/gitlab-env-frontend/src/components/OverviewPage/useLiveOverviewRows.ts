@@ -58,7 +58,7 @@ export function withLiveHealth(
     const state = states.get(
       liveKey({ entityRef: row.entityRef, slug: row.environment.slug }),
     );
-    const health = state?.resources?.health;
+    const health = state?.tree?.health;
     if (!health || health === row.health) return row;
     return { ...row, health, pending: false };
   });

@@ -30,6 +30,10 @@ import {
 import { EntityGitlabEnvContent } from '../EntityGitlabEnvContent';
 import { StaleNamespacesOverview } from './StaleNamespacesOverview';
 
+// Renders the whole access page against msw: on a loaded 2-core machine
+// the first render alone can pass jest's 5 s default.
+jest.setTimeout(20_000);
+
 const server = setupServer();
 registerMswTestHooks(server);
 

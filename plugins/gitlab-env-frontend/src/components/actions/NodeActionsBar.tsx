@@ -5,7 +5,10 @@ import Typography from '@mui/material/Typography';
 import { ACTION_TEXT } from './actionText';
 import { OfferedAction } from './useNodeActions';
 
-/** The drawer's action buttons: those denied are disabled, with the reason beside them. */
+/**
+ * The drawer's action buttons: those denied are disabled, with the reason
+ * beside them (once for the actions one reason denies).
+ */
 export function NodeActionsBar({
   offered,
   onChoose,
@@ -14,7 +17,14 @@ export function NodeActionsBar({
   onChoose: (action: OfferedAction['action']) => void;
 }) {
   if (offered.length === 0) return null;
-  const denied = offered.filter(o => !o.allowed && o.reason);
+  const denied = new Map<string, string[]>();
+  for (const { action, allowed, reason } of offered) {
+    if (allowed || !reason) continue;
+    denied.set(reason, [
+      ...(denied.get(reason) ?? []),
+      ACTION_TEXT[action].label,
+    ]);
+  }
   return (
     <Box component="section" aria-label="Actions">
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
@@ -31,16 +41,16 @@ export function NodeActionsBar({
           </Button>
         ))}
       </Box>
-      {denied.length > 0 ? (
+      {denied.size > 0 ? (
         <Box component="ul" sx={{ m: 0, mt: 0.5, pl: 2 }}>
-          {denied.map(({ action, reason }) => (
+          {[...denied].map(([reason, labels]) => (
             <Typography
               component="li"
               variant="caption"
               color="text.secondary"
-              key={action}
+              key={reason}
             >
-              {ACTION_TEXT[action].label}: {reason}
+              {labels.join(', ')}: {reason}
             </Typography>
           ))}
         </Box>

@@ -1,8 +1,7 @@
 import * as React from 'react';
 import {
-  KubernetesObject,
-  ResourceGraph,
-  ResourceNode,
+  TreeGraph,
+  TreeNode,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
@@ -21,21 +20,19 @@ export function NodeContextMenu({
   node,
   position,
   graph,
-  objects,
   onOpenDetails,
   onOpenLogs,
   onClose,
 }: {
-  node?: ResourceNode;
+  node?: TreeNode;
   /** Where the menu opens; undefined once closed. */
   position?: { top: number; left: number };
-  graph: ResourceGraph;
-  objects: ReadonlyMap<string, KubernetesObject>;
+  graph: TreeGraph;
   onOpenDetails: (id: string) => void;
   onOpenLogs: (id: string) => void;
   onClose: () => void;
 }) {
-  const actions = useNodeActions(node, graph, objects);
+  const actions = useNodeActions(node, graph);
   return (
     <>
       <Menu

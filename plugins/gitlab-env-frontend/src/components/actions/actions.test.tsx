@@ -19,6 +19,7 @@ import {
 import {
   ENTITY_URL,
   noLiveUpdates,
+  objectRoute,
   renderTab,
 } from '../../__testUtils__/renderTab';
 
@@ -54,6 +55,7 @@ function serve({
       calls.resources += 1;
       return HttpResponse.json(resources);
     }),
+    objectRoute(() => resources),
     allowedRoute(denied),
     // The environment names no Flux resource: no repository comparison.
     http.get(`${ENV_URL}/desired`, () => HttpResponse.json({})),
@@ -114,7 +116,7 @@ describe('actions on an environment’s objects', () => {
   it('deletes a pod after a confirmation that names it, says what happens and shows the kubectl command', async () => {
     const calls = serve();
     const dialog = await openAction('Pod', 'api-7c9b-3', 'Delete pod', {
-      expand: '7 pods',
+      expand: '7 Pods',
     });
     expect(dialog).toHaveTextContent(
       /In namespace shop: Kubernetes stops pod api-7c9b-3/,
@@ -157,7 +159,7 @@ describe('actions on an environment’s objects', () => {
           'Your permission policy does not allow deleting pods of storefront.',
       },
     });
-    await openNode('Pod', 'api-7c9b-3', { expand: '7 pods' });
+    await openNode('Pod', 'api-7c9b-3', { expand: '7 Pods' });
     const drawer = await screen.findByRole('dialog', {
       name: 'Pod api-7c9b-3',
     });
@@ -353,6 +355,65 @@ describe('actions on an environment’s objects', () => {
     );
     await screen.findByText('Did workload.restart on web.');
     expect(calls.actions).toHaveLength(1);
+  });
+
+  it("shows the actions on an object the environment does not own disabled, with the backend's reason, in the drawer and the menu", async () => {
+    const reason =
+      'It carries the deploy-board marker of another project (acme/other).';
+    const resources = shopResources();
+    resources.graph.nodes.find(
+      n => n.kind === 'Deployment' && n.name === 'web',
+    )!.readOnly = reason;
+    serve({ resources });
+    // Sees what the tab asks, then lets serve's route answer.
+    const asked: string[] = [];
+    server.use(
+      http.post(
+        `${ENTITY_URL}/environments/:slug/actions/allowed`,
+        async ({ request }) => {
+          const body = (await request.clone().json()) as {
+            targets: Array<{ name: string }>;
+          };
+          asked.push(...body.targets.map(t => t.name));
+          return undefined;
+        },
+      ),
+    );
+    const panel = await openNode('Deployment', 'web');
+    const drawer = await screen.findByRole('dialog', {
+      name: 'Deployment web',
+    });
+    const actions = within(drawer).getByRole('region', { name: 'Actions' });
+    for (const name of ['Restart', 'Scale', 'Roll back…'])
+      expect(within(actions).getByRole('button', { name })).toBeDisabled();
+    // One reason, said once for the actions it denies.
+    expect(actions).toHaveTextContent(`Restart, Scale, Roll back…: ${reason}`);
+
+    fireEvent.contextMenu(await findNode(panel, 'Deployment', 'web'));
+    const menu = await screen.findByRole('menu', {
+      name: 'Actions of Deployment web',
+    });
+    for (const name of [/^Restart/, /^Scale/, /^Roll back/]) {
+      const item = within(menu).getByRole('menuitem', { name });
+      expect(item).toHaveAttribute('aria-disabled', 'true');
+      expect(item).toHaveTextContent(reason);
+    }
+    // Nothing to ask the backend: the tree says why.
+    expect(asked).not.toContain('web');
+  });
+
+  it('says why in the drawer of an object the environment does not own that offers no action', async () => {
+    const reason = 'It is in the agent’s namespace gitlab-agent.';
+    const resources = shopResources();
+    resources.graph.nodes.find(
+      n => n.kind === 'Service' && n.name === 'web',
+    )!.readOnly = reason;
+    serve({ resources });
+    await openNode('Service', 'web');
+    const drawer = await screen.findByRole('dialog', { name: 'Service web' });
+    expect(
+      within(drawer).getByText(`Read-only here: ${reason}`),
+    ).toBeInTheDocument();
   });
 
   it('opens the node menu from the keyboard too', async () => {

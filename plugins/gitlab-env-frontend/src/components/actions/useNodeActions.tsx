@@ -4,8 +4,8 @@ import {
   EnvironmentAction,
   EnvironmentActionResponse,
   KubernetesObject,
-  ResourceGraph,
-  ResourceNode,
+  TreeGraph,
+  TreeNode,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import Alert from '@mui/material/Alert';
 import Snackbar from '@mui/material/Snackbar';
@@ -28,23 +28,31 @@ export interface OfferedAction {
 /**
  * The actions one node offers with what the user may do, the confirmation
  * dialog of the chosen one, and the result once it ran (the environment is
- * read again right after a write). Shared by the drawer and the graph's menu.
+ * read again right after a write). Shared by the drawer (which passes the
+ * object it read) and the graph's menu (whose dialog reads it). A node the
+ * environment does not own (`readOnly`, from the backend's ownership rule)
+ * offers its actions disabled with that reason at once, without asking
+ * the backend what the user may do: it refuses them all for that reason.
  */
 export function useNodeActions(
-  node: ResourceNode | undefined,
-  graph: ResourceGraph,
-  objects: ReadonlyMap<string, KubernetesObject>,
+  node: TreeNode | undefined,
+  graph: TreeGraph,
+  object?: KubernetesObject,
 ) {
   const scope = useEnvironmentScope();
   const target = node && scope ? actionTargetOf(node) : undefined;
-  const object = node ? objects.get(node.id) : undefined;
-  const { decisions, loading, error } = useAllowedActions(target);
+  const readOnly = node?.readOnly;
+  const { decisions, loading, error } = useAllowedActions(
+    readOnly ? undefined : target,
+  );
   const [chosen, setChosen] = useState<EnvironmentAction>();
   const [result, setResult] = useState<EnvironmentActionResponse>();
 
   const offered: OfferedAction[] = target
-    ? offeredActions(target, object).map(action =>
-        decide(action, decisions, loading, error),
+    ? offeredActions(target, node!).map(action =>
+        readOnly
+          ? { action, allowed: false, reason: readOnly }
+          : decide(action, decisions, loading, error),
       )
     : [];
   const done = (response: EnvironmentActionResponse) => {
@@ -58,11 +66,10 @@ export function useNodeActions(
         <ActionDialog
           action={chosen}
           target={target}
+          node={node}
           object={object}
           autoscaler={
-            chosen === 'workload.scale'
-              ? autoscalerOf(node, graph, objects)
-              : undefined
+            chosen === 'workload.scale' ? autoscalerOf(node, graph) : undefined
           }
           onClose={() => setChosen(undefined)}
           onDone={done}
@@ -89,7 +96,9 @@ export function useNodeActions(
     offered,
     loading,
     /** Whether the user may read this Pod's logs, and why not; undefined for other kinds. */
-    logs: decisions?.['pod.logs'],
+    logs: readOnly
+      ? { allowed: false, reason: readOnly }
+      : decisions?.['pod.logs'],
     choose: setChosen,
     elements,
   };

@@ -2,13 +2,11 @@ import * as React from 'react';
 import { useMemo, useState } from 'react';
 import { CodeSnippet } from '@backstage/core-components';
 import {
-  GitOpsView,
   KubernetesObject,
   ResourceEventSummary,
-  ResourceGraph,
-  ResourceNode,
   ResourceTree,
-  resourceEvents,
+  TreeGraph,
+  TreeNode,
   treePath,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import Alert from '@mui/material/Alert';
@@ -17,6 +15,7 @@ import Chip from '@mui/material/Chip';
 import Drawer from '@mui/material/Drawer';
 import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
+import Skeleton from '@mui/material/Skeleton';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
@@ -25,9 +24,8 @@ import { stringify } from 'yaml';
 import { HealthOriginHint } from '../health/HealthOriginHint';
 import { HealthIcon, healthColor } from '../health/healthStyle';
 import { KindIcon } from '../graph/KindIcon';
-import { describeResource } from '../../view/describeResource';
 import { kubectlCommands } from '../../view/kubectl';
-import { formatAge } from '../../view/format';
+import { formatAge, statusLine } from '../../view/format';
 import { FluxDrawerSection } from '../gitops';
 import { useDesiredState } from '../gitops/useDesiredState';
 import { CommandList } from '../text/CommandBlock';
@@ -39,18 +37,17 @@ import { ResourceLogs, hasLogs } from '../logs/ResourceLogs';
 import { UsagePanel, USAGE_KINDS } from '../usage';
 import { MessageText } from '../text/MessageText';
 import { WarningChip } from '../text/WarningChip';
+import { GitlabEnvErrorPanel } from '../errors/GitlabEnvErrorPanel';
+import {
+  EnvironmentObjectState,
+  useEnvironmentObject,
+} from './useEnvironmentObject';
 
 export interface ResourceDrawerProps {
-  node?: ResourceNode;
-  graph: ResourceGraph;
+  node?: TreeNode;
+  graph: TreeGraph;
   /** The tree the graph view draws (`resourceTree`): the chain follows it. */
   tree: ResourceTree;
-  /** The object of each node, by node id. */
-  objects: ReadonlyMap<string, KubernetesObject>;
-  /** Every object read, Events included. */
-  resources: readonly KubernetesObject[];
-  /** Flux sync, history and drift, when the environment has them. */
-  gitops?: GitOpsView;
   onSelect: (resourceId: string) => void;
   onClose: () => void;
   now: number;
@@ -60,7 +57,11 @@ export interface ResourceDrawerProps {
 
 export type DrawerTab = 'summary' | 'events' | 'yaml' | 'logs' | 'usage';
 
-/** Everything about one resource: summary, events, YAML and the kubectl to see it. */
+/**
+ * Everything about one resource: summary, events, YAML and the kubectl to
+ * see it. What the tree holds shows at once; the object, its Events and
+ * what GitOps says of it are asked of the backend when the drawer opens.
+ */
 export function ResourceDrawer(props: ResourceDrawerProps) {
   const { node, onClose } = props;
   return (
@@ -83,14 +84,11 @@ function DrawerBody({
   node,
   graph,
   tree,
-  objects,
-  resources,
-  gitops,
   onSelect,
   onClose,
   now,
   initialTab,
-}: ResourceDrawerProps & { node: ResourceNode }) {
+}: ResourceDrawerProps & { node: TreeNode }) {
   const logs = hasLogs(node);
   const scope = useEnvironmentScope();
   // Usage needs the environment (the live tab's scope) and pods to sum.
@@ -98,13 +96,11 @@ function DrawerBody({
   const [tab, setTab] = useState<DrawerTab>(
     initialTab === 'logs' && !logs ? 'summary' : initialTab ?? 'summary',
   );
-  const actions = useNodeActions(node, graph, objects);
-  const repository = useDesiredState(node, gitops, objects);
-  const object = objects.get(node.id);
-  const events = useMemo(
-    () => resourceEvents(node, resources),
-    [node, resources],
-  );
+  const details = useEnvironmentObject(node);
+  const object = details.value?.object;
+  const events = details.value?.events;
+  const actions = useNodeActions(node, graph, object);
+  const repository = useDesiredState(node, graph);
   const yaml = useMemo(
     () => (object ? stringify(object, { lineWidth: 0 }) : ''),
     [object],
@@ -139,6 +135,12 @@ function DrawerBody({
           >
             {node.name}
           </Typography>
+          {/* With actions, their bar says why they are disabled. */}
+          {node.readOnly && actions.offered.length === 0 ? (
+            <Typography variant="caption" color="text.secondary">
+              Read-only here: {node.readOnly}
+            </Typography>
+          ) : null}
         </Box>
         <IconButton
           aria-label="Close"
@@ -170,17 +172,21 @@ function DrawerBody({
         }}
       >
         <Tab label="Summary" value="summary" />
-        <Tab label={`Events (${events.length})`} value="events" />
+        <Tab
+          label={events ? `Events (${events.length})` : 'Events'}
+          value="events"
+        />
         <Tab label="YAML" value="yaml" disabled={!object} />
         {logs ? <Tab label="Logs" value="logs" /> : null}
         {usage ? <Tab label="Usage" value="usage" /> : null}
       </Tabs>
       <Box sx={{ p: 2, overflow: 'auto', flexGrow: 1 }}>
-        {tab === 'summary' && gitops ? (
+        {tab !== 'logs' ? <DetailsState details={details} /> : null}
+        {tab === 'summary' && details.value ? (
           <Box sx={{ mb: 2.5 }}>
             <FluxDrawerSection
               node={node}
-              gitops={gitops}
+              gitops={details.value.gitops}
               desired={repository.diff}
               desiredNote={repository.note}
               onSelect={onSelect}
@@ -198,7 +204,9 @@ function DrawerBody({
             now={now}
           />
         ) : null}
-        {tab === 'events' ? <EventList events={events} now={now} /> : null}
+        {tab === 'events' && events ? (
+          <EventList events={events} now={now} />
+        ) : null}
         {tab === 'usage' && usage ? (
           <UsagePanel kind={node.kind} name={node.name} />
         ) : null}
@@ -209,7 +217,7 @@ function DrawerBody({
         ) : null}
         {tab === 'logs' && logs && actions.logs?.allowed !== false ? (
           <Box sx={{ height: 'calc(100vh - 220px)', minHeight: 360 }}>
-            <ResourceLogs node={node} graph={graph} objects={objects} />
+            <ResourceLogs node={node} graph={graph} details={details} />
           </Box>
         ) : null}
         {tab === 'yaml' && object ? (
@@ -225,6 +233,39 @@ function DrawerBody({
   );
 }
 
+/** While the object loads, or why it did not: as the rest of the page says it. */
+function DetailsState({ details }: { details: EnvironmentObjectState }) {
+  if (details.loading)
+    return (
+      <Box
+        aria-busy="true"
+        aria-label="Loading the object"
+        sx={{ mb: 2, display: 'flex', flexDirection: 'column', gap: 1 }}
+      >
+        <Skeleton variant="text" width="40%" />
+        <Skeleton variant="rounded" height={64} />
+      </Box>
+    );
+  if (details.error && !details.value)
+    return (
+      <Box sx={{ mb: 2 }}>
+        <GitlabEnvErrorPanel
+          error={details.error}
+          onRetry={details.retry}
+          title="Could not read this object"
+        />
+      </Box>
+    );
+  if (details.error)
+    return (
+      <Alert severity="warning" variant="outlined" sx={{ mb: 2 }}>
+        Reading the object again failed ({details.error.message}); showing what
+        was read before.
+      </Alert>
+    );
+  return null;
+}
+
 function Summary({
   node,
   object,
@@ -233,9 +274,9 @@ function Summary({
   onSelect,
   now,
 }: {
-  node: ResourceNode;
+  node: TreeNode;
   object?: KubernetesObject;
-  graph: ResourceGraph;
+  graph: TreeGraph;
   tree: ResourceTree;
   onSelect: (id: string) => void;
   now: number;
@@ -262,7 +303,7 @@ function Summary({
           </Typography>
         ) : null}
         <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
-          {describeResource(object, now).join(' · ')}
+          {statusLine(node, now)}
         </Typography>
       </Section>
 
@@ -346,10 +387,10 @@ function Summary({
  * each with how it relates to the next.
  */
 function chainOf(
-  node: ResourceNode,
-  graph: ResourceGraph,
+  node: TreeNode,
+  graph: TreeGraph,
   tree: ResourceTree,
-): Array<{ node: ResourceNode; via: string }> {
+): Array<{ node: TreeNode; via: string }> {
   const byId = new Map(graph.nodes.map(n => [n.id, n]));
   return treePath(tree, node.id).flatMap(place => {
     const above = byId.get(place.parentId);

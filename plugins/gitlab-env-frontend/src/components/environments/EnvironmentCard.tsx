@@ -1,6 +1,6 @@
 import * as React from 'react';
 import {
-  EnvironmentResourcesResponse,
+  EnvironmentTree,
   GitlabEnvironment,
   nameInFolder,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
@@ -21,7 +21,7 @@ import { WarningChip } from '../text/WarningChip';
 
 export interface EnvironmentCardProps {
   environment: GitlabEnvironment;
-  resources?: Polled<EnvironmentResourcesResponse>;
+  resources?: Polled<EnvironmentTree>;
   selected: boolean;
   onOpen: (slug: string) => void;
   now: number;

@@ -1,6 +1,6 @@
 import * as React from 'react';
 import {
-  EnvironmentResourcesResponse,
+  EnvironmentTree,
   GitlabEnvironment,
   groupEnvironments,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
@@ -31,7 +31,7 @@ export function EnvironmentGrid({
   now,
 }: {
   environments: GitlabEnvironment[];
-  resources: ReadonlyMap<string, Polled<EnvironmentResourcesResponse>>;
+  resources: ReadonlyMap<string, Polled<EnvironmentTree>>;
   selectedSlug?: string;
   onOpen: (slug: string) => void;
   now: number;

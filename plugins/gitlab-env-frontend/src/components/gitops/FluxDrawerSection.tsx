@@ -5,7 +5,7 @@ import {
   FieldChange,
   FluxHistoryEntry,
   FluxObjectView,
-  GitOpsView,
+  ObjectGitOps,
   ResourceNode,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import Box from '@mui/material/Box';
@@ -272,7 +272,8 @@ export function FluxDrawerSection({
   now,
 }: {
   node: ResourceNode;
-  gitops: GitOpsView;
+  /** What GitOps says of this object (the object route's answer). */
+  gitops: ObjectGitOps;
   /** The repository's manifest of this object against the live one. */
   desired?: DesiredObjectDiff;
   /** What the repository comparison says of this object besides a diff (why none, what was not rendered). */
@@ -280,10 +281,7 @@ export function FluxDrawerSection({
   onSelect: (id: string) => void;
   now: number;
 }) {
-  const flux = gitops.fluxObjects.find(f => f.nodeId === node.id);
-  const drift = gitops.drift[node.id];
-  const unmanaged = gitops.unmanagedIds.includes(node.id);
-  const fromResourceSet = gitops.resourceSetManagedIds.includes(node.id);
+  const { flux, drift, unmanaged, fromResourceSet } = gitops;
   if (
     !flux &&
     !drift &&

@@ -6,6 +6,7 @@ import { HttpResponse, http } from 'msw';
 import { registerMswTestHooks } from '@backstage/test-utils';
 import {
   DesiredStateComparison,
+  EnvironmentResourcesResponse,
   KubernetesObject,
   summarizeHealth,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
@@ -17,7 +18,12 @@ import {
   fluxComparison,
   fluxResources,
 } from '../../__testUtils__/fluxFixtures';
-import { BASE_URL, ENTITY_URL, renderTab } from '../../__testUtils__/renderTab';
+import {
+  BASE_URL,
+  ENTITY_URL,
+  objectRoute,
+  renderTab,
+} from '../../__testUtils__/renderTab';
 import {
   EngineEnvironment,
   TestLiveStream,
@@ -61,6 +67,7 @@ function serveFluxAs(
     http.get(`${ENTITY_URL}/environments/:slug/resources`, () =>
       HttpResponse.json(resources),
     ),
+    objectRoute(() => resources as EnvironmentResourcesResponse),
     // The comparison's one route: the resources answer carries none.
     http.get(`${ENTITY_URL}/environments/:slug/desired`, () =>
       HttpResponse.json({ desired: fluxComparison() }),
@@ -121,7 +128,9 @@ describe('GitOps in the environment tab', () => {
     const drawer = await screen.findByRole('dialog', {
       name: 'ConfigMap config',
     });
-    const table = within(drawer).getByRole('table', { name: 'Drifted fields' });
+    const table = await within(drawer).findByRole('table', {
+      name: 'Drifted fields',
+    });
     const row = within(table).getByText('data.CURRENCY').closest('tr')!;
     expect(row).toHaveTextContent('changed');
     expect(row).toHaveTextContent('"EUR"');
@@ -256,6 +265,7 @@ async function openLive(answer: () => object | Response) {
       HttpResponse.json(environmentsResponse([production])),
     ),
     liveRoute(streams),
+    objectRoute(() => env.resources()),
     http.get(`${ENTITY_URL}/environments/:slug/desired`, ({ params }) => {
       asked.push(String(params.slug));
       const body = answer();

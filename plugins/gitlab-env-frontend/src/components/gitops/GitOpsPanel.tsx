@@ -1,8 +1,8 @@
 import * as React from 'react';
 import {
-  GitOpsView,
   isFluxApplier,
   ResourceNode,
+  TreeNode,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
@@ -123,39 +123,41 @@ function DesiredSummary({ repository }: { repository: RepositoryComparison }) {
 
 /**
  * The environment's GitOps at a glance, above its resources: each Flux
- * object's sync state and whether its source is ahead, the objects that
- * drifted, and the objects no inventory names (shown apart). Nothing when
- * the environment has none of these. With a Flux object, the repository
- * comparison, asked of the backend once when the panel opens.
+ * applier's sync state and whether its source is ahead, the objects that
+ * drifted, and the objects no inventory names (shown apart), as the engine
+ * marked the tree's nodes. Nothing when the environment has none of these.
+ * With a Flux object, the repository comparison, asked of the backend
+ * once when the panel opens.
  */
 export function GitOpsPanel({
-  gitops,
   graphNodes,
   namespace,
   onSelect,
 }: {
-  gitops: GitOpsView;
-  graphNodes: readonly ResourceNode[];
+  graphNodes: readonly TreeNode[];
   namespace?: string;
   onSelect: (id: string) => void;
 }) {
-  const nodes = React.useMemo(
-    () => new Map(graphNodes.map(node => [node.id, node])),
-    [graphNodes],
-  );
-  const appliers = gitops.fluxObjects.filter(f => {
-    const node = nodes.get(f.nodeId);
-    return node && isFluxApplier(node.group, node.kind);
-  });
-  const drifted = Object.keys(gitops.drift);
+  const { nodes, appliers, drifted, unmanaged } = React.useMemo(() => {
+    const marked = {
+      nodes: new Map<string, ResourceNode>(),
+      appliers: [] as TreeNode[],
+      drifted: [] as string[],
+      unmanaged: [] as string[],
+    };
+    for (const node of graphNodes) {
+      marked.nodes.set(node.id, node);
+      if (node.flux && isFluxApplier(node.group, node.kind))
+        marked.appliers.push(node);
+      if (node.drifted) marked.drifted.push(node.id);
+      if (node.unmanaged) marked.unmanaged.push(node.id);
+    }
+    return marked;
+  }, [graphNodes]);
   const repository = useRepositoryComparison({
     wanted: appliers.length > 0,
   });
-  if (
-    appliers.length === 0 &&
-    drifted.length === 0 &&
-    gitops.unmanagedIds.length === 0
-  )
+  if (appliers.length === 0 && drifted.length === 0 && unmanaged.length === 0)
     return null;
   return (
     <Box
@@ -171,11 +173,11 @@ export function GitOpsPanel({
         borderRadius: 1,
       }}
     >
-      {appliers.map(flux => {
-        const node = nodes.get(flux.nodeId)!;
+      {appliers.map(node => {
+        const flux = node.flux!;
         return (
           <Box
-            key={flux.nodeId}
+            key={node.id}
             sx={{
               display: 'flex',
               gap: 1,
@@ -187,23 +189,23 @@ export function GitOpsPanel({
               component="button"
               variant="body2"
               sx={{ fontWeight: 600 }}
-              onClick={() => onSelect(flux.nodeId)}
+              onClick={() => onSelect(node.id)}
             >
               {node.kind}/{node.name}
             </Link>
-            <SyncChip status={flux.sync.status} />
-            {flux.source?.differs ? (
+            <SyncChip status={flux.sync} />
+            {flux.sourceDiffers ? (
               <WarningChip label="source has a newer revision" />
             ) : null}
-            {flux.sync.message ? (
+            {flux.message ? (
               <Typography
                 variant="caption"
                 color="text.secondary"
                 noWrap
                 sx={{ maxWidth: 480 }}
-                title={flux.sync.message}
+                title={flux.message}
               >
-                {flux.sync.message}
+                {flux.message}
               </Typography>
             ) : null}
           </Box>
@@ -228,14 +230,13 @@ export function GitOpsPanel({
           />
         </Box>
       ) : null}
-      {gitops.unmanagedIds.length > 0 ? (
+      {unmanaged.length > 0 ? (
         <Box>
           <Typography variant="subtitle2" component="h3">
-            Unmanaged: {gitops.unmanagedIds.length} in the namespace no
-            inventory names
+            Unmanaged: {unmanaged.length} in the namespace no inventory names
           </Typography>
           <NodeLinks
-            ids={gitops.unmanagedIds}
+            ids={unmanaged}
             nodes={nodes}
             onSelect={onSelect}
             label="Unmanaged objects"

@@ -1,9 +1,11 @@
+import { useMemo } from 'react';
 import {
   DesiredObjectDiff,
   DesiredStateComparison,
-  GitOpsView,
-  KubernetesObject,
   ResourceNode,
+  TreeGraph,
+  TreeNode,
+  inventoryGroups,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { gitlabEnvErrorDetail } from '../../api';
 import {
@@ -22,11 +24,10 @@ export interface DesiredForNode {
 }
 
 /** Whether the repository comparison concerns the node: a Flux object, or what a Flux inventory names. */
-function concerns(node: ResourceNode, gitops: GitOpsView | undefined): boolean {
-  if (!gitops) return false;
+function concerns(node: TreeNode, graph: TreeGraph): boolean {
   return (
-    gitops.fluxObjects.some(f => f.nodeId === node.id) ||
-    gitops.inventories.some(
+    node.flux !== undefined ||
+    inventoryGroups(graph).some(
       group => group.source === 'flux' && group.memberIds.includes(node.id),
     )
   );
@@ -59,27 +60,33 @@ function noteFor(
 }
 
 /**
- * Desired vs live for the node the drawer shows. A read carries the
- * comparison (`given`); on the live tab it is asked of the backend when the
- * drawer opens on an object Flux manages, and again when that object or a
- * Flux object changes (a new revision applied).
+ * Desired vs live for the node the drawer shows, asked of the backend when
+ * the drawer opens on an object Flux manages, and again when that object's
+ * drift or a Flux object's applied revision or sync state changes.
  */
 export function useDesiredState(
-  node: ResourceNode,
-  gitops: GitOpsView | undefined,
-  objects: ReadonlyMap<string, KubernetesObject>,
+  node: TreeNode,
+  graph: TreeGraph,
 ): DesiredForNode {
-  const concerned = concerns(node, gitops);
-  // What the comparison depends on: this object and the Flux objects' revisions.
-  const version = [node.id, ...(gitops?.fluxObjects ?? []).map(f => f.nodeId)]
-    .map(id => objects.get(id)?.metadata?.resourceVersion ?? '')
-    .join('|');
+  const concerned = useMemo(() => concerns(node, graph), [node, graph]);
+  // What the comparison depends on: this object's drift and what the Flux objects applied.
+  const version = useMemo(
+    () =>
+      [
+        node.id,
+        String(Boolean(node.drifted)),
+        ...graph.nodes.flatMap(n =>
+          n.flux ? [`${n.id}@${n.flux.appliedRevision}:${n.flux.sync}`] : [],
+        ),
+      ].join('|'),
+    [node, graph],
+  );
   const { comparison, answered, loading, error } = useRepositoryComparison({
     wanted: concerned,
-    askAgainOn: `${node.id}|${version}`,
+    askAgainOn: version,
   });
   if (!concerned) return {};
-  const isFluxObject = gitops!.fluxObjects.some(f => f.nodeId === node.id);
+  const isFluxObject = node.flux !== undefined;
   if (!comparison) {
     if (loading) return { note: "Reading the repository's manifests…" };
     if (error) return { note: failureNote(error) };

@@ -17,7 +17,11 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useTheme } from '@mui/material/styles';
 import { RESOURCE_EDGE_TYPES } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import { GraphView, ViewNode } from '../../view/buildGraphView';
+import {
+  GraphView,
+  SiblingGroupViewNode,
+  ViewNode,
+} from '../../view/buildGraphView';
 import {
   NODE_HEIGHT,
   NODE_WIDTH,
@@ -25,14 +29,21 @@ import {
   relayoutKeepingPlaces,
   routeEdges,
 } from '../../layout';
-import { describeResource } from '../../view/describeResource';
+import { statusLine } from '../../view/format';
 import { healthColor } from '../health/healthStyle';
 import { ResourceNodeCard, ResourceNodeData } from './ResourceNodeCard';
-import { PodGroupNodeCard, PodGroupNodeData } from './PodGroupNodeCard';
+import {
+  SiblingGroupNodeCard,
+  SiblingGroupNodeData,
+  siblingGroupTitle,
+} from './SiblingGroupNodeCard';
 import { EDGE_STYLES } from './edgeStyles';
 import { RoutedEdge } from './RoutedEdge';
 
-const NODE_TYPES = { resource: ResourceNodeCard, podGroup: PodGroupNodeCard };
+const NODE_TYPES = {
+  resource: ResourceNodeCard,
+  siblings: SiblingGroupNodeCard,
+};
 const EDGE_TYPES = { routed: RoutedEdge };
 // Declared up front: React Flow otherwise renders every node once to measure
 // its handles, which for a 1,000-node environment costs seconds.
@@ -62,9 +73,8 @@ export interface ResourceGraphViewProps {
   view: GraphView;
   selectedId?: string;
   onSelect: (resourceId: string) => void;
-  onExpandGroup: (ownerId: string) => void;
-  /** Nodes whose live state drifted from what Flux applied: badged. */
-  driftedIds?: ReadonlySet<string>;
+  /** Shows more of a sibling group's members (its id). */
+  onExpandGroup: (groupId: string) => void;
   /** A right click, or the context-menu key, on a resource node. */
   onNodeMenu?: (
     resourceId: string,
@@ -90,7 +100,6 @@ export function ResourceGraphView({
   selectedId,
   onSelect,
   onExpandGroup,
-  driftedIds,
   onNodeMenu,
   now,
   layoutKey = '',
@@ -109,11 +118,11 @@ export function ResourceGraphView({
         nodeHeight: NODE_HEIGHT,
       });
       laidOut.current = { key: layoutKey, layout };
-      return toFlow(view, layout, now, driftedIds);
+      return toFlow(view, layout, now);
     },
     // Ages in status lines move with the data's refresh, not with every render.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [view, layoutKey, driftedIds],
+    [view, layoutKey],
   );
   const byId = useMemo(
     () => new Map(view.nodes.map(node => [node.id, node])),
@@ -122,7 +131,7 @@ export function ResourceGraphView({
   const activate = useCallback(
     (id: string) => {
       const viewNode = byId.get(id);
-      if (viewNode?.type === 'podGroup') onExpandGroup(viewNode.parentId);
+      if (viewNode?.type === 'siblings') onExpandGroup(viewNode.id);
       else if (viewNode) onSelect(viewNode.id);
     },
     [byId, onExpandGroup, onSelect],
@@ -293,12 +302,7 @@ function useWheelActivation() {
   return { active, hint, handlers };
 }
 
-function toFlow(
-  view: GraphView,
-  layout: ResourceGraphLayout,
-  now: number,
-  driftedIds?: ReadonlySet<string>,
-) {
+function toFlow(view: GraphView, layout: ResourceGraphLayout, now: number) {
   const nodes: Node[] = view.nodes.map(viewNode => {
     const position = layout.positions.get(viewNode.id) ?? { x: 0, y: 0 };
     return {
@@ -308,7 +312,7 @@ function toFlow(
       width: NODE_WIDTH,
       height: NODE_HEIGHT,
       handles: HANDLES,
-      data: nodeData(viewNode, now, driftedIds),
+      data: nodeData(viewNode, now),
       ariaLabel: nodeLabel(viewNode),
     };
   });
@@ -348,34 +352,40 @@ function edgeType(tree: boolean, routed: boolean) {
   return routed ? 'routed' : 'default';
 }
 
+function groupData(node: SiblingGroupViewNode): SiblingGroupNodeData {
+  return {
+    kind: node.kind,
+    count: node.memberIds.length,
+    shown: node.total - node.memberIds.length,
+    counts: node.counts,
+    health: node.status,
+  };
+}
+
 function nodeData(
   node: ViewNode,
   now: number,
-  driftedIds?: ReadonlySet<string>,
-): ResourceNodeData | PodGroupNodeData {
-  if (node.type === 'podGroup') {
-    return {
-      count: node.memberIds.length,
-      counts: node.counts,
-      health: node.status,
-    };
-  }
+): ResourceNodeData | SiblingGroupNodeData {
+  if (node.type === 'siblings') return groupData(node);
+  const { resource } = node;
   return {
-    kind: node.resource.kind,
-    name: node.resource.name,
-    health: node.resource.health?.status,
-    healthMessage: node.resource.health?.message,
-    healthOrigin: node.resource.health?.origin,
-    statusLine: describeResource(node.object, now).join(' · '),
-    missing: Boolean(node.resource.missing),
-    drifted: Boolean(driftedIds?.has(node.id)),
+    kind: resource.kind,
+    name: resource.name,
+    health: resource.health?.status,
+    healthMessage: resource.health?.message,
+    healthOrigin: resource.health?.origin,
+    statusLine: statusLine(resource, now),
+    missing: Boolean(resource.missing),
+    drifted: Boolean(resource.drifted),
     context: node.context,
   };
 }
 
 function nodeLabel(node: ViewNode): string {
-  if (node.type === 'podGroup') {
-    return `${node.memberIds.length} pods, ${node.status ?? 'no health'}`;
+  if (node.type === 'siblings') {
+    return `${siblingGroupTitle(groupData(node))}, ${
+      node.status ?? 'no health'
+    }: press Enter to show them`;
   }
   const { kind, name, health } = node.resource;
   return `${kind} ${name}, ${health?.status ?? 'no health'}`;

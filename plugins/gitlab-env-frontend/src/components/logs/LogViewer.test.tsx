@@ -12,6 +12,7 @@ import {
 import {
   ENTITY_URL,
   noLiveUpdates,
+  objectRoute,
   renderTab,
 } from '../../__testUtils__/renderTab';
 
@@ -63,6 +64,7 @@ function serve(
     http.get(`${ENTITY_URL}/environments/:slug/resources`, () =>
       HttpResponse.json(fluxResources()),
     ),
+    objectRoute(() => fluxResources()),
     allowedRoute(denied),
     http.get(`${ENV_URL}/logs`, ({ request }) => {
       const query = new URL(request.url).searchParams;

@@ -61,7 +61,10 @@ export function LogViewer({
 }) {
   const [pod, setPod] = useState(pods[0]?.name ?? '');
   const chosenPods = pod === ALL_PODS ? pods : pods.filter(p => p.name === pod);
-  const containers = podContainers(chosenPods[0]?.object);
+  // A workload's pods share their template: any pod's object names the containers.
+  const containers = podContainers(
+    (chosenPods.find(p => p.object) ?? pods.find(p => p.object))?.object,
+  );
   const [container, setContainer] = useState(containers[0]?.name ?? '');
   const [tailLines, setTailLines] = useState<number | undefined>(500);
   const [sinceSeconds, setSinceSeconds] = useState<number | undefined>();

@@ -2,37 +2,51 @@ import * as React from 'react';
 import { useCallback, useMemo } from 'react';
 import { useApi } from '@backstage/core-plugin-api';
 import {
-  KubernetesObject,
-  ResourceGraph,
   ResourceNode,
+  TreeGraph,
+  TreeNode,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import Typography from '@mui/material/Typography';
 import { gitlabEnvApiRef } from '../../api';
 import { podsUnder } from '../../view/actionTarget';
 import { useEnvironmentScope } from '../actions/EnvironmentScope';
+import {
+  EnvironmentObjectState,
+  useEnvironmentObject,
+} from '../drawer/useEnvironmentObject';
 import { LogViewer, OpenLogs } from './LogViewer';
 
-/** The logs tab of a Pod's drawer, or of a workload's with its pods to pick from. */
+/**
+ * The logs tab of a Pod's drawer, or of a workload's with its pods to pick
+ * from. The containers to pick come from the first pod's object (a
+ * workload's pods share their template), read when the tab opens; the
+ * log is asked once that answer is in, so it is asked once.
+ */
 export function ResourceLogs({
   node,
   graph,
-  objects,
+  details,
 }: {
-  node: ResourceNode;
-  graph: ResourceGraph;
-  objects: ReadonlyMap<string, KubernetesObject>;
+  node: TreeNode;
+  graph: TreeGraph;
+  /** The drawer's object of `node`, when it already asked for it. */
+  details?: EnvironmentObjectState;
 }) {
   const api = useApi(gitlabEnvApiRef);
   const scope = useEnvironmentScope();
   const podNodes = useMemo(() => podsUnder(node, graph), [node, graph]);
+  const own = details !== undefined && podNodes[0]?.id === node.id;
+  const asked = useEnvironmentObject(own ? undefined : podNodes[0]);
+  const firstPod = own ? details : asked;
+  const first = firstPod.value?.object;
   const pods = useMemo(
     () =>
-      podNodes.map(pod => ({
+      podNodes.map((pod, index) => ({
         name: pod.name,
         namespace: pod.namespace,
-        object: objects.get(pod.id),
+        object: index === 0 ? first : undefined,
       })),
-    [podNodes, objects],
+    [podNodes, first],
   );
   const openLogs: OpenLogs = useCallback(
     async (source, query, handlers, signal) => {
@@ -56,6 +70,13 @@ export function ResourceLogs({
     return (
       <Typography variant="body2" color="text.secondary">
         Logs are not available here.
+      </Typography>
+    );
+  }
+  if (firstPod.loading) {
+    return (
+      <Typography variant="body2" color="text.secondary">
+        Reading the pod's containers…
       </Typography>
     );
   }

@@ -2,10 +2,8 @@ import * as React from 'react';
 import { CompoundEntityRef } from '@backstage/catalog-model';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import {
-  buildGitOpsView,
-  EnvironmentResourcesResponse,
+  EnvironmentTree,
   GitlabEnvironment,
-  objectsByNodeId,
   resourceTree,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import Alert from '@mui/material/Alert';
@@ -41,6 +39,7 @@ import { NodeContextMenu } from '../actions/NodeContextMenu';
 import { ResourceTable } from './ResourceTable';
 import { ResourceFiltersBar, ResourceViewMode } from './ResourceFiltersBar';
 import { formatAge, shortSha } from '../../view/format';
+import { GROUP_PAGE } from '../../view/kinds';
 import { TierChip } from '../environments/TierChip';
 import { GitOpsPanel, MappingSource, NamespaceMappingDetails } from '../gitops';
 import { DeploymentHistory, Timeline, WorkloadRevisions } from '../history';
@@ -59,7 +58,7 @@ export function EnvironmentResources({
   /** The entity whose environment this is: actions and logs act in its name. */
   entity: CompoundEntityRef;
   environment: GitlabEnvironment;
-  polled?: Polled<EnvironmentResourcesResponse>;
+  polled?: Polled<EnvironmentTree>;
   /** How the data is kept current, when it comes from the live stream. */
   live?: LiveEnvironmentState;
   paused?: boolean;
@@ -197,7 +196,7 @@ function EnvironmentFacts({
   now,
 }: {
   environment: GitlabEnvironment;
-  data?: EnvironmentResourcesResponse;
+  data?: EnvironmentTree;
   live: boolean;
   now: number;
 }) {
@@ -289,7 +288,7 @@ function ResourcesBody({
   onRetry,
   now,
 }: {
-  polled?: Polled<EnvironmentResourcesResponse>;
+  polled?: Polled<EnvironmentTree>;
   onRetry: () => void;
   now: number;
 }) {
@@ -306,7 +305,7 @@ function ResourcesBody({
         </Alert>
       ) : null}
       <PartialErrors errors={polled.value.errors} />
-      {polled.value.resources.length === 0 ? (
+      {polled.value.graph.nodes.length === 0 ? (
         <Alert severity="info" variant="outlined">
           No resources in this environment’s namespace
           {polled.value.scope.labelSelector ? ' match the label selector' : ''}.
@@ -324,12 +323,12 @@ function ResourceExplorer({
   data,
   now,
 }: {
-  data: EnvironmentResourcesResponse;
+  data: EnvironmentTree;
   now: number;
 }) {
   const [filters, setFilters] = useState<ResourceFilters>(NO_FILTERS);
-  const [expandedGroups, setExpandedGroups] = useState<ReadonlySet<string>>(
-    new Set(),
+  const [expanded, setExpanded] = useState<ReadonlyMap<string, number>>(
+    new Map(),
   );
   const [mode, setMode] = useState<ResourceViewMode>('graph');
   // A link (the timeline's) may name an object to open: `?object=<id>`.
@@ -350,24 +349,15 @@ function ResourceExplorer({
     id: string;
     position?: { top: number; left: number };
   }>();
-  const { graph, resources } = data;
-  // Objects by node id, and the tree the graph is drawn as: both from the
-  // engine, shared by the graph, the list and the drawer.
-  const objects = useMemo(() => objectsByNodeId(resources), [resources]);
+  const { graph } = data;
+  // The tree the graph is drawn as, from the engine: shared by the graph,
+  // the list and the drawer.
   const tree = useMemo(() => resourceTree(graph), [graph]);
   const namespace = data.scope.namespace;
-  const gitops = useMemo(
-    () => buildGitOpsView(resources, graph, namespace ? [namespace] : []),
-    [resources, graph, namespace],
-  );
-  const driftedIds = useMemo(
-    () => new Set(Object.keys(gitops.drift)),
-    [gitops],
-  );
 
   const view = useMemo(
-    () => buildGraphView(graph, objects, { filters, expandedGroups }, tree),
-    [graph, objects, tree, filters, expandedGroups],
+    () => buildGraphView(graph, { filters, expanded }, tree),
+    [graph, tree, filters, expanded],
   );
   const kinds = useMemo(
     () => [...new Set(graph.nodes.map(node => node.kind))].sort(),
@@ -392,19 +382,24 @@ function ResourceExplorer({
   );
   // Live changes keep node places; a change of what the user shows re-lays.
   const layoutKey = useMemo(
-    () => JSON.stringify([filters, [...expandedGroups].sort()]),
-    [filters, expandedGroups],
+    () => JSON.stringify([filters, [...expanded].sort()]),
+    [filters, expanded],
   );
+  // A group shows the next page of its siblings.
   const expandGroup = useCallback(
-    (ownerId: string) =>
-      setExpandedGroups(previous => new Set(previous).add(ownerId)),
+    (groupId: string) =>
+      setExpanded(previous =>
+        new Map(previous).set(
+          groupId,
+          (previous.get(groupId) ?? 0) + GROUP_PAGE,
+        ),
+      ),
     [],
   );
 
   return (
     <>
       <GitOpsPanel
-        gitops={gitops}
         graphNodes={graph.nodes}
         namespace={namespace}
         onSelect={setSelectedId}
@@ -417,10 +412,10 @@ function ResourceExplorer({
         mode={mode}
         onModeChange={setMode}
       />
-      {expandedGroups.size > 0 && mode === 'graph' ? (
+      {expanded.size > 0 && mode === 'graph' ? (
         <Box>
-          <Button size="small" onClick={() => setExpandedGroups(new Set())}>
-            Collapse pod groups
+          <Button size="small" onClick={() => setExpanded(new Map())}>
+            Collapse groups
           </Button>
         </Box>
       ) : null}
@@ -435,25 +430,18 @@ function ResourceExplorer({
           selectedId={selectedId}
           onSelect={setSelectedId}
           onExpandGroup={expandGroup}
-          driftedIds={driftedIds}
           onNodeMenu={openMenu}
           now={now}
           layoutKey={layoutKey}
         />
       ) : null}
       {mode === 'list' && view.matchCount > 0 ? (
-        <ResourceTable
-          nodes={listed}
-          objects={objects}
-          onSelect={setSelectedId}
-          now={now}
-        />
+        <ResourceTable nodes={listed} onSelect={setSelectedId} now={now} />
       ) : null}
       <NodeContextMenu
         node={menuNode}
         position={menu?.position}
         graph={graph}
-        objects={objects}
         onOpenDetails={id => setDrawer({ id })}
         onOpenLogs={id => setDrawer({ id, tab: 'logs' })}
         onClose={() => setMenu(previous => previous && { id: previous.id })}
@@ -464,9 +452,6 @@ function ResourceExplorer({
         node={selected}
         graph={graph}
         tree={tree}
-        objects={objects}
-        resources={resources}
-        gitops={gitops}
         onSelect={setSelectedId}
         onClose={() => setSelectedId(undefined)}
         now={now}

@@ -4,15 +4,13 @@ import {
   HEALTH_STATUSES,
   HealthOrigin,
   HealthStatus,
-  KubernetesObject,
-  ResourceNode,
+  TreeNode,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import { HealthIcon } from '../health/healthStyle';
 import { HealthOriginHint } from '../health/HealthOriginHint';
 import { KindIcon } from '../graph/KindIcon';
-import { describeStatus } from '../../view/describeResource';
 import { formatAge } from '../../view/format';
 
 interface Row {
@@ -33,32 +31,24 @@ interface Row {
  */
 export function ResourceTable({
   nodes,
-  objects,
   onSelect,
   now,
 }: {
-  nodes: ResourceNode[];
-  /** The object of each node, by node id. */
-  objects: ReadonlyMap<string, KubernetesObject>;
+  nodes: TreeNode[];
   onSelect: (id: string) => void;
   now: number;
 }) {
-  const rows: Row[] = nodes.map(node => {
-    const object = objects.get(node.id);
-    return {
-      id: node.id,
-      kind: node.kind,
-      name: node.name,
-      health: node.health?.status,
-      healthOrigin: node.health?.origin,
-      healthRank: node.health
-        ? HEALTH_STATUSES.indexOf(node.health.status)
-        : -1,
-      message: node.health?.message ?? '',
-      status: describeStatus(object).join(' · '),
-      age: formatAge(object?.metadata?.creationTimestamp, now) ?? '',
-    };
-  });
+  const rows: Row[] = nodes.map(node => ({
+    id: node.id,
+    kind: node.kind,
+    name: node.name,
+    health: node.health?.status,
+    healthOrigin: node.health?.origin,
+    healthRank: node.health ? HEALTH_STATUSES.indexOf(node.health.status) : -1,
+    message: node.health?.message ?? '',
+    status: node.status.join(' · '),
+    age: formatAge(node.createdAt, now) ?? '',
+  }));
   const columns: TableColumn<Row>[] = [
     {
       title: 'Kind',

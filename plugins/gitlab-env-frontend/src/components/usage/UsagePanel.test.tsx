@@ -15,6 +15,7 @@ import {
 import {
   ENTITY_URL,
   noLiveUpdates,
+  objectRoute,
   renderTab,
 } from '../../__testUtils__/renderTab';
 
@@ -86,6 +87,7 @@ function serve(answer: (query: URLSearchParams) => EnvironmentUsageResponse) {
     http.get(`${ENTITY_URL}/environments/:slug/resources`, () =>
       HttpResponse.json(fluxResources()),
     ),
+    objectRoute(() => fluxResources()),
     allowedRoute({}),
     http.get(USAGE_URL, ({ request }) => {
       const query = new URL(request.url).searchParams;

@@ -11,24 +11,52 @@ import {
 import { HealthIcon, healthColor } from '../health/healthStyle';
 import { KindIcon } from './KindIcon';
 import { NodeFrame } from './NodeFrame';
+import { GROUP_PAGE } from '../../view/kinds';
 
-export interface PodGroupNodeData extends Record<string, unknown> {
+export interface SiblingGroupNodeData extends Record<string, unknown> {
+  kind: string;
+  /** Siblings the group stands for. */
   count: number;
+  /** Siblings of the kind already shown beside it. */
+  shown: number;
   counts: HealthCounts;
   health?: HealthStatus;
 }
 
-/** Many pods of one owner, as one node with counts per status; a click expands it. */
-export const PodGroupNodeCard = memo(function PodGroupNodeCardView({
+/** `Deployment` → `Deployments`, `Ingress` → `Ingresses`, `NetworkPolicy` → `NetworkPolicies`. */
+export function kindPlural(kind: string, count: number): string {
+  if (count === 1) return kind;
+  if (/(s|x|ch|sh)$/.test(kind)) return `${kind}es`;
+  if (/[^aeiou]y$/.test(kind)) return `${kind.slice(0, -1)}ies`;
+  return `${kind}s`;
+}
+
+/** What a group node says, for its box and for screen readers. */
+export function siblingGroupTitle(data: SiblingGroupNodeData): string {
+  return `${data.count}${data.shown > 0 ? ' more' : ''} ${kindPlural(
+    data.kind,
+    data.count,
+  )}`;
+}
+
+/**
+ * Siblings of one kind (a ReplicaSet's pods, a Kustomization's
+ * Deployments), subtrees and all, as one node with counts per status; a
+ * click (or Enter) shows the next of them.
+ */
+export const SiblingGroupNodeCard = memo(function SiblingGroupNodeCardView({
   data,
-}: NodeProps & { data: PodGroupNodeData }) {
+}: NodeProps & { data: SiblingGroupNodeData }) {
   const present = [...HEALTH_STATUSES]
     .reverse()
     .filter(status => data.counts[status] > 0);
+  const next = Math.min(GROUP_PAGE, data.count);
   return (
     <NodeFrame
       color={healthColor(data.health)}
-      title="Click to show every pod"
+      title={`Click to show ${
+        next === data.count ? 'them' : `${next} of them`
+      }`}
       sx={{
         // Stacked cards: reads as "many of these".
         boxShadow: theme =>
@@ -36,11 +64,17 @@ export const PodGroupNodeCard = memo(function PodGroupNodeCardView({
       }}
     >
       <Box sx={{ width: 44, display: 'flex', justifyContent: 'center' }}>
-        <KindIcon kind="Pod" sx={{ color: 'text.secondary' }} />
+        <KindIcon kind={data.kind} sx={{ color: 'text.secondary' }} />
       </Box>
       <Box sx={{ minWidth: 0, flexGrow: 1 }}>
-        <Typography variant="body2" sx={{ fontWeight: 600 }}>
-          {data.count} pods
+        {/* A long kind (HorizontalPodAutoscalers) is cut, whole on hover. */}
+        <Typography
+          variant="body2"
+          noWrap
+          title={siblingGroupTitle(data)}
+          sx={{ fontWeight: 600 }}
+        >
+          {siblingGroupTitle(data)}
         </Typography>
         <Box sx={{ display: 'flex', gap: 1 }}>
           {present.map(status => (
@@ -57,7 +91,7 @@ export const PodGroupNodeCard = memo(function PodGroupNodeCardView({
         </Box>
       </Box>
       <Typography variant="caption" color="primary">
-        expand
+        show
       </Typography>
     </NodeFrame>
   );

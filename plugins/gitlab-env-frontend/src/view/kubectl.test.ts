@@ -1,59 +1,6 @@
-import { describeResource } from './describeResource';
 import { resourceEvents } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { kubectlCommands } from './kubectl';
 import { shopResources } from '../__testUtils__/fixtures';
-
-const now = Date.parse('2026-01-02T00:00:00Z');
-
-describe('describeResource', () => {
-  it('speaks kubectl for workloads, pods and services', () => {
-    expect(
-      describeResource(
-        {
-          kind: 'Deployment',
-          spec: { replicas: 3 },
-          status: { readyReplicas: 2 },
-          metadata: { creationTimestamp: '2026-01-01T21:00:00Z' },
-        },
-        now,
-      ),
-    ).toEqual(['2/3 ready', '3h']);
-    expect(
-      describeResource(
-        {
-          kind: 'Pod',
-          status: {
-            phase: 'Running',
-            containerStatuses: [
-              { ready: true, restartCount: 1 },
-              { ready: false, restartCount: 0 },
-            ],
-          },
-        },
-        now,
-      ),
-    ).toEqual(['Running', '1/2 ready', '1 restart']);
-    expect(
-      describeResource(
-        {
-          kind: 'Service',
-          spec: { type: 'LoadBalancer', ports: [{ port: 443 }] },
-        },
-        now,
-      ),
-    ).toEqual(['LoadBalancer', '443/TCP']);
-  });
-
-  it('survives objects of the wrong shape', () => {
-    expect(
-      describeResource(
-        { kind: 'Pod', status: { containerStatuses: 'x' } },
-        now,
-      ),
-    ).toEqual(['Pending']);
-    expect(describeResource(undefined, now)).toEqual(['not in cluster']);
-  });
-});
 
 describe('resourceEvents on the fixture the drawer shows', () => {
   it('finds the events of one object by uid', () => {

@@ -1,0 +1,151 @@
+import { KubernetesObject } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { POD_KIND } from '../__testUtils__/kinds';
+import { SharedInformer } from '../reading/informer';
+import { InformerLease, LiveEnvironment } from './LiveEnvironment';
+import type { LiveTarget } from './liveTarget';
+
+// A read's answer is taken once every list it depends on arrived: a kind
+// that moves to another informer while the read waits for something else
+// (its Flux objects) is waited for on the informer it moved to.
+
+const pods = POD_KIND;
+
+const pod = {
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'web-1', namespace: 'shop', uid: 'pod-web-1' },
+  status: { phase: 'Failed' },
+} as KubernetesObject;
+
+/** Lets what is under way run: a few turns of the event loop. */
+async function turns() {
+  for (let i = 0; i < 5; i++)
+    await new Promise(resolve => setImmediate(resolve));
+}
+
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>(resolve => {
+    open = resolve;
+  });
+  return { open, opened };
+}
+
+/** An informer of the kind whose one list answers `pod` once `listed` opens. */
+function informer(listed: Promise<void>, namespace?: string) {
+  const made = new SharedInformer({
+    kind: pods,
+    namespace,
+    mode: 'once',
+    list: async () => {
+      await listed;
+      return [pod];
+    },
+    maxObjects: 100,
+    maxPagesPerList: 10,
+    pollIntervalMs: 60_000,
+    watchTimeoutSeconds: 290,
+    backoff: { initialMs: 10, maxMs: 20 },
+    namespaces: namespace ? undefined : () => new Map([['shop', 1]]),
+  });
+  made.start();
+  return made;
+}
+
+function lease(from: SharedInformer, onMove?: (move: () => void) => void) {
+  const held: InformerLease = {
+    informer: from,
+    ready: from.synced,
+    onMove: move => {
+      onMove?.(move);
+      return () => undefined;
+    },
+    state: { resource: 'Pod', mode: 'poll' },
+    setLive: () => undefined,
+    release: () => void from.stop(),
+  };
+  return held;
+}
+
+describe('LiveEnvironment', () => {
+  it('answers from the informer a kind moved to only once its list arrived', async () => {
+    const fluxRead = gate();
+    const acrossListed = gate();
+    const perNamespace = informer(Promise.resolve(), 'shop');
+    const across = informer(acrossListed.opened);
+    let moveToAcross: (() => void) | undefined;
+    const leases = [
+      lease(perNamespace, move => {
+        moveToAcross = move;
+      }),
+      lease(across),
+    ];
+    const agent = { id: '3', name: 'nonprod' };
+    const target: LiveTarget = {
+      entityRef: 'component:default/shop',
+      environment: {
+        id: '1',
+        name: 'staging',
+        slug: 'staging',
+        tier: 'staging',
+        state: 'available',
+        namespace: 'shop',
+        fluxResourcePath:
+          'kustomize.toolkit.fluxcd.io/v1/namespaces/flux-system/kustomizations/shop',
+        agent,
+      },
+      readKey: 'read|shop',
+      agentKey: 'gitlab.example.com|3',
+      host: 'gitlab.example.com',
+      kinds: [pods],
+      allKinds: [pods],
+      access: {
+        via: 'module',
+        target: { host: 'gitlab.example.com', agent },
+        source: {
+          serves: () => true,
+          kinds: async () => [pods],
+          list: async () => [],
+          // The Flux object is read while the kinds are listed.
+          get: async () => {
+            await fluxRead.opened;
+            return undefined;
+          },
+        },
+      },
+      judging: { healthRules: undefined, expectedForbiddenKinds: [] },
+    };
+    const environment = new LiveEnvironment({
+      target,
+      acquire: () => leases.shift()!,
+      nextSeq: (() => {
+        let seq = 0;
+        return () => ++seq;
+      })(),
+      batchMs: 0,
+      pollIntervalMs: 60_000,
+      maxObjects: 100,
+      maxPagesPerList: 10,
+      kindOrder: kinds => kinds.map((_, i) => i),
+      onClusterWideRefused: () => undefined,
+    });
+    let atStart: string[] | undefined;
+    const started = environment.start().then(() => {
+      atStart = environment
+        .snapshot()
+        .resources.filter(o => o.kind === 'Pod')
+        .map(o => o.metadata!.name!);
+    });
+    await perNamespace.synced;
+    await turns();
+    // Another environment of the agent starts an informer across the
+    // cluster: the kind moves there before the Flux object is read.
+    moveToAcross!();
+    fluxRead.open();
+    await turns();
+    acrossListed.open();
+    await started;
+    expect(atStart).toEqual(['web-1']);
+    environment.stop();
+  });
+});
