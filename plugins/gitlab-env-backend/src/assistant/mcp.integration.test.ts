@@ -14,6 +14,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { AddressInfo } from 'node:net';
 import { AuditRecord, recordAuditEvents } from '../__testUtils__/auditRecords';
 import {
+  instancesWithRollbackToken,
   ownedComponent,
   startBackendOnSimulator,
   startTestSimulator,
@@ -60,6 +61,7 @@ describe('the actions over MCP, against the simulator', () => {
         ownedComponent('checkout-api', 'acme/shop/checkout-api'),
       ],
       config: { backend: { actions: { pluginSources: ['gitlab-env'] } } },
+      gitlabEnv: { instances: instancesWithRollbackToken(simulator) },
       features: [
         auditor.factory,
         permissions.factory,
@@ -160,6 +162,7 @@ describe('the actions over MCP, against the simulator', () => {
       'gitlab-env.reconcile-flux',
       'gitlab-env.restart-workload',
       'gitlab-env.resume-flux',
+      'gitlab-env.rollback-deployment',
       'gitlab-env.rollback-workload',
       'gitlab-env.scale-workload',
       'gitlab-env.suspend-flux',
@@ -197,6 +200,10 @@ describe('the actions over MCP, against the simulator', () => {
       expect.arrayContaining(['resource', 'toRevision']),
     );
     expect(rollback.description).toContain('kubectl rollout undo');
+    expect(tool('gitlab-env.rollback-deployment').annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+    });
     expect(rollback.description).toContain(
       `the ${ROLLBACK_PERMISSION} permission`,
     );
@@ -534,6 +541,97 @@ describe('the actions over MCP, against the simulator', () => {
       .structuredContent.changes as string[];
     expect(actions.length).toBeGreaterThan(0);
     expect(actions.every(l => / action: /.test(l))).toBe(true);
+  });
+
+  it("re-runs an earlier deployment's job as GitLab's rollback does, named by its number; refused without the permission", async () => {
+    const listed = await call('gitlab-env.list-environments', {
+      entityRef: ENTITY,
+    });
+    // A review app deploys an unprotected branch: a Developer may re-run its jobs.
+    const review = listed.structuredContent.environments.find(
+      (e: any) => e.name === 'review/feature-cart',
+    ).slug;
+    const rollBack = () =>
+      call('gitlab-env.rollback-deployment', {
+        entityRef: ENTITY,
+        environment: review,
+        deployment: '#51',
+      });
+    denied.add('gitlab-env.deployments.rollback');
+    events.length = 0;
+    const refused = await rollBack();
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0].text).toMatch(/^NotAllowedError: NOT_ALLOWED: /);
+    expect(events).toEqual([
+      expect.objectContaining({
+        options: expect.objectContaining({
+          eventId: 'environment-gitlab-rollback',
+          meta: expect.objectContaining({
+            actor: ALICE,
+            actionId: 'gitlab-env:rollback-deployment',
+            deployment: '#51',
+          }),
+        }),
+        outcome: 'failure',
+      }),
+    ]);
+
+    denied.clear();
+    events.length = 0;
+    const done = await rollBack();
+    expect(done.isError).toBeFalsy();
+    expect(done.structuredContent).toMatchObject({
+      message: expect.stringMatching(
+        /^GitLab started job \d+ .* for deployment #51 /,
+      ),
+      job: { id: expect.stringMatching(/^\d+$/) },
+      command: expect.stringMatching(
+        /^curl --request POST .*\/projects\/acme%2Fshop%2Fstorefront\/jobs\/\d+\/retry$/,
+      ),
+    });
+    expect(events).toEqual([
+      expect.objectContaining({
+        options: expect.objectContaining({
+          eventId: 'environment-gitlab-rollback',
+          severityLevel: 'medium',
+          meta: expect.objectContaining({
+            via: 'actions-registry',
+            actionId: 'gitlab-env:rollback-deployment',
+          }),
+        }),
+        outcome: 'success',
+        meta: expect.objectContaining({
+          deploymentId: expect.any(String),
+          newJobId: done.structuredContent.job.id,
+        }),
+      }),
+    ]);
+    // Recorded on the timeline as the tab's rollback is, with who took it.
+    await waitForAsync(async () => {
+      const read = await call('gitlab-env.get-recent-changes', {
+        entityRef: ENTITY,
+        environment: review,
+        kinds: ['action'],
+      });
+      return read.structuredContent.changes.some(
+        (l: string) =>
+          l.includes(`GitLab started job ${done.structuredContent.job.id}`) &&
+          l.includes(`by ${ALICE}`),
+      );
+    });
+    // The job was retried once: GitLab refuses it again, said as a conflict.
+    const again = await rollBack();
+    expect(again.content[0].text).toMatch(
+      /^ConflictError: JOB_NOT_RETRYABLE: /,
+    );
+    const unknown = await call('gitlab-env.rollback-deployment', {
+      entityRef: ENTITY,
+      environment: review,
+      deployment: '99999',
+    });
+    expect(unknown.content[0].text).toMatch(
+      /^NotFoundError: DEPLOYMENT_NOT_FOUND: Environment review\/feature-cart has no deployment #99999/,
+    );
   });
 
   it('reads nothing for a user who may not see the environments', async () => {

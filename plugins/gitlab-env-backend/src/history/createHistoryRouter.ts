@@ -6,6 +6,7 @@ import {
 } from '@backstage/catalog-model';
 import {
   gitlabEnvDeploymentRollbackPermission,
+  GitlabRollbackResponse,
   TIMELINE_ENTRY_KINDS,
   TimelineEntryKind,
   TimelineResponse,
@@ -197,6 +198,61 @@ export function timelineRoute(
   };
 }
 
+export type DeploymentParams = ReturnType<typeof deploymentParams>;
+
+/**
+ * `POST …/environments/:slug/deployments/:deploymentId/rollback` (and the
+ * actions registry's rollback-deployment): gitlab-env.deployments.rollback
+ * on the entity, located, then GitLab re-runs the deploy job of that
+ * earlier successful deployment with the rollback token; recorded on the
+ * timeline (onRolledBack), audited as `environment-gitlab-rollback`.
+ * Never retried, and no caller's signal: a retry the caller stopped
+ * waiting for still happens.
+ */
+export function gitlabRollbackRoute(
+  options: Pick<HistoryRouterOptions, 'history' | 'onRolledBack' | 'logger'>,
+): RouteCore<DeploymentParams, GitlabRollbackResponse & { jobId: string }> {
+  return {
+    spec: {
+      audit: {
+        eventId: 'environment-gitlab-rollback',
+        severity: 'medium',
+        meta: raw => ({
+          ...auditedEntity(raw),
+          deploymentId: auditText(raw.path.deploymentId, 20) ?? null,
+        }),
+      },
+      params: deploymentParams,
+      entities: 'one',
+      entity: p => p,
+      permission: { required: () => [gitlabEnvDeploymentRollbackPermission] },
+      locate: 'environment',
+    },
+    run: async ({ entity, located, environment, params, credentials }) => {
+      const done = await options.history.rollback(
+        entity,
+        environment.slug,
+        params.deploymentId,
+        { located },
+      );
+      try {
+        options.onRolledBack?.({
+          entity,
+          slug: environment.slug,
+          actor: principalName(credentials),
+          message: done.message,
+          newJobId: done.job.id,
+          jobUrl: done.job.webUrl,
+        });
+      } catch (error) {
+        options.logger.warn(`Recording a GitLab rollback failed: ${error}`);
+      }
+      return done;
+    },
+    outcome: done => ({ jobId: done.jobId, newJobId: done.job.id }),
+  };
+}
+
 /**
  * The history routes, each through the request pipeline: deployments and
  * what each brought, GitLab's rollback (also `gitlab-env.deployments.rollback`),
@@ -208,7 +264,7 @@ export function timelineRoute(
 export function createHistoryRouter(
   options: HistoryRouterOptions,
 ): express.Router {
-  const { service, history, versions, previews, logger } = options;
+  const { service, history, versions, previews } = options;
   const router = Router();
 
   router.get(
@@ -259,54 +315,15 @@ export function createHistoryRouter(
     ),
   );
 
+  const gitlabRollback = gitlabRollbackRoute(options);
   router.post(
     `${ENVIRONMENT}/deployments/:deploymentId/rollback`,
-    route(
-      options,
-      {
-        audit: {
-          eventId: 'environment-gitlab-rollback',
-          severity: 'medium',
-          meta: raw => ({
-            ...auditedEntity(raw),
-            deploymentId: auditText(raw.path.deploymentId, 20) ?? null,
-          }),
-        },
-        params: deploymentParams,
-        entities: 'one',
-        entity: p => p,
-        permission: { required: () => [gitlabEnvDeploymentRollbackPermission] },
-        locate: 'environment',
-      },
-      async (
-        { entity, located, environment, params, credentials },
-        _req,
-        res,
-      ) => {
-        // No client signal: a retry the client stopped waiting for still happens.
-        const done = await history.rollback(
-          entity,
-          environment.slug,
-          params.deploymentId,
-          { located },
-        );
-        const { jobId, ...body } = done;
-        try {
-          options.onRolledBack?.({
-            entity,
-            slug: environment.slug,
-            actor: principalName(credentials),
-            message: done.message,
-            newJobId: done.job.id,
-            jobUrl: done.job.webUrl,
-          });
-        } catch (error) {
-          logger.warn(`Recording a GitLab rollback failed: ${error}`);
-        }
-        res.json(body);
-        return { jobId, newJobId: done.job.id };
-      },
-    ),
+    route(options, gitlabRollback.spec, async (context, _req, res) => {
+      const done = await gitlabRollback.run(context);
+      const { jobId: _jobId, ...body } = done;
+      res.json(body);
+      return gitlabRollback.outcome(done);
+    }),
   );
 
   router.get(

@@ -1,5 +1,12 @@
-export { createHistoryRouter, timelineRoute } from './createHistoryRouter';
-export type { HistoryRouterOptions } from './createHistoryRouter';
+export {
+  createHistoryRouter,
+  gitlabRollbackRoute,
+  timelineRoute,
+} from './createHistoryRouter';
+export type {
+  DeploymentParams,
+  HistoryRouterOptions,
+} from './createHistoryRouter';
 export { DeploymentHistory } from './deploymentHistory';
 export { EnvironmentVersions } from './versions';
 export { MergeRequestPreviews } from './mergeRequestPreview';
