@@ -56,6 +56,7 @@ import {
   MergeRequestPreviews,
   TimelineRecorder,
   TimelineStore,
+  HistoryRouterOptions,
 } from './history';
 
 /**
@@ -277,31 +278,30 @@ export const gitlabEnvPlugin = createBackendPlugin({
           }),
         );
         const gitlab = new GitlabAccess(gitlabEnvConfig, transport);
+        const history = new DeploymentHistory(service, gitlab, recorder);
+        // A GitLab rollback started (the route or an assistant): the timeline records it.
+        const onRolledBack: HistoryRouterOptions['onRolledBack'] = done =>
+          recorder?.recordAction(stringifyEntityRef(done.entity), done.slug, {
+            id: randomUUID(),
+            action: 'gitlab.rollback',
+            actor: done.actor,
+            summary: done.message,
+            at: new Date().toISOString(),
+            links: done.jobUrl
+              ? [{ label: `Job ${done.newJobId}`, url: done.jobUrl }]
+              : [],
+          });
         router.use(
           createHistoryRouter({
             ...routes,
             service,
-            history: new DeploymentHistory(service, gitlab, recorder),
+            history,
             versions: new EnvironmentVersions(service, gitlab),
             previews: new MergeRequestPreviews(service, gitlab),
             timeline,
             timelineSettings,
             logger,
-            onRolledBack: done =>
-              recorder?.recordAction(
-                stringifyEntityRef(done.entity),
-                done.slug,
-                {
-                  id: randomUUID(),
-                  action: 'gitlab.rollback',
-                  actor: done.actor,
-                  summary: done.message,
-                  at: new Date().toISOString(),
-                  links: done.jobUrl
-                    ? [{ label: `Job ${done.newJobId}`, url: done.jobUrl }]
-                    : [],
-                },
-              ),
+            onRolledBack,
           }),
         );
         // The same cores for AI assistants, as the caller, through the pipeline.
@@ -311,6 +311,10 @@ export const gitlabEnvPlugin = createBackendPlugin({
           transport,
           logger,
           onWritten,
+          timeline,
+          timelineSettings,
+          history,
+          onRolledBack,
         });
         router.use(createCiAccessRouter({ ...routes, service: ciAccess }));
         router.use(routeErrors(logger, auditor));

@@ -63,6 +63,22 @@ export function startTestSimulator(options: SimulatorOptions = {}) {
 }
 
 /**
+ * The simulator's instance with a rollback token (`gitlabEnv.instances`):
+ * glpat-bob is a Developer of acme/shop with the api scope, so GitLab's
+ * rollback may re-run jobs of unprotected environments.
+ */
+export const instancesWithRollbackToken = (
+  simulator: Pick<RunningSimulator, 'url'>,
+) => [
+  {
+    host: 'gitlab.example.com',
+    baseUrl: simulator.url,
+    token: DEMO_TOKEN,
+    rollbackToken: 'glpat-bob',
+  },
+];
+
+/**
  * The gitlab-env plugin in a test backend whose one GitLab instance is the
  * simulator, with a catalog of the given entities. Used by the integration
  * tests and the benchmarks, so they all configure the plugin the same way.

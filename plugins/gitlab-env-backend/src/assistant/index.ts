@@ -1,4 +1,5 @@
 import type { ActionsRegistryService } from '@backstage/backend-plugin-api/alpha';
+import { GitlabRollbackDeps, registerGitlabRollback } from './gitlabRollback';
 import { ReadActionsDeps, registerReadActions } from './readActions';
 import { registerWriteActions, WriteActionsDeps } from './writeActions';
 
@@ -13,8 +14,9 @@ export { PLUGIN_ID } from './calls';
  */
 export function registerAssistantActions(
   registry: ActionsRegistryService,
-  deps: ReadActionsDeps & WriteActionsDeps,
+  deps: ReadActionsDeps & WriteActionsDeps & GitlabRollbackDeps,
 ) {
   registerReadActions(registry, deps);
   registerWriteActions(registry, deps);
+  registerGitlabRollback(registry, deps);
 }

@@ -14,15 +14,21 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { AddressInfo } from 'node:net';
 import { AuditRecord, recordAuditEvents } from '../__testUtils__/auditRecords';
 import {
+  instancesWithRollbackToken,
+  ownedComponent,
   startBackendOnSimulator,
   startTestSimulator,
   storefrontComponent,
 } from '../__testUtils__/backendOnSimulator';
 import { permissionsDenying } from '../__testUtils__/permissions';
+import { waitForAsync } from '../__testUtils__/waitFor';
 import { LOG_TAIL_BYTES } from './readActions';
 
 const ALICE = 'user:default/alice';
 const ENTITY = 'component:default/storefront';
+/** Its production Deployment has revisions 3, 4 and 5 (current), applied by Flux. */
+const CHECKOUT = 'component:default/checkout-api';
+const ROLLBACK_PERMISSION = permissionForCapability('workload.rollback').name;
 
 /**
  * The demo backend's setup (the gitlab-env plugin, Backstage's actions
@@ -50,8 +56,12 @@ describe('the actions over MCP, against the simulator', () => {
         ),
     );
     const backend = await startBackendOnSimulator(simulator, {
-      entities: [storefrontComponent()],
+      entities: [
+        storefrontComponent(),
+        ownedComponent('checkout-api', 'acme/shop/checkout-api'),
+      ],
       config: { backend: { actions: { pluginSources: ['gitlab-env'] } } },
+      gitlabEnv: { instances: instancesWithRollbackToken(simulator) },
       features: [
         auditor.factory,
         permissions.factory,
@@ -114,6 +124,29 @@ describe('the actions over MCP, against the simulator', () => {
     ).slug as string;
   };
 
+  /** A write's audit record: the route's event, as the caller, via the registry. */
+  const writeAudited = (
+    write: { name: string; action: string },
+    body: Record<string, unknown>,
+    outcome: string,
+    meta: Record<string, unknown>,
+  ) =>
+    expect.objectContaining({
+      options: expect.objectContaining({
+        eventId: 'environment-action',
+        severityLevel: 'medium',
+        meta: expect.objectContaining({
+          actor: ALICE,
+          via: 'actions-registry',
+          actionId: `gitlab-env:${write.name}`,
+          action: write.action,
+          ...body,
+        }),
+      }),
+      outcome,
+      meta: expect.objectContaining(meta),
+    });
+
   it('lists the tools, reads marked read-only and writes destructive, with schemas for a model', async () => {
     const client = await connect();
     const { tools } = await client.listTools();
@@ -123,11 +156,14 @@ describe('the actions over MCP, against the simulator', () => {
       'gitlab-env.delete-pod',
       'gitlab-env.describe-resource',
       'gitlab-env.get-pod-logs',
+      'gitlab-env.get-recent-changes',
       'gitlab-env.get-unhealthy-resources',
       'gitlab-env.list-environments',
       'gitlab-env.reconcile-flux',
       'gitlab-env.restart-workload',
       'gitlab-env.resume-flux',
+      'gitlab-env.rollback-deployment',
+      'gitlab-env.rollback-workload',
       'gitlab-env.scale-workload',
       'gitlab-env.suspend-flux',
     ]);
@@ -150,6 +186,27 @@ describe('the actions over MCP, against the simulator', () => {
       ]),
     );
     expect(scale.properties.resource.description).toContain('Kind/name');
+    expect(tool('gitlab-env.get-recent-changes').annotations).toMatchObject({
+      readOnlyHint: true,
+      destructiveHint: false,
+    });
+    const rollback = tool('gitlab-env.rollback-workload');
+    expect(rollback.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+    });
+    expect((rollback.inputSchema as any).required).toEqual(
+      expect.arrayContaining(['resource', 'toRevision']),
+    );
+    expect(rollback.description).toContain('kubectl rollout undo');
+    expect(tool('gitlab-env.rollback-deployment').annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+    });
+    expect(rollback.description).toContain(
+      `the ${ROLLBACK_PERMISSION} permission`,
+    );
     // A write says which permission it needs, by its real name.
     expect(tool('gitlab-env.restart-workload').description).toContain(
       `the ${permissionForCapability('workload.restart').name} permission`,
@@ -261,21 +318,12 @@ describe('the actions over MCP, against the simulator', () => {
     );
     expect(kasWrites()).toEqual(writesBefore);
     expect(events).toEqual([
-      expect.objectContaining({
-        options: expect.objectContaining({
-          eventId: 'environment-action',
-          severityLevel: 'medium',
-          meta: expect.objectContaining({
-            actor: ALICE,
-            via: 'actions-registry',
-            actionId: 'gitlab-env:restart-workload',
-            action: 'workload.restart',
-            resource: 'Deployment/storefront-web',
-          }),
-        }),
-        outcome: 'failure',
-        meta: expect.objectContaining({ code: 'NOT_ALLOWED' }),
-      }),
+      writeAudited(
+        { name: 'restart-workload', action: 'workload.restart' },
+        { resource: 'Deployment/storefront-web' },
+        'failure',
+        { code: 'NOT_ALLOWED' },
+      ),
     ]);
   });
 
@@ -355,6 +403,235 @@ describe('the actions over MCP, against the simulator', () => {
       `-p '{"spec":{"suspend":false}}'`,
     );
     expect(spec().suspend).toBe(false);
+  });
+
+  const rollback = (toRevision: number) =>
+    call('gitlab-env.rollback-workload', {
+      entityRef: CHECKOUT,
+      environment: 'production',
+      resource: 'Deployment/checkout-api',
+      toRevision,
+    });
+  const checkoutApi = () =>
+    simulator
+      .cluster('prod-us')
+      .store.all()
+      .find(
+        (o: any) =>
+          o.kind === 'Deployment' && o.metadata.name === 'checkout-api',
+      ) as any;
+  const image = () => checkoutApi().spec.template.spec.containers[0].image;
+  const recentChanges = (args: Record<string, unknown> = {}) =>
+    call('gitlab-env.get-recent-changes', {
+      entityRef: CHECKOUT,
+      environment: 'production',
+      ...args,
+    });
+
+  it('refuses a rollback the user may not make, audited, nothing written to the cluster', async () => {
+    denied.add(ROLLBACK_PERMISSION);
+    const writesBefore = kasWrites();
+    const imageBefore = image();
+    const result = await rollback(4);
+    expect(result.isError).toBe(true);
+    expect(result.content[0].text).toBe(
+      `NotAllowedError: NOT_ALLOWED: You are not allowed to do this with the environments of ${CHECKOUT} (permission ${ROLLBACK_PERMISSION}). What to do: Ask the portal’s administrators for that permission.`,
+    );
+    expect(kasWrites()).toEqual(writesBefore);
+    expect(image()).toBe(imageBefore);
+    expect(events).toEqual([
+      writeAudited(
+        { name: 'rollback-workload', action: 'workload.rollback' },
+        { resource: 'Deployment/checkout-api', toRevision: 4 },
+        'failure',
+        { code: 'NOT_ALLOWED' },
+      ),
+    ]);
+  });
+
+  it('rolls a Flux-applied Deployment back as kubectl rollout undo does, says Flux reverts it, and the recent changes show it', async () => {
+    const result = await rollback(3);
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual({
+      outcome: 'changed',
+      message: expect.stringContaining(
+        'checkout/checkout-api is rolling back to revision 3',
+      ),
+      kubectl:
+        'kubectl rollout undo deployment/checkout-api --to-revision=3 -n checkout',
+      warnings: [
+        expect.stringContaining('Kustomization flux-system/checkout-api'),
+      ],
+    });
+    expect(image()).toBe('registry.example.com/acme/shop/checkout-api:3.8.0');
+    expect(events).toEqual([
+      writeAudited(
+        { name: 'rollback-workload', action: 'workload.rollback' },
+        { resource: 'Deployment/checkout-api', toRevision: 3 },
+        'success',
+        { outcome: 'changed' },
+      ),
+    ]);
+
+    // The timeline records the action as it is taken (asynchronously).
+    let changes: string[] = [];
+    await waitForAsync(async () => {
+      const read = await recentChanges();
+      expect(read.isError).toBeFalsy();
+      changes = read.structuredContent.changes;
+      return changes.some(line => line.includes('rolling back to revision 3'));
+    });
+    const line = changes.find(l => l.includes('rolling back to revision 3'))!;
+    expect(line).toMatch(
+      new RegExp(
+        `^\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z action: Deployment checkout/checkout-api is rolling back to revision 3.* — by ${ALICE} \\(Deployment/checkout-api\\)$`,
+      ),
+    );
+    // What came before it: GitLab's deployment, Flux's revision, the rollouts with their images.
+    expect(changes).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          / deployment: Deployment #212 deployed v3\.8\.2 /,
+        ),
+        expect.stringMatching(
+          / flux: Kustomization checkout-api applied v3\.8\.2@sha1:/,
+        ),
+        expect.stringMatching(
+          / rollout: Deployment checkout-api rolled out revision 5 — api: registry\.example\.com\/acme\/shop\/checkout-api:3\.8\.2/,
+        ),
+      ]),
+    );
+    // The rollback's own rollout, once a read of the environment sees it.
+    await waitForAsync(async () => {
+      await call('gitlab-env.describe-resource', {
+        entityRef: CHECKOUT,
+        environment: 'production',
+        resource: 'Deployment/checkout-api',
+      });
+      changes = (await recentChanges({ kinds: ['rollout'], limit: 1 }))
+        .structuredContent.changes;
+      return changes.length > 0 && changes[0].includes('revision 6');
+    });
+    expect(changes[0]).toMatch(
+      / rollout: Deployment checkout-api rolled out revision 6 \(an earlier template again\) — api: registry\.example\.com\/acme\/shop\/checkout-api:3\.8\.0/,
+    );
+    changes = (await recentChanges()).structuredContent.changes;
+    // Newest first.
+    const times = changes.map(l => Date.parse(l.split(' ')[0]));
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+    expect(events.at(-1)).toMatchObject({
+      options: {
+        eventId: 'entity-timeline-read',
+        meta: {
+          actor: ALICE,
+          via: 'actions-registry',
+          actionId: 'gitlab-env:get-recent-changes',
+        },
+      },
+      outcome: 'success',
+    });
+
+    // Paged: one change, then the ones before it from the cursor.
+    const first = (await recentChanges({ limit: 1 })).structuredContent;
+    expect(first.changes).toEqual([changes[0]]);
+    const next = (await recentChanges({ limit: 1, cursor: first.nextCursor }))
+      .structuredContent;
+    expect(next.changes).toEqual([changes[1]]);
+    const actions = (await recentChanges({ kinds: ['action'] }))
+      .structuredContent.changes as string[];
+    expect(actions.length).toBeGreaterThan(0);
+    expect(actions.every(l => / action: /.test(l))).toBe(true);
+  });
+
+  it("re-runs an earlier deployment's job as GitLab's rollback does, named by its number; refused without the permission", async () => {
+    const listed = await call('gitlab-env.list-environments', {
+      entityRef: ENTITY,
+    });
+    // A review app deploys an unprotected branch: a Developer may re-run its jobs.
+    const review = listed.structuredContent.environments.find(
+      (e: any) => e.name === 'review/feature-cart',
+    ).slug;
+    const rollBack = () =>
+      call('gitlab-env.rollback-deployment', {
+        entityRef: ENTITY,
+        environment: review,
+        deployment: '#51',
+      });
+    denied.add('gitlab-env.deployments.rollback');
+    events.length = 0;
+    const refused = await rollBack();
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0].text).toMatch(/^NotAllowedError: NOT_ALLOWED: /);
+    expect(events).toEqual([
+      expect.objectContaining({
+        options: expect.objectContaining({
+          eventId: 'environment-gitlab-rollback',
+          meta: expect.objectContaining({
+            actor: ALICE,
+            actionId: 'gitlab-env:rollback-deployment',
+            deployment: '#51',
+          }),
+        }),
+        outcome: 'failure',
+      }),
+    ]);
+
+    denied.clear();
+    events.length = 0;
+    const done = await rollBack();
+    expect(done.isError).toBeFalsy();
+    expect(done.structuredContent).toMatchObject({
+      message: expect.stringMatching(
+        /^GitLab started job \d+ .* for deployment #51 /,
+      ),
+      job: { id: expect.stringMatching(/^\d+$/) },
+      command: expect.stringMatching(
+        /^curl --request POST .*\/projects\/acme%2Fshop%2Fstorefront\/jobs\/\d+\/retry$/,
+      ),
+    });
+    expect(events).toEqual([
+      expect.objectContaining({
+        options: expect.objectContaining({
+          eventId: 'environment-gitlab-rollback',
+          severityLevel: 'medium',
+          meta: expect.objectContaining({
+            via: 'actions-registry',
+            actionId: 'gitlab-env:rollback-deployment',
+          }),
+        }),
+        outcome: 'success',
+        meta: expect.objectContaining({
+          deploymentId: expect.any(String),
+          newJobId: done.structuredContent.job.id,
+        }),
+      }),
+    ]);
+    // Recorded on the timeline as the tab's rollback is, with who took it.
+    await waitForAsync(async () => {
+      const read = await call('gitlab-env.get-recent-changes', {
+        entityRef: ENTITY,
+        environment: review,
+        kinds: ['action'],
+      });
+      return read.structuredContent.changes.some(
+        (l: string) =>
+          l.includes(`GitLab started job ${done.structuredContent.job.id}`) &&
+          l.includes(`by ${ALICE}`),
+      );
+    });
+    // The job was retried once: GitLab refuses it again, said as a conflict.
+    const again = await rollBack();
+    expect(again.content[0].text).toMatch(
+      /^ConflictError: JOB_NOT_RETRYABLE: /,
+    );
+    const unknown = await call('gitlab-env.rollback-deployment', {
+      entityRef: ENTITY,
+      environment: review,
+      deployment: '99999',
+    });
+    expect(unknown.content[0].text).toMatch(
+      /^NotFoundError: DEPLOYMENT_NOT_FOUND: Environment review\/feature-cart has no deployment #99999/,
+    );
   });
 
   it('reads nothing for a user who may not see the environments', async () => {

@@ -2,6 +2,8 @@ import type { ActionsRegistryService } from '@backstage/backend-plugin-api/alpha
 import {
   DEPLOYMENT_TIERS,
   environmentsAnswer,
+  recentChangesAnswer,
+  TIMELINE_ENTRY_KINDS,
   resourceSummary,
   unhealthyResources,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
@@ -12,6 +14,8 @@ import {
 } from '../http/environmentReads';
 import { RequestPipeline, RouteCore } from '../http/pipeline';
 import { podLogsSpec, PodLogsDeps, withPodLog } from '../actions/podLogsRoute';
+import { HistoryRouterOptions, timelineRoute } from '../history';
+import { timelineCursorAfter } from '../history/timeline/TimelineStore';
 import { withActionErrors } from './actionErrors';
 import { actionCall } from './calls';
 import { readLogTail } from './logTail';
@@ -24,10 +28,15 @@ import {
   resourceInput,
 } from './schemas';
 
-export interface ReadActionsDeps extends PodLogsDeps {
+export interface ReadActionsDeps
+  extends PodLogsDeps,
+    Pick<HistoryRouterOptions, 'timeline' | 'timelineSettings'> {
   pipeline: RequestPipeline;
   service: GitlabEnvironmentsService;
 }
+
+/** The most changes one recent-changes answer lists (fewer when their lines are long). */
+const MAX_CHANGES = 60;
 
 /** The most bytes of a log an answer carries (its newest whole lines). */
 export const LOG_TAIL_BYTES = 6 * 1024;
@@ -54,6 +63,7 @@ export function registerReadActions(
   const { pipeline, service } = deps;
   const environments = environmentsListRoute(service);
   const resources = environmentResourcesRoute(service);
+  const timeline = timelineRoute(deps);
 
   registry.register({
     name: 'list-environments',
@@ -370,6 +380,91 @@ export function registerReadActions(
         });
         return {
           output: await pipeline.answer(core, { ...call, signal }),
+        };
+      }),
+  });
+
+  registry.register({
+    name: 'get-recent-changes',
+    title: 'Recent changes of an environment',
+    description:
+      "What changed in one environment and when, newest first, one line each: `<time> <kind>: <what>` with kinds deployment (GitLab deployment: ref, commit, who, status), rollout (a workload's new revision and its images), flux (a Flux object applied a new revision or reconciled), health (a transition such as `Healthy → Degraded` with its cause), event (a Warning Event) and action (taken through the portal or an assistant: who, what). Read from the plugin's own database (kept for retentionDays), so it also answers for last night, long after Kubernetes forgot its Events. Start here for `what changed before it broke?`; pass `nextCursor` back as `cursor` to read older changes; to go back, rollback-workload takes a rollout's revision (`rolled out revision 4`) and rollback-deployment a deployment's number (`#212`).",
+    attributes: readOnly,
+    schema: {
+      input: z =>
+        z.object({
+          ...environmentInput(z),
+          sinceHours: z
+            .number()
+            .int()
+            .min(1)
+            .max(24 * 400)
+            .optional()
+            .describe(
+              'Only changes of the last this many hours. Default: all kept.',
+            ),
+          kinds: z
+            .array(z.enum(TIMELINE_ENTRY_KINDS))
+            .optional()
+            .describe('Only these kinds of change. Default: every kind.'),
+          cursor: z
+            .string()
+            .max(200)
+            .optional()
+            .describe(
+              "A previous answer's `nextCursor`: the changes older than that answer's.",
+            ),
+          limit: z
+            .number()
+            .int()
+            .min(1)
+            .max(MAX_CHANGES)
+            .optional()
+            .describe(`How many changes to list at most. Default 30.`),
+        }),
+      output: z =>
+        z.object({
+          environment: z.string(),
+          changes: z
+            .array(z.string())
+            .describe(
+              'One line each, newest first: `<ISO time> <kind>[ [warning|error]]: <what> — <detail> (<objects>)`.',
+            ),
+          nextCursor: z
+            .string()
+            .optional()
+            .describe(
+              'Older changes are recorded: pass it as `cursor` to read them.',
+            ),
+          retentionDays: z
+            .number()
+            .describe('How many days of changes are kept.'),
+        }),
+    },
+    action: ({ input, credentials }) =>
+      withActionErrors(async () => {
+        const { environment, entityRef } = input;
+        const page = await pipeline.answer(
+          timeline,
+          actionCall(
+            'get-recent-changes',
+            credentials,
+            { entityRef },
+            {
+              query: {
+                environment,
+                limit: String(input.limit ?? 30),
+                ...(input.kinds?.length && { kinds: input.kinds.join(',') }),
+                ...(input.cursor && { cursor: input.cursor }),
+                ...(input.sinceHours && {
+                  from: String(Date.now() - input.sinceHours * 3_600_000),
+                }),
+              },
+            },
+          ),
+        );
+        return {
+          output: recentChangesAnswer(environment, page, timelineCursorAfter),
         };
       }),
   });

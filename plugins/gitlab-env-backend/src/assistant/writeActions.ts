@@ -1,8 +1,12 @@
 import type { ActionsRegistryService } from '@backstage/backend-plugin-api/alpha';
 import {
+  ActionTarget,
   EnvironmentAction,
   permissionForCapability,
+  WorkloadManager,
+  workloadManager,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import type { EnvironmentAgent } from '../facade/GitlabEnvironmentsService';
 import {
   actOnEnvironment,
   EnvironmentActionDeps,
@@ -12,6 +16,7 @@ import {
   record,
 } from '../actions/environmentActionRoute';
 import { failure } from '../errors';
+import { gitlabDeploys } from '../history/workloadHistory';
 import {
   auditText,
   entityPathParams,
@@ -59,6 +64,9 @@ function namedWrite(
               replicas: fields.replicas,
             }),
             ...(fields.withSource === true && { withSource: true }),
+            ...(typeof fields.toRevision === 'number' && {
+              toRevision: fields.toRevision,
+            }),
           };
         },
       },
@@ -74,6 +82,10 @@ function namedWrite(
           resource: fields.resource,
           replicas: fields.replicas as number | undefined,
           withSource: fields.withSource === true,
+          // Checked by the action that takes it (workload.rollback).
+          ...(fields.toRevision !== undefined && {
+            toRevision: fields.toRevision as number,
+          }),
         };
       },
       entity: params => params,
@@ -81,8 +93,9 @@ function namedWrite(
     },
     // The name is looked up among the objects the write acts on (not in a
     // read of its own, which could be older than the agent's).
-    run: context =>
-      actOnEnvironment(deps, context, agent => {
+    run: async context => {
+      let manager: WorkloadManager | undefined;
+      const done = await actOnEnvironment(deps, context, agent => {
         const target = targetOf(
           namedResource(
             agent.environment,
@@ -91,10 +104,41 @@ function namedWrite(
           ),
         );
         context.note({ object: { ...target } });
+        if (action === 'workload.rollback') manager = managerOf(agent, target);
         return target;
-      }),
+      });
+      // Who reverts a manual rollback, as the revisions route says it.
+      return manager && done.response.outcome === 'changed'
+        ? {
+            ...done,
+            response: {
+              ...done.response,
+              warnings: [...(done.response.warnings ?? []), manager.warning],
+            },
+          }
+        : done;
+    },
     outcome: core.outcome,
   };
+}
+
+/** Who reverts a rollback of `target` (Flux, a GitLab pipeline), as workloadHistories decides it. */
+function managerOf(
+  agent: EnvironmentAgent,
+  target: ActionTarget,
+): WorkloadManager | undefined {
+  const workload = agent.resources.find(
+    o =>
+      o.kind === target.kind &&
+      o.metadata?.name === target.name &&
+      o.metadata?.namespace === target.namespace,
+  );
+  return (
+    workload &&
+    workloadManager(workload, agent.resources, {
+      gitlabDeploys: gitlabDeploys(agent.environment),
+    })
+  );
 }
 
 interface WriteAction {
@@ -172,11 +216,29 @@ const WRITES: WriteAction[] = [
       'Resumes a suspended Flux Kustomization, HelmRelease or source (`spec.suspend: false`, as `flux resume`).',
     idempotent: true,
   },
+  {
+    name: 'rollback-workload',
+    action: 'workload.rollback',
+    title: 'Roll back a workload to an earlier revision',
+    description:
+      "Rolls a Deployment, StatefulSet or DaemonSet back to one of its earlier revisions as `kubectl rollout undo --to-revision=N` does: the revision's pod template becomes the workload's (the controller rolls it out as a new revision). `unchanged` when it already runs that template. Take the revision from get-recent-changes' rollouts (`rolled out revision N`); 0 is the one before the current. When Flux or a GitLab pipeline manages the workload, `warnings` says that its next reconcile or deployment reverts the rollback (suspend the Flux object first with suspend-flux to keep it).",
+    idempotent: false,
+    extra: z => ({
+      toRevision: z
+        .number()
+        .int()
+        .min(0)
+        .max(2 ** 31)
+        .describe(
+          'The revision to go back to (`kubectl rollout history` numbers); 0 is the previous one.',
+        ),
+    }),
+  },
 ];
 
 /**
  * The write actions: restart, scale, delete a pod, Flux reconcile, suspend
- * and resume, each marked destructive, each the tab's environment action
+ * and resume, roll a workload back, each marked destructive, each the tab's environment action
  * run as the caller through the request pipeline (namedWrite).
  */
 export function registerWriteActions(

@@ -6,6 +6,7 @@ import {
 } from '@backstage/catalog-model';
 import {
   gitlabEnvDeploymentRollbackPermission,
+  GitlabRollbackResponse,
   TIMELINE_ENTRY_KINDS,
   TimelineEntryKind,
   TimelineResponse,
@@ -22,6 +23,7 @@ import {
   auditText,
   entityPathParams,
   RawParameters,
+  RouteCore,
   RouteSpec,
   principalName,
 } from '../http/pipeline';
@@ -152,6 +154,105 @@ function read<P extends { entityRef: string; slug?: string }>(
   };
 }
 
+function timelineParams(raw: RawParameters) {
+  return {
+    ...entityPathParams(raw),
+    environmentSlug: slug(raw, 'environment'),
+    kinds: kinds(raw),
+    from: time(raw, 'from'),
+    to: time(raw, 'to'),
+    cursor: text(raw, 'cursor'),
+    limit: limit(raw, 50, MAX_TIMELINE_PAGE),
+  };
+}
+
+export type TimelineParams = ReturnType<typeof timelineParams>;
+
+/**
+ * `GET /entity/:namespace/:kind/:name/timeline` (and the actions
+ * registry's recent-changes): the entity's read permission, not located,
+ * a page of its timeline, newest first, from the database alone (the
+ * catalog, the permissions and the database: no GitLab or cluster
+ * request), audited as `entity-timeline-read`.
+ */
+export function timelineRoute(
+  options: Pick<HistoryRouterOptions, 'timeline' | 'timelineSettings'>,
+): RouteCore<TimelineParams, TimelineResponse> {
+  const { timeline } = options;
+  return {
+    spec: read('entity-timeline-read', timelineParams, 'none'),
+    run: async ({ entityRef, params }) => {
+      const { entityRef: _ref, slug: _slug, ...page } = params;
+      const found = timeline
+        ? await timeline.page({ entityRef, ...page })
+        : { entries: [] };
+      return {
+        ...found,
+        retentionDays: options.timelineSettings.retentionDays,
+        recording: timeline
+          ? TIMELINE_RECORDING
+          : 'The timeline is off (gitlabEnv.timeline.enabled: false): nothing is recorded.',
+      };
+    },
+    outcome: body => ({ entries: body.entries.length }),
+  };
+}
+
+export type DeploymentParams = ReturnType<typeof deploymentParams>;
+
+/**
+ * `POST …/environments/:slug/deployments/:deploymentId/rollback` (and the
+ * actions registry's rollback-deployment): gitlab-env.deployments.rollback
+ * on the entity, located, then GitLab re-runs the deploy job of that
+ * earlier successful deployment with the rollback token; recorded on the
+ * timeline (onRolledBack), audited as `environment-gitlab-rollback`.
+ * Never retried, and no caller's signal: a retry the caller stopped
+ * waiting for still happens.
+ */
+export function gitlabRollbackRoute(
+  options: Pick<HistoryRouterOptions, 'history' | 'onRolledBack' | 'logger'>,
+): RouteCore<DeploymentParams, GitlabRollbackResponse & { jobId: string }> {
+  return {
+    spec: {
+      audit: {
+        eventId: 'environment-gitlab-rollback',
+        severity: 'medium',
+        meta: raw => ({
+          ...auditedEntity(raw),
+          deploymentId: auditText(raw.path.deploymentId, 20) ?? null,
+        }),
+      },
+      params: deploymentParams,
+      entities: 'one',
+      entity: p => p,
+      permission: { required: () => [gitlabEnvDeploymentRollbackPermission] },
+      locate: 'environment',
+    },
+    run: async ({ entity, located, environment, params, credentials }) => {
+      const done = await options.history.rollback(
+        entity,
+        environment.slug,
+        params.deploymentId,
+        { located },
+      );
+      try {
+        options.onRolledBack?.({
+          entity,
+          slug: environment.slug,
+          actor: principalName(credentials),
+          message: done.message,
+          newJobId: done.job.id,
+          jobUrl: done.job.webUrl,
+        });
+      } catch (error) {
+        options.logger.warn(`Recording a GitLab rollback failed: ${error}`);
+      }
+      return done;
+    },
+    outcome: done => ({ jobId: done.jobId, newJobId: done.job.id }),
+  };
+}
+
 /**
  * The history routes, each through the request pipeline: deployments and
  * what each brought, GitLab's rollback (also `gitlab-env.deployments.rollback`),
@@ -163,7 +264,7 @@ function read<P extends { entityRef: string; slug?: string }>(
 export function createHistoryRouter(
   options: HistoryRouterOptions,
 ): express.Router {
-  const { service, history, versions, previews, timeline, logger } = options;
+  const { service, history, versions, previews } = options;
   const router = Router();
 
   router.get(
@@ -214,54 +315,15 @@ export function createHistoryRouter(
     ),
   );
 
+  const gitlabRollback = gitlabRollbackRoute(options);
   router.post(
     `${ENVIRONMENT}/deployments/:deploymentId/rollback`,
-    route(
-      options,
-      {
-        audit: {
-          eventId: 'environment-gitlab-rollback',
-          severity: 'medium',
-          meta: raw => ({
-            ...auditedEntity(raw),
-            deploymentId: auditText(raw.path.deploymentId, 20) ?? null,
-          }),
-        },
-        params: deploymentParams,
-        entities: 'one',
-        entity: p => p,
-        permission: { required: () => [gitlabEnvDeploymentRollbackPermission] },
-        locate: 'environment',
-      },
-      async (
-        { entity, located, environment, params, credentials },
-        _req,
-        res,
-      ) => {
-        // No client signal: a retry the client stopped waiting for still happens.
-        const done = await history.rollback(
-          entity,
-          environment.slug,
-          params.deploymentId,
-          { located },
-        );
-        const { jobId, ...body } = done;
-        try {
-          options.onRolledBack?.({
-            entity,
-            slug: environment.slug,
-            actor: principalName(credentials),
-            message: done.message,
-            newJobId: done.job.id,
-            jobUrl: done.job.webUrl,
-          });
-        } catch (error) {
-          logger.warn(`Recording a GitLab rollback failed: ${error}`);
-        }
-        res.json(body);
-        return { jobId, newJobId: done.job.id };
-      },
-    ),
+    route(options, gitlabRollback.spec, async (context, _req, res) => {
+      const done = await gitlabRollback.run(context);
+      const { jobId: _jobId, ...body } = done;
+      res.json(body);
+      return gitlabRollback.outcome(done);
+    }),
   );
 
   router.get(
@@ -285,40 +347,14 @@ export function createHistoryRouter(
     ),
   );
 
+  const timelineCore = timelineRoute(options);
   router.get(
     `${ENTITY}/timeline`,
-    route(
-      options,
-      // The catalog, the permissions and the database: no GitLab or cluster request.
-      read(
-        'entity-timeline-read',
-        raw => ({
-          ...entityPathParams(raw),
-          environmentSlug: slug(raw, 'environment'),
-          kinds: kinds(raw),
-          from: time(raw, 'from'),
-          to: time(raw, 'to'),
-          cursor: text(raw, 'cursor'),
-          limit: limit(raw, 50, MAX_TIMELINE_PAGE),
-        }),
-        'none',
-      ),
-      async ({ entityRef, params }, _req, res) => {
-        const { entityRef: _ref, slug: _slug, ...page } = params;
-        const found = timeline
-          ? await timeline.page({ entityRef, ...page })
-          : { entries: [] };
-        const body: TimelineResponse = {
-          ...found,
-          retentionDays: options.timelineSettings.retentionDays,
-          recording: timeline
-            ? TIMELINE_RECORDING
-            : 'The timeline is off (gitlabEnv.timeline.enabled: false): nothing is recorded.',
-        };
-        res.json(body);
-        return { entries: body.entries.length };
-      },
-    ),
+    route(options, timelineCore.spec, async (context, _req, res) => {
+      const body = await timelineCore.run(context);
+      res.json(body);
+      return timelineCore.outcome(body);
+    }),
   );
 
   router.get(

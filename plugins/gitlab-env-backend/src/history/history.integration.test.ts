@@ -17,6 +17,7 @@ import {
 import request from 'supertest';
 import {
   ownedComponent,
+  instancesWithRollbackToken,
   startBackendOnSimulator,
   storefrontComponent,
   TEST_KAS_TUNNELS,
@@ -59,15 +60,7 @@ describe('history against the simulator', () => {
     const backend = await startBackendOnSimulator(simulator, {
       entities,
       gitlabEnv: {
-        instances: [
-          {
-            host: 'gitlab.example.com',
-            baseUrl: simulator.url,
-            token: 'glpat-demo-backstage-bot',
-            // A Developer of acme/shop with the api scope.
-            rollbackToken: 'glpat-bob',
-          },
-        ],
+        instances: instancesWithRollbackToken(simulator),
         requestTimeoutMs: 5000,
         cacheTtlSeconds: 0.2,
         transientCacheSeconds: 0.2,

@@ -1,6 +1,7 @@
 import { Entity } from '@backstage/catalog-model';
 import {
   ActionTarget,
+  GitlabEnvironment,
   hasRolloutHistory,
   kubectlRolloutHistoryCommand,
   workloadManager,
@@ -8,6 +9,16 @@ import {
   WorkloadRevisionsResponse,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { CallOptions, GitlabEnvironmentsService } from '../facade';
+
+/**
+ * A pipeline deploys the environment when GitLab has deployments of it
+ * and no Flux object applies it: it reverts a manual rollback.
+ */
+export function gitlabDeploys(
+  environment: Pick<GitlabEnvironment, 'lastDeployment' | 'fluxResourcePath'>,
+): boolean {
+  return Boolean(environment.lastDeployment) && !environment.fluxResourcePath;
+}
 
 /**
  * Every Deployment, StatefulSet and DaemonSet of an environment with its
@@ -23,11 +34,6 @@ export async function workloadHistories(
 ): Promise<WorkloadRevisionsResponse> {
   const read = await service.getEnvironmentResources(entity, slug, options);
   const objects = read.resources;
-  // A pipeline deploys the environment when GitLab has deployments of it
-  // and no Flux object applies it.
-  const gitlabDeploys =
-    Boolean(read.environment.lastDeployment) &&
-    !read.environment.fluxResourcePath;
   return {
     workloads: objects.filter(hasRolloutHistory).map(workload => {
       const target: ActionTarget = {
@@ -36,7 +42,9 @@ export async function workloadHistories(
         namespace: String(workload.metadata?.namespace),
         name: String(workload.metadata?.name),
       };
-      const managedBy = workloadManager(workload, objects, { gitlabDeploys });
+      const managedBy = workloadManager(workload, objects, {
+        gitlabDeploys: gitlabDeploys(read.environment),
+      });
       return {
         target,
         revisions: workloadRevisions(workload, objects),

@@ -13,3 +13,5 @@ export type {
 } from './compactAnswers';
 export { environmentsAnswer } from './environmentsAnswer';
 export type { EnvironmentLine, EnvironmentsAnswer } from './environmentsAnswer';
+export { changeLine, recentChangesAnswer } from './recentChanges';
+export type { RecentChangesAnswer } from './recentChanges';

@@ -61,6 +61,11 @@ function encodeCursor(occurredAt: number, id: number): string {
   return Buffer.from(`${occurredAt}:${id}`).toString('base64url');
 }
 
+/** The cursor of the page after `entry` (one of a page's entries), for a caller that keeps fewer than the page. */
+export function timelineCursorAfter(entry: Pick<TimelineEntry, 'at' | 'id'>) {
+  return encodeCursor(Date.parse(entry.at), Number(entry.id));
+}
+
 function decodeCursor(cursor: string): { occurredAt: number; id: number } {
   const [occurredAt, id] = Buffer.from(cursor, 'base64url')
     .toString()
