@@ -102,8 +102,19 @@ async function main() {
   }/api/gitlab-env`;
 
   let crashes = 0;
-  process.on('uncaughtException', () => crashes++);
-  process.on('unhandledRejection', () => crashes++);
+  // Each distinct crash is printed once, with its stack: the count alone
+  // does not say where to look.
+  const crashesSeen = new Set<string>();
+  const crashed = (error: unknown) => {
+    crashes++;
+    const text =
+      error instanceof Error ? error.stack ?? error.message : String(error);
+    if (crashesSeen.has(text)) return;
+    crashesSeen.add(text);
+    console.error(`crash: ${text}`);
+  };
+  process.on('uncaughtException', crashed);
+  process.on('unhandledRejection', crashed);
 
   const targets: string[] = [];
   for (const entity of entities) {

@@ -429,6 +429,10 @@ export class LivePlanner {
       this.expectedNamespaces.set(key, expected);
     }
     const reads = targets.map(target => this.read(target, freshness, signal));
+    // Started now, awaited by their callers later (after locating, the
+    // instance check, GitLab's connection state): a read failing before then
+    // is theirs to handle, not an unhandled rejection of the process.
+    for (const read of reads) read.catch(() => undefined);
     // Registered: the informers now know every namespace they list.
     for (const key of groups.keys()) this.expectedNamespaces.delete(key);
     return reads;
