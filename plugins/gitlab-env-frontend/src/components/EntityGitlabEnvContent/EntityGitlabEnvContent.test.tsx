@@ -493,6 +493,67 @@ describe('EntityGitlabEnvContent', () => {
     ).toBeInTheDocument();
   });
 
+  it('reads the Events of an open drawer again when its Events tab is chosen', async () => {
+    serveShop();
+    // An Event the backend's store gains after the drawer opened: the node
+    // the graph draws does not change with it.
+    let later = false;
+    const withLaterEvent = (slug: string) => {
+      const state = shopOf(slug);
+      if (!later) return state;
+      return {
+        ...state,
+        resources: [
+          ...state.resources,
+          {
+            apiVersion: 'v1',
+            kind: 'Event',
+            metadata: {
+              name: 'api-7c9b-3.2',
+              namespace: 'shop',
+              uid: 'uid-Event-api-7c9b-3.2',
+            },
+            involvedObject: {
+              kind: 'Pod',
+              name: 'api-7c9b-3',
+              namespace: 'shop',
+              uid: 'uid-Pod-api-7c9b-3',
+            },
+            type: 'Warning',
+            reason: 'Unhealthy',
+            message: 'Readiness probe failed: connection refused',
+            count: 1,
+            lastTimestamp: new Date().toISOString(),
+          },
+        ],
+      };
+    };
+    const objects: string[] = [];
+    server.use(objectRoute(withLaterEvent, objects));
+    const panel = await openProduction();
+    fireEvent.click(await within(panel).findByText('7 Pods'));
+    fireEvent.click(await within(panel).findByText('api-7c9b-3'));
+    const drawer = await screen.findByRole('dialog', {
+      name: 'Pod api-7c9b-3',
+    });
+    await within(drawer).findByRole('tab', { name: 'Events (1)' });
+    const asked = objects.length;
+
+    later = true;
+    await userEvent.click(
+      within(drawer).getByRole('tab', { name: 'Events (1)' }),
+    );
+    expect(
+      await within(drawer).findByText(
+        'Readiness probe failed: connection refused',
+      ),
+    ).toBeInTheDocument();
+    expect(
+      within(drawer).getByRole('tab', { name: 'Events (2)' }),
+    ).toBeInTheDocument();
+    expect(objects.length).toBe(asked + 1);
+  });
+
   it('shows in the drawer the chain the graph draws: a Service nothing owns sits under its Ingress', async () => {
     serveShop();
     const panel = await openProduction();

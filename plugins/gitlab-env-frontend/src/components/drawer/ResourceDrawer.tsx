@@ -40,6 +40,7 @@ import { WarningChip } from '../text/WarningChip';
 import { GitlabEnvErrorPanel } from '../errors/GitlabEnvErrorPanel';
 import {
   EnvironmentObjectState,
+  OBJECT_REFRESH_MS,
   useEnvironmentObject,
 } from './useEnvironmentObject';
 
@@ -96,7 +97,9 @@ function DrawerBody({
   const [tab, setTab] = useState<DrawerTab>(
     initialTab === 'logs' && !logs ? 'summary' : initialTab ?? 'summary',
   );
-  const details = useEnvironmentObject(node);
+  const details = useEnvironmentObject(node, {
+    refreshMs: OBJECT_REFRESH_MS,
+  });
   const object = details.value?.object;
   const events = details.value?.events;
   const actions = useNodeActions(node, graph, object);
@@ -158,7 +161,11 @@ function DrawerBody({
       {actions.elements}
       <Tabs
         value={tab}
-        onChange={(_e, value) => setTab(value)}
+        onChange={(_e, value: DrawerTab) => {
+          setTab(value);
+          // Events and the YAML are read as they are now, not as at opening.
+          if (value === 'events' || value === 'yaml') details.retry();
+        }}
         variant="scrollable"
         scrollButtons="auto"
         allowScrollButtonsMobile

@@ -17,13 +17,22 @@ export interface EnvironmentObjectState {
 }
 
 /**
+ * While a drawer is open its object is asked again this often: Events and
+ * fields the graph does not draw change without a new tree node. The
+ * backend answers from its live store, without an upstream request.
+ */
+export const OBJECT_REFRESH_MS = 15_000;
+
+/**
  * The whole object of a node, with its Events and GitOps, asked of the
  * backend's live store when a drawer (or a dialog) needs it: the tab holds
  * only the tree the graph draws. Asked again when the node changes in what
- * the graph draws (a new tree node), keeping the last answer meanwhile.
+ * the graph draws (a new tree node), on `retry`, and every `refreshMs` when
+ * given, keeping the last answer meanwhile.
  */
 export function useEnvironmentObject(
   node: TreeNode | undefined,
+  options: { refreshMs?: number } = {},
 ): EnvironmentObjectState {
   const api = useApi(gitlabEnvApiRef);
   const scope = useEnvironmentScope();
@@ -59,6 +68,12 @@ export function useEnvironmentObject(
   }, [api, scope, id, missing, node, attempt]);
 
   const retry = useCallback(() => setAttempt(a => a + 1), []);
+  const { refreshMs } = options;
+  useEffect(() => {
+    if (!refreshMs || !scope || id === undefined || missing) return undefined;
+    const timer = setInterval(retry, refreshMs);
+    return () => clearInterval(timer);
+  }, [refreshMs, scope, id, missing, retry]);
   const current = state.id === id ? state : {};
   return {
     value: current.value,
