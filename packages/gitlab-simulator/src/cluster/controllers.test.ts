@@ -446,6 +446,36 @@ describe('controllers (pkg/controller/deployment, statefulset, daemon)', () => {
     expect(deployment.status.availableReplicas).toBeUndefined();
   });
 
+  it("explains each crash-looping pod a rollout restart creates with the kubelet's BackOff event", async () => {
+    const path =
+      '/apis/apps/v1/namespaces/checkout-staging/deployments/checkout-api';
+    expect((await restart(NONPROD, path)).status).toBe(200);
+    const pods = (
+      await kasJson(sim(), NONPROD, '/api/v1/namespaces/checkout-staging/pods')
+    ).body.items.filter(
+      (p: any) =>
+        p.status.containerStatuses?.[0]?.state?.waiting?.reason ===
+        'CrashLoopBackOff',
+    );
+    expect(pods.length).toBeGreaterThan(0);
+    const events = (
+      await kasJson(
+        sim(),
+        NONPROD,
+        '/api/v1/namespaces/checkout-staging/events',
+      )
+    ).body.items;
+    for (const pod of pods) {
+      expect(events).toContainEqual(
+        expect.objectContaining({
+          type: 'Warning',
+          reason: 'BackOff',
+          involvedObject: expect.objectContaining({ uid: pod.metadata.uid }),
+        }),
+      );
+    }
+  });
+
   it('deletes a pod gracefully: Terminating first, replaced at once, gone after the grace period', async () => {
     sim().setClusterKnobs({ podTerminationMs: 200 });
     const pods = (

@@ -74,8 +74,28 @@ export class ControllerKit {
     }
     if (delay > 0 && scheduled) {
       this.later(delay, () => this.podStarted(stored, state));
+    } else {
+      this.recordBackOff(stored);
     }
     return stored;
+  }
+
+  /**
+   * The kubelet's BackOff event of a container it keeps restarting
+   * (pkg/kubelet/kuberuntime/kuberuntime_manager.go, "Back-off restarting
+   * failed container"), as a pod created in CrashLoopBackOff explains itself.
+   */
+  private recordBackOff(pod: KubeObject) {
+    for (const status of pod.status?.containerStatuses ?? []) {
+      if (status.state?.waiting?.reason !== 'CrashLoopBackOff') continue;
+      this.record(
+        pod,
+        'Warning',
+        'BackOff',
+        `Back-off restarting failed container ${status.name} in pod ${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`,
+        'kubelet',
+      );
+    }
   }
 
   podStarted(pod: KubeObject, state: PodState) {
@@ -86,7 +106,7 @@ export class ControllerKit {
       pod.metadata.name,
     );
     if (!fresh || fresh.metadata.uid !== pod.metadata.uid) return;
-    this.store.upsert(restatePod(fresh, state, this.ctx()));
+    const started = this.store.upsert(restatePod(fresh, state, this.ctx()));
     for (const container of fresh.spec.containers ?? []) {
       this.record(
         fresh,
@@ -96,6 +116,7 @@ export class ControllerKit {
         'kubelet',
       );
     }
+    this.recordBackOff(started);
     this.onPodStarted(fresh);
   }
 
