@@ -462,13 +462,7 @@ export class GitlabEnvironmentsService {
     slug: string,
     options: CallOptions = {},
   ): Promise<EnvironmentResourcesResponse> {
-    const signal = this.requestSignal(options.signal);
-    const ctx = await this.findEnvironment(
-      entity,
-      slug,
-      signal,
-      options.located,
-    );
+    const { ctx, signal } = await this.findEnvironment(entity, slug, options);
     return this.readEnvironments([ctx], signal)[0];
   }
 
@@ -493,13 +487,7 @@ export class GitlabEnvironmentsService {
     slug: string,
     options: CallOptions = {},
   ): Promise<EnvironmentDesiredStateResponse> {
-    const signal = this.requestSignal(options.signal);
-    const ctx = await this.findEnvironment(
-      entity,
-      slug,
-      signal,
-      options.located,
-    );
+    const { ctx, signal } = await this.findEnvironment(entity, slug, options);
     if (!ctx.environment.fluxResourcePath) return {};
     const [read] = this.readEnvironments([ctx], signal);
     const { resources } = await read;
@@ -690,26 +678,22 @@ export class GitlabEnvironmentsService {
     slug: string,
     options: CallOptions = {},
   ): Promise<EnvironmentContext> {
-    return this.findEnvironment(
-      entity,
-      slug,
-      this.requestSignal(options.signal),
-      options.located,
-    );
+    return this.findEnvironment(entity, slug, options).then(({ ctx }) => ctx);
   }
 
+  /** One environment of an entity, with the call's signal (its deadline included). */
   private async findEnvironment(
     entity: Entity,
     slug: string,
-    signal?: AbortSignal,
-    given?: LocatedEntity,
-  ): Promise<EnvironmentContext> {
+    options: CallOptions,
+  ): Promise<{ ctx: EnvironmentContext; signal: AbortSignal }> {
+    const signal = this.requestSignal(options.signal);
     // Only this environment's agent is waited for.
     const located =
-      given ??
+      options.located ??
       (await this.locator.locate(entity, { signal, environment: slug }));
     const environment = environmentOf(located, slug);
-    return this.context(entity, located, environment);
+    return { ctx: this.context(entity, located, environment), signal };
   }
 
   /**
@@ -729,13 +713,7 @@ export class GitlabEnvironmentsService {
     options: CallOptions & { streaming?: boolean } = {},
   ): Promise<T> {
     const asked = Date.now();
-    const signal = this.requestSignal(options.signal);
-    const ctx = await this.findEnvironment(
-      entity,
-      slug,
-      signal,
-      options.located,
-    );
+    const { ctx, signal } = await this.findEnvironment(entity, slug, options);
     const target = await this.target(ctx, signal);
     const agent = ctx.environment.agent!;
     const kasSignal =
@@ -812,13 +790,7 @@ export class GitlabEnvironmentsService {
     slug: string,
     options: CallOptions = {},
   ): Promise<LiveTarget> {
-    const signal = this.requestSignal(options.signal);
-    const ctx = await this.findEnvironment(
-      entity,
-      slug,
-      signal,
-      options.located,
-    );
+    const { ctx, signal } = await this.findEnvironment(entity, slug, options);
     return this.target(ctx, signal);
   }
 
