@@ -180,6 +180,11 @@ export interface EnvironmentAgent {
   scope: EnvironmentActionScope;
 }
 
+/** `host|agentId`: what the planner shares and caps per agent (LiveTarget.agentKey). */
+function agentKeyOf({ instance, environment }: EnvironmentContext): string {
+  return `${instance.host}|${environment.agent!.id}`;
+}
+
 /**
  * From a catalog entity to its GitLab environments and what runs in them.
  * Independent of HTTP, so other routes can reuse it. It composes the
@@ -581,7 +586,7 @@ export class GitlabEnvironmentsService {
       environment: ctx.environment,
       labelSelector: ctx.located.labelSelector,
       readKey: this.access.readKey(ctx),
-      agentKey: `${ctx.instance.host}|${ctx.environment.agent!.id}`,
+      agentKey: agentKeyOf(ctx),
       host: ctx.instance.host,
       kinds: namespacedKinds(allKinds),
       allKinds,
@@ -590,14 +595,29 @@ export class GitlabEnvironmentsService {
     };
   }
 
-  /** Starts each agent's instance check and discovery (cached), once per agent; never rejects. */
+  /**
+   * Starts each agent's instance check and discovery (cached), once per
+   * agent, and tells the planner these environments will be read (each
+   * card of a page on its own), so the first read lists each kind for all
+   * of an agent's namespaces at once; never rejects.
+   */
   private prepareAgents(contexts: EnvironmentContext[]) {
     const agents = new Map<string, EnvironmentContext>();
+    const readable: EnvironmentContext[] = [];
     for (const ctx of contexts) {
       const { agent, namespace } = ctx.environment;
-      if (agent && namespace)
-        agents.set(`${ctx.instance.host}|${agent.id}`, ctx);
+      if (!agent || !namespace) continue;
+      agents.set(agentKeyOf(ctx), ctx);
+      readable.push(ctx);
     }
+    this.reads.announce(
+      readable.map(ctx => ({
+        agentKey: agentKeyOf(ctx),
+        labelSelector: ctx.located.labelSelector,
+        environment: ctx.environment,
+      })),
+      this.config.requestDeadlineMs,
+    );
     for (const ctx of agents.values())
       this.target(
         ctx,
@@ -755,7 +775,7 @@ export class GitlabEnvironmentsService {
                     asked,
                   ),
                 kas,
-                agentKey: `${ctx.instance.host}|${agent.id}`,
+                agentKey: agentKeyOf(ctx),
                 instanceHost: ctx.instance.host,
                 forgetRead: () =>
                   this.reads.refresh({

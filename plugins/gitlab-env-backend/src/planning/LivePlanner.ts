@@ -98,6 +98,14 @@ function orderedBy(
     .map(k => k.index);
 }
 
+/** The namespaces an environment's read lists: its own, and its Flux object's. */
+function namespacesRead(environment: LiveTarget['environment']): string[] {
+  const path = environment.fluxResourcePath
+    ? parseFluxResourcePath(environment.fluxResourcePath)
+    : undefined;
+  return [environment.namespace!, ...(path?.namespace ? [path.namespace] : [])];
+}
+
 /** What the planner keeps in the store replicas share (see SharedReadCache.shared). */
 export interface SharedStore {
   get<T>(key: string): Promise<T | undefined>;
@@ -252,6 +260,12 @@ export class LivePlanner {
    * first list instead of listing again as each joins.
    */
   private readonly expectedNamespaces = new Map<string, Set<string>>();
+  /**
+   * Per `agent|selector`: namespaces a listing said will be read soon
+   * (announce), each until when (ms), so the reads that follow one by one
+   * (an entity page's cards) start informers that span all of them.
+   */
+  private readonly announced = new Map<string, Map<string, number>>();
   /**
    * Sequence numbers start from the process's start time, so a number
    * from another replica or an earlier process never passes for one of
@@ -416,11 +430,7 @@ export class LivePlanner {
         continue;
       const key = this.groupKey(target);
       const namespaces = groups.get(key) ?? new Set<string>();
-      namespaces.add(target.environment.namespace!);
-      const path = target.environment.fluxResourcePath
-        ? parseFluxResourcePath(target.environment.fluxResourcePath)
-        : undefined;
-      if (path?.namespace) namespaces.add(path.namespace);
+      namespacesRead(target.environment).forEach(n => namespaces.add(n));
       groups.set(key, namespaces);
     }
     for (const [key, namespaces] of groups) {
@@ -436,6 +446,40 @@ export class LivePlanner {
     // Registered: the informers now know every namespace they list.
     for (const key of groups.keys()) this.expectedNamespaces.delete(key);
     return reads;
+  }
+
+  /**
+   * Says which environments will be read soon, each on its own (an entity
+   * page's cards after its list): until `forMs` from now, an informer
+   * started for one of their agents spans the namespaces of all of them,
+   * as if they were read together (readMany). Nothing is listed now.
+   */
+  announce(
+    reads: ReadonlyArray<
+      Pick<LiveTarget, 'agentKey' | 'labelSelector' | 'environment'>
+    >,
+    forMs: number,
+  ): void {
+    const until = Date.now() + forMs;
+    for (const read of reads) {
+      const key = this.groupKey(read);
+      const namespaces = this.announced.get(key) ?? new Map<string, number>();
+      namespacesRead(read.environment).forEach(n => namespaces.set(n, until));
+      this.announced.set(key, namespaces);
+    }
+  }
+
+  /** The namespaces expected to be read through the agent with this selector (readMany, announce). */
+  private expectedOf(groupKey: string): Set<string> {
+    const expected = new Set(this.expectedNamespaces.get(groupKey));
+    const announced = this.announced.get(groupKey);
+    const now = Date.now();
+    announced?.forEach((until, namespace) => {
+      if (until > now) expected.add(namespace);
+      else announced.delete(namespace);
+    });
+    if (announced?.size === 0) this.announced.delete(groupKey);
+    return expected;
   }
 
   /** The environment's held state, or a new one started. */
@@ -520,7 +564,7 @@ export class LivePlanner {
     held.timer.unref?.();
   }
 
-  private groupKey(target: LiveTarget) {
+  private groupKey(target: Pick<LiveTarget, 'agentKey' | 'labelSelector'>) {
     return `${target.agentKey}|${target.labelSelector ?? ''}`;
   }
 
@@ -531,9 +575,7 @@ export class LivePlanner {
   /** Namespaces of the environments read or followed through the agent with this selector. */
   private namespacesOfAgent(target: LiveTarget): Set<string> {
     const namespaces = new Set<string>([target.environment.namespace!]);
-    this.expectedNamespaces
-      .get(this.groupKey(target))
-      ?.forEach(n => namespaces.add(n));
+    this.expectedOf(this.groupKey(target)).forEach(n => namespaces.add(n));
     for (const held of this.environments.values()) {
       const t = held.environment?.target;
       if (
@@ -744,9 +786,7 @@ export class LivePlanner {
     const namespaces =
       namespace === undefined
         ? new Map<string, number>(
-            [...(this.expectedNamespaces.get(this.groupKey(target)) ?? [])].map(
-              n => [n, 0],
-            ),
+            [...this.expectedOf(this.groupKey(target))].map(n => [n, 0]),
           )
         : undefined;
     const source = sourceOf(target, kind, namespace);
