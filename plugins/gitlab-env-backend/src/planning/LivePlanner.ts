@@ -22,8 +22,10 @@ import {
   InformerMode,
   InformerOptions,
   ListedKind,
+  listScope,
   SharedInformer,
 } from '../reading/informer';
+import { sameKind } from '../reading/builtInKinds';
 import { planWatchSlots } from './watchSlots';
 import type { EnvironmentObserver } from '../assembling/environmentObserver';
 
@@ -104,6 +106,17 @@ function namespacesRead(environment: LiveTarget['environment']): string[] {
     ? parseFluxResourcePath(environment.fluxResourcePath)
     : undefined;
   return [environment.namespace!, ...(path?.namespace ? [path.namespace] : [])];
+}
+
+/** How long a list started before discovery (listEarly) waits, once answered, for its informer. */
+const EARLY_LIST_KEPT_MS = 10_000;
+
+/** A list started before discovery confirmed its kind (LivePlanner.listEarly). */
+interface EarlyList {
+  listing: Promise<ListedKind>;
+  /** Across the cluster: the namespaces whose objects it keeps. */
+  namespaces?: ReadonlySet<string>;
+  controller: AbortController;
 }
 
 /** What the planner keeps in the store replicas share (see SharedReadCache.shared). */
@@ -266,6 +279,8 @@ export class LivePlanner {
    * (an entity page's cards) start informers that span all of them.
    */
   private readonly announced = new Map<string, Map<string, number>>();
+  /** Lists started before discovery, by the key of the informer that will take them. */
+  private readonly early = new Map<string, EarlyList>();
   /**
    * Sequence numbers start from the process's start time, so a number
    * from another replica or an earlier process never passes for one of
@@ -621,15 +636,7 @@ export class LivePlanner {
     namespace: string = target.environment.namespace!,
   ): InformerLease {
     const kind = target.kinds[kindIndex];
-    // One list (and watch: one of agentk's few tunnels) per kind for many
-    // namespaces of an agent.
-    const acrossCluster =
-      this.clusterWide.enabled &&
-      target.access.via === 'kas' &&
-      !this.clusterForbidden.has(this.forbiddenKey(target, kind)) &&
-      (this.informers.has(this.informerKey(target, kind, undefined)) ||
-        this.namespacesOfAgent(target).size >= this.clusterWide.minNamespaces);
-    const scope = acrossCluster ? undefined : namespace;
+    const scope = this.scopeOf(target, kind, namespace);
     const key = this.informerKey(target, kind, scope);
     let held = this.informers.get(key);
     const created = !held;
@@ -686,6 +693,111 @@ export class LivePlanner {
         this.releaseInformer(key, entry, namespace);
       },
     };
+  }
+
+  /**
+   * The scope an informer of the kind lists for a namespace: undefined
+   * across the cluster (one list, and watch: one of agentk's few tunnels,
+   * per kind for many namespaces of an agent), else the namespace.
+   */
+  private scopeOf(
+    target: LiveTarget,
+    kind: ListableKind,
+    namespace: string,
+  ): string | undefined {
+    const acrossCluster =
+      this.clusterWide.enabled &&
+      target.access.via === 'kas' &&
+      !this.clusterForbidden.has(this.forbiddenKey(target, kind)) &&
+      (this.informers.has(this.informerKey(target, kind, undefined)) ||
+        this.namespacesOfAgent(target).size >= this.clusterWide.minNamespaces);
+    return acrossCluster ? undefined : namespace;
+  }
+
+  /**
+   * Lists a target's kinds before discovery has confirmed them (the
+   * built-in kinds, whose paths are fixed: BUILT_IN_KINDS), in the scope
+   * a read's informers would list them in, so they travel with discovery
+   * instead of after it. The informer of the same kind and scope, started
+   * once discovery answered, takes the list as its first (takeEarly); a
+   * kind `discovered` does not confirm at that version is dropped, as is
+   * a list no informer took soon after it answered.
+   */
+  listEarly(target: LiveTarget, discovered: Promise<ListableKind[]>): void {
+    if (target.access.via !== 'kas') return;
+    const started = new Map<string, ListableKind>();
+    // In a read's order: the longest lists first.
+    for (const index of orderedBy(target.kinds, sizeRankOf)) {
+      const kind = target.kinds[index];
+      const scope = this.scopeOf(target, kind, target.environment.namespace!);
+      const key = this.informerKey(target, kind, scope);
+      if (this.informers.has(key) || this.early.has(key)) continue;
+      const namespaces =
+        scope === undefined ? this.namespacesOfAgent(target) : undefined;
+      const controller = new AbortController();
+      this.upstream.lists += 1;
+      const entry: EarlyList = {
+        listing: listScope({
+          list: sourceOf(target, kind, scope).list,
+          maxPagesPerList: this.limits.maxPagesPerList,
+          maxObjects: this.limits.maxObjects,
+          keep: namespaces && (n => namespaces.has(n)),
+          namespaceCount: namespaces?.size,
+          signal: controller.signal,
+        }),
+        namespaces,
+        controller,
+      };
+      this.early.set(key, entry);
+      started.set(key, kind);
+      // Taken, or held for its informer a while: then nobody will take it.
+      const drop = () => {
+        const timer = setTimeout(
+          () => this.dropEarly(key, entry),
+          EARLY_LIST_KEPT_MS,
+        );
+        timer.unref?.();
+      };
+      entry.listing.then(drop, drop);
+    }
+    if (started.size === 0) return;
+    discovered.then(
+      kinds =>
+        started.forEach((kind, key) => {
+          if (!kinds.some(k => sameKind(k, kind)))
+            this.dropEarly(key, this.early.get(key));
+        }),
+      () =>
+        started.forEach((_, key) => this.dropEarly(key, this.early.get(key))),
+    );
+  }
+
+  private dropEarly(key: string, entry: EarlyList | undefined) {
+    if (!entry || this.early.get(key) !== entry) return;
+    this.early.delete(key);
+    entry.controller.abort();
+  }
+
+  /**
+   * The list started early for an informer's key, when it covers the
+   * namespaces the informer asks for; it is then the informer's alone.
+   */
+  private takeEarly(
+    key: string,
+    asked: ReadonlySet<string> | undefined,
+  ): Promise<ListedKind> | undefined {
+    const entry = this.early.get(key);
+    if (!entry) return undefined;
+    const covers =
+      !asked ||
+      !entry.namespaces ||
+      [...asked].every(n => entry.namespaces!.has(n));
+    if (!covers) {
+      this.dropEarly(key, entry);
+      return undefined;
+    }
+    this.early.delete(key);
+    return entry.listing;
   }
 
   /** Asks the environments on per-namespace informers of the kind to take the one across the cluster. */
@@ -803,6 +915,7 @@ export class LivePlanner {
       backoff: this.settings.backoff,
       namespaces: namespaces && (() => namespaces),
       sharedList: this.sharedList(target, kind, namespace, namespaces),
+      earlyList: asked => this.takeEarly(key, asked),
       onUpstream: what => {
         if (what === 'list') this.upstream.lists += 1;
         else this.upstream.watches += 1;
@@ -1097,6 +1210,7 @@ export class LivePlanner {
       held.environment?.stop();
     }
     this.environments.clear();
+    this.early.forEach((entry, key) => this.dropEarly(key, entry));
     await Promise.all([...this.informers.values()].map(h => h.informer.stop()));
     this.informers.clear();
   }
