@@ -475,7 +475,15 @@ export class LivePlanner {
     >,
     forMs: number,
   ): void {
-    const until = Date.now() + forMs;
+    const now = Date.now();
+    // Announcements past their time are forgotten.
+    for (const [key, namespaces] of this.announced) {
+      namespaces.forEach((until, n) => {
+        if (until <= now) namespaces.delete(n);
+      });
+      if (namespaces.size === 0) this.announced.delete(key);
+    }
+    const until = now + forMs;
     for (const read of reads) {
       const key = this.groupKey(read);
       const namespaces = this.announced.get(key) ?? new Map<string, number>();
@@ -487,13 +495,10 @@ export class LivePlanner {
   /** The namespaces expected to be read through the agent with this selector (readMany, announce). */
   private expectedOf(groupKey: string): Set<string> {
     const expected = new Set(this.expectedNamespaces.get(groupKey));
-    const announced = this.announced.get(groupKey);
     const now = Date.now();
-    announced?.forEach((until, namespace) => {
+    this.announced.get(groupKey)?.forEach((until, namespace) => {
       if (until > now) expected.add(namespace);
-      else announced.delete(namespace);
     });
-    if (announced?.size === 0) this.announced.delete(groupKey);
     return expected;
   }
 
