@@ -12,6 +12,15 @@ const secrets = {
   basePath: '/api/v1',
 };
 
+/** The bounds and timings of the informers here. */
+const LIMITS = {
+  maxObjects: 100,
+  maxPagesPerList: 10,
+  pollIntervalMs: 60_000,
+  watchTimeoutSeconds: 290,
+  backoff: { initialMs: 10, maxMs: 20 },
+};
+
 function secret(name: string, resourceVersion: string) {
   return {
     apiVersion: 'v1',
@@ -46,11 +55,8 @@ function informerOn(scripts: unknown[][], pollIntervalMs = 60_000) {
         signal.addEventListener('abort', resolve, { once: true }),
       );
     },
-    maxObjects: 100,
-    maxPagesPerList: 10,
+    ...LIMITS,
     pollIntervalMs,
-    watchTimeoutSeconds: 290,
-    backoff: { initialMs: 10, maxMs: 20 },
   });
   const events: InformerEvent[] = [];
   informer.subscribe({ events: e => events.push(...e), state: () => {} });
@@ -88,11 +94,7 @@ describe('SharedInformer', () => {
         early = undefined;
         return taken;
       },
-      maxObjects: 100,
-      maxPagesPerList: 10,
-      pollIntervalMs: 60_000,
-      watchTimeoutSeconds: 290,
-      backoff: { initialMs: 10, maxMs: 20 },
+      ...LIMITS,
     });
     informer.start();
     await informer.synced;
@@ -118,11 +120,7 @@ describe('SharedInformer', () => {
       list: async () => [],
       earlyList: () =>
         Promise.reject(failure('KIND_FORBIDDEN', 'RBAC refuses Secrets.')),
-      maxObjects: 100,
-      maxPagesPerList: 10,
-      pollIntervalMs: 60_000,
-      watchTimeoutSeconds: 290,
-      backoff: { initialMs: 10, maxMs: 20 },
+      ...LIMITS,
     });
     refused.start();
     await refused.synced;
@@ -254,11 +252,7 @@ describe('SharedInformer', () => {
           await gates.end;
           return kept;
         },
-        maxObjects: 100,
-        maxPagesPerList: 10,
-        pollIntervalMs: 60_000,
-        watchTimeoutSeconds: 290,
-        backoff: { initialMs: 10, maxMs: 20 },
+        ...LIMITS,
         namespaces: () => namespaces,
       });
     }
