@@ -172,21 +172,22 @@ export class AgentAccess {
     signal?: AbortSignal,
   ): Promise<ListableKind[]> {
     const key = this.discoveryKey(ctx);
-    return this.cache.getOrLoad<ListableKind[]>(
+    // Neither held nor loading: this call starts it.
+    if (!this.cache.has(key)) this.discovering.add(key);
+    const kinds = this.cache.getOrLoad<ListableKind[]>(
       key,
-      loadSignal => {
-        this.discovering.add(key);
-        return (
-          access.via === 'kas'
-            ? discoverListableKinds(access.kas(loadSignal))
-            : access.source.kinds(access.target, { signal: loadSignal })
-        ).finally(() => this.discovering.delete(key));
-      },
+      loadSignal =>
+        access.via === 'kas'
+          ? discoverListableKinds(access.kas(loadSignal))
+          : access.source.kinds(access.target, { signal: loadSignal }),
       { ttlMs: DISCOVERY_TTL_MS, signal },
     );
+    const settled = () => this.discovering.delete(key);
+    kinds.then(settled, settled);
+    return kinds;
   }
 
-  /** Whether the environment's agent's discovery is under way: its kinds are not known yet. */
+  /** Whether the environment's agent's discovery is under way (this call's included): its kinds are not known yet. */
   isDiscovering(ctx: EnvironmentContext): boolean {
     return this.discovering.has(this.discoveryKey(ctx));
   }
