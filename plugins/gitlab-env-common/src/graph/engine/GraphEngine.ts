@@ -737,8 +737,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     }
     this.inferring = NONE;
     this.leave();
-    if (context.listing !== undefined)
-      this.frames.listed[frame] = listedEntries(context.listing);
+    this.keepListed(frame, context);
     this.reusable = NO_FRAMES;
     // After the new inference listed its entries, so an entry still listed stays.
     if (previous !== NONE) {
@@ -818,7 +817,15 @@ export class GraphEngine implements EngineLookups, ForestNodes {
       // As in infer.
     }
     this.leave();
-    if (context.listing !== undefined)
+    this.keepListed(frame, context);
+  }
+
+  /**
+   * Keeps the Missing entries an inference listed, for when it runs again
+   * (see unlistStale): a one-shot load runs nothing again, and keeps none.
+   */
+  private keepListed(frame: number, context: EngineContext) {
+    if (this.watching && context.listing !== undefined)
       this.frames.listed[frame] = listedEntries(context.listing);
   }
 

@@ -617,6 +617,8 @@ export class KeyIndex {
 
   /** A frame moves on: its reads become stale. */
   forgetReads(frame: number) {
+    // A frame of a one-shot load has no list of reads (see addFrame).
+    if (frame >= this.frameReads.length) return;
     for (
       let e = this.frameReads[frame];
       e !== NONE;
