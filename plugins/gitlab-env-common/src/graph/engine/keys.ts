@@ -372,13 +372,17 @@ export class KeyIndex {
     this.memberOfSlotNext = grown(this.memberOfSlotNext, size);
   }
 
-  /** Room for this many nodes (and about as many keys, members and, when recorded, reads) without growing. */
+  /**
+   * Room for this many nodes and, when reads are recorded, about as many
+   * keys, members and reads without growing. Without reads a key is made
+   * only when a second node joins a name, which few do.
+   */
   reserve(nodes: number, reads: boolean) {
     if (nodes > this.slotMembers.length)
       this.slotMembers = grown(this.slotMembers, nodes, NONE);
+    if (!reads) return;
     if (nodes > this.memberHead.length) this.growKeys(nodes);
     if (nodes > this.memberSlot.length) this.growMembers(nodes);
-    if (!reads) return;
     if (nodes * 2 > this.readFrame.length) this.growReads(nodes * 2);
     if (nodes * 2 > this.frameReads.length)
       this.frameReads = grown(this.frameReads, nodes * 2, NONE);
