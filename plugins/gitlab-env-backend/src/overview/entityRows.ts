@@ -9,6 +9,7 @@ import {
   OverviewHealthLine,
   OverviewRow,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { untilLeft } from '../caching/cache';
 import { asGitlabEnvError } from '../errors';
 import { GitlabEnvironmentsService } from '../facade';
 import { invalidSetting } from '../validation';
@@ -100,8 +101,12 @@ export async function readRowHealth(
     errors: [],
   };
   try {
-    const read = await (answer ??
-      service.getEnvironmentResources(entity, environment.slug, { signal }));
+    // The stream's deadline ends the wait for an answer started earlier too.
+    const read = await untilLeft(
+      answer ??
+        service.getEnvironmentResources(entity, environment.slug, { signal }),
+      signal,
+    );
     line.health = read.health;
     line.errors = read.errors;
   } catch (error) {
