@@ -126,7 +126,11 @@ class AgentGathering implements ReadGathering {
   private readonly open = new Map<string, { close(): void }>();
   private closed = false;
 
-  constructor(private readonly planner: LivePlanner) {}
+  constructor(
+    private readonly planner: LivePlanner,
+    /** Every batch's reads end with it: one signal, not one listener on the caller's per batch. */
+    readonly signal: AbortSignal,
+  ) {}
 
   add(agentKey: string) {
     if (!this.closed && !this.open.has(agentKey))
@@ -633,8 +637,8 @@ export class GitlabEnvironmentsService {
    *
    * @internal
    */
-  gatherReads(): ReadGathering {
-    return new AgentGathering(this.reads);
+  gatherReads(options: Pick<CallOptions, 'signal'> = {}): ReadGathering {
+    return new AgentGathering(this.reads, this.requestSignal(options.signal));
   }
 
   /** Starts each agent's instance check and discovery (cached), once per agent; never rejects. */
@@ -859,7 +863,11 @@ export class GitlabEnvironmentsService {
       gathering?: ReadGathering;
     } = {},
   ): Promise<Array<Promise<EnvironmentResourcesResponse> | undefined>> {
-    const signal = this.requestSignal(options.signal);
+    const { gathering } = options;
+    const signal =
+      gathering instanceof AgentGathering
+        ? gathering.signal
+        : this.requestSignal(options.signal);
     // Located side by side: each is a cache hit after the listing, and a
     // miss must not hold the others.
     const found = await Promise.all(
@@ -876,7 +884,6 @@ export class GitlabEnvironmentsService {
       }),
     );
     const contexts = found.flatMap(ctx => (ctx ? [ctx] : []));
-    const { gathering } = options;
     if (gathering instanceof AgentGathering)
       for (const ctx of contexts) gathering.add(this.agentKeyOf(ctx));
     const reads = this.readEnvironments(contexts, signal);

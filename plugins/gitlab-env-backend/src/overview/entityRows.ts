@@ -9,7 +9,6 @@ import {
   OverviewHealthLine,
   OverviewRow,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import { untilLeft } from '../caching/cache';
 import { asGitlabEnvError } from '../errors';
 import { GitlabEnvironmentsService } from '../facade';
 import { invalidSetting } from '../validation';
@@ -85,14 +84,16 @@ export async function listEntityRows(
  * The health of a pending row: the same cached resource read as the entity
  * tab's, so the overview and the tab never disagree and warm the cache for
  * each other. `answer`: the read already started for it (readAhead), else
- * the row is read now.
+ * the row is read now. `ended` rejects when the stream ends (its deadline):
+ * the row then stops waiting.
  */
 export async function readRowHealth(
   service: Pick<GitlabEnvironmentsService, 'getEnvironmentResources'>,
   entity: Entity,
   environment: GitlabEnvironment,
-  signal?: AbortSignal,
-  answer?: Promise<EnvironmentResourcesResponse>,
+  signal: AbortSignal,
+  answer: Promise<EnvironmentResourcesResponse> | undefined,
+  ended: Promise<never>,
 ): Promise<OverviewHealthLine> {
   const line: OverviewHealthLine = {
     type: 'health',
@@ -102,11 +103,11 @@ export async function readRowHealth(
   };
   try {
     // The stream's deadline ends the wait for an answer started earlier too.
-    const read = await untilLeft(
+    const read = await Promise.race([
       answer ??
         service.getEnvironmentResources(entity, environment.slug, { signal }),
-      signal,
-    );
+      ended,
+    ]);
     line.health = read.health;
     line.errors = read.errors;
   } catch (error) {

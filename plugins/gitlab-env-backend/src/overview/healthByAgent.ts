@@ -1,5 +1,6 @@
 import { OverviewHealthLine } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import pLimit from 'p-limit';
+import { callerLeft } from '../caching/cache';
 import { GitlabEnvironmentsService, ReadGathering } from '../facade';
 import { readRowHealth } from './entityRows';
 import { HealthRead, healthReadOrder } from './healthReadOrder';
@@ -46,6 +47,7 @@ export interface HealthReadOptions {
  */
 export class HealthReads {
   private readonly gathering: ReadGathering;
+  private readonly ended: Promise<never>;
   private readonly limits = new Map<string, pLimit.Limit>();
   private readonly lines: Array<Promise<void>> = [];
   /** Each batch's read-ahead, resolved once its reads are registered. */
@@ -59,7 +61,16 @@ export class HealthReads {
     private readonly write: (line: OverviewHealthLine) => void,
     private readonly options: HealthReadOptions,
   ) {
-    this.gathering = service.gatherReads();
+    this.gathering = service.gatherReads({ signal: options.signal });
+    // One wait for the stream's end that every row's read races, rather
+    // than a listener on its signal per row (an EventTarget adds each in
+    // time linear in those it has).
+    this.ended = new Promise<never>((_, reject) => {
+      const end = () => reject(callerLeft());
+      if (options.signal.aborted) end();
+      else options.signal.addEventListener('abort', end, { once: true });
+    });
+    this.ended.catch(() => undefined);
   }
 
   /** Starts reading these rows (an entity's, as soon as they are listed). */
@@ -100,6 +111,7 @@ export class HealthReads {
               environment,
               options.signal,
               answer,
+              this.ended,
             ),
           );
         };
