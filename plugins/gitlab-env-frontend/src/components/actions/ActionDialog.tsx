@@ -13,19 +13,15 @@ import {
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import TextField from '@mui/material/TextField';
 import { gitlabEnvApiRef } from '../../api';
 import { GitlabEnvErrorPanel } from '../errors/GitlabEnvErrorPanel';
 import { CommandBlock } from '../text/CommandBlock';
 import { ACTION_TEXT } from './actionText';
+import { ConfirmDialog } from './ConfirmDialog';
 import { useEnvironmentScope } from './EnvironmentScope';
 import { useEnvironmentObject } from '../drawer/useEnvironmentObject';
 
@@ -77,8 +73,6 @@ export function ActionDialog({
       ? fluxSourceOf(object)
       : undefined;
   const [withSource, setWithSource] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error>();
 
   const replicas = Number(shownReplicas);
   const replicasValid =
@@ -91,127 +85,94 @@ export function ActionDialog({
         })
       : undefined;
   const text = ACTION_TEXT[action];
-  const titleId = 'gitlab-env-action-title';
 
   const confirm = async () => {
     if (!scope) return;
-    setBusy(true);
-    setError(undefined);
-    try {
-      const response = await api.runAction(
-        scope.entity,
-        scope.environmentSlug,
-        {
-          action,
-          target,
-          ...(action === 'workload.scale' && { replicas }),
-          ...(action === 'flux.reconcile' && source && { withSource }),
-        },
-      );
-      onDone(response);
-    } catch (e) {
-      setError(e as Error);
-      setBusy(false);
-    }
+    const response = await api.runAction(scope.entity, scope.environmentSlug, {
+      action,
+      target,
+      ...(action === 'workload.scale' && { replicas }),
+      ...(action === 'flux.reconcile' && source && { withSource }),
+    });
+    onDone(response);
   };
 
   return (
-    <Dialog
-      open
-      onClose={busy ? undefined : onClose}
-      aria-labelledby={titleId}
-      maxWidth="sm"
-      fullWidth
+    <ConfirmDialog
+      title={`${text.verb} ${target.kind} ${target.name}?`}
+      confirmLabel={`${text.verb} ${target.name}`}
+      confirmColor={action === 'pod.delete' ? 'error' : 'primary'}
+      canConfirm={!!command && !!scope}
+      failureTitle="The action failed"
+      onConfirm={confirm}
+      onClose={onClose}
     >
-      <DialogTitle id={titleId}>
-        {text.verb} {target.kind} {target.name}?
-      </DialogTitle>
-      <DialogContent>
-        <DialogContentText>
-          In namespace {target.namespace}:{' '}
-          {text.explain(target.kind, target.name)}
-        </DialogContentText>
-        {needsObject && read.error && !object ? (
-          <Box sx={{ mt: 2 }}>
-            <GitlabEnvErrorPanel
-              error={read.error}
-              onRetry={read.retry}
-              title={`Could not read ${target.kind} ${target.name}`}
-            />
-          </Box>
-        ) : null}
-        {action === 'workload.scale' ? (
-          <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mt: 2 }}>
-            <DialogContentText component="span">
-              {object
-                ? `Now ${current} replica${current === 1 ? '' : 's'} →`
-                : 'Reading the replicas now…'}
-            </DialogContentText>
-            <TextField
-              label="New replicas"
-              size="small"
-              type="number"
-              value={shownReplicas}
-              onChange={e => setReplicasText(e.target.value)}
-              error={!replicasValid}
-              helperText={
-                replicasValid ? ' ' : `A whole number from 0 to ${MAX_REPLICAS}`
-              }
-              inputProps={{ min: 0, max: MAX_REPLICAS, step: 1 }}
-            />
-          </Box>
-        ) : null}
-        {action === 'workload.scale' && autoscaler ? (
-          <Alert severity="warning" variant="outlined" sx={{ mt: 1 }}>
-            HorizontalPodAutoscaler {autoscaler.name} owns the replica count
-            {typeof hpaSpec?.maxReplicas === 'number'
-              ? ` (${
-                  typeof hpaSpec.minReplicas === 'number'
-                    ? hpaSpec.minReplicas
-                    : 1
-                }–${hpaSpec.maxReplicas})`
-              : ''}
-            : it will set it back at its next decision. Change the autoscaler’s
-            bounds instead to keep a new count.
-          </Alert>
-        ) : null}
-        {source ? (
-          <FormControlLabel
-            sx={{ mt: 1 }}
-            control={
-              <Checkbox
-                checked={withSource}
-                onChange={e => setWithSource(e.target.checked)}
-              />
-            }
-            label={`Reconcile its source ${source.kind} ${source.name} first (fetch the latest revision)`}
+      <DialogContentText>
+        In namespace {target.namespace}:{' '}
+        {text.explain(target.kind, target.name)}
+      </DialogContentText>
+      {needsObject && read.error && !object ? (
+        <Box sx={{ mt: 2 }}>
+          <GitlabEnvErrorPanel
+            error={read.error}
+            onRetry={read.retry}
+            title={`Could not read ${target.kind} ${target.name}`}
           />
-        ) : null}
-        <DialogContentText sx={{ mt: 2 }}>
-          The same from a terminal:
-        </DialogContentText>
-        {command ? (
-          <CommandBlock command={command} label="kubectl command" />
-        ) : null}
-        {error ? (
-          <Box sx={{ mt: 2 }}>
-            <GitlabEnvErrorPanel error={error} title="The action failed" />
-          </Box>
-        ) : null}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={busy}>
-          Cancel
-        </Button>
-        <Button
-          variant="contained"
-          color={action === 'pod.delete' ? 'error' : 'primary'}
-          onClick={confirm}
-          disabled={busy || !command || !scope}
-        >
-          {busy ? 'Working…' : `${text.verb} ${target.name}`}
-        </Button>
-      </DialogActions>
-    </Dialog>
+        </Box>
+      ) : null}
+      {action === 'workload.scale' ? (
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mt: 2 }}>
+          <DialogContentText component="span">
+            {object
+              ? `Now ${current} replica${current === 1 ? '' : 's'} →`
+              : 'Reading the replicas now…'}
+          </DialogContentText>
+          <TextField
+            label="New replicas"
+            size="small"
+            type="number"
+            value={shownReplicas}
+            onChange={e => setReplicasText(e.target.value)}
+            error={!replicasValid}
+            helperText={
+              replicasValid ? ' ' : `A whole number from 0 to ${MAX_REPLICAS}`
+            }
+            inputProps={{ min: 0, max: MAX_REPLICAS, step: 1 }}
+          />
+        </Box>
+      ) : null}
+      {action === 'workload.scale' && autoscaler ? (
+        <Alert severity="warning" variant="outlined" sx={{ mt: 1 }}>
+          HorizontalPodAutoscaler {autoscaler.name} owns the replica count
+          {typeof hpaSpec?.maxReplicas === 'number'
+            ? ` (${
+                typeof hpaSpec.minReplicas === 'number'
+                  ? hpaSpec.minReplicas
+                  : 1
+              }–${hpaSpec.maxReplicas})`
+            : ''}
+          : it will set it back at its next decision. Change the autoscaler’s
+          bounds instead to keep a new count.
+        </Alert>
+      ) : null}
+      {source ? (
+        <FormControlLabel
+          sx={{ mt: 1 }}
+          control={
+            <Checkbox
+              checked={withSource}
+              onChange={e => setWithSource(e.target.checked)}
+            />
+          }
+          label={`Reconcile its source ${source.kind} ${source.name} first (fetch the latest revision)`}
+        />
+      ) : null}
+      <DialogContentText sx={{ mt: 2 }}>
+        The same from a terminal:
+      </DialogContentText>
+      {command ? (
+        <CommandBlock command={command} label="kubectl command" />
+      ) : null}
+    </ConfirmDialog>
   );
 }
