@@ -111,6 +111,40 @@ export interface CallOptions {
   located?: LocatedEntity;
 }
 
+/**
+ * Reads ahead in batches (GitlabEnvironmentsService.gatherReads): open
+ * while more batches may come, `close` once the last one is registered.
+ *
+ * @public
+ */
+export interface ReadGathering {
+  /** Every batch is registered: what no environment reads is dropped from the agents' lists. */
+  close(): void;
+}
+
+/** A gathering: each agent's gather on the planner, opened with its first batch. */
+class AgentGathering implements ReadGathering {
+  private readonly open = new Map<string, { close(): void }>();
+  private closed = false;
+
+  constructor(
+    private readonly planner: LivePlanner,
+    /** Every batch's reads end with it: one signal, not one listener on the caller's per batch. */
+    readonly signal: AbortSignal,
+  ) {}
+
+  add(agentKey: string) {
+    if (!this.closed && !this.open.has(agentKey))
+      this.open.set(agentKey, this.planner.gather(agentKey));
+  }
+
+  close() {
+    this.closed = true;
+    this.open.forEach(agent => agent.close());
+    this.open.clear();
+  }
+}
+
 /** Options of GitlabEnvironmentsService.listEnvironments. @public */
 export interface ListEnvironmentsOptions extends CallOptions {
   /** Also list stopped environments (default: available and stopping only). */
@@ -179,11 +213,6 @@ export interface EnvironmentAgent {
   forgetRead: () => void;
   /** What the entity may act on, decided at the moment of the write (see OwningLocator.scopeForWrite). */
   scope: EnvironmentActionScope;
-}
-
-/** `host|agentId`: what the planner shares and caps per agent (LiveTarget.agentKey). */
-function agentKeyOf({ instance, environment }: EnvironmentContext): string {
-  return `${instance.host}|${environment.agent!.id}`;
 }
 
 /**
@@ -578,6 +607,8 @@ export class GitlabEnvironmentsService {
       ctx,
       async reached => {
         const discovered = this.access.listableKinds(ctx, reached, signal);
+        // A discovery this call starts is under way a microtask later.
+        if (options.listEarly) await Promise.resolve();
         if (options.listEarly && this.access.isDiscovering(ctx))
           this.reads.listEarly(
             this.liveTarget(ctx, reached, [...BUILT_IN_KINDS]),
@@ -599,13 +630,30 @@ export class GitlabEnvironmentsService {
       environment: ctx.environment,
       labelSelector: ctx.located.labelSelector,
       readKey: this.access.readKey(ctx),
-      agentKey: agentKeyOf(ctx),
+      agentKey: this.agentKeyOf(ctx),
       host: ctx.instance.host,
       kinds: namespacedKinds(allKinds),
       allKinds,
       access,
       judging: this.judging,
     };
+  }
+
+  private agentKeyOf(ctx: EnvironmentContext): string {
+    return `${ctx.instance.host}|${ctx.environment.agent!.id}`;
+  }
+
+  /**
+   * Opens a gathering of read-ahead batches (readAhead's `gathering`): the
+   * overview reads each entity's environments as soon as they are listed,
+   * and every batch of an agent shares the lists across its cluster the
+   * first batch started (LivePlanner.gather), instead of waiting for the
+   * last row before any list. `close` once every batch is registered.
+   *
+   * @internal
+   */
+  gatherReads(options: Pick<CallOptions, 'signal'> = {}): ReadGathering {
+    return new AgentGathering(this.reads, this.requestSignal(options.signal));
   }
 
   /**
@@ -620,12 +668,12 @@ export class GitlabEnvironmentsService {
     for (const ctx of contexts) {
       const { agent, namespace } = ctx.environment;
       if (!agent || !namespace) continue;
-      agents.set(agentKeyOf(ctx), ctx);
+      agents.set(this.agentKeyOf(ctx), ctx);
       readable.push(ctx);
     }
     this.reads.announce(
       readable.map(ctx => ({
-        agentKey: agentKeyOf(ctx),
+        agentKey: this.agentKeyOf(ctx),
         labelSelector: ctx.located.labelSelector,
         environment: ctx.environment,
       })),
@@ -792,7 +840,7 @@ export class GitlabEnvironmentsService {
                     asked,
                   ),
                 kas,
-                agentKey: agentKeyOf(ctx),
+                agentKey: this.agentKeyOf(ctx),
                 instanceHost: ctx.instance.host,
                 forgetRead: () =>
                   this.reads.refresh({
@@ -844,9 +892,16 @@ export class GitlabEnvironmentsService {
    */
   async readAhead(
     targets: Array<{ entity: Entity; environment: GitlabEnvironment }>,
-    options: Pick<CallOptions, 'signal'> = {},
+    options: Pick<CallOptions, 'signal'> & {
+      /** One of several batches (gatherReads): they share each agent's lists. */
+      gathering?: ReadGathering;
+    } = {},
   ): Promise<Array<Promise<EnvironmentResourcesResponse> | undefined>> {
-    const signal = this.requestSignal(options.signal);
+    const { gathering } = options;
+    const signal =
+      gathering instanceof AgentGathering
+        ? gathering.signal
+        : this.requestSignal(options.signal);
     // Located side by side: each is a cache hit after the listing, and a
     // miss must not hold the others.
     const found = await Promise.all(
@@ -863,6 +918,8 @@ export class GitlabEnvironmentsService {
       }),
     );
     const contexts = found.flatMap(ctx => (ctx ? [ctx] : []));
+    if (gathering instanceof AgentGathering)
+      for (const ctx of contexts) gathering.add(this.agentKeyOf(ctx));
     const reads = this.readEnvironments(contexts, signal);
     reads.forEach((read, i) =>
       read.catch(error =>

@@ -172,22 +172,26 @@ export class AgentAccess {
     signal?: AbortSignal,
   ): Promise<ListableKind[]> {
     const key = this.discoveryKey(ctx);
-    // Neither held nor loading: this call starts it.
-    if (!this.cache.has(key)) this.discovering.add(key);
-    const kinds = this.cache.getOrLoad<ListableKind[]>(
+    return this.cache.getOrLoad<ListableKind[]>(
       key,
-      loadSignal =>
-        access.via === 'kas'
-          ? discoverListableKinds(access.kas(loadSignal))
-          : access.source.kinds(access.target, { signal: loadSignal }),
+      loadSignal => {
+        // Asked of the cluster (not found in the replicas' store).
+        this.discovering.add(key);
+        return (
+          access.via === 'kas'
+            ? discoverListableKinds(access.kas(loadSignal))
+            : access.source.kinds(access.target, { signal: loadSignal })
+        ).finally(() => this.discovering.delete(key));
+      },
       { ttlMs: DISCOVERY_TTL_MS, signal },
     );
-    const settled = () => this.discovering.delete(key);
-    kinds.then(settled, settled);
-    return kinds;
   }
 
-  /** Whether the environment's agent's discovery is under way (this call's included): its kinds are not known yet. */
+  /**
+   * Whether the environment's agent's discovery is under way: asked of the
+   * cluster and not answered yet. One a call starts begins a microtask
+   * after it (CoalescingCache), or after the replicas' store missed.
+   */
   isDiscovering(ctx: EnvironmentContext): boolean {
     return this.discovering.has(this.discoveryKey(ctx));
   }

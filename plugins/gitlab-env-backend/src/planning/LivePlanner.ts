@@ -273,6 +273,8 @@ export class LivePlanner {
    * first list instead of listing again as each joins.
    */
   private readonly expectedNamespaces = new Map<string, Set<string>>();
+  /** Per agent: reads still gathering (see gather), counted. */
+  private readonly gatherings = new Map<string, number>();
   /**
    * Per `agent|selector`: namespaces a listing said will be read soon
    * (announce), each until when (ms), so the reads that follow one by one
@@ -502,6 +504,34 @@ export class LivePlanner {
     return expected;
   }
 
+  /**
+   * Many of the agent's environments are about to be read, in batches
+   * (the overview, as it lists its rows): until `close`, its informers
+   * across the cluster keep every namespace's objects, so their lists
+   * start with the first batch and cover the namespaces of every later
+   * one (no list of a namespace on its own). A list across the cluster
+   * does not depend on the namespaces kept; what they decide is what is
+   * held, and on `close` what no environment reads is dropped.
+   */
+  gather(agentKey: string): { close(): void } {
+    this.gatherings.set(agentKey, (this.gatherings.get(agentKey) ?? 0) + 1);
+    let closed = false;
+    return {
+      close: () => {
+        if (closed) return;
+        closed = true;
+        const left = (this.gatherings.get(agentKey) ?? 1) - 1;
+        if (left > 0) {
+          this.gatherings.set(agentKey, left);
+          return;
+        }
+        this.gatherings.delete(agentKey);
+        for (const held of this.informers.values())
+          if (held.agentKey === agentKey) held.informer.narrow();
+      },
+    };
+  }
+
   /** The environment's held state, or a new one started. */
   private hold(target: LiveTarget): HeldEnvironment {
     let held = this.environments.get(target.readKey);
@@ -663,8 +693,10 @@ export class LivePlanner {
       const { informer } = entry;
       if (!created)
         ready = informer.synced.then(() =>
-          // Its list failed: this one lists it again.
-          known && !informer.namespaceFailure(namespace)
+          // Its list failed: this one lists it again. One that kept every
+          // namespace (gather) covers it.
+          (known && !informer.namespaceFailure(namespace)) ||
+          informer.covers(namespace)
             ? informer.namespaceListed(namespace)
             : informer.listNamespace(namespace),
         );
@@ -729,7 +761,9 @@ export class LivePlanner {
    * a list no informer took soon after it answered.
    */
   listEarly(target: LiveTarget, discovered: Promise<ListableKind[]>): void {
-    if (target.access.via !== 'kas') return;
+    // A gathering's informers keep every namespace: no early list fits them.
+    if (target.access.via !== 'kas' || this.gatherings.has(target.agentKey))
+      return;
     const started = new Map<string, ListableKind>();
     // In a read's order: the longest lists first.
     for (const index of orderedBy(target.kinds, sizeRankOf)) {
@@ -772,15 +806,18 @@ export class LivePlanner {
           if (!kinds.some(k => sameKind(k, kind)))
             this.dropEarly(key, this.early.get(key));
         }),
+      // The lists meet what discovery met, and end on their own.
       () =>
-        started.forEach((_, key) => this.dropEarly(key, this.early.get(key))),
+        started.forEach((_, key) =>
+          this.dropEarly(key, this.early.get(key), false),
+        ),
     );
   }
 
-  private dropEarly(key: string, entry: EarlyList | undefined) {
+  private dropEarly(key: string, entry: EarlyList | undefined, stop = true) {
     if (!entry || this.early.get(key) !== entry) return;
     this.early.delete(key);
-    entry.controller.abort();
+    if (stop) entry.controller.abort();
   }
 
   /**
@@ -919,6 +956,8 @@ export class LivePlanner {
       watchTimeoutSeconds: this.settings.watchTimeoutSeconds,
       backoff: this.settings.backoff,
       namespaces: namespaces && (() => namespaces),
+      keepEveryNamespace:
+        namespace === undefined && this.gatherings.has(target.agentKey),
       sharedList: this.sharedList(target, kind, namespace, namespaces),
       earlyList: asked => this.takeEarly(key, asked),
       onUpstream: what => {

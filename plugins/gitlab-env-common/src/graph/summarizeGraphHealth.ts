@@ -1,5 +1,5 @@
 import { summarizeHealth } from '../health';
-import { HealthSummary, ResourceGraph } from '../types';
+import { HealthAssessment, HealthSummary, ResourceGraph } from '../types';
 
 /**
  * Counts per status over the resources of a graph, Missing inventory
@@ -10,7 +10,10 @@ import { HealthSummary, ResourceGraph } from '../types';
  * @public
  */
 export function summarizeGraphHealth(graph: ResourceGraph): HealthSummary {
-  return summarizeHealth(graph.nodes.filter(counted).map(node => node.health));
+  const assessments: Array<HealthAssessment | undefined> = [];
+  for (const node of graph.nodes)
+    if (counted(node)) assessments.push(node.health);
+  return summarizeHealth(assessments);
 }
 
 /** Whether a node counts in the environment's health summary. */

@@ -8,7 +8,7 @@ import { HealthRuleSet } from './adopterRules';
 import { groupOf, isRecord } from '../k8s/objects';
 import { contradictingSignal } from './contradictions';
 import { genericHealth } from './custom/generic';
-import { healthRuleOf } from './rules';
+import { HealthRule, healthRuleOf } from './rules';
 
 const VALID = new Set<string>(HEALTH_STATUSES);
 
@@ -43,6 +43,33 @@ const BUILTIN_GROUPS = new Set([
 function isBuiltinGroup(group: string): boolean {
   return !group.includes('.') || BUILTIN_GROUPS.has(group);
 }
+
+/**
+ * The group, built-in rule and whether the group is Kubernetes' own, of
+ * the last apiVersion and kind asked for: objects come kind by kind, and
+ * the group is otherwise a new string to slice and hash for every object.
+ */
+class LastKind {
+  apiVersion: unknown = undefined;
+  kind = '';
+  group = '';
+  rule: HealthRule | undefined = undefined;
+  builtinGroup = true;
+
+  of(object: KubernetesObject & { kind: string }): this {
+    if (object.apiVersion === this.apiVersion && object.kind === this.kind)
+      return this;
+    const group = groupOf(object);
+    this.apiVersion = object.apiVersion;
+    this.kind = object.kind;
+    this.group = group;
+    this.rule = healthRuleOf(group, object.kind);
+    this.builtinGroup = isBuiltinGroup(group);
+    return this;
+  }
+}
+
+const lastKind = new LastKind();
 
 /** @public */
 export interface ComputeHealthOptions {
@@ -83,7 +110,9 @@ export function computeHealth(
         return { status: 'Progressing', message: 'Pending deletion' };
       }
     }
-    const group = groupOf(object);
+    const known = lastKind.of(object as KubernetesObject & { kind: string });
+    const { group, rule } = known;
+    const builtinGroup = known.builtinGroup;
     let result: HealthAssessment | undefined;
     const adopted = options?.rules?.ruleOf(group, object.kind);
     if (adopted) {
@@ -92,9 +121,8 @@ export function computeHealth(
     }
     if (!result) {
       origin = undefined;
-      const rule = healthRuleOf(group, object.kind);
       if (rule) result = rule(object);
-      else if (!isBuiltinGroup(group)) {
+      else if (!builtinGroup) {
         origin = 'generic';
         result = genericHealth(object);
       }

@@ -48,6 +48,21 @@ export function conditionsOf(obj: KubernetesObject): Condition[] {
   return conditions.filter(isCondition);
 }
 
+const NO_CONDITIONS: readonly Condition[] = [];
+
+/**
+ * The well-formed conditions, to read and never change: the list itself
+ * when every entry is one (most objects), so the guard every object goes
+ * through copies nothing.
+ */
+export function readConditionsOf(obj: KubernetesObject): readonly Condition[] {
+  const conditions = isRecord(obj.status) ? obj.status.conditions : undefined;
+  if (!Array.isArray(conditions)) return NO_CONDITIONS;
+  for (const condition of conditions)
+    if (!isCondition(condition)) return conditions.filter(isCondition);
+  return conditions;
+}
+
 /** The first well-formed condition of a type; a loop, as it runs for most objects. */
 export function findCondition(
   obj: KubernetesObject,

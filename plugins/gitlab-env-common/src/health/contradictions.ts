@@ -1,6 +1,6 @@
 import { HealthAssessment, HealthStatus, KubernetesObject } from '../types';
-import { Condition, conditionsOf, health } from './conditions';
-import { isRecord, kindOf, specOf, statusOf } from '../k8s/objects';
+import { Condition, health, readConditionsOf } from './conditions';
+import { NO_FIELDS, isRecord, kindOf } from '../k8s/objects';
 
 // Why a guard after the rules: Argo CD's checks each read the fields their
 // kind documents, so an object carrying a standard "not fine" signal in a
@@ -58,12 +58,33 @@ function explain(condition: Condition, fallback: string): string {
   return condition.message || condition.reason || fallback;
 }
 
+/** What NOT_FINE says of each raw value met so far (null: nothing): most objects of a kind share a few. */
+const notFineOfValue = new Map<string, HealthStatus | null>();
+/** Values come from clusters: past this many, or longer than a word, each is normalized again. */
+const MAX_CACHED_VALUES = 1024;
+const MAX_CACHED_LENGTH = 64;
+
+function notFine(value: string): HealthStatus | undefined {
+  const known = notFineOfValue.get(value);
+  if (known !== undefined) return known ?? undefined;
+  const mapped = NOT_FINE.get(value.toLowerCase().replace(/[\s_-]/g, ''));
+  if (
+    notFineOfValue.size < MAX_CACHED_VALUES &&
+    value.length <= MAX_CACHED_LENGTH
+  )
+    notFineOfValue.set(value, mapped ?? null);
+  return mapped;
+}
+
+const PHASE_FIELDS = ['phase', 'state', 'status'] as const;
+
 function phaseSignal(obj: KubernetesObject): HealthAssessment | undefined {
-  const status = statusOf(obj);
-  for (const field of ['phase', 'state', 'status'] as const) {
+  // Read, never changed: the guard runs for most objects, so nothing is copied.
+  const status = isRecord(obj.status) ? obj.status : NO_FIELDS;
+  for (const field of PHASE_FIELDS) {
     const value = status[field];
     if (typeof value !== 'string') continue;
-    const mapped = NOT_FINE.get(value.toLowerCase().replace(/[\s_-]/g, ''));
+    const mapped = notFine(value);
     if (mapped)
       return health(
         mapped,
@@ -86,10 +107,10 @@ function phaseSignal(obj: KubernetesObject): HealthAssessment | undefined {
 export function contradictingSignal(
   obj: KubernetesObject,
 ): HealthAssessment | undefined {
-  const spec = specOf(obj);
+  const spec = isRecord(obj.spec) ? obj.spec : NO_FIELDS;
   if (spec.suspend === true || spec.paused === true)
     return health('Suspended', `${kindOf(obj) || 'Resource'} is suspended`);
-  const conditions = conditionsOf(obj);
+  const conditions = readConditionsOf(obj);
   for (const c of conditions) {
     if (
       c.status === 'True' &&
@@ -108,7 +129,7 @@ export function contradictingSignal(
   const generation = obj.metadata?.generation;
   if (typeof generation === 'number') {
     const observed = isRecord(obj.status)
-      ? statusOf(obj).observedGeneration
+      ? obj.status.observedGeneration
       : undefined;
     const staleSummary = conditions.some(
       c =>

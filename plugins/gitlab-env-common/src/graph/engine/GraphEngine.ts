@@ -296,8 +296,9 @@ export class GraphEngine implements EngineLookups, ForestNodes {
 
   private reserve(nodes: number) {
     if (nodes > this.orders.length) this.growSlots(nodes);
-    this.keys.reserve(nodes);
-    this.edges.reserve(nodes);
+    // A one-shot load records no reads and no additions: no room for them.
+    this.keys.reserve(nodes, this.watching);
+    this.edges.reserve(nodes, this.watching);
     this.bids.reserve(nodes);
     this.frames.reserve(nodes * 2);
     this.forest.reserve(nodes);
@@ -352,8 +353,8 @@ export class GraphEngine implements EngineLookups, ForestNodes {
 
   private newFrame(origin: number, place: number): number {
     const frame = this.frames.take(origin, place);
-    this.keys.addFrame(frame);
-    this.edges.addFrame(frame);
+    if (this.watching) this.keys.addFrame(frame);
+    this.edges.addFrame(frame, this.watching);
     this.bids.addFrame(frame);
     return frame;
   }
@@ -736,8 +737,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     }
     this.inferring = NONE;
     this.leave();
-    if (context.listing !== undefined)
-      this.frames.listed[frame] = listedEntries(context.listing);
+    this.keepListed(frame, context);
     this.reusable = NO_FRAMES;
     // After the new inference listed its entries, so an entry still listed stays.
     if (previous !== NONE) {
@@ -817,7 +817,15 @@ export class GraphEngine implements EngineLookups, ForestNodes {
       // As in infer.
     }
     this.leave();
-    if (context.listing !== undefined)
+    this.keepListed(frame, context);
+  }
+
+  /**
+   * Keeps the Missing entries an inference listed, for when it runs again
+   * (see unlistStale): a one-shot load runs nothing again, and keeps none.
+   */
+  private keepListed(frame: number, context: EngineContext) {
+    if (this.watching && context.listing !== undefined)
       this.frames.listed[frame] = listedEntries(context.listing);
   }
 
@@ -921,16 +929,23 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     const pods: number[] = [];
     const names = this.keys.namesOf(namespace, 'Pod');
     if (names !== undefined)
-      for (const held of names.values())
-        for (const slot of this.keys.slotsOf(held))
-          if (this.nodes[slot]!.group === '' && this.holdsObject(slot))
-            pods.push(slot);
+      for (const held of names.values()) {
+        // Most names are held by one node alone: no list to make for it.
+        if (held < 0) this.addPod(pods, -1 - held);
+        else
+          for (const slot of this.keys.slotsOf(held)) this.addPod(pods, slot);
+      }
     return this.indexLabel(
       this.keys.addPodLabel(namespace, label),
       label,
       pods,
       POD_LABEL,
     );
+  }
+
+  private addPod(pods: number[], slot: number) {
+    if (this.nodes[slot]!.group === '' && this.holdsObject(slot))
+      pods.push(slot);
   }
 
   /** The values of a reference label, indexed from every object on first use. */

@@ -71,31 +71,35 @@ export class EdgeTable {
     this.apply = apply;
   }
 
-  /** Room for edges and additions of this many nodes without growing. */
-  reserve(nodes: number) {
+  /** Room for edges and (when recorded) additions of this many nodes without growing. */
+  reserve(nodes: number, record: boolean) {
     if (nodes * 2 > this.source.length) this.growEdges(nodes * 2);
-    if (nodes * 2 > this.additionEdge.length) this.growAdditions(nodes * 2);
-    if (nodes * 2 > this.frameAdditions.length) {
+    if (record && nodes * 2 > this.additionEdge.length)
+      this.growAdditions(nodes * 2);
+    if (record && nodes * 2 > this.frameAdditions.length)
       this.frameAdditions = grown(this.frameAdditions, nodes * 2, NONE);
+    if (nodes * 2 > this.frameAdditionCount.length)
       this.frameAdditionCount = grown(this.frameAdditionCount, nodes * 2);
-    }
     if (nodes * 2 > this.order.length)
       this.order = grown(this.order, nodes * 2);
+    // Environments hold under two edges a node: a table of four slots a
+    // node stays under half full, and small enough to stay in cache.
     let capacity = this.table.length;
-    while (nodes * 8 > capacity) capacity *= 2;
+    while (nodes * 4 > capacity) capacity *= 2;
     if (capacity > this.table.length) {
       this.rehashTo(capacity);
     }
   }
 
-  /** A new frame has added nothing yet. */
-  addFrame(frame: number) {
-    if (frame >= this.frameAdditions.length) {
-      this.frameAdditions = grown(this.frameAdditions, frame + 1, NONE);
+  /** A new frame has added nothing yet (`record`: as in add). */
+  addFrame(frame: number, record: boolean) {
+    if (frame >= this.frameAdditionCount.length)
       this.frameAdditionCount = grown(this.frameAdditionCount, frame + 1);
-    }
-    this.frameAdditions[frame] = NONE;
     this.frameAdditionCount[frame] = 0;
+    if (!record) return;
+    if (frame >= this.frameAdditions.length)
+      this.frameAdditions = grown(this.frameAdditions, frame + 1, NONE);
+    this.frameAdditions[frame] = NONE;
   }
 
   private growEdges(size: number) {
@@ -138,7 +142,9 @@ export class EdgeTable {
 
   /** Takes back everything the frame added. */
   forget(frame: number) {
-    let addition = this.frameAdditions[frame];
+    // A frame of a one-shot load has no list (it is never forgotten).
+    let addition =
+      frame < this.frameAdditions.length ? this.frameAdditions[frame] : NONE;
     if (addition === NONE) return;
     this.frameAdditions[frame] = NONE;
     this.frameAdditionCount[frame] = 0;

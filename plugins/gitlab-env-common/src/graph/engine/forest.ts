@@ -2,6 +2,7 @@ import { HEALTH_STATUSES, ResourceNode } from '../../types';
 import { grown } from './columns';
 
 const NONE = -1;
+const NO_CHILDREN: readonly number[] = [];
 /** Counters per node: one per health status. */
 const STATUSES = HEALTH_STATUSES.length;
 
@@ -156,7 +157,7 @@ export class Forest {
   }
 
   childrenOf(slot: number): readonly number[] {
-    return this.children[slot] ?? [];
+    return this.children[slot] ?? NO_CHILDREN;
   }
 
   /** Parents, cycles, children and roll-up of every node marked. */
@@ -281,6 +282,7 @@ export class Forest {
     const { nodes } = this.host;
     const counts = this.counts;
     const queue = this.rollupDirty;
+    const statuses = HEALTH_STATUSES;
     while (queue.list.length > 0) {
       for (const slot of queue.take()) {
         if (!this.host.alive(slot)) continue;
@@ -301,7 +303,7 @@ export class Forest {
             queue.add(parent);
           }
         }
-        const status = worst < 0 ? undefined : HEALTH_STATUSES[worst];
+        const status = worst < 0 ? undefined : statuses[worst];
         if (nodes[slot]!.subtreeHealth !== status)
           this.host.writable(slot).subtreeHealth = status;
       }

@@ -204,12 +204,20 @@ export class KeyIndex {
   }
 
   /** A node joins a name in a map: held alone without a key while it is the only one. */
-  place(
+  place(home: Keys, name: string, slot: number, flags: number) {
+    this.placeHeld(home, name, slot, flags, home.get(name));
+  }
+
+  /**
+   * As place, given what the map holds for the name (undefined: nothing),
+   * as the caller just looked it up: a map lookup is a cache miss or two.
+   */
+  private placeHeld(
     home: Keys,
     name: string,
     slot: number,
     flags: number,
-    held = home.get(name),
+    held: number | undefined,
   ) {
     if (held === undefined) home.set(name, -1 - slot);
     else this.joinKey(held >= 0 ? held : this.keyIn(home, name, flags), slot);
@@ -364,10 +372,15 @@ export class KeyIndex {
     this.memberOfSlotNext = grown(this.memberOfSlotNext, size);
   }
 
-  /** Room for this many nodes (and about as many keys, members and reads) without growing. */
-  reserve(nodes: number) {
+  /**
+   * Room for this many nodes and, when reads are recorded, about as many
+   * keys, members and reads without growing. Without reads a key is made
+   * only when a second node joins a name, which few do.
+   */
+  reserve(nodes: number, reads: boolean) {
     if (nodes > this.slotMembers.length)
       this.slotMembers = grown(this.slotMembers, nodes, NONE);
+    if (!reads) return;
     if (nodes > this.memberHead.length) this.growKeys(nodes);
     if (nodes > this.memberSlot.length) this.growMembers(nodes);
     if (nodes * 2 > this.readFrame.length) this.growReads(nodes * 2);
@@ -420,7 +433,7 @@ export class KeyIndex {
     heldName: number | undefined,
     slashed: boolean,
   ) {
-    this.place(kindKeys.names, node.name, slot, FIXED, heldName);
+    this.placeHeld(kindKeys.names, node.name, slot, FIXED, heldName);
     if (slashed) this.place(this.slashedIds, node.id, slot, FIXED);
     if (node.group === '' && node.kind === 'PersistentVolumeClaim') {
       const stem = claimStem(node.name);
@@ -436,7 +449,9 @@ export class KeyIndex {
     if (typeof uid === 'string' && uid) this.place(this.uids, uid, slot, 0);
     const labels = object.metadata?.labels;
     if (!isRecord(labels)) return;
-    if (node.group === '' && node.kind === 'Pod') {
+    // Most loads index no label before every object is in (see addPodLabel):
+    // nothing to look up or iterate then.
+    if (node.group === '' && node.kind === 'Pod' && this.podLabels.size > 0) {
       const byLabel = this.podLabels.get(node.namespace);
       if (byLabel !== undefined)
         for (const [label, values] of byLabel) {
@@ -445,6 +460,7 @@ export class KeyIndex {
             this.place(values, value, slot, POD_LABEL);
         }
     }
+    if (this.references.size === 0) return;
     for (const [label, values] of this.references) {
       const value = labels[label];
       if (typeof value === 'string') this.place(values, value, slot, 0);
@@ -605,6 +621,8 @@ export class KeyIndex {
 
   /** A frame moves on: its reads become stale. */
   forgetReads(frame: number) {
+    // A frame of a one-shot load has no list of reads (see addFrame).
+    if (frame >= this.frameReads.length) return;
     for (
       let e = this.frameReads[frame];
       e !== NONE;
