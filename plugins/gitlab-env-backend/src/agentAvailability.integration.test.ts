@@ -19,6 +19,7 @@ import {
 import { openLiveStream, ReceivedEvent } from './__testUtils__/liveStream';
 import { forEachBlock } from './__testUtils__/streamBlocks';
 import { waitFor } from './__testUtils__/waitFor';
+import { GitlabClient } from './transport/gitlabClient';
 
 /**
  * A slow or absent agent never holds a page (issue 25). search-indexer has
@@ -340,5 +341,63 @@ describe('an agent GitLab says is not connected', () => {
     } finally {
       edge.connected = false;
     }
+  });
+});
+
+describe("GitLab's connection state comes with the environments list", () => {
+  // 17.11: the list's query carries each agent's connections and tokens.
+  let env: Awaited<ReturnType<typeof start>>;
+  const agentActivity = jest.spyOn(GitlabClient.prototype, 'agentActivity');
+  beforeEach(async () => {
+    agentActivity.mockClear();
+    env = await start(scenarioAt('17.11.1-ee'));
+  });
+  afterEach(async () => {
+    await env.simulator.close();
+    await env.backend.stop();
+  });
+  afterAll(() => agentActivity.mockRestore());
+
+  async function readAfterTheList() {
+    const list = await env.get(
+      '/entity/default/component/search-indexer/environments',
+    );
+    expect(list.status).toBe(200);
+    expect(
+      (list.body as EntityEnvironmentsResponse).environments.map(e => e.slug),
+    ).toEqual(
+      expect.arrayContaining(['production', 'staging', 'development', 'lab']),
+    );
+    const [development, lab] = await Promise.all(
+      ['development', 'lab'].map(slug =>
+        env.get(
+          `/entity/default/component/search-indexer/environments/${slug}/resources`,
+        ),
+      ),
+    );
+    return {
+      development: (development.body as GitlabEnvErrorResponse).gitlabEnv,
+      lab: (lab.body as GitlabEnvErrorResponse).gitlabEnv,
+    };
+  }
+
+  it('the reads that follow the list ask GitLab nothing more: edge and lab are refused before KAS is asked', async () => {
+    const { development, lab } = await readAfterTheList();
+    expect(development.code).toBe('AGENT_NOT_CONNECTED');
+    expect(lab.code).toBe('AGENT_NEVER_CONNECTED');
+    expect(agentActivity).not.toHaveBeenCalled();
+    expect(Object.keys(env.simulator.stats().peakTunnelsInUse)).not.toContain(
+      'edge',
+    );
+  });
+
+  it('GitLab failing to resolve `connections` (KAS down) keeps the list, and the tokens still decide', async () => {
+    // GitLab answers the list with `connections: null` and an error beside
+    // the data (see the simulator's agentConnections test).
+    env.simulator.setFaults({ kasEnabled: false });
+    const { development, lab } = await readAfterTheList();
+    expect(development.code).toBe('AGENT_NOT_CONNECTED');
+    expect(lab.code).toBe('AGENT_NEVER_CONNECTED');
+    expect(agentActivity).not.toHaveBeenCalled();
   });
 });

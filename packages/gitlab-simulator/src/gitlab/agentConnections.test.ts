@@ -10,7 +10,7 @@ import { graphql, useSimulator } from '../testing/harness';
 const AGENTS = `query {
   project(fullPath: "acme/platform/search-indexer") {
     environments { nodes { name clusterAgent { name
-      connections { nodes { connectedAt } }
+      connections(first: 1) { nodes { connectedAt } }
       tokens { nodes { lastUsedAt } } } } }
   }
 }`;
@@ -84,6 +84,11 @@ describe('an agent connection as GitLab shows it', () => {
       expect(body.errors[0].message).toBe(
         'Gitlab::Kas::Client::ConfigurationError',
       );
+      // The error names the field, beside the data it left null.
+      expect(body.errors[0].path.slice(-2)).toEqual([
+        'clusterAgent',
+        'connections',
+      ]);
       const production = body.data.project.environments.nodes.find(
         (n: any) => n.name === 'production',
       );

@@ -389,7 +389,14 @@ const FULL_SCHEMA_SDL = /* GraphQL */ `
     createdAt: Time
     updatedAt: Time
     project: Project
-    connections: ConnectedAgentConnection
+    # A connection like any other: the four standard pagination arguments
+    # (doc/api/graphql/reference, ClusterAgent.connections).
+    connections(
+      first: Int
+      after: String
+      last: Int
+      before: String
+    ): ConnectedAgentConnection
     tokens(
       first: Int
       after: String

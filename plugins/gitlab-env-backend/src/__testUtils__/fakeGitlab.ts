@@ -204,6 +204,25 @@ export function kasCluster(options: FakeClusterOptions = {}): RequestHandler[] {
       const url = new URL(request.url);
       const group = url.pathname.includes('/apis/apps/') ? 'apps' : '';
       const key = `${group}/${params.plural}`;
+      const basePath = url.pathname
+        .slice(new URL(KAS_URL).pathname.length)
+        .split('/namespaces/')[0];
+      const kind = RESOURCES[basePath]?.find(
+        r => r.name === params.plural,
+      )?.kind;
+      // A resource the API server does not serve, as kube-apiserver answers it.
+      if (!kind)
+        return HttpResponse.json(
+          {
+            kind: 'Status',
+            apiVersion: 'v1',
+            status: 'Failure',
+            message: 'the server could not find the requested resource',
+            reason: 'NotFound',
+            code: 404,
+          },
+          { status: 404 },
+        );
       if (options.forbidden?.includes(String(params.plural))) {
         return HttpResponse.json(
           {
@@ -224,9 +243,6 @@ export function kasCluster(options: FakeClusterOptions = {}): RequestHandler[] {
         : all;
       const start = Number(url.searchParams.get('continue') ?? 0);
       const next = start + pageSize;
-      const kind = RESOURCES[group ? '/apis/apps/v1' : '/api/v1'].find(
-        r => r.name === params.plural,
-      )!.kind;
       return HttpResponse.json({
         kind: `${kind}List`,
         apiVersion: group ? 'apps/v1' : 'v1',

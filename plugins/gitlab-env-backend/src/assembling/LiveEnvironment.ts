@@ -210,6 +210,8 @@ export class LiveEnvironment {
   /** When the Flux objects were last read (ms); undefined before. */
   private extrasAt: number | undefined;
   private extrasRead: Promise<void> | undefined;
+  /** The read asked for while one was under way, to start once it is done. */
+  private extrasNext: Promise<void> | undefined;
   private errorsJson = '[]';
   private statusJson = '';
   private readonly controller = new AbortController();
@@ -915,9 +917,21 @@ export class LiveEnvironment {
     this.extrasTimer.unref?.();
   }
 
-  /** Reads the Flux objects again and applies what changed (one read at a time). */
+  /**
+   * Reads the Flux objects again and applies what changed, one read at a
+   * time: asked while a read is under way (a write's refresh), it reads
+   * again once that one is done, since that one may have started before
+   * the change; every caller asking meanwhile shares that next read.
+   */
   private readExtras(): Promise<void> {
-    this.extrasRead ??= this.fetchExtras(false)
+    if (this.extrasRead) {
+      this.extrasNext ??= this.extrasRead.then(() => {
+        this.extrasNext = undefined;
+        return this.stopped ? undefined : this.readExtras();
+      });
+      return this.extrasNext;
+    }
+    this.extrasRead = this.fetchExtras(false)
       .then(found => {
         if (!this.stopped) this.takeExtras(found);
       })

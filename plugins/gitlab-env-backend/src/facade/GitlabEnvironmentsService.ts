@@ -52,6 +52,7 @@ import {
 import { CoalescingCache } from '../caching/cache';
 import { deadlineSignal } from '../transport/deadline';
 import { namespacedKinds } from '../reading/discovery';
+import { BUILT_IN_KINDS } from '../reading/builtInKinds';
 import type { KasClient } from '../transport/kasClient';
 import { SharedReadCache } from '../caching/sharedCache';
 import { compareWithRepository } from '../assembling/desiredFromRepository';
@@ -593,14 +594,28 @@ export class GitlabEnvironmentsService {
   private async target(
     ctx: EnvironmentContext,
     signal: AbortSignal,
+    options: {
+      /**
+       * While the agent's discovery is under way, the built-in kinds are
+       * listed beside it for the read that follows (LivePlanner.listEarly).
+       */
+      listEarly: boolean;
+    },
   ): Promise<LiveTarget> {
     this.access.refuseUnreadable(ctx);
     const { kinds, access } = await this.access.throughAgent(
       ctx,
-      async reached => ({
-        access: reached,
-        kinds: await this.access.listableKinds(ctx, reached, signal),
-      }),
+      async reached => {
+        const discovered = this.access.listableKinds(ctx, reached, signal);
+        // A discovery this call starts is under way a microtask later.
+        if (options.listEarly) await Promise.resolve();
+        if (options.listEarly && this.access.isDiscovering(ctx))
+          this.reads.listEarly(
+            this.liveTarget(ctx, reached, [...BUILT_IN_KINDS]),
+            discovered,
+          );
+        return { access: reached, kinds: await discovered };
+      },
     );
     return this.liveTarget(ctx, access, kinds);
   }
@@ -641,18 +656,37 @@ export class GitlabEnvironmentsService {
     return new AgentGathering(this.reads, this.requestSignal(options.signal));
   }
 
-  /** Starts each agent's instance check and discovery (cached), once per agent; never rejects. */
+  /**
+   * Starts each agent's instance check and discovery (cached), once per
+   * agent, and tells the planner these environments will be read (each
+   * card of a page on its own), so the first read lists each kind for all
+   * of an agent's namespaces at once; never rejects.
+   */
   private prepareAgents(contexts: EnvironmentContext[]) {
     const agents = new Map<string, EnvironmentContext>();
+    const readable: EnvironmentContext[] = [];
     for (const ctx of contexts) {
       const { agent, namespace } = ctx.environment;
-      if (agent && namespace)
-        agents.set(`${ctx.instance.host}|${agent.id}`, ctx);
+      if (!agent || !namespace) continue;
+      agents.set(this.agentKeyOf(ctx), ctx);
+      readable.push(ctx);
     }
+    this.reads.announce(
+      readable.map(ctx => ({
+        agentKey: this.agentKeyOf(ctx),
+        labelSelector: ctx.located.labelSelector,
+        environment: ctx.environment,
+      })),
+      this.config.requestDeadlineMs,
+    );
+    // No lists: whether and how the environments are read is not known yet.
     for (const ctx of agents.values())
       this.target(
         ctx,
         deadlineSignal(this.config.requestDeadlineMs, []).signal,
+        {
+          listEarly: false,
+        },
       ).catch(() => undefined);
   }
 
@@ -674,7 +708,7 @@ export class GitlabEnvironmentsService {
     const pending = contexts.filter((_, i) => !held[i]);
     const targets = Promise.all(
       pending.map(ctx =>
-        this.target(ctx, signal).then(
+        this.target(ctx, signal, { listEarly: true }).then(
           target => ({ target }),
           (error: unknown) => ({ error }),
         ),
@@ -765,7 +799,7 @@ export class GitlabEnvironmentsService {
   ): Promise<T> {
     const asked = Date.now();
     const { ctx, signal } = await this.findEnvironment(entity, slug, options);
-    const target = await this.target(ctx, signal);
+    const target = await this.target(ctx, signal, { listEarly: true });
     const agent = ctx.environment.agent!;
     const kasSignal =
       options.streaming && options.signal ? options.signal : signal;
@@ -842,7 +876,7 @@ export class GitlabEnvironmentsService {
     options: CallOptions = {},
   ): Promise<LiveTarget> {
     const { ctx, signal } = await this.findEnvironment(entity, slug, options);
-    return this.target(ctx, signal);
+    return this.target(ctx, signal, { listEarly: true });
   }
 
   /**

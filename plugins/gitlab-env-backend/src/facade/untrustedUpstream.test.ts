@@ -53,7 +53,7 @@ function onlyPlannedPaths(namespaces: string[]) {
       !DISCOVERY.test(path) &&
       !namespaces.some(ns =>
         new RegExp(
-          `^/apis?/([^/]+/)?v1/namespaces/${ns}/[a-z]+(/[^/]+)?$`,
+          `^/apis?/([^/]+/)?v\\d+/namespaces/${ns}/[a-z]+(/[^/]+)?$`,
         ).test(path),
       ),
   );

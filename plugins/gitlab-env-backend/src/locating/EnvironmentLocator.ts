@@ -126,14 +126,16 @@ export class AnnotationLocator implements GitlabEnvLocator {
           // Handled below, once the check is in; not an unhandled rejection meanwhile.
           listing.catch(() => undefined);
           await usable;
-          const listed = await listing.catch(error =>
+          const { agentActivity, ...listed } = await listing.catch(error =>
             this.transport.explainGitlabFailure(instance, error),
           );
-          // The reads that follow a listing ask GitLab about the agents first.
-          this.connections.prefetch(
+          // GitLab's word on the agents came with the listing: the reads
+          // that follow take it, and only ask of agents it did not show.
+          this.connections.seed(
             instance,
             listed.project.fullPath,
             listed.environments,
+            agentActivity ?? {},
           );
           return listed;
         },

@@ -240,6 +240,38 @@ describe('AgentConnections', () => {
     expect(third.agentActivity).toHaveBeenCalledTimes(1);
   });
 
+  it("takes a listing's connection state as GitLab's answer, asking only of the agents it did not show", async () => {
+    const { transport, agentActivity } = fakeTransport();
+    const connections = make(transport);
+    const prodUs = { id: '1', name: 'prod-us' };
+    connections.seed(
+      instance,
+      'acme/platform/search-indexer',
+      [
+        { name: 'development', agent: edge },
+        { name: 'production', agent: prodUs },
+        { name: 'lab', agent: { id: '9', name: 'lab' } },
+      ],
+      {
+        [edge.id]: { tokensShown: 1, tokenLastUsedAt: ago(7_200_000) },
+        [prodUs.id]: { connections: 1, tokensShown: 1 },
+      },
+    );
+    // lab was not shown: asked as a prefetch asks.
+    expect(agentActivity).toHaveBeenCalledTimes(1);
+    await expect(connections.refuseDisconnected(lookup)).rejects.toMatchObject({
+      detail: { code: 'AGENT_NOT_CONNECTED' },
+    });
+    await expect(
+      connections.refuseDisconnected({ ...lookup, agent: prodUs }),
+    ).resolves.toBeUndefined();
+    expect(agentActivity).toHaveBeenCalledTimes(1);
+    // As old as the listing: checked again in the background once stale.
+    now += 5_000;
+    await connections.state(lookup);
+    expect(agentActivity).toHaveBeenCalledTimes(2);
+  });
+
   it('prefetches one answer per agent of a listing', async () => {
     const { transport, agentActivity } = fakeTransport();
     make(transport).prefetch(instance, 'acme/platform/search-indexer', [

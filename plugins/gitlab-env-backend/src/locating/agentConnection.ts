@@ -164,6 +164,20 @@ export class AgentConnections {
     return connections;
   }
 
+  private keyOf(instance: GitlabInstanceConfig, agent: GitlabAgentRef) {
+    return `${instance.host}|${agent.id}`;
+  }
+
+  /** Shares an answer from GitLab with the other replicas (not "unknown": that is no answer). */
+  private share(key: string, answer: SharedAnswer) {
+    if (answer.state.state !== 'unknown')
+      this.options.shared?.set(
+        `agentconn|${key}`,
+        answer,
+        this.options.maxAgeMs,
+      );
+  }
+
   private load(
     key: string,
     lookup: AgentLookup,
@@ -183,8 +197,7 @@ export class AgentConnections {
           (): AgentConnectionState => ({ state: 'unknown' }),
         );
       const answer = { state, checkedAt: this.now() };
-      if (state.state !== 'unknown')
-        store?.set(storeKey, answer, this.options.maxAgeMs);
+      this.share(key, answer);
       return answer;
     };
     const answer = store
@@ -224,7 +237,7 @@ export class AgentConnections {
     lookup: AgentLookup,
     signal?: AbortSignal,
   ): Promise<AgentConnectionState> {
-    const key = `${lookup.instance.host}|${lookup.agent.id}`;
+    const key = this.keyOf(lookup.instance, lookup.agent);
     const entry = this.entries.get(key);
     const age = entry?.state ? this.now() - entry.checkedAt : Infinity;
     if (entry?.state && age < this.options.maxAgeMs) {
@@ -242,6 +255,38 @@ export class AgentConnections {
         resolve(state);
       });
     });
+  }
+
+  /**
+   * Takes what an environments listing showed of its agents' connections
+   * (`activity` by agent id: the fields `agentActivity` asks, read by the
+   * same rule) as GitLab's answer now, so the reads that follow the
+   * listing ask nothing more; agents it did not show are asked (prefetch).
+   * An answer being loaded meanwhile is left to settle.
+   */
+  seed(
+    instance: GitlabInstanceConfig,
+    projectFullPath: string,
+    environments: ReadonlyArray<{ name: string; agent?: GitlabAgentRef }>,
+    activity: Readonly<Record<string, AgentActivity>>,
+  ): void {
+    const unseen = environments.filter(({ agent }) => {
+      const shown = agent && activity[agent.id];
+      if (!shown) return true;
+      const key = this.keyOf(instance, agent);
+      const entry = this.entries.get(key) ?? { checkedAt: 0 };
+      if (entry.loading) return false;
+      const answer = {
+        state: connectionStateOf(shown, this.now()),
+        checkedAt: this.now(),
+      };
+      Object.assign(entry, answer);
+      this.entries.set(key, entry);
+      this.share(key, answer);
+      return false;
+    });
+    this.prefetch(instance, projectFullPath, unseen);
+    this.evictOld();
   }
 
   /**

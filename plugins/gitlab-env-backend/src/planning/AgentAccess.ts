@@ -38,6 +38,8 @@ export interface EnvironmentContext {
  */
 export class AgentAccess {
   private readonly explanations = new WeakMap<object, Promise<never>>();
+  /** Agents (`discovery|host|id`) whose discovery is under way here. */
+  private readonly discovering = new Set<string>();
 
   constructor(
     private readonly transport: GitlabEnvTransport,
@@ -169,14 +171,32 @@ export class AgentAccess {
     access: ClusterAccess,
     signal?: AbortSignal,
   ): Promise<ListableKind[]> {
-    const agent = ctx.environment.agent!;
+    const key = this.discoveryKey(ctx);
     return this.cache.getOrLoad<ListableKind[]>(
-      `discovery|${ctx.instance.host}|${agent.id}`,
-      loadSignal =>
-        access.via === 'kas'
-          ? discoverListableKinds(access.kas(loadSignal))
-          : access.source.kinds(access.target, { signal: loadSignal }),
+      key,
+      loadSignal => {
+        // Asked of the cluster (not found in the replicas' store).
+        this.discovering.add(key);
+        return (
+          access.via === 'kas'
+            ? discoverListableKinds(access.kas(loadSignal))
+            : access.source.kinds(access.target, { signal: loadSignal })
+        ).finally(() => this.discovering.delete(key));
+      },
       { ttlMs: DISCOVERY_TTL_MS, signal },
     );
+  }
+
+  /**
+   * Whether the environment's agent's discovery is under way: asked of the
+   * cluster and not answered yet. One a call starts begins a microtask
+   * after it (CoalescingCache), or after the replicas' store missed.
+   */
+  isDiscovering(ctx: EnvironmentContext): boolean {
+    return this.discovering.has(this.discoveryKey(ctx));
+  }
+
+  private discoveryKey({ instance, environment }: EnvironmentContext) {
+    return `discovery|${instance.host}|${environment.agent!.id}`;
   }
 }

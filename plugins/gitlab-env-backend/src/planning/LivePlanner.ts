@@ -22,8 +22,10 @@ import {
   InformerMode,
   InformerOptions,
   ListedKind,
+  listScope,
   SharedInformer,
 } from '../reading/informer';
+import { sameKind } from '../reading/builtInKinds';
 import { planWatchSlots } from './watchSlots';
 import type { EnvironmentObserver } from '../assembling/environmentObserver';
 
@@ -96,6 +98,25 @@ function orderedBy(
     .map((kind, index) => ({ index, rank: rank(kind) }))
     .sort((a, b) => a.rank - b.rank)
     .map(k => k.index);
+}
+
+/** The namespaces an environment's read lists: its own, and its Flux object's. */
+function namespacesRead(environment: LiveTarget['environment']): string[] {
+  const path = environment.fluxResourcePath
+    ? parseFluxResourcePath(environment.fluxResourcePath)
+    : undefined;
+  return [environment.namespace!, ...(path?.namespace ? [path.namespace] : [])];
+}
+
+/** How long a list started before discovery (listEarly) waits, once answered, for its informer. */
+const EARLY_LIST_KEPT_MS = 10_000;
+
+/** A list started before discovery confirmed its kind (LivePlanner.listEarly). */
+interface EarlyList {
+  listing: Promise<ListedKind>;
+  /** Across the cluster: the namespaces whose objects it keeps. */
+  namespaces?: ReadonlySet<string>;
+  controller: AbortController;
 }
 
 /** What the planner keeps in the store replicas share (see SharedReadCache.shared). */
@@ -254,6 +275,14 @@ export class LivePlanner {
   private readonly expectedNamespaces = new Map<string, Set<string>>();
   /** Per agent: reads still gathering (see gather), counted. */
   private readonly gatherings = new Map<string, number>();
+  /**
+   * Per `agent|selector`: namespaces a listing said will be read soon
+   * (announce), each until when (ms), so the reads that follow one by one
+   * (an entity page's cards) start informers that span all of them.
+   */
+  private readonly announced = new Map<string, Map<string, number>>();
+  /** Lists started before discovery, by the key of the informer that will take them. */
+  private readonly early = new Map<string, EarlyList>();
   /**
    * Sequence numbers start from the process's start time, so a number
    * from another replica or an earlier process never passes for one of
@@ -418,11 +447,7 @@ export class LivePlanner {
         continue;
       const key = this.groupKey(target);
       const namespaces = groups.get(key) ?? new Set<string>();
-      namespaces.add(target.environment.namespace!);
-      const path = target.environment.fluxResourcePath
-        ? parseFluxResourcePath(target.environment.fluxResourcePath)
-        : undefined;
-      if (path?.namespace) namespaces.add(path.namespace);
+      namespacesRead(target.environment).forEach(n => namespaces.add(n));
       groups.set(key, namespaces);
     }
     for (const [key, namespaces] of groups) {
@@ -438,6 +463,45 @@ export class LivePlanner {
     // Registered: the informers now know every namespace they list.
     for (const key of groups.keys()) this.expectedNamespaces.delete(key);
     return reads;
+  }
+
+  /**
+   * Says which environments will be read soon, each on its own (an entity
+   * page's cards after its list): until `forMs` from now, an informer
+   * started for one of their agents spans the namespaces of all of them,
+   * as if they were read together (readMany). Nothing is listed now.
+   */
+  announce(
+    reads: ReadonlyArray<
+      Pick<LiveTarget, 'agentKey' | 'labelSelector' | 'environment'>
+    >,
+    forMs: number,
+  ): void {
+    const now = Date.now();
+    // Announcements past their time are forgotten.
+    for (const [key, namespaces] of this.announced) {
+      namespaces.forEach((until, n) => {
+        if (until <= now) namespaces.delete(n);
+      });
+      if (namespaces.size === 0) this.announced.delete(key);
+    }
+    const until = now + forMs;
+    for (const read of reads) {
+      const key = this.groupKey(read);
+      const namespaces = this.announced.get(key) ?? new Map<string, number>();
+      namespacesRead(read.environment).forEach(n => namespaces.set(n, until));
+      this.announced.set(key, namespaces);
+    }
+  }
+
+  /** The namespaces expected to be read through the agent with this selector (readMany, announce). */
+  private expectedOf(groupKey: string): Set<string> {
+    const expected = new Set(this.expectedNamespaces.get(groupKey));
+    const now = Date.now();
+    this.announced.get(groupKey)?.forEach((until, namespace) => {
+      if (until > now) expected.add(namespace);
+    });
+    return expected;
   }
 
   /**
@@ -550,7 +614,7 @@ export class LivePlanner {
     held.timer.unref?.();
   }
 
-  private groupKey(target: LiveTarget) {
+  private groupKey(target: Pick<LiveTarget, 'agentKey' | 'labelSelector'>) {
     return `${target.agentKey}|${target.labelSelector ?? ''}`;
   }
 
@@ -561,9 +625,7 @@ export class LivePlanner {
   /** Namespaces of the environments read or followed through the agent with this selector. */
   private namespacesOfAgent(target: LiveTarget): Set<string> {
     const namespaces = new Set<string>([target.environment.namespace!]);
-    this.expectedNamespaces
-      .get(this.groupKey(target))
-      ?.forEach(n => namespaces.add(n));
+    this.expectedOf(this.groupKey(target)).forEach(n => namespaces.add(n));
     for (const held of this.environments.values()) {
       const t = held.environment?.target;
       if (
@@ -609,15 +671,7 @@ export class LivePlanner {
     namespace: string = target.environment.namespace!,
   ): InformerLease {
     const kind = target.kinds[kindIndex];
-    // One list (and watch: one of agentk's few tunnels) per kind for many
-    // namespaces of an agent.
-    const acrossCluster =
-      this.clusterWide.enabled &&
-      target.access.via === 'kas' &&
-      !this.clusterForbidden.has(this.forbiddenKey(target, kind)) &&
-      (this.informers.has(this.informerKey(target, kind, undefined)) ||
-        this.namespacesOfAgent(target).size >= this.clusterWide.minNamespaces);
-    const scope = acrossCluster ? undefined : namespace;
+    const scope = this.scopeOf(target, kind, namespace);
     const key = this.informerKey(target, kind, scope);
     let held = this.informers.get(key);
     const created = !held;
@@ -676,6 +730,116 @@ export class LivePlanner {
         this.releaseInformer(key, entry, namespace);
       },
     };
+  }
+
+  /**
+   * The scope an informer of the kind lists for a namespace: undefined
+   * across the cluster (one list, and watch: one of agentk's few tunnels,
+   * per kind for many namespaces of an agent), else the namespace.
+   */
+  private scopeOf(
+    target: LiveTarget,
+    kind: ListableKind,
+    namespace: string,
+  ): string | undefined {
+    const acrossCluster =
+      this.clusterWide.enabled &&
+      target.access.via === 'kas' &&
+      !this.clusterForbidden.has(this.forbiddenKey(target, kind)) &&
+      (this.informers.has(this.informerKey(target, kind, undefined)) ||
+        this.namespacesOfAgent(target).size >= this.clusterWide.minNamespaces);
+    return acrossCluster ? undefined : namespace;
+  }
+
+  /**
+   * Lists a target's kinds before discovery has confirmed them (the
+   * built-in kinds, whose paths are fixed: BUILT_IN_KINDS), in the scope
+   * a read's informers would list them in, so they travel with discovery
+   * instead of after it. The informer of the same kind and scope, started
+   * once discovery answered, takes the list as its first (takeEarly); a
+   * kind `discovered` does not confirm at that version is dropped, as is
+   * a list no informer took soon after it answered.
+   */
+  listEarly(target: LiveTarget, discovered: Promise<ListableKind[]>): void {
+    // A gathering's informers keep every namespace: no early list fits them.
+    if (target.access.via !== 'kas' || this.gatherings.has(target.agentKey))
+      return;
+    const started = new Map<string, ListableKind>();
+    // In a read's order: the longest lists first.
+    for (const index of orderedBy(target.kinds, sizeRankOf)) {
+      const kind = target.kinds[index];
+      const scope = this.scopeOf(target, kind, target.environment.namespace!);
+      const key = this.informerKey(target, kind, scope);
+      if (this.informers.has(key) || this.early.has(key)) continue;
+      const namespaces =
+        scope === undefined ? this.namespacesOfAgent(target) : undefined;
+      const controller = new AbortController();
+      this.upstream.lists += 1;
+      const entry: EarlyList = {
+        listing: listScope({
+          list: sourceOf(target, kind, scope).list,
+          maxPagesPerList: this.limits.maxPagesPerList,
+          maxObjects: this.limits.maxObjects,
+          keep: namespaces && (n => namespaces.has(n)),
+          namespaceCount: namespaces?.size,
+          signal: controller.signal,
+        }),
+        namespaces,
+        controller,
+      };
+      this.early.set(key, entry);
+      started.set(key, kind);
+      // Taken, or held for its informer a while: then nobody will take it.
+      const drop = () => {
+        const timer = setTimeout(
+          () => this.dropEarly(key, entry),
+          EARLY_LIST_KEPT_MS,
+        );
+        timer.unref?.();
+      };
+      entry.listing.then(drop, drop);
+    }
+    if (started.size === 0) return;
+    discovered.then(
+      kinds =>
+        started.forEach((kind, key) => {
+          if (!kinds.some(k => sameKind(k, kind)))
+            this.dropEarly(key, this.early.get(key));
+        }),
+      // The lists meet what discovery met, and end on their own.
+      () =>
+        started.forEach((_, key) =>
+          this.dropEarly(key, this.early.get(key), false),
+        ),
+    );
+  }
+
+  private dropEarly(key: string, entry: EarlyList | undefined, stop = true) {
+    if (!entry || this.early.get(key) !== entry) return;
+    this.early.delete(key);
+    if (stop) entry.controller.abort();
+  }
+
+  /**
+   * The list started early for an informer's key, when it covers the
+   * namespaces the informer asks for; it is then the informer's alone.
+   */
+  private takeEarly(
+    key: string,
+    asked: ReadonlySet<string> | undefined,
+  ): Promise<ListedKind> | undefined {
+    const entry = this.early.get(key);
+    if (!entry) return undefined;
+    const covers =
+      !asked ||
+      !entry.namespaces ||
+      [...asked].every(n => entry.namespaces!.has(n));
+    if (!covers) {
+      this.dropEarly(key, entry);
+      return undefined;
+    }
+    this.early.delete(key);
+    return entry.listing;
   }
 
   /** Asks the environments on per-namespace informers of the kind to take the one across the cluster. */
@@ -776,9 +940,7 @@ export class LivePlanner {
     const namespaces =
       namespace === undefined
         ? new Map<string, number>(
-            [...(this.expectedNamespaces.get(this.groupKey(target)) ?? [])].map(
-              n => [n, 0],
-            ),
+            [...this.expectedOf(this.groupKey(target))].map(n => [n, 0]),
           )
         : undefined;
     const source = sourceOf(target, kind, namespace);
@@ -797,6 +959,7 @@ export class LivePlanner {
       keepEveryNamespace:
         namespace === undefined && this.gatherings.has(target.agentKey),
       sharedList: this.sharedList(target, kind, namespace, namespaces),
+      earlyList: asked => this.takeEarly(key, asked),
       onUpstream: what => {
         if (what === 'list') this.upstream.lists += 1;
         else this.upstream.watches += 1;
@@ -1091,6 +1254,7 @@ export class LivePlanner {
       held.environment?.stop();
     }
     this.environments.clear();
+    this.early.forEach((entry, key) => this.dropEarly(key, entry));
     await Promise.all([...this.informers.values()].map(h => h.informer.stop()));
     this.informers.clear();
   }

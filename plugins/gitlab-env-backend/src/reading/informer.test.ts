@@ -1,6 +1,6 @@
 import { KubernetesObject } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { failure } from '../errors';
-import { InformerEvent, SharedInformer } from './informer';
+import { InformerEvent, ListedKind, SharedInformer } from './informer';
 import { informerStrings } from './stringPool';
 
 const secrets = {
@@ -10,6 +10,15 @@ const secrets = {
   kind: 'Secret',
   label: 'Secret',
   basePath: '/api/v1',
+};
+
+/** The bounds and timings of the informers here. */
+const LIMITS = {
+  maxObjects: 100,
+  maxPagesPerList: 10,
+  pollIntervalMs: 60_000,
+  watchTimeoutSeconds: 290,
+  backoff: { initialMs: 10, maxMs: 20 },
 };
 
 function secret(name: string, resourceVersion: string) {
@@ -46,11 +55,8 @@ function informerOn(scripts: unknown[][], pollIntervalMs = 60_000) {
         signal.addEventListener('abort', resolve, { once: true }),
       );
     },
-    maxObjects: 100,
-    maxPagesPerList: 10,
+    ...LIMITS,
     pollIntervalMs,
-    watchTimeoutSeconds: 290,
-    backoff: { initialMs: 10, maxMs: 20 },
   });
   const events: InformerEvent[] = [];
   informer.subscribe({ events: e => events.push(...e), state: () => {} });
@@ -64,6 +70,64 @@ async function until(condition: () => boolean) {
 }
 
 describe('SharedInformer', () => {
+  it('takes a list started before it as its first list, its failure included, and lists upstream after', async () => {
+    let upstream = 0;
+    const asked: Array<ReadonlySet<string> | undefined> = [];
+    let early: Promise<ListedKind> | undefined = Promise.resolve({
+      objects: [secret('early', '5') as unknown as KubernetesObject],
+      resourceVersion: '5',
+      warnings: [],
+      limited: false,
+      listedAt: new Date().toISOString(),
+    });
+    const informer = new SharedInformer({
+      kind: secrets,
+      namespace: 'shop',
+      mode: 'once',
+      list: async () => {
+        upstream += 1;
+        return [secret('listed', '10') as unknown as KubernetesObject];
+      },
+      earlyList: namespaces => {
+        asked.push(namespaces);
+        const taken = early;
+        early = undefined;
+        return taken;
+      },
+      ...LIMITS,
+    });
+    informer.start();
+    await informer.synced;
+    expect(informer.objectsIn('shop').map(o => o.metadata?.name)).toEqual([
+      'early',
+    ]);
+    expect(upstream).toBe(0);
+    // Of one namespace: asked for all it keeps.
+    expect(asked).toEqual([undefined]);
+    await informer.relist();
+    expect(informer.objectsIn('shop').map(o => o.metadata?.name)).toEqual([
+      'listed',
+    ]);
+    expect(upstream).toBe(1);
+    expect(asked).toHaveLength(1);
+    void informer.stop();
+
+    // A list that failed before it is its first list's failure.
+    const refused = new SharedInformer({
+      kind: secrets,
+      namespace: 'shop',
+      mode: 'once',
+      list: async () => [],
+      earlyList: () =>
+        Promise.reject(failure('KIND_FORBIDDEN', 'RBAC refuses Secrets.')),
+      ...LIMITS,
+    });
+    refused.start();
+    await refused.synced;
+    expect(refused.error?.code).toBe('KIND_FORBIDDEN');
+    void refused.stop();
+  });
+
   it('redacts Secrets in watch events, fail-closed, and leaves out malformed objects with a warning', async () => {
     const { informer, events } = informerOn([
       [
@@ -190,11 +254,7 @@ describe('SharedInformer', () => {
           await gates.end;
           return kept;
         },
-        maxObjects: 100,
-        maxPagesPerList: 10,
-        pollIntervalMs: 60_000,
-        watchTimeoutSeconds: 290,
-        backoff: { initialMs: 10, maxMs: 20 },
+        ...LIMITS,
         namespaces: () => namespaces,
       });
     }

@@ -102,6 +102,55 @@ export interface InformerOptions {
   keepEveryNamespace?: boolean;
   /** Told each upstream request the informer opens (lists and watches). */
   onUpstream?(what: 'list' | 'watch'): void;
+  /**
+   * A list of the kind in this scope already under way (started before
+   * the informer, see LivePlanner.listEarly), for the namespaces `asked`
+   * (all, for an informer of one namespace): its first list takes its
+   * outcome instead of asking again. Undefined when there is none.
+   */
+  earlyList?(
+    asked: ReadonlySet<string> | undefined,
+  ): Promise<ListedKind> | undefined;
+}
+
+/**
+ * One list of a kind in a scope, bounded as an informer bounds it: pages,
+ * and objects (per namespace kept, across the cluster). What the informer
+ * lists, and what a list started before it lists (LivePlanner.listEarly).
+ */
+export async function listScope(options: {
+  list: InformerOptions['list'];
+  maxPagesPerList: number;
+  maxObjects: number;
+  /** Across the cluster: whether a namespace's objects are kept, and how many namespaces are. */
+  keep?: (namespace: string) => boolean;
+  namespaceCount?: number;
+  signal: AbortSignal;
+}): Promise<ListedKind> {
+  const listedAt = new Date().toISOString();
+  const warnings: ListedKind['warnings'] = [];
+  const bounds = new ReadBounds(
+    options.maxPagesPerList,
+    options.maxObjects * Math.max(1, options.namespaceCount ?? 1),
+    (warning, namespace) => warnings.push({ warning, namespace }),
+    options.signal,
+  );
+  let resourceVersion: string | undefined;
+  const objects = await options.list({
+    signal: options.signal,
+    bounds,
+    keep: options.keep,
+    onResourceVersion: rv => {
+      resourceVersion = rv;
+    },
+  });
+  return {
+    objects,
+    resourceVersion,
+    warnings,
+    limited: bounds.exceeded,
+    listedAt,
+  };
 }
 
 export type InformerState = 'starting' | 'live' | 'reconnecting' | 'stopped';
@@ -645,7 +694,9 @@ export class SharedInformer {
     if (listed?.refused) throw new GitlabEnvFailure(listed.refused);
     if (!listed) {
       try {
-        listed = await this.listUpstream();
+        // A list started before kept only its namespaces, not every one.
+        listed = await ((first && !every && this.options.earlyList?.(asked)) ||
+          this.listUpstream());
       } catch (error) {
         const refused = asGitlabEnvError(error);
         if (this.currentMode === 'once' && refused.code === 'KIND_FORBIDDEN')
@@ -728,33 +779,17 @@ export class SharedInformer {
     return events;
   }
 
-  private async listUpstream(): Promise<ListedKind> {
+  private listUpstream(): Promise<ListedKind> {
     this.options.onUpstream?.('list');
-    const listedAt = new Date().toISOString();
-    const warnings: ListedKind['warnings'] = [];
     const { namespaces } = this.options;
-    const bounds = new ReadBounds(
-      this.options.maxPagesPerList,
-      this.options.maxObjects * Math.max(1, namespaces?.().size ?? 1),
-      (warning, namespace) => warnings.push({ warning, namespace }),
-      this.controller.signal,
-    );
-    let resourceVersion: string | undefined;
-    const objects = await this.options.list({
-      signal: this.controller.signal,
-      bounds,
+    return listScope({
+      list: this.options.list,
+      maxPagesPerList: this.options.maxPagesPerList,
+      maxObjects: this.options.maxObjects,
       keep: namespaces ? ns => this.keeps(ns) : undefined,
-      onResourceVersion: rv => {
-        resourceVersion = rv;
-      },
+      namespaceCount: namespaces?.().size,
+      signal: this.controller.signal,
     });
-    return {
-      objects,
-      resourceVersion,
-      warnings,
-      limited: bounds.exceeded,
-      listedAt,
-    };
   }
 
   /** One watch request, from the last resourceVersion, until the server or the informer ends it. */

@@ -22,6 +22,12 @@ export interface ProjectEnvironments {
   environments: GitlabEnvironment[];
   /** Why the list may be incomplete (a pagination loop, the page limit). */
   warnings: GitlabEnvError[];
+  /**
+   * What the listing showed of each environment's agent's connection, by
+   * agent id (the fields `agentActivity` asks): a state as old as the
+   * listing, for the caller to take at once, not to keep with the list.
+   */
+  agentActivity?: Record<string, AgentActivity>;
 }
 
 /** 100 environments a page: 10,000 environments is far past any real project. */
@@ -49,6 +55,24 @@ export interface AgentActivity {
   /** The latest use of any of the agent's tokens (agentk uses one to connect). */
   tokenLastUsedAt?: string;
 }
+
+/**
+ * An agent's `connections` and `tokens`, as every query that reads an
+ * agent's connection asks them (GitLab's environment_cluster_agent.query.graphql
+ * asks the same). Bounded: one connection says agentk is connected, and
+ * GitLab lets an agent have two active tokens
+ * (Clusters::AgentTokens::CreateService's limit), so ten is ample.
+ */
+const AGENT_ACTIVITY_FIELDS = /* GraphQL */ `connections(first: 1) {
+            nodes {
+              connectedAt
+            }
+          }
+          tokens(first: 10) {
+            nodes {
+              lastUsedAt
+            }
+          }`;
 
 /** An agent node's `connections` and `tokens`, as GitLab showed them. */
 function activityOf(agent: Record<string, any>): AgentActivity {
@@ -80,6 +104,11 @@ function environmentFields(version: string | undefined): string {
   return [
     since(FIELD_SINCE.environmentKubernetesNamespace, 'kubernetesNamespace'),
     since(FIELD_SINCE.environmentFluxResourcePath, 'fluxResourcePath'),
+    // With the agent, its connection as GitLab shows it, so the reads that
+    // follow know it without a request of their own. GitLab asks KAS for
+    // `connections`; when KAS fails, the field alone is null with an error
+    // beside the data (agent_connections_resolver.rb raises
+    // ResourceNotAvailable), and the list stands.
     since(
       FIELD_SINCE.environmentClusterAgent,
       `clusterAgent {
@@ -89,6 +118,7 @@ function environmentFields(version: string | undefined): string {
           project {
             fullPath
           }
+          ${AGENT_ACTIVITY_FIELDS}
         }`,
     ),
   ]
@@ -96,6 +126,13 @@ function environmentFields(version: string | undefined): string {
     .join('\n        ');
 }
 
+/**
+ * GitLab's complexity of this document (max 250 for a user,
+ * GitlabSchema): each field 1, a connection's resolver +1 and +1% of that
+ * per item it may load (BaseField#field_resolver_complexity). An
+ * environment node is about 30 (its agent with connections and tokens
+ * about 12), `environments(first: 100)` doubles it: about 80 in all.
+ */
 const projectFields = (version: string | undefined) => /* GraphQL */ `
   fragment ProjectEnvironments on Project {
     id
@@ -156,16 +193,7 @@ const AGENT_ACTIVITY = /* GraphQL */ `
     project(fullPath: $fullPath) {
       environment(name: $name) {
         clusterAgent {
-          connections {
-            nodes {
-              connectedAt
-            }
-          }
-          tokens {
-            nodes {
-              lastUsedAt
-            }
-          }
+          ${AGENT_ACTIVITY_FIELDS}
         }
       }
     }
@@ -198,16 +226,7 @@ const USER_ACCESS_AGENTS = /* GraphQL */ `
               project {
                 fullPath
               }
-              connections {
-                nodes {
-                  connectedAt
-                }
-              }
-              tokens {
-                nodes {
-                  lastUsedAt
-                }
-              }
+              ${AGENT_ACTIVITY_FIELDS}
             }
           }
         }
@@ -396,9 +415,8 @@ export class GitlabClient {
   ): Promise<ProjectEnvironments> {
     const environments: GitlabEnvironment[] = [];
     const warnings: GitlabEnvError[] = [];
-    let result:
-      | Omit<ProjectEnvironments, 'environments' | 'warnings'>
-      | undefined;
+    const agentActivity: Record<string, AgentActivity> = {};
+    let result: Pick<ProjectEnvironments, 'project'> | undefined;
     let after: string | undefined;
     const followed = new Set<string>();
     for (let page = 0; ; page++) {
@@ -442,10 +460,13 @@ export class GitlabClient {
         throw malformed('a project without an environments list');
       }
       for (const node of connection.nodes) {
-        if (isRecord(node))
-          environments.push(
-            checkEnvironmentValues(toEnvironment(node, this.instance.baseUrl)),
-          );
+        if (!isRecord(node)) continue;
+        const environment = checkEnvironmentValues(
+          toEnvironment(node, this.instance.baseUrl),
+        );
+        environments.push(environment);
+        if (environment.agent && isRecord(node.clusterAgent))
+          agentActivity[environment.agent.id] = activityOf(node.clusterAgent);
       }
       const next = nextPage(connection, followed);
       if (!next.cursor && !next.loop) break;
@@ -467,7 +488,12 @@ export class GitlabClient {
       followed.add(next.cursor!);
       after = next.cursor;
     }
-    return { ...result!, environments: uniqueById(environments), warnings };
+    return {
+      ...result!,
+      environments: uniqueById(environments),
+      warnings,
+      agentActivity,
+    };
   }
 
   /**
