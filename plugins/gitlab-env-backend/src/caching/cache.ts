@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'events';
 import { failure } from '../errors';
-import { deadlineSignal } from '../transport/deadline';
+import { deadlineSignal, whenAborted } from '../transport/deadline';
 
 interface Entry<T> {
   promise: Promise<T>;
@@ -222,18 +222,17 @@ export function untilLeft<T>(
   if (!signal) return promise;
   if (signal.aborted) return Promise.reject(callerLeft());
   return new Promise<T>((resolve, reject) => {
-    const leave = () => {
+    const stop = whenAborted(signal, () => {
       reject(callerLeft());
       onLeave?.();
-    };
-    signal.addEventListener('abort', leave, { once: true });
+    });
     promise.then(
       value => {
-        signal.removeEventListener('abort', leave);
+        stop();
         resolve(value);
       },
       error => {
-        signal.removeEventListener('abort', leave);
+        stop();
         reject(error);
       },
     );
