@@ -8,7 +8,8 @@
 // baseline, measured in the same run, reads every namespace on its own
 // (clusterWideReads: false). OVERVIEW_SETTINGS=default runs the default
 // setting alone. OVERVIEW_CPU_PROFILE=<file> writes a V8 CPU profile of
-// the first setting's cold load alone (open it in Chrome's DevTools).
+// the first setting's cold load alone, and <file>.heap the sampled
+// allocations still held at its end (open both in Chrome's DevTools).
 // Timings are printed, never asserted.
 // Run: npm run bench:overview -w plugins/gitlab-env-backend
 import { scenarioCatalogEntities } from '@gitlab-env/gitlab-simulator';
@@ -65,10 +66,13 @@ async function startProfiler(first: boolean) {
   await session.post('Profiler.enable');
   await session.post('Profiler.setSamplingInterval', { interval: 500 });
   await session.post('Profiler.start');
+  await session.post('HeapProfiler.startSampling', { samplingInterval: 16384 });
   return {
     stop: async () => {
       const { profile } = await session.post('Profiler.stop');
       writeFileSync(file, JSON.stringify(profile));
+      const heap = await session.post('HeapProfiler.stopSampling');
+      writeFileSync(`${file}.heap`, JSON.stringify(heap.profile));
       session.disconnect();
       console.log(`cold load's CPU profile written to ${file}`);
     },
