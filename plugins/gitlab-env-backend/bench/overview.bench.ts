@@ -7,9 +7,14 @@
 // per-instance limit, then a second load within the cache lifetime. The
 // baseline, measured in the same run, reads every namespace on its own
 // (clusterWideReads: false). OVERVIEW_SETTINGS=default runs the default
-// setting alone. Timings are printed, never asserted.
+// setting alone. OVERVIEW_CPU_PROFILE=<file> writes a V8 CPU profile of
+// the first setting's cold load alone, and <file>.heap the sampled
+// allocations still held at its end (open both in Chrome's DevTools).
+// Timings are printed, never asserted.
 // Run: npm run bench:overview -w plugins/gitlab-env-backend
 import { scenarioCatalogEntities } from '@gitlab-env/gitlab-simulator';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { AddressInfo } from 'node:net';
 import { startBackendOnSimulator } from '../src/__testUtils__/backendOnSimulator';
 import { LoadTimes, loadOverview as load } from './overviewLoad';
@@ -52,6 +57,28 @@ function describeErrors(times: LoadTimes): string {
   }`;
 }
 
+/** Profiles the cold load when OVERVIEW_CPU_PROFILE names a file. */
+async function startProfiler(first: boolean) {
+  const file = process.env.OVERVIEW_CPU_PROFILE;
+  if (!file || !first) return undefined;
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 500 });
+  await session.post('Profiler.start');
+  await session.post('HeapProfiler.startSampling', { samplingInterval: 16384 });
+  return {
+    stop: async () => {
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(file, JSON.stringify(profile));
+      const heap = await session.post('HeapProfiler.stopSampling');
+      writeFileSync(`${file}.heap`, JSON.stringify(heap.profile));
+      session.disconnect();
+      console.log(`cold load's CPU profile written to ${file}`);
+    },
+  };
+}
+
 async function run(
   simulator: SimulatorProcess,
   roundTripMs: number,
@@ -79,10 +106,12 @@ async function run(
   const perInstance = setting.concurrency?.perInstance ?? DEFAULT_PER_INSTANCE;
 
   meter.reset();
+  const profiler = await startProfiler(setting === SETTINGS[0]);
   const coldStarted = performance.now();
   const cpuBefore = process.cpuUsage();
   const cold = await load(baseUrl);
   const cpu = process.cpuUsage(cpuBefore);
+  await profiler?.stop();
   const upstream = meter.read();
   const timeline = roundTripTimeline(meter.requests(), coldStarted);
   console.log(`\n${setting.label}`);

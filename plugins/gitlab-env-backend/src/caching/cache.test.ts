@@ -31,6 +31,23 @@ describe('CoalescingCache', () => {
     expect(load).toHaveBeenCalledTimes(2);
   });
 
+  it('drops what expired by its clock when a later load starts, and only then', async () => {
+    const cache = new CoalescingCache({ ttlMs: 1000, now: clock });
+    const held = () =>
+      (cache as unknown as { entries: Map<string, unknown> }).entries.size;
+    await cache.getOrLoad('a', async () => 'a');
+    now = 500;
+    await cache.getOrLoad('b', async () => 'b');
+    expect(held()).toBe(2);
+    now = 1200;
+    await cache.getOrLoad('c', async () => 'c');
+    expect(held()).toBe(2);
+    now = 1600;
+    await cache.getOrLoad('d', async () => 'd');
+    expect(held()).toBe(2);
+    expect(cache.has('c')).toBe(true);
+  });
+
   it('forgets a key on request: the next reader loads again, those already waiting keep their load', async () => {
     const cache = new CoalescingCache({ ttlMs: 1000, now: clock });
     let round = 0;

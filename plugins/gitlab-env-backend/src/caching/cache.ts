@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'events';
 import { failure } from '../errors';
-import { deadlineSignal } from '../transport/deadline';
+import { deadlineSignal, whenAborted } from '../transport/deadline';
 
 interface Entry<T> {
   promise: Promise<T>;
@@ -61,6 +61,8 @@ export function callerLeft(): Error {
  */
 export class CoalescingCache {
   private readonly entries = new Map<string, Entry<unknown>>();
+  /** No entry expires before then: until then a load need not walk them all. */
+  private soonestExpiry = Infinity;
   private readonly now: () => number;
 
   constructor(private readonly options: CacheOptions) {
@@ -161,6 +163,7 @@ export class CoalescingCache {
       return;
     }
     entry.expiresAt = this.now() + keepMs;
+    this.soonestExpiry = Math.min(this.soonestExpiry, entry.expiresAt);
     // Dropped when it expires, not when the next load happens to start: a
     // key nobody asks for again must not hold its value (thousands of
     // objects) for good.
@@ -202,10 +205,15 @@ export class CoalescingCache {
     });
   }
 
+  /** Each load starts with it: a walk of every entry only once one may have expired. */
   private evictExpired() {
     const now = this.now();
+    if (now < this.soonestExpiry) return;
+    this.soonestExpiry = Infinity;
     for (const [key, entry] of this.entries) {
       if (entry.expiresAt <= now) this.entries.delete(key);
+      else if (entry.expiresAt < this.soonestExpiry)
+        this.soonestExpiry = entry.expiresAt;
     }
   }
 }
@@ -222,18 +230,17 @@ export function untilLeft<T>(
   if (!signal) return promise;
   if (signal.aborted) return Promise.reject(callerLeft());
   return new Promise<T>((resolve, reject) => {
-    const leave = () => {
+    const stop = whenAborted(signal, () => {
       reject(callerLeft());
       onLeave?.();
-    };
-    signal.addEventListener('abort', leave, { once: true });
+    });
     promise.then(
       value => {
-        signal.removeEventListener('abort', leave);
+        stop();
         resolve(value);
       },
       error => {
-        signal.removeEventListener('abort', leave);
+        stop();
         reject(error);
       },
     );

@@ -72,8 +72,20 @@ export function createOverviewRouter(
         res.status(200);
         res.setHeader('content-type', 'application/x-ndjson; charset=utf-8');
         res.setHeader('cache-control', 'no-store');
+        // The lines written in one turn of the event loop go out in one
+        // write to the socket, not one system call each.
+        let corked = false;
         const write = (line: OverviewStreamLine) => {
-          if (!closed) res.write(`${JSON.stringify(line)}\n`);
+          if (closed) return;
+          if (!corked) {
+            corked = true;
+            res.cork();
+            setImmediate(() => {
+              corked = false;
+              res.uncork();
+            });
+          }
+          res.write(`${JSON.stringify(line)}\n`);
         };
         write({ type: 'start', entities: allowed.length });
 

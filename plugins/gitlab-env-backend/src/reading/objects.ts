@@ -111,15 +111,34 @@ export function redactSecretsDeep(
   value: unknown,
   maxDepth = Infinity,
 ): boolean {
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length > 0) {
-    const [current, depth] = stack.pop()!;
+  // Two stacks and no array of values per object: it walks every object
+  // of every list, so what it allocates is what the collector pays for.
+  const values: unknown[] = [value];
+  const depths: number[] = [1];
+  while (values.length > 0) {
+    const current = values.pop() as Record<string, unknown> | unknown[];
+    const depth = depths.pop()!;
     if (depth > maxDepth) return false;
-    if (isRecord(current) && isCoreSecret(current.apiVersion, current.kind))
-      redactSecret(current);
-    for (const child of Object.values(current as object)) {
-      if (typeof child === 'object' && child !== null)
-        stack.push([child, depth + 1]);
+    if (typeof current !== 'object' || current === null) continue;
+    if (Array.isArray(current)) {
+      for (let i = 0; i < current.length; i++) {
+        const child = current[i];
+        if (typeof child === 'object' && child !== null) {
+          values.push(child);
+          depths.push(depth + 1);
+        }
+      }
+      continue;
+    }
+    if (isCoreSecret(current.apiVersion, current.kind)) redactSecret(current);
+    // Every enumerable key, own or inherited: never fewer than Object.values.
+    // eslint-disable-next-line guard-for-in
+    for (const key in current) {
+      const child = current[key];
+      if (typeof child === 'object' && child !== null) {
+        values.push(child);
+        depths.push(depth + 1);
+      }
     }
   }
   return true;

@@ -38,21 +38,30 @@ export class StringPool {
    * Keys need nothing: V8 keeps one copy of each property name.
    */
   internValues(object: unknown): void {
+    // No array of keys per object: it walks every object an informer
+    // keeps, so what it allocates is what the collector pays for.
     const stack: unknown[] = [object];
     while (stack.length > 0) {
-      const current = stack.pop() as Record<string, unknown> | unknown[];
-      const keys = Array.isArray(current)
-        ? current.keys()
-        : Object.keys(current);
-      for (const key of keys) {
-        const value = (current as Record<string | number, unknown>)[key];
+      const current = stack.pop();
+      if (typeof current !== 'object' || current === null) continue;
+      if (Array.isArray(current)) {
+        for (let i = 0; i < current.length; i++) {
+          const value = current[i];
+          if (typeof value === 'string') {
+            if (value.length <= MAX_POOLED_LENGTH)
+              current[i] = this.pooled(value);
+          } else if (typeof value === 'object' && value !== null)
+            stack.push(value);
+        }
+        continue;
+      }
+      const record = current as Record<string, unknown>;
+      // eslint-disable-next-line guard-for-in
+      for (const key in record) {
+        const value = record[key];
         if (typeof value === 'string') {
-          if (
-            value.length <= MAX_POOLED_LENGTH &&
-            !UNIQUE_KEYS.has(key as string)
-          )
-            (current as Record<string | number, unknown>)[key] =
-              this.pooled(value);
+          if (value.length <= MAX_POOLED_LENGTH && !UNIQUE_KEYS.has(key))
+            record[key] = this.pooled(value);
         } else if (typeof value === 'object' && value !== null) {
           stack.push(value);
         }

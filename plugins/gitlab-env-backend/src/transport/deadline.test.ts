@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'timers/promises';
 import { setFlagsFromString } from 'v8';
 import { runInNewContext } from 'vm';
-import { deadlineSignal } from './deadline';
+import { deadlineSignal, whenAborted } from './deadline';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -40,5 +40,28 @@ describe('deadlineSignal', () => {
     source.abort();
     await delay(50);
     expect(signal.aborted).toBe(false);
+  });
+
+  it('many deadlines under one source listen to it once, each told once in order, and leave it no listener', () => {
+    const source = new AbortController();
+    const added = jest.spyOn(source.signal, 'addEventListener');
+    const removed = jest.spyOn(source.signal, 'removeEventListener');
+    const deadlines = Array.from({ length: 100 }, () =>
+      deadlineSignal(60_000, [source.signal]),
+    );
+    deadlines.forEach(d => d.dispose());
+    expect(added).toHaveBeenCalledTimes(1);
+    expect(removed).toHaveBeenCalledWith('abort', added.mock.calls[0][1]);
+
+    const told: number[] = [];
+    const stops = [1, 2, 3].map(i =>
+      whenAborted(source.signal, () => told.push(i)),
+    );
+    stops[1]();
+    const kept = deadlineSignal(60_000, [source.signal]);
+    source.abort('gone');
+    expect(told).toEqual([1, 3]);
+    expect(kept.signal.reason).toBe('gone');
+    expect(added).toHaveBeenCalledTimes(2);
   });
 });

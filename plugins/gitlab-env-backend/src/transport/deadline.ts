@@ -10,6 +10,55 @@ export interface Deadline {
   dispose(): void;
 }
 
+/** Each signal's callbacks (see whenAborted), behind one listener of its own. */
+const abortCallbacks = new WeakMap<
+  AbortSignal,
+  { callbacks: Set<() => void>; listener: () => void }
+>();
+
+/**
+ * Calls `onAbort` once when `signal` aborts (the caller checks `aborted`
+ * first); the answer stops listening, and the signal keeps no listener
+ * once none is left. Not an 'abort' listener each: Node's EventTarget adds
+ * and removes a listener in time linear in those it has, and a stream's
+ * signal (the overview's) is listened to by every read under it.
+ */
+export function whenAborted(
+  signal: AbortSignal,
+  onAbort: () => void,
+): () => void {
+  let held = abortCallbacks.get(signal);
+  if (!held) {
+    const callbacks = new Set<() => void>();
+    const listener = () => {
+      abortCallbacks.delete(signal);
+      for (const callback of [...callbacks]) {
+        try {
+          callback();
+        } catch (error) {
+          // As a throwing listener's: the others still run.
+          queueMicrotask(() => {
+            throw error;
+          });
+        }
+      }
+    };
+    held = { callbacks, listener };
+    abortCallbacks.set(signal, held);
+    signal.addEventListener('abort', listener, { once: true });
+  }
+  const { callbacks, listener } = held;
+  // Its own identity: the same function may listen twice.
+  const callback = () => onAbort();
+  callbacks.add(callback);
+  return () => {
+    if (!callbacks.delete(callback) || callbacks.size > 0) return;
+    if (abortCallbacks.get(signal)?.listener !== listener) return;
+    abortCallbacks.delete(signal);
+    signal.removeEventListener('abort', listener);
+  };
+}
+
 function timeoutReason(ms: number): DOMException {
   return new DOMException(
     `The operation was aborted due to timeout (${ms} ms)`,
@@ -37,12 +86,11 @@ export function deadlineSignal(
   const { signal } = controller;
   // Every upstream request of the work listens to it.
   setMaxListeners(0, signal);
-  const listening: Array<[AbortSignal, () => void]> = [];
+  const listening: Array<() => void> = [];
   let timer: ReturnType<typeof setTimeout> | undefined = undefined;
   const dispose = () => {
     clearTimeout(timer);
-    for (const [source, onAbort] of listening.splice(0))
-      source.removeEventListener('abort', onAbort);
+    for (const stop of listening.splice(0)) stop();
   };
   const abort = (reason: unknown) => {
     dispose();
@@ -56,9 +104,7 @@ export function deadlineSignal(
       abort(source.reason);
       return { signal, dispose };
     }
-    const onAbort = () => abort(source.reason);
-    source.addEventListener('abort', onAbort, { once: true });
-    listening.push([source, onAbort]);
+    listening.push(whenAborted(source, () => abort(source.reason)));
   }
   return { signal, dispose };
 }

@@ -16,7 +16,8 @@ import type {
   EnvironmentObserver,
 } from '../../assembling/environmentObserver';
 import type { LocatedEntity } from '../../locating';
-import { TimelineStore } from './TimelineStore';
+import { StoredRecord, TimelineStore } from './TimelineStore';
+import { TickBatch } from './tickBatch';
 
 /** Where an environment's timeline is kept: GitLab environment ids are unique per instance. */
 export function environmentKey(host: string, environmentId: string): string {
@@ -45,6 +46,18 @@ class RecentKeys {
   }
 }
 
+type EntityEnvironments = Parameters<
+  TimelineStore['setEntitiesEnvironments']
+>[0][number];
+
+/** A batch of writes that answer nothing. */
+function writes<I>(write: (items: I[]) => Promise<void>): TickBatch<I, void> {
+  return new TickBatch<I, void>(async items => {
+    await write(items);
+    return items.map(() => undefined);
+  });
+}
+
 /**
  * Records every environment's timeline from what the backend already
  * assembles (it reads nothing itself): the live environments' batches and
@@ -53,7 +66,8 @@ class RecentKeys {
  * and the actions taken through the portal. Health is compared with the
  * last health stored for the environment, so a transition that happened
  * while the backend was down, or on another replica, is told once. Writes
- * go out in order per environment, off the assembler's path.
+ * go out in order per environment, off the assembler's path, many
+ * environments' in the same statements (TickBatch).
  */
 export class TimelineRecorder implements EnvironmentObserver {
   private readonly chains = new Map<string, Promise<void>>();
@@ -71,11 +85,25 @@ export class TimelineRecorder implements EnvironmentObserver {
   >();
   private pending = 0;
   private lastWarning = 0;
+  /** Health asked of the database together: a load observes many environments at once. */
+  private readonly healthChanges: TickBatch<
+    { environmentKey: string; health: HealthStatus; at: number },
+    { from?: HealthStatus } | false
+  >;
+  /** Facts stored together, whichever environments they are of. */
+  private readonly inserts: TickBatch<readonly StoredRecord[], void>;
+  /** Entities' environments stored together. */
+  private readonly entityEnvironments: TickBatch<EntityEnvironments, void>;
 
-  constructor(
-    private readonly store: TimelineStore,
-    private readonly logger: LoggerService,
-  ) {}
+  constructor(store: TimelineStore, private readonly logger: LoggerService) {
+    this.healthChanges = new TickBatch(changes =>
+      store.transitionHealthMany(changes),
+    );
+    this.inserts = writes(batches => store.insert(batches.flat()));
+    this.entityEnvironments = writes(entries =>
+      store.setEntitiesEnvironments(entries),
+    );
+  }
 
   observe(observation: EnvironmentObservation): void {
     const { target, at, health } = observation;
@@ -95,11 +123,11 @@ export class TimelineRecorder implements EnvironmentObserver {
     const cause = ask ? healthCauseOf(observation.nodes(), status) : undefined;
     this.enqueue(key, async () => {
       if (ask) {
-        const moved = await this.store.transitionHealth(
-          key,
-          status,
-          Date.parse(at),
-        );
+        const moved = await this.healthChanges.add({
+          environmentKey: key,
+          health: status,
+          at: Date.parse(at),
+        });
         this.seen.set(key, { status, checkedAt: now });
         if (moved)
           records.push(
@@ -145,7 +173,7 @@ export class TimelineRecorder implements EnvironmentObserver {
       };
       const queued = this.enqueue(`entity|${entityRef}`, async () => {
         try {
-          await this.store.setEntityEnvironments(entityRef, environments);
+          await this.entityEnvironments.add({ entityRef, environments });
         } catch (error) {
           forget();
           throw error;
@@ -210,7 +238,7 @@ export class TimelineRecorder implements EnvironmentObserver {
       r => !this.written.has(`${environmentKey_}|${r.key}`),
     );
     if (fresh.length === 0) return;
-    await this.store.insert(
+    await this.inserts.add(
       fresh.map(record => ({
         environmentKey: environmentKey_,
         environmentSlug: slug,

@@ -140,6 +140,66 @@ describe.each(databases.eachSupportedId())('TimelineStore on %s', id => {
     });
   });
 
+  it('moves many environments’ health at once as it moves each one’s', async () => {
+    const { knex, store } = await storeOn(id);
+    const replica = await TimelineStore.create(mockServices.database({ knex }));
+    const key = (i: number) => `gitlab.example.com|${i}`;
+    expect(await replica.transitionHealth(key(1), 'Healthy', 1000)).toEqual({});
+    expect(await replica.transitionHealth(key(2), 'Healthy', 1000)).toEqual({});
+    expect(await replica.transitionHealth(key(3), 'Degraded', 5000)).toEqual(
+      {},
+    );
+    const answers = await store.transitionHealthMany([
+      // Unchanged, moved, older than what is stored, stored for the first time.
+      { environmentKey: key(1), health: 'Healthy', at: 2000 },
+      { environmentKey: key(2), health: 'Degraded', at: 2000 },
+      { environmentKey: key(3), health: 'Healthy', at: 4000 },
+      ...[4, 5, 6].map(i => ({
+        environmentKey: key(i),
+        health: 'Progressing' as const,
+        at: 2000,
+      })),
+    ]);
+    expect(answers).toEqual([false, { from: 'Healthy' }, false, {}, {}, {}]);
+    // What is stored now is what the next change is compared with.
+    expect(await replica.transitionHealth(key(2), 'Degraded', 2500)).toBe(
+      false,
+    );
+    expect(await replica.transitionHealth(key(5), 'Healthy', 3000)).toEqual({
+      from: 'Progressing',
+    });
+    // The same environment twice is moved in turn.
+    expect(
+      await store.transitionHealthMany([
+        { environmentKey: key(6), health: 'Healthy', at: 3000 },
+        { environmentKey: key(6), health: 'Degraded', at: 3100 },
+      ]),
+    ).toEqual([{ from: 'Progressing' }, { from: 'Healthy' }]);
+  });
+
+  it('replaces many entities’ environments at once as it replaces each one’s', async () => {
+    const { store } = await storeOn(id);
+    const other = 'component:default/cart';
+    const env = (key: string) => ({ key, slug: key, name: key });
+    await store.setEntityEnvironments(ENTITY, [env(PROD), env(STAGING)]);
+    await store.setEntityEnvironments(other, [env(PROD)]);
+    await store.setEntitiesEnvironments([
+      { entityRef: ENTITY, environments: [env(PROD)] },
+      { entityRef: other, environments: [env(STAGING)] },
+    ]);
+    await store.insert(
+      [PROD, STAGING].map(key => ({
+        environmentKey: key,
+        environmentSlug: key,
+        record: record(`at ${key}`, '2026-03-01T10:00:00Z'),
+      })),
+    );
+    const shown = async (entityRef: string) =>
+      (await store.page({ entityRef, limit: 10 })).entries.map(e => e.summary);
+    expect(await shown(ENTITY)).toEqual([`fact at ${PROD}`]);
+    expect(await shown(other)).toEqual([`fact at ${STAGING}`]);
+  });
+
   it('deletes what retention and the per-environment bound leave out', async () => {
     const { store } = await storeOn(id);
     await store.setEntityEnvironments(ENTITY, [

@@ -17,6 +17,8 @@ const HEALTH = 'gitlab_env_environment_health';
 const MAPPING = 'gitlab_env_entity_environments';
 /** Rows per insert: well under SQLite's 999 bound variables (8 columns each). */
 const INSERT_BATCH = 100;
+/** Keys per `IN (...)`: well under SQLite's 999 bound variables. */
+const WHERE_IN_BATCH = 500;
 const MAX_KEY = 255;
 
 /** A key longer than its column is stored as its digest: equal keys stay equal. */
@@ -187,33 +189,144 @@ export class TimelineStore {
     }
   }
 
+  /**
+   * transitionHealth for many environments (distinct keys) at once, as the
+   * timeline records a load's environments: one read of their stored
+   * health and one insert of the ones stored for the first time; only a
+   * change of health is moved row by row (the same compare-and-set).
+   */
+  async transitionHealthMany(
+    changes: ReadonlyArray<{
+      environmentKey: string;
+      health: HealthStatus;
+      at: number;
+    }>,
+  ): Promise<Array<{ from?: HealthStatus } | false>> {
+    const keys = changes.map(c => boundedKey(c.environmentKey));
+    const answers: Array<{ from?: HealthStatus } | false | undefined> = [];
+    const rowByRow: number[] = [];
+    if (new Set(keys).size !== keys.length) rowByRow.push(...changes.keys());
+    else {
+      try {
+        const stored = await this.storedHealth(keys);
+        const first = changes.flatMap((c, i) =>
+          stored.has(keys[i])
+            ? []
+            : [
+                {
+                  environment_key: keys[i],
+                  health: c.health,
+                  observed_at: c.at,
+                },
+              ],
+        );
+        for (let i = 0; i < first.length; i += INSERT_BATCH)
+          await this.db(HEALTH)
+            .insert(first.slice(i, i + INSERT_BATCH))
+            .onConflict('environment_key')
+            .ignore();
+        const inserted =
+          first.length > 0
+            ? await this.storedHealth(first.map(r => r.environment_key))
+            : new Map();
+        changes.forEach(({ health, at }, i) => {
+          const row = stored.get(keys[i]);
+          if (!row) {
+            const mine = inserted.get(keys[i]);
+            // Another replica stored it first: asked again on its own.
+            if (mine?.health === health && Number(mine.observed_at) === at)
+              answers[i] = {};
+            else rowByRow.push(i);
+          } else if (row.health === health || Number(row.observed_at) > at)
+            answers[i] = false;
+          else rowByRow.push(i);
+        });
+      } catch (error) {
+        unavailable(error);
+      }
+    }
+    for (const i of rowByRow) {
+      const { environmentKey, health, at } = changes[i];
+      answers[i] = await this.transitionHealth(environmentKey, health, at);
+    }
+    return answers as Array<{ from?: HealthStatus } | false>;
+  }
+
+  private async storedHealth(
+    keys: readonly string[],
+  ): Promise<
+    Map<string, { health: HealthStatus; observed_at: number | string }>
+  > {
+    const rows = new Map<
+      string,
+      { health: HealthStatus; observed_at: number | string }
+    >();
+    for (let i = 0; i < keys.length; i += WHERE_IN_BATCH) {
+      const found = await this.db(HEALTH)
+        .whereIn('environment_key', keys.slice(i, i + WHERE_IN_BATCH))
+        .select('environment_key', 'health', 'observed_at');
+      for (const row of found) rows.set(row.environment_key, row);
+    }
+    return rows;
+  }
+
   /** Which environments an entity's timeline shows: replaces what was stored for it. */
   async setEntityEnvironments(
     entityRef: string,
     environments: ReadonlyArray<{ key: string; slug: string; name: string }>,
   ): Promise<void> {
-    const entity = boundedKey(entityRef);
+    await this.setEntitiesEnvironments([{ entityRef, environments }]);
+  }
+
+  /**
+   * setEntityEnvironments for many entities (distinct refs) in one
+   * transaction, as a load locates them: one read of what is stored for
+   * them, a delete of what they no longer have, one upsert of the rest.
+   */
+  async setEntitiesEnvironments(
+    entries: ReadonlyArray<{
+      entityRef: string;
+      environments: ReadonlyArray<{ key: string; slug: string; name: string }>;
+    }>,
+  ): Promise<void> {
     const now = Date.now();
+    const entities = entries.map(e => boundedKey(e.entityRef));
+    if (new Set(entities).size !== entities.length) {
+      for (const { entityRef, environments } of entries)
+        await this.setEntityEnvironments(entityRef, environments);
+      return;
+    }
+    const rows = entries.flatMap(({ environments }, i) =>
+      environments.map(e => ({
+        entity_ref: entities[i],
+        environment_key: boundedKey(e.key),
+        environment_slug: e.slug,
+        environment_name: e.name,
+        updated_at: now,
+      })),
+    );
+    const pair = (r: { entity_ref: string; environment_key: string }) =>
+      `${r.entity_ref}\n${r.environment_key}`;
+    const wanted = new Set(rows.map(pair));
     try {
       await this.db.transaction(async tx => {
-        await tx(MAPPING)
-          .where({ entity_ref: entity })
-          .whereNotIn(
-            'environment_key',
-            environments.map(e => boundedKey(e.key)),
-          )
-          .delete();
-        if (environments.length > 0)
+        for (let i = 0; i < entities.length; i += WHERE_IN_BATCH) {
+          const held: Array<{ entity_ref: string; environment_key: string }> =
+            await tx(MAPPING)
+              .whereIn('entity_ref', entities.slice(i, i + WHERE_IN_BATCH))
+              .select('entity_ref', 'environment_key');
+          for (const row of held)
+            if (!wanted.has(pair(row)))
+              await tx(MAPPING)
+                .where({
+                  entity_ref: row.entity_ref,
+                  environment_key: row.environment_key,
+                })
+                .delete();
+        }
+        for (let i = 0; i < rows.length; i += INSERT_BATCH)
           await tx(MAPPING)
-            .insert(
-              environments.map(e => ({
-                entity_ref: entity,
-                environment_key: boundedKey(e.key),
-                environment_slug: e.slug,
-                environment_name: e.name,
-                updated_at: now,
-              })),
-            )
+            .insert(rows.slice(i, i + INSERT_BATCH))
             .onConflict(['entity_ref', 'environment_key'])
             .merge(['environment_slug', 'environment_name', 'updated_at']);
       });

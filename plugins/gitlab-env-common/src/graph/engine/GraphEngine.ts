@@ -181,8 +181,11 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     if (!this.watching)
       throw new Error('A one-shot graph (watch: false) takes no events');
     const countsBefore = this.counts.slice();
+    const list = Array.isArray(events) ? events : [events];
+    // A live environment's first batch is its whole list: room for it at once.
+    if (this.slotCount === 0 && list.length > 1) this.reserve(list.length);
     this.begin();
-    for (const event of Array.isArray(events) ? events : [events]) {
+    for (const event of list) {
       const object = event?.object;
       if (!isRecord(object) || !hasResourceKey(object)) continue;
       if (event.type === 'DELETED') this.delete(object);
