@@ -10,6 +10,8 @@ export interface LoadTimes {
   allHealthMs: number;
   rows: number;
   healthLines: number;
+  /** Health lines that carry an error, by error code. */
+  errors: Record<string, number>;
 }
 
 /** Loads the overview stream once, timing its first rows, all rows and all health. */
@@ -22,6 +24,7 @@ export async function loadOverview(baseUrl: string): Promise<LoadTimes> {
     allHealthMs: NaN,
     rows: 0,
     healthLines: 0,
+    errors: {},
   };
   let entities = Infinity;
   let entityLines = 0;
@@ -34,12 +37,19 @@ export async function loadOverview(baseUrl: string): Promise<LoadTimes> {
         times.firstRowsMs = elapsed();
       if (entityLines === entities) times.allRowsMs = elapsed();
     }
-    if (line.type === 'health') times.healthLines += 1;
+    if (line.type === 'health') {
+      times.healthLines += 1;
+      for (const { code } of line.errors)
+        times.errors[code] = (times.errors[code] ?? 0) + 1;
+    }
     if (line.type === 'done') times.allHealthMs = elapsed();
   };
   await new Promise<void>((resolve, reject) => {
     http
-      .get(`${baseUrl}/api/gitlab-env/overview`, response => {
+      // A connection of its own, closed with the stream: a kept-alive socket
+      // the server times out while the benchmark computes its figures is
+      // reset under the next load's request.
+      .get(`${baseUrl}/api/gitlab-env/overview`, { agent: false }, response => {
         let buffered = '';
         response.setEncoding('utf8');
         response.on('data', chunk => {
@@ -49,6 +59,7 @@ export async function loadOverview(baseUrl: string): Promise<LoadTimes> {
           lines.filter(Boolean).forEach(line => onLine(JSON.parse(line)));
         });
         response.on('end', () => resolve());
+        response.on('error', reject);
       })
       .on('error', reject);
   });

@@ -30,19 +30,30 @@ export interface SimulatorProcess {
   close(): Promise<void>;
 }
 
+/** The flags a child needs to run TypeScript: the benchmark's own, tsx's loader added unless they have it. */
+export function withTsx(execArgv: readonly string[]): string[] {
+  return execArgv.some(flag => flag.includes('tsx'))
+    ? [...execArgv]
+    : [...execArgv, '--import', 'tsx'];
+}
+
 /** Starts the simulator, serving a bench scenario, in a child process. */
 export function startSimulatorProcess(
   scenario: BenchScenario,
   latencyMs: number,
   kasTunnels?: Partial<TunnelPoolOptions>,
 ): Promise<SimulatorProcess> {
+  // Node itself runs the child, with tsx's loader, rather than tsx's CLI:
+  // the CLI's process between the two kept the simulator running (and
+  // serving) after a benchmark that failed had exited, as its own
+  // 'disconnect' never came.
   const child = fork(
-    require.resolve('tsx/cli'),
-    [
-      join(__dirname, 'simulatorChild.ts'),
-      JSON.stringify({ scenario, latencyMs, kasTunnels }),
-    ],
-    { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+    join(__dirname, 'simulatorChild.ts'),
+    [JSON.stringify({ scenario, latencyMs, kasTunnels })],
+    {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      execArgv: withTsx(process.execArgv),
+    },
   );
   return new Promise((resolve, reject) => {
     child.once('error', reject);

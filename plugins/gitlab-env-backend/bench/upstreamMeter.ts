@@ -97,12 +97,65 @@ export function phaseOf(request: MeteredRequest): string {
   return `KAS ${request.method} ${kube}`;
 }
 
+/** Requests in flight, the first to come back on top. */
+class EndHeap {
+  private readonly items: MeteredRequest[] = [];
+
+  get size() {
+    return this.items.length;
+  }
+
+  peek(): MeteredRequest {
+    return this.items[0];
+  }
+
+  push(request: MeteredRequest) {
+    const { items } = this;
+    items.push(request);
+    let i = items.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (items[parent].endMs <= items[i].endMs) break;
+      [items[parent], items[i]] = [items[i], items[parent]];
+      i = parent;
+    }
+  }
+
+  pop(): MeteredRequest {
+    const { items } = this;
+    const top = items[0];
+    const last = items.pop()!;
+    if (items.length > 0) {
+      items[0] = last;
+      let i = 0;
+      for (;;) {
+        const left = 2 * i + 1;
+        const right = left + 1;
+        let least = i;
+        if (left < items.length && items[left].endMs < items[least].endMs)
+          least = left;
+        if (right < items.length && items[right].endMs < items[least].endMs)
+          least = right;
+        if (least === i) break;
+        [items[least], items[i]] = [items[i], items[least]];
+        i = least;
+      }
+    }
+    return top;
+  }
+}
+
 /**
  * The requests as round trips: a request is in round trip n+1 when it left
  * after a request of round trip n came back (it may have waited for it, or
  * for a free slot of a concurrency limit), else in the first round trip of
  * the ones in flight when it left. One line per round trip: when its first
  * request left, how many requests, and their phases counted.
+ *
+ * A sweep in the order requests left, with the ones in flight in a heap by
+ * when they came back: n log n, so the baseline's tens of thousands of
+ * requests are timed in milliseconds. (Comparing every pair took seconds of
+ * the benchmark's one event loop, which the backend under test shares.)
  */
 export function roundTripTimeline(
   log: readonly MeteredRequest[],
@@ -110,28 +163,38 @@ export function roundTripTimeline(
 ): string[] {
   const sorted = [...log].sort((a, b) => a.startMs - b.startMs);
   const depthOf = new Map<MeteredRequest, number>();
-  for (const request of sorted) {
-    let depth = 1;
-    for (const earlier of sorted) {
-      if (earlier.startMs >= request.startMs) break;
-      if (earlier.endMs <= request.startMs)
-        depth = Math.max(depth, depthOf.get(earlier)! + 1);
-    }
-    depthOf.set(request, depth);
+  const inFlight = new EndHeap();
+  // The deepest round trip among the requests back so far.
+  let deepestBack = 0;
+  for (let i = 0; i < sorted.length; ) {
+    const startMs = sorted[i].startMs;
+    while (inFlight.size > 0 && inFlight.peek().endMs <= startMs)
+      deepestBack = Math.max(deepestBack, depthOf.get(inFlight.pop())!);
+    // Requests that left at the same moment do not follow one another.
+    let j = i;
+    for (; j < sorted.length && sorted[j].startMs === startMs; j++)
+      depthOf.set(sorted[j], deepestBack + 1);
+    for (; i < j; i++) inFlight.push(sorted[i]);
   }
   const trips = new Map<number, MeteredRequest[]>();
   for (const request of sorted) {
     const depth = depthOf.get(request)!;
-    trips.set(depth, [...(trips.get(depth) ?? []), request]);
+    const trip = trips.get(depth);
+    if (trip) trip.push(request);
+    else trips.set(depth, [request]);
   }
   return [...trips.entries()]
     .sort(([a], [b]) => a - b)
     .map(([depth, requests]) => {
       const phases = new Map<string, number>();
-      for (const r of requests)
-        phases.set(phaseOf(r), (phases.get(phaseOf(r)) ?? 0) + 1);
-      const at = Math.min(...requests.map(r => r.startMs)) - originMs;
-      const until = Math.max(...requests.map(r => r.endMs)) - originMs;
+      let at = Infinity;
+      let until = -Infinity;
+      for (const r of requests) {
+        const phase = phaseOf(r);
+        phases.set(phase, (phases.get(phase) ?? 0) + 1);
+        at = Math.min(at, r.startMs - originMs);
+        until = Math.max(until, r.endMs - originMs);
+      }
       return `  round trip ${depth}: ${at.toFixed(0)}-${until.toFixed(0)} ms, ${
         requests.length
       } requests: ${[...phases]

@@ -110,6 +110,40 @@ export interface CallOptions {
   located?: LocatedEntity;
 }
 
+/**
+ * Reads ahead in batches (GitlabEnvironmentsService.gatherReads): open
+ * while more batches may come, `close` once the last one is registered.
+ *
+ * @public
+ */
+export interface ReadGathering {
+  /** Every batch is registered: what no environment reads is dropped from the agents' lists. */
+  close(): void;
+}
+
+/** A gathering: each agent's gather on the planner, opened with its first batch. */
+class AgentGathering implements ReadGathering {
+  private readonly open = new Map<string, { close(): void }>();
+  private closed = false;
+
+  constructor(
+    private readonly planner: LivePlanner,
+    /** Every batch's reads end with it: one signal, not one listener on the caller's per batch. */
+    readonly signal: AbortSignal,
+  ) {}
+
+  add(agentKey: string) {
+    if (!this.closed && !this.open.has(agentKey))
+      this.open.set(agentKey, this.planner.gather(agentKey));
+  }
+
+  close() {
+    this.closed = true;
+    this.open.forEach(agent => agent.close());
+    this.open.clear();
+  }
+}
+
 /** Options of GitlabEnvironmentsService.listEnvironments. @public */
 export interface ListEnvironmentsOptions extends CallOptions {
   /** Also list stopped environments (default: available and stopping only). */
@@ -581,13 +615,30 @@ export class GitlabEnvironmentsService {
       environment: ctx.environment,
       labelSelector: ctx.located.labelSelector,
       readKey: this.access.readKey(ctx),
-      agentKey: `${ctx.instance.host}|${ctx.environment.agent!.id}`,
+      agentKey: this.agentKeyOf(ctx),
       host: ctx.instance.host,
       kinds: namespacedKinds(allKinds),
       allKinds,
       access,
       judging: this.judging,
     };
+  }
+
+  private agentKeyOf(ctx: EnvironmentContext): string {
+    return `${ctx.instance.host}|${ctx.environment.agent!.id}`;
+  }
+
+  /**
+   * Opens a gathering of read-ahead batches (readAhead's `gathering`): the
+   * overview reads each entity's environments as soon as they are listed,
+   * and every batch of an agent shares the lists across its cluster the
+   * first batch started (LivePlanner.gather), instead of waiting for the
+   * last row before any list. `close` once every batch is registered.
+   *
+   * @internal
+   */
+  gatherReads(options: Pick<CallOptions, 'signal'> = {}): ReadGathering {
+    return new AgentGathering(this.reads, this.requestSignal(options.signal));
   }
 
   /** Starts each agent's instance check and discovery (cached), once per agent; never rejects. */
@@ -755,7 +806,7 @@ export class GitlabEnvironmentsService {
                     asked,
                   ),
                 kas,
-                agentKey: `${ctx.instance.host}|${agent.id}`,
+                agentKey: this.agentKeyOf(ctx),
                 instanceHost: ctx.instance.host,
                 forgetRead: () =>
                   this.reads.refresh({
@@ -807,9 +858,16 @@ export class GitlabEnvironmentsService {
    */
   async readAhead(
     targets: Array<{ entity: Entity; environment: GitlabEnvironment }>,
-    options: Pick<CallOptions, 'signal'> = {},
+    options: Pick<CallOptions, 'signal'> & {
+      /** One of several batches (gatherReads): they share each agent's lists. */
+      gathering?: ReadGathering;
+    } = {},
   ): Promise<Array<Promise<EnvironmentResourcesResponse> | undefined>> {
-    const signal = this.requestSignal(options.signal);
+    const { gathering } = options;
+    const signal =
+      gathering instanceof AgentGathering
+        ? gathering.signal
+        : this.requestSignal(options.signal);
     // Located side by side: each is a cache hit after the listing, and a
     // miss must not hold the others.
     const found = await Promise.all(
@@ -826,6 +884,8 @@ export class GitlabEnvironmentsService {
       }),
     );
     const contexts = found.flatMap(ctx => (ctx ? [ctx] : []));
+    if (gathering instanceof AgentGathering)
+      for (const ctx of contexts) gathering.add(this.agentKeyOf(ctx));
     const reads = this.readEnvironments(contexts, signal);
     reads.forEach((read, i) =>
       read.catch(error =>

@@ -3,4 +3,5 @@ export type {
   CallOptions,
   GitlabEnvironmentsServiceOptions,
   ListEnvironmentsOptions,
+  ReadGathering,
 } from './GitlabEnvironmentsService';

@@ -7,8 +7,7 @@ import { GitlabEnvironmentsService } from '../facade';
 import { route, RouteDeps } from '../http/route';
 import { deadlineSignal } from '../transport/deadline';
 import { listEntityRows } from './entityRows';
-import { HealthRead } from './healthReadOrder';
-import { readHealthByAgent } from './healthByAgent';
+import { HealthReads } from './healthByAgent';
 
 export interface OverviewRouterOptions extends RouteDeps {
   service: GitlabEnvironmentsService;
@@ -78,22 +77,24 @@ export function createOverviewRouter(
         };
         write({ type: 'start', entities: allowed.length });
 
-        // Two phases. Listing environments costs one GitLab request per project,
-        // so every row (tier, folder, agent, last deployment) is on the page in a
-        // few round trips; reading resources costs one request per kind and
-        // environment, so health follows, production first. Interleaving them
-        // would queue the cheap listings behind the expensive reads. And an
-        // agent's reads start once every row is known: its informers across
-        // the cluster span the namespaces registered with their first list,
-        // and a namespace that joins later is listed alone, once per kind
-        // (LivePlanner.acquire), so starting at the first rows would turn one
-        // list per kind into one per kind and namespace.
+        // Listing environments costs one GitLab request per project, so
+        // every row (tier, folder, agent, last deployment) is on the page in
+        // a few round trips; reading resources costs a list per kind, so
+        // health follows. Each entity's pending rows are read as soon as
+        // they are listed: an agent's lists across its cluster start with
+        // its first rows and cover the later ones (HealthReads), so they
+        // overlap the listing instead of waiting for its last row.
         const entityLimit = pLimit(options.entityConcurrency ?? 64);
+        const health = new HealthReads(service, write, {
+          concurrency: options.healthConcurrency ?? 16,
+          signal,
+          stopped: () => closed,
+        });
         let rows = 0;
-        const listed = await Promise.all(
+        await Promise.all(
           allowed.map(entity =>
-            entityLimit(async (): Promise<HealthRead[]> => {
-              if (closed) return [];
+            entityLimit(async () => {
+              if (closed) return;
               const entityRows = await listEntityRows(service, entity, signal);
               rows += entityRows.length;
               write({
@@ -101,24 +102,21 @@ export function createOverviewRouter(
                 entityRef: stringifyEntityRef(entity),
                 rows: entityRows,
               });
-              return entityRows
-                .filter(row => row.pending && row.environment)
-                .map(row => ({
-                  entity,
-                  environment: row.environment!,
-                  instance: row.project?.instance,
-                }));
+              health.add(
+                entityRows
+                  .filter(row => row.pending && row.environment)
+                  .map(row => ({
+                    entity,
+                    environment: row.environment!,
+                    instance: row.project?.instance,
+                  })),
+              );
             }),
           ),
         );
-
         // Each agent's rows on their own: one that is slow or absent holds
         // only its rows, never the others' badges.
-        await readHealthByAgent(service, listed.flat(), write, {
-          concurrency: options.healthConcurrency ?? 16,
-          signal,
-          stopped: () => closed,
-        });
+        await health.finish();
         write({
           type: 'done',
           entities: allowed.length,

@@ -84,14 +84,16 @@ export async function listEntityRows(
  * The health of a pending row: the same cached resource read as the entity
  * tab's, so the overview and the tab never disagree and warm the cache for
  * each other. `answer`: the read already started for it (readAhead), else
- * the row is read now.
+ * the row is read now. `ended` rejects when the stream ends (its deadline):
+ * the row then stops waiting.
  */
 export async function readRowHealth(
   service: Pick<GitlabEnvironmentsService, 'getEnvironmentResources'>,
   entity: Entity,
   environment: GitlabEnvironment,
-  signal?: AbortSignal,
-  answer?: Promise<EnvironmentResourcesResponse>,
+  signal: AbortSignal,
+  answer: Promise<EnvironmentResourcesResponse> | undefined,
+  ended: Promise<never>,
 ): Promise<OverviewHealthLine> {
   const line: OverviewHealthLine = {
     type: 'health',
@@ -100,8 +102,12 @@ export async function readRowHealth(
     errors: [],
   };
   try {
-    const read = await (answer ??
-      service.getEnvironmentResources(entity, environment.slug, { signal }));
+    // The stream's deadline ends the wait for an answer started earlier too.
+    const read = await Promise.race([
+      answer ??
+        service.getEnvironmentResources(entity, environment.slug, { signal }),
+      ended,
+    ]);
     line.health = read.health;
     line.errors = read.errors;
   } catch (error) {

@@ -6,7 +6,7 @@ import {
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { GitlabEnvFailure } from '../errors';
 import { HealthRead } from './healthReadOrder';
-import { readHealthByAgent, readsByAgent } from './healthByAgent';
+import { HealthReads, readsByAgent } from './healthByAgent';
 
 const entity: Entity = {
   apiVersion: 'backstage.io/v1alpha1',
@@ -64,7 +64,19 @@ const answerOf = (slug: string) =>
     ? new Promise<EnvironmentResourcesResponse>(() => undefined)
     : Promise.resolve(healthy);
 
-describe('readHealthByAgent', () => {
+const options = {
+  concurrency: 1,
+  signal: new AbortController().signal,
+  stopped: () => false,
+};
+
+/** A gathering whose close is recorded. */
+function gathering() {
+  const close = jest.fn();
+  return { close, gatherReads: () => ({ close }) };
+}
+
+describe('HealthReads', () => {
   it("writes every other agent's lines while one agent's reads never settle", async () => {
     const written: OverviewHealthLine[] = [];
     // The read-ahead takes every row but `review` (as one it could not locate).
@@ -76,22 +88,19 @@ describe('readHealthByAgent', () => {
     const getEnvironmentResources = jest.fn((_: Entity, slug: string) =>
       answerOf(slug),
     );
-    const reading = readHealthByAgent(
-      { readAhead, getEnvironmentResources },
-      [
-        read('edge-a', '5', 'production'),
-        read('edge-b', '5', 'production'),
-        read('production', '1', 'production'),
-        read('staging', '3', 'staging'),
-        read('review', '3'),
-      ],
+    const health = new HealthReads(
+      { readAhead, getEnvironmentResources, ...gathering() },
       line => written.push(line),
-      {
-        concurrency: 1,
-        signal: new AbortController().signal,
-        stopped: () => false,
-      },
+      options,
     );
+    health.add([
+      read('edge-a', '5', 'production'),
+      read('edge-b', '5', 'production'),
+      read('production', '1', 'production'),
+      read('staging', '3', 'staging'),
+      read('review', '3'),
+    ]);
+    const reading = health.finish();
     await new Promise(resolve => setImmediate(resolve));
     await new Promise(resolve => setImmediate(resolve));
     expect(written.map(l => l.environmentId).sort()).toEqual([
@@ -102,9 +111,9 @@ describe('readHealthByAgent', () => {
     expect(written.every(l => l.health?.status === 'Healthy')).toBe(true);
     expect(readAhead).toHaveBeenCalledTimes(3);
     // Rows the read-ahead took are written from its answers, not read again.
-    expect(getEnvironmentResources.mock.calls.map(([, slug]) => slug)).toEqual(
-      ['review'],
-    );
+    expect(getEnvironmentResources.mock.calls.map(([, slug]) => slug)).toEqual([
+      'review',
+    ]);
     expect(
       await Promise.race([reading.then(() => 'done'), Promise.resolve('open')]),
     ).toBe('open');
@@ -112,7 +121,7 @@ describe('readHealthByAgent', () => {
 
   it("writes a failed answer as the row's error", async () => {
     const written: OverviewHealthLine[] = [];
-    await readHealthByAgent(
+    const health = new HealthReads(
       {
         readAhead: async group =>
           group.map(() =>
@@ -124,20 +133,82 @@ describe('readHealthByAgent', () => {
             ),
           ),
         getEnvironmentResources: () => Promise.reject(new Error('not asked')),
+        ...gathering(),
       },
-      [read('production', '1', 'production')],
       line => written.push(line),
-      {
-        concurrency: 1,
-        signal: new AbortController().signal,
-        stopped: () => false,
-      },
+      options,
     );
+    health.add([read('production', '1', 'production')]);
+    await health.finish();
     expect(written).toEqual([
       expect.objectContaining({
         environmentId: 'production',
         errors: [expect.objectContaining({ code: 'AGENT_NOT_CONNECTED' })],
       }),
+    ]);
+  });
+
+  it('reads each batch as it is added, in one gathering closed once every batch is in', async () => {
+    const written: OverviewHealthLine[] = [];
+    const { close, gatherReads } = gathering();
+    const gatherings: unknown[] = [];
+    const readAhead = jest.fn(
+      async (group: HealthRead[], used?: { gathering?: unknown }) => {
+        gatherings.push(used?.gathering);
+        return group.map(() => Promise.resolve(healthy));
+      },
+    );
+    const health = new HealthReads(
+      {
+        readAhead,
+        getEnvironmentResources: () => Promise.reject(new Error('not asked')),
+        gatherReads,
+      },
+      line => written.push(line),
+      options,
+    );
+    health.add([read('production', '1', 'production')]);
+    await new Promise(resolve => setImmediate(resolve));
+    // The first entity's row is read and written before the next is listed.
+    expect(written.map(l => l.environmentId)).toEqual(['production']);
+    expect(close).not.toHaveBeenCalled();
+    health.add([read('staging', '1', 'staging'), read('review', '3')]);
+    await health.finish();
+    expect(close).toHaveBeenCalledTimes(1);
+    expect(written.map(l => l.environmentId).sort()).toEqual([
+      'production',
+      'review',
+      'staging',
+    ]);
+    expect(readAhead).toHaveBeenCalledTimes(3);
+    expect(new Set(gatherings).size).toBe(1);
+    expect(gatherings[0]).toBeDefined();
+  });
+
+  it('writes an UPSTREAM_TIMEOUT line for a row still read when the stream reaches its deadline', async () => {
+    const written: OverviewHealthLine[] = [];
+    const deadline = new AbortController();
+    const health = new HealthReads(
+      {
+        // Started ahead, never settles.
+        readAhead: async group =>
+          group.map(({ environment }) => answerOf(environment.slug)),
+        getEnvironmentResources: () => Promise.reject(new Error('not asked')),
+        ...gathering(),
+      },
+      line => written.push(line),
+      { ...options, signal: deadline.signal },
+    );
+    health.add([read('edge-a', '5', 'production'), read('production', '1')]);
+    const finished = health.finish();
+    await new Promise(resolve => setImmediate(resolve));
+    deadline.abort();
+    await finished;
+    expect(
+      written.map(l => [l.environmentId, l.errors.map(e => e.code)]),
+    ).toEqual([
+      ['production', []],
+      ['edge-a', ['UPSTREAM_TIMEOUT']],
     ]);
   });
 });

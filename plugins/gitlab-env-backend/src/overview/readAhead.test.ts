@@ -8,6 +8,7 @@ import {
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import {
   RunningSimulator,
+  generateScenario,
   loadDefaultScenario,
   scenarioCatalogEntities,
   startGitlabSimulator,
@@ -202,6 +203,80 @@ describe('the overview reads many namespaces of an agent across the cluster', ()
           }),
         ]),
       );
+    }
+  });
+});
+
+describe("the overview reads an agent's cluster while it still lists rows", () => {
+  let simulator: RunningSimulator;
+  const realFetch = globalThis.fetch;
+  afterEach(async () => {
+    globalThis.fetch = realFetch;
+    await simulator?.close();
+  });
+
+  it('starts the lists across the cluster before the last entity is listed, and covers its namespaces with them', async () => {
+    // Three projects of four environments, all behind one agent.
+    const generated = generateScenario({
+      projects: 3,
+      environmentsPerProject: 4,
+      objectsPerEnvironment: 6,
+      seed: 3,
+    });
+    simulator = await startGitlabSimulator({
+      port: 0,
+      scenario: generated,
+      kasTunnels: TEST_KAS_TUNNELS,
+    });
+    // The upstream requests in the order they happen; project-3's listing
+    // is held until a list across the cluster has left (or a while, as
+    // when lists wait for every row).
+    const order: string[] = [];
+    const kasPaths: string[] = [];
+    let listedAcross!: () => void;
+    const across = new Promise<void>(resolve => {
+      listedAcross = resolve;
+    });
+    globalThis.fetch = async (input: any, init?: any) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (!url.startsWith(simulator.url)) return realFetch(input, init);
+      const path = url.slice(simulator.url.length);
+      if (path.includes('/k8s-proxy/')) {
+        kasPaths.push(path);
+        if (!path.includes('/namespaces/') && path.includes('limit=')) {
+          order.push('list across the cluster');
+          listedAcross();
+        }
+      }
+      const late =
+        typeof init?.body === 'string' && init.body.includes('bench/project-3');
+      if (late)
+        await Promise.race([
+          across,
+          new Promise(resolve => setTimeout(resolve, 3000)),
+        ]);
+      const response = await realFetch(input, init);
+      if (late) order.push('project-3 listed');
+      return response;
+    };
+    const { server } = await startBackendOnSimulator(simulator, {
+      entities: scenarioCatalogEntities(generated),
+      features: [mockServices.permissions.factory()],
+    });
+    const rows = settledRows(
+      (await request(server).get('/api/gitlab-env/overview')).text,
+    ).filter(row => row.entityRef.endsWith('/project-3'));
+
+    expect(order[0]).toBe('list across the cluster');
+    expect(order).toContain('project-3 listed');
+    // Its namespaces were covered by those lists, never listed on their own.
+    expect(kasPaths.filter(p => p.includes('/namespaces/project-3-'))).toEqual(
+      [],
+    );
+    expect(rows).toHaveLength(4);
+    for (const row of rows) {
+      expect(row.health?.total).toBeGreaterThan(0);
+      expect(row.errors).toEqual([]);
     }
   });
 });

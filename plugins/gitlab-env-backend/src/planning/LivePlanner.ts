@@ -252,6 +252,8 @@ export class LivePlanner {
    * first list instead of listing again as each joins.
    */
   private readonly expectedNamespaces = new Map<string, Set<string>>();
+  /** Per agent: reads still gathering (see gather), counted. */
+  private readonly gatherings = new Map<string, number>();
   /**
    * Sequence numbers start from the process's start time, so a number
    * from another replica or an earlier process never passes for one of
@@ -438,6 +440,34 @@ export class LivePlanner {
     return reads;
   }
 
+  /**
+   * Many of the agent's environments are about to be read, in batches
+   * (the overview, as it lists its rows): until `close`, its informers
+   * across the cluster keep every namespace's objects, so their lists
+   * start with the first batch and cover the namespaces of every later
+   * one (no list of a namespace on its own). A list across the cluster
+   * does not depend on the namespaces kept; what they decide is what is
+   * held, and on `close` what no environment reads is dropped.
+   */
+  gather(agentKey: string): { close(): void } {
+    this.gatherings.set(agentKey, (this.gatherings.get(agentKey) ?? 0) + 1);
+    let closed = false;
+    return {
+      close: () => {
+        if (closed) return;
+        closed = true;
+        const left = (this.gatherings.get(agentKey) ?? 1) - 1;
+        if (left > 0) {
+          this.gatherings.set(agentKey, left);
+          return;
+        }
+        this.gatherings.delete(agentKey);
+        for (const held of this.informers.values())
+          if (held.agentKey === agentKey) held.informer.narrow();
+      },
+    };
+  }
+
   /** The environment's held state, or a new one started. */
   private hold(target: LiveTarget): HeldEnvironment {
     let held = this.environments.get(target.readKey);
@@ -609,8 +639,10 @@ export class LivePlanner {
       const { informer } = entry;
       if (!created)
         ready = informer.synced.then(() =>
-          // Its list failed: this one lists it again.
-          known && !informer.namespaceFailure(namespace)
+          // Its list failed: this one lists it again. One that kept every
+          // namespace (gather) covers it.
+          (known && !informer.namespaceFailure(namespace)) ||
+          informer.covers(namespace)
             ? informer.namespaceListed(namespace)
             : informer.listNamespace(namespace),
         );
@@ -762,6 +794,8 @@ export class LivePlanner {
       watchTimeoutSeconds: this.settings.watchTimeoutSeconds,
       backoff: this.settings.backoff,
       namespaces: namespaces && (() => namespaces),
+      keepEveryNamespace:
+        namespace === undefined && this.gatherings.has(target.agentKey),
       sharedList: this.sharedList(target, kind, namespace, namespaces),
       onUpstream: what => {
         if (what === 'list') this.upstream.lists += 1;

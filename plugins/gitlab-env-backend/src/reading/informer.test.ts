@@ -173,8 +173,10 @@ describe('SharedInformer', () => {
         end?: Promise<void>;
         alone?: () => Promise<void>;
       },
+      keepEveryNamespace = false,
     ) {
       return new SharedInformer({
+        keepEveryNamespace,
         kind: secrets,
         mode: 'once',
         list: async ({ keep, namespace }) => {
@@ -252,6 +254,59 @@ describe('SharedInformer', () => {
       expect(informer.namespaceFailure('b')).toBeUndefined();
       expect(informer.objectsIn('b')).toHaveLength(1);
       // Not awaited, as the planner does not wait for it either.
+      void informer.stop();
+    });
+
+    it('keeping every namespace until narrowed, covers the namespaces that join meanwhile without listing them alone', async () => {
+      const namespaces = new Map([['a', 1]]);
+      const page = gate();
+      let alone = 0;
+      const informer = clusterInformer(
+        namespaces,
+        {
+          page: page.opened,
+          alone: async () => {
+            alone += 1;
+          },
+        },
+        true,
+      );
+      informer.start();
+      await new Promise(resolve => setImmediate(resolve));
+      // b joins while the list is under way, before its page arrives.
+      namespaces.set('b', 1);
+      page.open();
+      await informer.synced;
+      expect(informer.covers('b')).toBe(true);
+      expect(informer.objectsIn('b').map(o => o.metadata?.name)).toEqual(['y']);
+      // Nobody reads c: it is covered (absent there means absent) until narrowed.
+      expect(informer.covers('c')).toBe(true);
+      informer.narrow();
+      expect(informer.covers('a')).toBe(true);
+      expect(informer.covers('b')).toBe(true);
+      expect(informer.covers('c')).toBe(false);
+      expect(alone).toBe(0);
+      // A namespace nobody reads any more is dropped from then on.
+      namespaces.delete('b');
+      informer.forgetNamespace('b');
+      expect(informer.objectsIn('b')).toEqual([]);
+      void informer.stop();
+    });
+
+    it('narrowed while its list of every namespace is under way, keeps and covers only the namespaces read then', async () => {
+      const namespaces = new Map([['a', 1]]);
+      const end = gate();
+      const informer = clusterInformer(namespaces, { end: end.opened }, true);
+      informer.start();
+      await new Promise(resolve => setImmediate(resolve));
+      // Every page was kept (b's too), but nobody reads b when narrowed.
+      informer.narrow();
+      end.open();
+      await informer.synced;
+      expect(informer.objectsIn('a')).toHaveLength(1);
+      expect(informer.objectsIn('b')).toEqual([]);
+      expect(informer.covers('a')).toBe(true);
+      expect(informer.covers('b')).toBe(false);
       void informer.stop();
     });
   });

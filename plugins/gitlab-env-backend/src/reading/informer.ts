@@ -93,6 +93,13 @@ export interface InformerOptions {
   backoff: { initialMs: number; maxMs: number };
   /** For a watch across the cluster: the namespaces whose objects are kept. */
   namespaces?: () => NamespaceSet;
+  /**
+   * Across the cluster: keep the objects of every namespace until `narrow`
+   * (the overview still learns which namespaces it reads), so a namespace
+   * that joins meanwhile is covered by the list under way or made, not
+   * listed on its own.
+   */
+  keepEveryNamespace?: boolean;
   /** Told each upstream request the informer opens (lists and watches). */
   onUpstream?(what: 'list' | 'watch'): void;
 }
@@ -167,6 +174,12 @@ export class SharedInformer {
   private readonly covered = new Set<string>();
   /** Namespaces dropped (forgetNamespace) since the list under way began: it no longer speaks for them. */
   private readonly forgottenSinceList = new Set<string>();
+  /** Keeps every namespace's objects (keepEveryNamespace) until narrowed. */
+  private keepingEvery: boolean;
+  /** A list of every namespace succeeded whole while keepingEvery: it covers them all. */
+  private coversEvery = false;
+  /** Narrowed while a list of every namespace was under way: the namespaces it covers then. */
+  private narrowedDuringList: Set<string> | undefined;
   private readonly controller = new AbortController();
   private readonly planned: PlannedKind;
   private resourceVersion: string | undefined;
@@ -196,6 +209,8 @@ export class SharedInformer {
 
   constructor(readonly options: InformerOptions) {
     this.currentMode = options.mode;
+    this.keepingEvery =
+      !!options.keepEveryNamespace && options.namespace === undefined;
     this.planned = {
       apiVersion: apiVersionOf(options.kind.group, options.kind.version),
       kind: options.kind.kind,
@@ -323,14 +338,14 @@ export class SharedInformer {
 
   /** Drops what it holds of a namespace nobody reads any more (a cluster-wide informer). */
   forgetNamespace(namespace: string) {
+    // Every namespace is kept until narrowed: it is dropped then if nobody reads it.
+    if (this.keepingEvery) return;
     const held = this.byNamespace.get(namespace);
     this.forgottenSinceList.add(namespace);
     this.covered.delete(namespace);
     this.namespaceFailures.delete(namespace);
     this.namespaceListedAt.delete(namespace);
-    if (!held) return;
-    for (const key of held.keys()) this.byKey.delete(key);
-    this.byNamespace.delete(namespace);
+    if (held) this.dropNamespace(namespace);
   }
 
   /**
@@ -342,8 +357,34 @@ export class SharedInformer {
     if (this.options.namespace !== undefined)
       return this.hasListed && namespace === this.options.namespace;
     return (
-      this.covered.has(namespace) && !this.namespaceFailures.has(namespace)
+      (this.coversEvery || this.covered.has(namespace)) &&
+      !this.namespaceFailures.has(namespace)
     );
+  }
+
+  /**
+   * Stops keeping every namespace (keepEveryNamespace): from now on only
+   * the objects of `namespaces()` are kept, and what it holds of the
+   * others is dropped. Those it keeps stay covered by the list that kept
+   * every namespace, made or under way.
+   */
+  narrow() {
+    if (!this.keepingEvery) return;
+    this.keepingEvery = false;
+    const wanted = this.options.namespaces?.() ?? new Map();
+    if (this.coversEvery)
+      for (const namespace of wanted.keys()) this.covered.add(namespace);
+    else this.narrowedDuringList = new Set(wanted.keys());
+    this.coversEvery = false;
+    for (const namespace of [...this.byNamespace.keys()])
+      if (!wanted.has(namespace)) this.dropNamespace(namespace);
+  }
+
+  private dropNamespace(namespace: string) {
+    const held = this.byNamespace.get(namespace);
+    if (!held) return;
+    for (const key of held.keys()) this.byKey.delete(key);
+    this.byNamespace.delete(namespace);
   }
 
   /**
@@ -497,6 +538,7 @@ export class SharedInformer {
   }
 
   private keeps(namespace: string | undefined): boolean {
+    if (this.keepingEvery) return true;
     const wanted = this.options.namespaces?.();
     return !wanted || (namespace !== undefined && wanted.has(namespace));
   }
@@ -591,11 +633,14 @@ export class SharedInformer {
     // A namespace that joins a cluster-wide informer during its list may
     // miss the pages before: it is listed alone (listNamespace), and this
     // list changes only the namespaces it was asked for at its start.
-    const asked = this.options.namespaces
+    let asked = this.options.namespaces
       ? new Set(this.options.namespaces().keys())
       : undefined;
+    const every = this.keepingEvery;
+    this.narrowedDuringList = undefined;
     this.forgottenSinceList.clear();
-    const shared = this.options.sharedList;
+    // What it lists then holds more than its namespaces' key says.
+    const shared = every ? undefined : this.options.sharedList;
     let listed = first ? await shared?.get() : undefined;
     if (listed?.refused) throw new GitlabEnvFailure(listed.refused);
     if (!listed) {
@@ -615,6 +660,20 @@ export class SharedInformer {
       }
       if (this.currentMode === 'once') shared?.set(listed);
     }
+    let objects = listed.objects;
+    if (every) {
+      // Every namespace's pages were kept until narrowed: the list covers
+      // all of them still, or the ones kept when it was narrowed.
+      const whole = this.keepingEvery && !listed.limited;
+      this.coversEvery = whole;
+      if (whole) this.namespaceFailures.clear();
+      asked = whole ? undefined : this.narrowedDuringList ?? asked;
+      if (asked) {
+        const within = asked;
+        objects = objects.filter(o => within.has(o.metadata?.namespace ?? ''));
+      }
+      this.narrowedDuringList = undefined;
+    }
     // One dropped meanwhile (and maybe joined again, listed alone) was
     // filtered out of the pages after it: the list says nothing of it.
     this.forgottenSinceList.forEach(n => asked?.delete(n));
@@ -622,7 +681,7 @@ export class SharedInformer {
       this.namespaceFailures.delete(n);
       this.covered.add(n);
     });
-    const events = this.replaceListed(listed.objects, asked);
+    const events = this.replaceListed(objects, asked);
     for (const event of events)
       if (event.type !== 'DELETED') informerStrings.internValues(event.object);
     this.indexEvents(events);

@@ -132,11 +132,27 @@ export class TimelineRecorder implements EnvironmentObserver {
       ),
     );
     const signature = JSON.stringify(environments);
-    if (this.entitySignatures.get(entityRef) !== signature)
-      this.enqueue(`entity|${entityRef}`, async () => {
-        await this.store.setEntityEnvironments(entityRef, environments);
-        this.entitySignatures.set(entityRef, signature);
+    // Taken when the write is queued, not once it is done: the locates
+    // that follow a listing at once (the overview reads each entity's
+    // environments as soon as it lists them) found the same list and
+    // queued it again, one write each. A write that fails or is dropped
+    // is queued again by the next locate.
+    if (this.entitySignatures.get(entityRef) !== signature) {
+      this.entitySignatures.set(entityRef, signature);
+      const forget = () => {
+        if (this.entitySignatures.get(entityRef) === signature)
+          this.entitySignatures.delete(entityRef);
+      };
+      const queued = this.enqueue(`entity|${entityRef}`, async () => {
+        try {
+          await this.store.setEntityEnvironments(entityRef, environments);
+        } catch (error) {
+          forget();
+          throw error;
+        }
       });
+      if (!queued) forget();
+    }
     for (const environment of located.environments)
       if (environment.lastDeployment)
         this.recordDeployments(located.host, environment, [
@@ -204,12 +220,13 @@ export class TimelineRecorder implements EnvironmentObserver {
     for (const r of fresh) this.written.add(`${environmentKey_}|${r.key}`);
   }
 
-  private enqueue(chainKey: string, task: () => Promise<void>) {
+  /** Queues a write after the chain's earlier ones; false when it is dropped. */
+  private enqueue(chainKey: string, task: () => Promise<void>): boolean {
     if (this.pending >= MAX_PENDING) {
       this.warn(
         `The timeline dropped a change: ${MAX_PENDING} are waiting for the database.`,
       );
-      return;
+      return false;
     }
     this.pending += 1;
     const previous = this.chains.get(chainKey) ?? Promise.resolve();
@@ -221,6 +238,7 @@ export class TimelineRecorder implements EnvironmentObserver {
         if (this.chains.get(chainKey) === next) this.chains.delete(chainKey);
       });
     this.chains.set(chainKey, next);
+    return true;
   }
 
   private warn(message: string) {
