@@ -86,6 +86,61 @@ describe('the graph engine', () => {
     expect(sizes().reads - readsBefore).toBeLessThan(40);
   });
 
+  it('builds the same tree from a one-shot load as from the objects one event at a time: parents, a cycle cut at its smallest id, children by id, roll-up', () => {
+    const owned = (
+      kind: string,
+      name: string,
+      owner: string | undefined,
+      status?: Record<string, unknown>,
+    ): KubernetesObject => ({
+      apiVersion: 'v1',
+      kind,
+      metadata: {
+        name,
+        namespace: 'ns',
+        uid: `uid-${name}`,
+        ownerReferences: owner
+          ? [
+              {
+                kind: 'ConfigMap',
+                name: owner,
+                uid: `uid-${owner}`,
+                controller: true,
+              },
+            ]
+          : undefined,
+      },
+      status,
+    });
+    const objects = [
+      // A cycle of three (cut at its smallest id, c1) with Pods below it, and a Pod alone.
+      owned('ConfigMap', 'c3', 'c2'),
+      owned('ConfigMap', 'c1', 'c3'),
+      owned('ConfigMap', 'c2', 'c1'),
+      owned('Pod', 'p-failed', 'c2', { phase: 'Failed' }),
+      owned('Pod', 'p-succeeded', 'c2', { phase: 'Succeeded' }),
+      owned('Pod', 'p-pending', 'c3', { phase: 'Pending' }),
+      owned('Pod', 'p-alone', undefined, { phase: 'Succeeded' }),
+    ];
+    const bulk = buildResourceGraph(objects).nodes;
+    const oneByOne = new LiveResourceGraph();
+    for (const event of added(objects)) oneByOne.apply(event);
+    expect(oneByOne.graph().nodes).toEqual(bulk);
+    const byId = new Map(bulk.map(node => [node.id, node]));
+    expect(byId.get('/ConfigMap/ns/c1')!.parentId).toBeUndefined();
+    expect(byId.get('/ConfigMap/ns/c1')!.childIds).toEqual([
+      '/ConfigMap/ns/c2',
+    ]);
+    expect(byId.get('/ConfigMap/ns/c2')!.childIds).toEqual([
+      '/ConfigMap/ns/c3',
+      '/Pod/ns/p-failed',
+      '/Pod/ns/p-succeeded',
+    ]);
+    expect(byId.get('/ConfigMap/ns/c1')!.subtreeHealth).toBe('Degraded');
+    expect(byId.get('/ConfigMap/ns/c3')!.subtreeHealth).toBe('Progressing');
+    expect(byId.get('/Pod/ns/p-alone')!.subtreeHealth).toBe('Healthy');
+  });
+
   it('indexes labels only under the names lookups ask for, from the objects already there and those that come after', () => {
     const engine = new GraphEngine();
     const sizes = () => (engine as any).keys.sizes();
