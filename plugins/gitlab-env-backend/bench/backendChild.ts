@@ -1,13 +1,26 @@
 // The benchmarked backend in a process of its own, as production runs it:
 // compiled JavaScript (liveBackendProcess.ts bundles this file with
 // esbuild), no TypeScript compiler in the process, no benchmark code
-// beside it. Answers the parent's questions over IPC: its memory (as it
-// is, without a forced collection), and a heap snapshot on request.
+// beside it. Answers the parent's questions over IPC: its memory and CPU
+// time (as they are, without a forced collection), a heap snapshot, and,
+// when started with meterUpstream, the upstream meter (upstreamMeter.ts,
+// which must see this process's fetch) and a CPU profile of a span.
 import { Entity } from '@backstage/catalog-model';
 import { readFileSync } from 'node:fs';
 import { AddressInfo } from 'node:net';
 import { writeHeapSnapshot } from 'node:v8';
 import { startBackendOnSimulator } from '../src/__testUtils__/backendOnSimulator';
+import { startCpuProfile } from './cpuProfile';
+import { meterUpstreamRequests } from './upstreamMeter';
+
+/** What the parent sends first: the backend to start (over IPC, as the catalog outgrows a command line). */
+export interface BackendChildOptions {
+  simulatorUrl: string;
+  entities: Entity[];
+  gitlabEnv: Record<string, unknown>;
+  /** Count this process's upstream requests (meter-reset, meter-read). */
+  meterUpstream?: boolean;
+}
 
 /** The process's peak resident set (VmHWM), in bytes; 0 where /proc has none. */
 function peakRss(): number {
@@ -20,38 +33,52 @@ function peakRss(): number {
   }
 }
 
-async function main() {
-  const { simulatorUrl, entities, gitlabEnv } = JSON.parse(process.argv[2]) as {
-    simulatorUrl: string;
-    entities: Entity[];
-    gitlabEnv: Record<string, unknown>;
-  };
+type Message = { type: string; path?: string };
+
+async function start({
+  simulatorUrl,
+  entities,
+  gitlabEnv,
+  meterUpstream,
+}: BackendChildOptions) {
   const before = process.memoryUsage();
+  const meter = meterUpstream ? meterUpstreamRequests(simulatorUrl) : undefined;
   const backend = await startBackendOnSimulator(
     { url: simulatorUrl },
     { entities, gitlabEnv },
   );
-  process.on('message', async (message: { type: string; path?: string }) => {
-    if (message.type === 'memory') {
-      process.send!({
-        type: 'memory',
-        usage: process.memoryUsage(),
-        peakRss: peakRss(),
-        cpu: process.cpuUsage(),
-      });
-    }
-    if (message.type === 'heap-snapshot') {
-      process.send!({
-        type: 'heap-snapshot',
-        path: writeHeapSnapshot(message.path),
-      });
-    }
+  let profile: Awaited<ReturnType<typeof startCpuProfile>> | undefined;
+  const answers: Record<string, (message: Message) => Promise<object>> = {
+    memory: async () => ({
+      usage: process.memoryUsage(),
+      peakRss: peakRss(),
+      cpu: process.cpuUsage(),
+    }),
+    'heap-snapshot': async ({ path }) => ({ path: writeHeapSnapshot(path) }),
+    'meter-reset': async () => {
+      meter!.reset();
+      return {};
+    },
+    'meter-read': async () => ({ ...meter!.read(), log: meter!.requests() }),
+    'profile-start': async ({ path }) => {
+      profile = await startCpuProfile(path!);
+      return {};
+    },
+    'profile-stop': async () => {
+      await profile?.stop();
+      profile = undefined;
+      return {};
+    },
+  };
+  process.on('message', async (message: Message) => {
     if (message.type === 'close') {
       await backend.stop();
       process.exit(0);
     }
+    const answer = answers[message.type];
+    if (answer)
+      process.send!({ type: message.type, ...(await answer(message)) });
   });
-  process.on('disconnect', () => process.exit(0));
   process.send!({
     type: 'ready',
     port: (backend.server.address() as AddressInfo).port,
@@ -59,8 +86,12 @@ async function main() {
   });
 }
 
-main().catch(error => {
-  // eslint-disable-next-line no-console
-  console.error(error);
-  process.exit(1);
+process.on('disconnect', () => process.exit(0));
+process.once('message', (message: { type: string } & BackendChildOptions) => {
+  if (message.type !== 'start') return;
+  start(message).catch(error => {
+    // eslint-disable-next-line no-console
+    console.error(error);
+    process.exit(1);
+  });
 });

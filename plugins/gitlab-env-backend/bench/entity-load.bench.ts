@@ -15,6 +15,7 @@ import { entityPageScenario } from './scenarios';
 import { startSimulatorProcess } from './simulatorProcess';
 import {
   medianMs,
+  meterClockMs,
   meterUpstreamRequests,
   phaseOf,
   roundTripTimeline,
@@ -65,14 +66,14 @@ async function run(customKinds: number, note: string) {
   // then every environment's resources and graph, opened in parallel.
   async function loadPage(entityUrl: string, label: string) {
     meter.reset();
-    const started = performance.now();
+    const started = meterClockMs();
     const list = await getJson(`${entityUrl}/environments`);
     const resources = await Promise.all(
       list.environments.map((e: { slug: string }) =>
         getJson(`${entityUrl}/environments/${e.slug}/resources`),
       ),
     );
-    const totalMs = performance.now() - started;
+    const totalMs = meterClockMs() - started;
     const upstream = meter.read().requests;
     const objects = resources.reduce(
       (n: number, r: { resources: unknown[] }) => n + r.resources.length,

@@ -1,8 +1,9 @@
-import { Entity } from '@backstage/catalog-model';
 import { build } from 'esbuild';
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import { askChild } from './askChild';
+import type { BackendChildOptions } from './backendChild';
+import { MeteredRequest } from './upstreamMeter';
 
 /** What the backend's process tells of its memory. */
 export interface BackendMemory {
@@ -19,6 +20,18 @@ export interface BackendProcess {
   before: NodeJS.MemoryUsage;
   memory(): Promise<BackendMemory>;
   heapSnapshot(path: string): Promise<string>;
+  /** The upstream meter in the backend's process (started with meterUpstream). */
+  meter: {
+    reset(): Promise<void>;
+    /** Counts and every request since the last reset, times on meterClockMs. */
+    read(): Promise<{
+      requests: number;
+      maxInFlight: number;
+      log: MeteredRequest[];
+    }>;
+  };
+  /** A CPU profile of the backend's process from now until the returned stop (see cpuProfile.ts). */
+  startCpuProfile(path: string): Promise<{ stop(): Promise<void> }>;
   close(): Promise<void>;
 }
 
@@ -60,13 +73,9 @@ export async function compileBackendChild(): Promise<string> {
 /** Starts the compiled backend on the simulator in a child process (plain node, no flags). */
 export function startBackendProcess(
   bundle: string,
-  options: {
-    simulatorUrl: string;
-    entities: Entity[];
-    gitlabEnv: Record<string, unknown>;
-  },
+  options: BackendChildOptions,
 ): Promise<BackendProcess> {
-  const child = fork(bundle, [JSON.stringify(options)], {
+  const child = fork(bundle, [], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     execArgv: [],
   });
@@ -85,13 +94,32 @@ export function startBackendProcess(
           memory: () => ask<BackendMemory>('memory'),
           heapSnapshot: async path =>
             (await ask<{ path: string }>('heap-snapshot', { path })).path,
+          meter: {
+            reset: async () => {
+              await ask('meter-reset');
+            },
+            read: () => ask('meter-read'),
+          },
+          startCpuProfile: async path => {
+            await ask('profile-start', { path });
+            return {
+              stop: async () => {
+                await ask('profile-stop');
+              },
+            };
+          },
           close: () =>
             new Promise<void>(done => {
+              if (child.exitCode !== null || child.signalCode !== null) {
+                done();
+                return;
+              }
               child.once('exit', () => done());
               child.send({ type: 'close' });
             }),
         });
       },
     );
+    child.send({ type: 'start', ...options });
   });
 }

@@ -4,25 +4,35 @@
 // (OVERVIEW_ENTITIES=30 for a quick run). For each setting it prints the
 // time to the first rows, to all rows listed and to all health read, the
 // upstream requests and the most in flight against the configured
-// per-instance limit, then a second load within the cache lifetime. The
-// baseline, measured in the same run, reads every namespace on its own
-// (clusterWideReads: false). OVERVIEW_SETTINGS=default runs the default
-// setting alone. OVERVIEW_CPU_PROFILE=<file> writes a V8 CPU profile of
-// the first setting's cold load alone, and <file>.heap the sampled
-// allocations still held at its end (open both in Chrome's DevTools).
+// per-instance limit, the backend's CPU time, then a second load within
+// the cache lifetime. The baseline, measured in the same run, reads every
+// namespace on its own (clusterWideReads: false).
+// The backend runs as production runs it: compiled JavaScript in a process
+// of its own (liveBackendProcess.ts, backendChild.ts), metering its own
+// upstream requests; this process only reads the stream. The simulator
+// has a process of its own too. OVERVIEW_IN_PROCESS=1 runs the backend in
+// this process under tsx instead, sharing its one thread with the client,
+// as earlier runs measured it. OVERVIEW_SETTINGS=default runs the default
+// setting alone. OVERVIEW_CPU_PROFILE=<file> writes a V8 CPU profile of the
+// backend's process during the first setting's cold load alone, and
+// <file>.heap the sampled allocations still held at its end (open both in
+// Chrome's DevTools).
 // Timings are printed, never asserted.
 // Run: npm run bench:overview -w plugins/gitlab-env-backend
 import { scenarioCatalogEntities } from '@gitlab-env/gitlab-simulator';
-import { writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector/promises';
 import { AddressInfo } from 'node:net';
 import { startBackendOnSimulator } from '../src/__testUtils__/backendOnSimulator';
+import { BackendChildOptions } from './backendChild';
+import { startCpuProfile } from './cpuProfile';
+import { compileBackendChild, startBackendProcess } from './liveBackendProcess';
 import { LoadTimes, loadOverview as load } from './overviewLoad';
 import { overviewScenario } from './scenarios';
 import { SimulatorProcess, startSimulatorProcess } from './simulatorProcess';
 import {
   foldedTimeline,
   medianMs,
+  MeteredRequest,
+  meterClockMs,
   meterUpstreamRequests,
   roundTripTimeline,
 } from './upstreamMeter';
@@ -57,26 +67,73 @@ function describeErrors(times: LoadTimes): string {
   }`;
 }
 
-/** Profiles the cold load when OVERVIEW_CPU_PROFILE names a file. */
-async function startProfiler(first: boolean) {
-  const file = process.env.OVERVIEW_CPU_PROFILE;
-  if (!file || !first) return undefined;
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 500 });
-  await session.post('Profiler.start');
-  await session.post('HeapProfiler.startSampling', { samplingInterval: 16384 });
-  return {
-    stop: async () => {
-      const { profile } = await session.post('Profiler.stop');
-      writeFileSync(file, JSON.stringify(profile));
-      const heap = await session.post('HeapProfiler.stopSampling');
-      writeFileSync(`${file}.heap`, JSON.stringify(heap.profile));
-      session.disconnect();
-      console.log(`cold load's CPU profile written to ${file}`);
-    },
-  };
+/** The backend under measure, wherever it runs, and its upstream meter. */
+interface OverviewBackend {
+  baseUrl: string;
+  /** Where it runs, for the CPU line. */
+  where: string;
+  meterReset(): Promise<void>;
+  meterRead(): Promise<{
+    requests: number;
+    maxInFlight: number;
+    log: MeteredRequest[];
+  }>;
+  /** CPU ms the backend's process used so far. */
+  cpuMs(): Promise<number>;
+  startCpuProfile(file: string): Promise<{ stop(): Promise<void> }>;
+  stop(): Promise<void>;
+}
+
+const IN_PROCESS = process.env.OVERVIEW_IN_PROCESS === '1';
+let compiled: Promise<string> | undefined;
+
+const cpuMsOf = ({ user, system }: NodeJS.CpuUsage) => (user + system) / 1000;
+
+/** The backend in a process of its own, compiled as production runs it; or, with OVERVIEW_IN_PROCESS=1, in this one under tsx. */
+async function startBackend(
+  options: BackendChildOptions,
+): Promise<OverviewBackend> {
+  if (!IN_PROCESS) {
+    compiled ??= compileBackendChild();
+    const child = await startBackendProcess(await compiled, {
+      ...options,
+      meterUpstream: true,
+    });
+    return {
+      baseUrl: `http://127.0.0.1:${child.port}`,
+      where: "the backend's own process (compiled)",
+      meterReset: child.meter.reset,
+      meterRead: child.meter.read,
+      cpuMs: async () => cpuMsOf((await child.memory()).cpu),
+      startCpuProfile: child.startCpuProfile,
+      stop: child.close,
+    };
+  }
+  const meter = meterUpstreamRequests(options.simulatorUrl);
+  try {
+    const backend = await startBackendOnSimulator(
+      { url: options.simulatorUrl },
+      options,
+    );
+    return {
+      baseUrl: `http://127.0.0.1:${
+        (backend.server.address() as AddressInfo).port
+      }`,
+      where: 'this process (backend and client, under tsx)',
+      meterReset: async () => meter.reset(),
+      meterRead: async () => ({ ...meter.read(), log: meter.requests() }),
+      cpuMs: async () => cpuMsOf(process.cpuUsage()),
+      startCpuProfile,
+      async stop() {
+        // Its informers and timers go too: the next setting has the process alone.
+        await backend.stop();
+        meter.restore();
+      },
+    };
+  } catch (error) {
+    meter.restore();
+    throw error;
+  }
 }
 
 async function run(
@@ -84,8 +141,8 @@ async function run(
   roundTripMs: number,
   setting: (typeof SETTINGS)[number],
 ) {
-  const meter = meterUpstreamRequests(simulator.url);
-  const backend = await startBackendOnSimulator(simulator, {
+  const backend = await startBackend({
+    simulatorUrl: simulator.url,
     entities: scenarioCatalogEntities(overviewScenario(ENTITIES)),
     gitlabEnv: {
       // Longer than a cold load here, so the second load finds every read cached.
@@ -100,20 +157,39 @@ async function run(
       ...(setting.concurrency ? { concurrency: setting.concurrency } : {}),
     },
   });
-  const baseUrl = `http://127.0.0.1:${
-    (backend.server.address() as AddressInfo).port
-  }`;
-  const perInstance = setting.concurrency?.perInstance ?? DEFAULT_PER_INSTANCE;
+  try {
+    return await measure(backend, roundTripMs, setting);
+  } finally {
+    await backend.stop();
+  }
+}
 
-  meter.reset();
-  const profiler = await startProfiler(setting === SETTINGS[0]);
-  const coldStarted = performance.now();
-  const cpuBefore = process.cpuUsage();
+async function measure(
+  backend: OverviewBackend,
+  roundTripMs: number,
+  setting: (typeof SETTINGS)[number],
+) {
+  const { baseUrl } = backend;
+  const perInstance = setting.concurrency?.perInstance ?? DEFAULT_PER_INSTANCE;
+  const profileFile =
+    setting === SETTINGS[0] ? process.env.OVERVIEW_CPU_PROFILE : undefined;
+
+  await backend.meterReset();
+  const profiler = profileFile
+    ? await backend.startCpuProfile(profileFile)
+    : undefined;
+  const cpuBefore = await backend.cpuMs();
+  const coldStarted = meterClockMs();
   const cold = await load(baseUrl);
-  const cpu = process.cpuUsage(cpuBefore);
-  await profiler?.stop();
-  const upstream = meter.read();
-  const timeline = roundTripTimeline(meter.requests(), coldStarted);
+  const cpuMs = (await backend.cpuMs()) - cpuBefore;
+  if (profiler) {
+    await profiler.stop();
+    console.log(
+      `cold load's CPU profile written to ${profileFile} (allocations: ${profileFile}.heap)`,
+    );
+  }
+  const upstream = await backend.meterRead();
+  const timeline = roundTripTimeline(upstream.log, coldStarted);
   console.log(`\n${setting.label}`);
   console.log(
     `cold: first rows ${seconds(
@@ -133,13 +209,10 @@ async function run(
   );
 
   console.log(`cold: ${describeErrors(cold)}`);
-  // The backend and this client share the process (the simulator has its
-  // own): CPU time near the wall time means the load waited for the CPU.
+  // CPU time near the wall time means the load waited for the backend's CPU.
   console.log(
-    `cold: ${seconds(
-      (cpu.user + cpu.system) / 1000,
-    )} of this process's CPU time (backend and client), ${(
-      ((cpu.user + cpu.system) / 1000 / cold.allHealthMs) *
+    `cold: ${seconds(cpuMs)} of CPU time in ${backend.where}, ${(
+      (cpuMs / cold.allHealthMs) *
       100
     ).toFixed(0)}% of the wall time`,
   );
@@ -148,16 +221,13 @@ async function run(
   );
   foldedTimeline(timeline).forEach(line => console.log(line));
 
-  meter.reset();
+  await backend.meterReset();
   const warm = await load(baseUrl);
   console.log(
     `warm: all health ${seconds(warm.allHealthMs)}, ${
-      meter.read().requests
+      (await backend.meterRead()).requests
     } upstream requests (goal 0); ${describeErrors(warm)}`,
   );
-  // Its informers and timers go too: the next setting has the process alone.
-  await backend.stop();
-  meter.restore();
   return cold;
 }
 
@@ -182,7 +252,11 @@ async function compare(simulator: SimulatorProcess) {
       ENTITIES * 4
     } latency=${LATENCY_MS} ms measured round trip=${roundTripMs.toFixed(
       0,
-    )} ms`,
+    )} ms; backend ${
+      IN_PROCESS
+        ? 'in this process under tsx (OVERVIEW_IN_PROCESS=1)'
+        : 'compiled, in a process of its own'
+    }`,
   );
   const only = process.env.OVERVIEW_SETTINGS;
   const settings = only

@@ -1,4 +1,12 @@
-/** One upstream request as the meter saw it: when it left and came back, and what it asked. */
+/**
+ * The meter's clock: milliseconds since the epoch at performance.now()'s
+ * resolution, so that times taken in the backend's process and in the
+ * benchmark's compare (performance.now() alone counts from each process's
+ * own start).
+ */
+export const meterClockMs = () => performance.timeOrigin + performance.now();
+
+/** One upstream request as the meter saw it: when it left and came back (meterClockMs), and what it asked. */
 export interface MeteredRequest {
   startMs: number;
   endMs: number;
@@ -28,9 +36,10 @@ function graphqlOperations(body: unknown): string[] | undefined {
 /**
  * Counts the backend's upstream requests at the network boundary, its
  * `fetch`: how many, the most in flight at once, and each one's timing
- * (for the timeline). The benchmarks run the backend in this process, so
- * every GitLab and KAS call passes here; calls to other URLs (the
- * benchmark's own, to the backend) are not counted.
+ * (for the timeline). Installed in the backend's process (the benchmark's
+ * own, or the one backendChild.ts runs), so every GitLab and KAS call
+ * passes here; calls to other URLs (the benchmark's own, to the backend)
+ * are not counted.
  */
 export function meterUpstreamRequests(upstreamUrl: string) {
   let requests = 0;
@@ -45,7 +54,7 @@ export function meterUpstreamRequests(upstreamUrl: string) {
     inFlight += 1;
     maxInFlight = Math.max(maxInFlight, inFlight);
     const entry: MeteredRequest = {
-      startMs: performance.now(),
+      startMs: meterClockMs(),
       endMs: NaN,
       method: String(init?.method ?? 'GET'),
       path: url.slice(upstreamUrl.length),
@@ -55,7 +64,7 @@ export function meterUpstreamRequests(upstreamUrl: string) {
     try {
       return await realFetch(input, init);
     } finally {
-      entry.endMs = performance.now();
+      entry.endMs = meterClockMs();
       inFlight -= 1;
     }
   };
@@ -150,7 +159,7 @@ class EndHeap {
  * after a request of round trip n came back (it may have waited for it, or
  * for a free slot of a concurrency limit), else in the first round trip of
  * the ones in flight when it left. One line per round trip: when its first
- * request left, how many requests, and their phases counted.
+ * request left (from `originMs`, a meterClockMs time), how many requests, and their phases counted.
  *
  * A sweep in the order requests left, with the ones in flight in a heap by
  * when they came back: n log n, so the baseline's tens of thousands of
