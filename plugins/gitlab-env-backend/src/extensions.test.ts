@@ -4,16 +4,13 @@ import {
   EnvironmentResourcesResponse,
   LiveMessage,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import {
-  RunningSimulator,
-  startGitlabSimulator,
-} from '@gitlab-env/gitlab-simulator';
+import { RunningSimulator } from '@gitlab-env/gitlab-simulator';
 import { AddressInfo } from 'net';
 import request from 'supertest';
 import {
   component,
   startBackendOnSimulator,
-  TEST_KAS_TUNNELS,
+  startTestSimulator,
 } from './__testUtils__/backendOnSimulator';
 import { openLiveStream } from './__testUtils__/liveStream';
 import {
@@ -138,11 +135,7 @@ const csiSecretRelation = createBackendModule({
 describe('extension points', () => {
   let simulator: RunningSimulator;
   beforeAll(async () => {
-    simulator = await startGitlabSimulator({
-      port: 0,
-      kasTunnels: TEST_KAS_TUNNELS,
-      tickMs: 0,
-    });
+    simulator = await startTestSimulator();
   });
   afterAll(() => simulator.close());
 

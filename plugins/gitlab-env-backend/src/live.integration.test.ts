@@ -18,14 +18,13 @@ import {
   generateScenario,
   RunningSimulator,
   scenarioCatalogEntities,
-  startGitlabSimulator,
 } from '@gitlab-env/gitlab-simulator';
 import { AddressInfo } from 'net';
 import {
   ownedComponent,
   storefrontComponent,
   startBackendOnSimulator,
-  TEST_KAS_TUNNELS,
+  startTestSimulator,
 } from './__testUtils__/backendOnSimulator';
 import { openLiveStream, ReceivedEvent } from './__testUtils__/liveStream';
 import { plannerOnSimulator } from './__testUtils__/plannerOnSimulator';
@@ -141,11 +140,7 @@ describe('GET /live against the simulator', () => {
   let simulator: RunningSimulator;
 
   beforeEach(async () => {
-    simulator = await startGitlabSimulator({
-      port: 0,
-      kasTunnels: TEST_KAS_TUNNELS,
-      tickMs: 0,
-    });
+    simulator = await startTestSimulator();
   });
   afterEach(async () => {
     await simulator.close();
@@ -848,13 +843,7 @@ async function startAgentSimulator(
     objectsPerEnvironment,
     seed,
   });
-  const simulator = await startGitlabSimulator({
-    port: 0,
-    scenario,
-    tickMs: 0,
-    kasTunnels: TEST_KAS_TUNNELS,
-    faults,
-  });
+  const simulator = await startTestSimulator({ scenario, faults });
   return { scenario, simulator };
 }
 

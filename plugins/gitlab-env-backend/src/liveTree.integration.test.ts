@@ -11,15 +11,12 @@ import {
   ResourceEdge,
   TreeReader,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import {
-  RunningSimulator,
-  startGitlabSimulator,
-} from '@gitlab-env/gitlab-simulator';
+import { RunningSimulator } from '@gitlab-env/gitlab-simulator';
 import { AddressInfo } from 'net';
 import {
   startBackendOnSimulator,
   storefrontComponent,
-  TEST_KAS_TUNNELS,
+  startTestSimulator,
 } from './__testUtils__/backendOnSimulator';
 import { openLiveStream, ReceivedEvent } from './__testUtils__/liveStream';
 import { REDACTED_SECRET_VALUE } from './reading/objects';
@@ -90,11 +87,7 @@ describe('the compact tree and the object route against the simulator', () => {
   let simulator: RunningSimulator;
 
   beforeEach(async () => {
-    simulator = await startGitlabSimulator({
-      port: 0,
-      kasTunnels: TEST_KAS_TUNNELS,
-      tickMs: 0,
-    });
+    simulator = await startTestSimulator();
   });
   afterEach(async () => {
     await simulator.close();

@@ -2,13 +2,10 @@ import {
   LiveKindState,
   LiveMessage,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import {
-  RunningSimulator,
-  startGitlabSimulator,
-} from '@gitlab-env/gitlab-simulator';
+import { RunningSimulator } from '@gitlab-env/gitlab-simulator';
 import {
   component,
-  TEST_KAS_TUNNELS,
+  startTestSimulator,
 } from './__testUtils__/backendOnSimulator';
 import { plannerOnSimulator } from './__testUtils__/plannerOnSimulator';
 import { waitFor } from './__testUtils__/waitFor';
@@ -63,11 +60,7 @@ describe('the watch slots of an agent go to the kinds with objects', () => {
   let simulator: RunningSimulator;
 
   beforeEach(async () => {
-    simulator = await startGitlabSimulator({
-      port: 0,
-      kasTunnels: TEST_KAS_TUNNELS,
-      tickMs: 0,
-    });
+    simulator = await startTestSimulator();
   });
   afterEach(async () => {
     await simulator.close();

@@ -3,15 +3,12 @@ import {
   KubernetesObject,
   LiveMessage,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import {
-  RunningSimulator,
-  startGitlabSimulator,
-} from '@gitlab-env/gitlab-simulator';
+import { RunningSimulator } from '@gitlab-env/gitlab-simulator';
 import { AddressInfo } from 'net';
 import {
   component,
   startBackendOnSimulator,
-  TEST_KAS_TUNNELS,
+  startTestSimulator,
 } from './__testUtils__/backendOnSimulator';
 import { openLiveStream } from './__testUtils__/liveStream';
 
@@ -60,11 +57,7 @@ describe('a namespace two environments share, against the simulator', () => {
   let url: string;
 
   beforeEach(async () => {
-    simulator = await startGitlabSimulator({
-      port: 0,
-      kasTunnels: TEST_KAS_TUNNELS,
-      tickMs: 0,
-    });
+    simulator = await startTestSimulator();
     backend = await startBackendOnSimulator(simulator, {
       entities: [searchIndexer],
       gitlabEnv: {

@@ -2,13 +2,12 @@ import { LiveMessage } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import {
   environmentSlug,
   RunningSimulator,
-  startGitlabSimulator,
 } from '@gitlab-env/gitlab-simulator';
 import { AddressInfo } from 'net';
 import {
   storefrontComponent,
   startBackendOnSimulator,
-  TEST_KAS_TUNNELS,
+  startTestSimulator,
 } from '../__testUtils__/backendOnSimulator';
 import { openLiveStream, ReceivedEvent } from '../__testUtils__/liveStream';
 import {
@@ -37,11 +36,7 @@ describe('a write refreshes the live stream at once', () => {
   let simulator: RunningSimulator;
 
   beforeAll(async () => {
-    simulator = await startGitlabSimulator({
-      port: 0,
-      tickMs: 0,
-      kasTunnels: TEST_KAS_TUNNELS,
-    });
+    simulator = await startTestSimulator();
   });
   afterAll(() => simulator.close());
 

@@ -3,13 +3,12 @@ import { ActionsAllowedResponse } from '@gitlab-env/backstage-plugin-gitlab-env-
 import {
   environmentSlug,
   RunningSimulator,
-  startGitlabSimulator,
 } from '@gitlab-env/gitlab-simulator';
 import request from 'supertest';
 import {
   component,
   startBackendOnSimulator,
-  TEST_KAS_TUNNELS,
+  startTestSimulator,
 } from '../__testUtils__/backendOnSimulator';
 import { STOREFRONT_ENTITY_PATH } from '../__testUtils__/storefrontTargets';
 import { gitlabEnvObjectSourceExtensionPoint } from '../extensions';
@@ -50,11 +49,7 @@ const memoryCluster = createBackendModule({
 describe('actions on a cluster a backend module serves', () => {
   let simulator: RunningSimulator;
   beforeAll(async () => {
-    simulator = await startGitlabSimulator({
-      port: 0,
-      tickMs: 0,
-      kasTunnels: TEST_KAS_TUNNELS,
-    });
+    simulator = await startTestSimulator();
   });
   afterAll(() => simulator.close());
 

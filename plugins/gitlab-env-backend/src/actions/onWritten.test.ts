@@ -6,13 +6,12 @@ import {
   DEMO_TOKEN,
   environmentSlug,
   RunningSimulator,
-  startGitlabSimulator,
 } from '@gitlab-env/gitlab-simulator';
 import express from 'express';
 import request from 'supertest';
 import {
   storefrontComponent,
-  TEST_KAS_TUNNELS,
+  startTestSimulator,
 } from '../__testUtils__/backendOnSimulator';
 import { RequestPipeline } from '../http/pipeline';
 import { routeErrors } from '../http/route';
@@ -32,11 +31,7 @@ describe('createActionsRouter onWritten', () => {
   let simulator: RunningSimulator;
 
   beforeAll(async () => {
-    simulator = await startGitlabSimulator({
-      port: 0,
-      tickMs: 0,
-      kasTunnels: TEST_KAS_TUNNELS,
-    });
+    simulator = await startTestSimulator();
     simulator.cluster('nonprod').store.upsert(stagingReleaseChart() as any);
   });
   afterAll(() => simulator.close());

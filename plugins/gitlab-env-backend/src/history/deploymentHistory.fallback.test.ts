@@ -1,15 +1,12 @@
 import { DeploymentHistoryResponse } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import {
-  RunningSimulator,
-  startGitlabSimulator,
-} from '@gitlab-env/gitlab-simulator';
+import { RunningSimulator } from '@gitlab-env/gitlab-simulator';
 import { http, HttpResponse, passthrough } from 'msw';
 import { setupServer } from 'msw/node';
 import request from 'supertest';
 import {
   component,
   startBackendOnSimulator,
-  TEST_KAS_TUNNELS,
+  startTestSimulator,
 } from '../__testUtils__/backendOnSimulator';
 
 /**
@@ -26,11 +23,7 @@ describe('deployment history where GitLab refuses the GraphQL document', () => {
   let graphqlRefusals = 0;
 
   beforeAll(async () => {
-    simulator = await startGitlabSimulator({
-      port: 0,
-      tickMs: 0,
-      kasTunnels: TEST_KAS_TUNNELS,
-    });
+    simulator = await startTestSimulator();
     refused.use(
       http.post(`${simulator.url}/api/graphql`, async ({ request: r }) => {
         const body = (await r.clone().json()) as { query?: string };

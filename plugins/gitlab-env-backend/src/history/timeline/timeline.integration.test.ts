@@ -5,15 +5,12 @@ import {
   TimelineEntry,
   TimelineResponse,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import {
-  RunningSimulator,
-  startGitlabSimulator,
-} from '@gitlab-env/gitlab-simulator';
+import { RunningSimulator } from '@gitlab-env/gitlab-simulator';
 import request from 'supertest';
 import {
   component,
   startBackendOnSimulator,
-  TEST_KAS_TUNNELS,
+  startTestSimulator,
 } from '../../__testUtils__/backendOnSimulator';
 import { openLiveStream } from '../../__testUtils__/liveStream';
 import { startPostgresSync } from '../../__testUtils__/postgresServer';
@@ -34,11 +31,7 @@ const entities = [
 describe.each(databases.eachSupportedId())('the timeline on %s', id => {
   let simulator: RunningSimulator;
   beforeEach(async () => {
-    simulator = await startGitlabSimulator({
-      port: 0,
-      tickMs: 0,
-      kasTunnels: TEST_KAS_TUNNELS,
-    });
+    simulator = await startTestSimulator();
   });
   afterEach(() => simulator.close());
 
