@@ -304,6 +304,7 @@ export const PROMOTION: PromotionDiffResponse = {
       aspect: 'config',
       what: 'key VOUCHER_API_KEY',
       from: 'set',
+      to: 'absent',
       secret: true,
     },
   ],

@@ -332,6 +332,23 @@ describe('the timeline', () => {
     expect(hour).toBeLessThan(3_600_000 + 60_000);
   });
 
+  it('keeps the last kind of entries on: none would ask for every kind', async () => {
+    serve();
+    await renderTab({ route: '/?env=production&panel=timeline' });
+    const kinds = await screen.findByRole(
+      'group',
+      { name: 'Kinds of entries' },
+      { timeout: 10_000 },
+    );
+    const chips = within(kinds).getAllByRole('button');
+    for (const chip of chips.slice(1)) await userEvent.click(chip);
+    expect(chips[0]).toHaveAttribute('aria-pressed', 'true');
+    expect(chips[0]).toHaveAttribute('aria-disabled', 'true');
+    expect(
+      chips.slice(1).every(c => c.getAttribute('aria-pressed') === 'false'),
+    ).toBe(true);
+  });
+
   it('opens the object an entry names in the resources', async () => {
     serve();
     await renderTab({ route: '/?env=production&panel=timeline' });

@@ -22,9 +22,12 @@ const ASPECT_LABEL: Record<PromotionDifference['aspect'], string> = {
   config: 'Config key',
 };
 
+/** Absent: no value, or the engine's word for a missing key or object (promotionDiff). */
+const ABSENT = new Set([undefined, 'absent']);
+
 function shown(value: string | undefined, difference: PromotionDifference) {
   if (difference.secret)
-    return value === undefined ? 'absent' : 'present (value not compared)';
+    return ABSENT.has(value) ? 'absent' : 'present (value not compared)';
   return value === undefined ? 'absent' : <code>{value}</code>;
 }
 

@@ -151,6 +151,8 @@ export function Timeline({
                 size="small"
                 variant={on ? 'filled' : 'outlined'}
                 aria-pressed={on}
+                // The last kind shown stays on: no kind would mean no filter to the API.
+                disabled={on && kinds.length === 1}
                 onClick={() =>
                   setKinds(previous =>
                     on
