@@ -15,6 +15,7 @@ import {
   entityWith,
   failureOf,
 } from '../__testUtils__/serviceFixture';
+import { LivePlanner } from '../planning/LivePlanner';
 import { REDACTED_SECRET_VALUE } from '../reading/objects';
 
 const server = setupServer();
@@ -183,6 +184,47 @@ describe('GitlabEnvironmentsService.readAhead', () => {
     );
     left.abort();
     await expect(answer).rejects.toBeDefined();
+  });
+});
+
+describe('GitlabEnvironmentsService.gatherReads', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it("closes each agent's gathering when its caller leaves without closing it", async () => {
+    server.use(gitlabGraphql(), ...kasCluster());
+    const closed = jest.fn();
+    jest
+      .spyOn(LivePlanner.prototype, 'gather')
+      .mockImplementation(() => ({ close: closed }));
+    const { service } = createTestService();
+    const { environments } = await service.listEnvironments(appEntity);
+    const left = new AbortController();
+    const gathering = service.gatherReads({ signal: left.signal });
+    await service.readAhead(
+      [{ entity: appEntity, environment: environments[0] }],
+      { signal: left.signal, gathering },
+    );
+    expect(LivePlanner.prototype.gather).toHaveBeenCalledTimes(1);
+    expect(closed).not.toHaveBeenCalled();
+    left.abort();
+    expect(closed).toHaveBeenCalledTimes(1);
+  });
+
+  it('gives a batch read after the first deadline has passed its own deadline', async () => {
+    server.use(
+      gitlabGraphql(),
+      ...kasCluster({ items: { '/pods': [item('p', {})] } }),
+    );
+    const { service } = createTestService({ requestDeadlineMs: 300 });
+    const { environments } = await service.listEnvironments(appEntity);
+    const gathering = service.gatherReads();
+    await delay(400);
+    const [answer] = await service.readAhead(
+      [{ entity: appEntity, environment: environments[0] }],
+      { gathering },
+    );
+    expect((await answer!).resources.map(r => r.metadata?.name)).toEqual(['p']);
+    gathering.close();
   });
 });
 

@@ -50,7 +50,7 @@ import {
   SharedTransport,
 } from '../transport/SharedTransport';
 import { CoalescingCache } from '../caching/cache';
-import { deadlineSignal } from '../transport/deadline';
+import { deadlineSignal, whenAborted } from '../transport/deadline';
 import { namespacedKinds } from '../reading/discovery';
 import { BUILT_IN_KINDS } from '../reading/builtInKinds';
 import type { KasClient } from '../transport/kasClient';
@@ -126,12 +126,16 @@ export interface ReadGathering {
 class AgentGathering implements ReadGathering {
   private readonly open = new Map<string, { close(): void }>();
   private closed = false;
+  private readonly leave: () => void;
 
   constructor(
     private readonly planner: LivePlanner,
-    /** Every batch's reads end with it: one signal, not one listener on the caller's per batch. */
-    readonly signal: AbortSignal,
-  ) {}
+    /** The caller's: a gathering whose caller left is closed, so no agent's lists keep every namespace for good. */
+    signal?: AbortSignal,
+  ) {
+    if (signal?.aborted) this.closed = true;
+    this.leave = signal ? whenAborted(signal, () => this.close()) : () => {};
+  }
 
   add(agentKey: string) {
     if (!this.closed && !this.open.has(agentKey))
@@ -140,6 +144,7 @@ class AgentGathering implements ReadGathering {
 
   close() {
     this.closed = true;
+    this.leave();
     this.open.forEach(agent => agent.close());
     this.open.clear();
   }
@@ -653,7 +658,7 @@ export class GitlabEnvironmentsService {
    * @internal
    */
   gatherReads(options: Pick<CallOptions, 'signal'> = {}): ReadGathering {
-    return new AgentGathering(this.reads, this.requestSignal(options.signal));
+    return new AgentGathering(this.reads, options.signal);
   }
 
   /**
@@ -898,10 +903,9 @@ export class GitlabEnvironmentsService {
     } = {},
   ): Promise<Array<Promise<EnvironmentResourcesResponse> | undefined>> {
     const { gathering } = options;
-    const signal =
-      gathering instanceof AgentGathering
-        ? gathering.signal
-        : this.requestSignal(options.signal);
+    // Each batch its own deadline: a batch listed late in a long overview
+    // gets the whole of it.
+    const signal = this.requestSignal(options.signal);
     // Located side by side: each is a cache hit after the listing, and a
     // miss must not hold the others.
     const found = await Promise.all(

@@ -2,6 +2,7 @@ import { OverviewHealthLine } from '@gitlab-env/backstage-plugin-gitlab-env-comm
 import pLimit from 'p-limit';
 import { callerLeft } from '../caching/cache';
 import { GitlabEnvironmentsService, ReadGathering } from '../facade';
+import { whenAborted } from '../transport/deadline';
 import { readRowHealth } from './entityRows';
 import { HealthRead, healthReadOrder } from './healthReadOrder';
 
@@ -48,6 +49,7 @@ export interface HealthReadOptions {
 export class HealthReads {
   private readonly gathering: ReadGathering;
   private readonly ended: Promise<never>;
+  private stopWaiting = () => {};
   private readonly limits = new Map<string, pLimit.Limit>();
   private readonly lines: Array<Promise<void>> = [];
   /** Each batch's read-ahead, resolved once its reads are registered. */
@@ -68,7 +70,7 @@ export class HealthReads {
     this.ended = new Promise<never>((_, reject) => {
       const end = () => reject(callerLeft());
       if (options.signal.aborted) end();
-      else options.signal.addEventListener('abort', end, { once: true });
+      else this.stopWaiting = whenAborted(options.signal, end);
     });
     this.ended.catch(() => undefined);
   }
@@ -85,6 +87,7 @@ export class HealthReads {
     await Promise.allSettled(this.registering);
     this.gathering.close();
     await Promise.all(this.lines);
+    this.stopWaiting();
   }
 
   private async read(group: HealthRead[]) {
