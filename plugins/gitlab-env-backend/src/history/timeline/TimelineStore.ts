@@ -315,13 +315,18 @@ export class TimelineStore {
             await tx(MAPPING)
               .whereIn('entity_ref', entities.slice(i, i + WHERE_IN_BATCH))
               .select('entity_ref', 'environment_key');
+          const stale = new Map<string, string[]>();
           for (const row of held)
             if (!wanted.has(pair(row)))
+              stale.set(row.entity_ref, [
+                ...(stale.get(row.entity_ref) ?? []),
+                row.environment_key,
+              ]);
+          for (const [entityRef, keys] of stale)
+            for (let k = 0; k < keys.length; k += WHERE_IN_BATCH)
               await tx(MAPPING)
-                .where({
-                  entity_ref: row.entity_ref,
-                  environment_key: row.environment_key,
-                })
+                .where({ entity_ref: entityRef })
+                .whereIn('environment_key', keys.slice(k, k + WHERE_IN_BATCH))
                 .delete();
         }
         for (let i = 0; i < rows.length; i += INSERT_BATCH)
