@@ -284,6 +284,67 @@ describe('an environment’s history', () => {
   });
 });
 
+describe('a rollback that fails after Flux was suspended', () => {
+  it('says Flux stays suspended, and a retry does not suspend it again', async () => {
+    const calls = serve();
+    server.use(
+      http.post(`${ENV_URL}/actions`, async ({ request }) => {
+        const body = (await request.json()) as EnvironmentActionRequest;
+        calls.actions.push(body);
+        return body.action === 'flux.suspend'
+          ? HttpResponse.json({
+              outcome: 'changed',
+              message: 'Suspended shop.',
+              kubectl: 'kubectl …',
+            })
+          : HttpResponse.json(
+              {
+                error: {
+                  name: 'ConflictError',
+                  message: 'The Deployment changed meanwhile.',
+                },
+              },
+              { status: 409 },
+            );
+      }),
+    );
+    await renderTab({ route: '/?env=production&panel=history' });
+    const revisions = await screen.findByRole(
+      'table',
+      { name: 'Revisions of Deployment checkout-api' },
+      { timeout: 10_000 },
+    );
+    const roll = within(revisions).getByRole('button', {
+      name: 'Roll back Deployment checkout-api to revision 6',
+    });
+    await waitFor(() => expect(roll).toBeEnabled());
+    await userEvent.click(roll);
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Roll Deployment checkout-api back to revision 6?',
+    });
+    const suspend = within(dialog).getByRole('checkbox', {
+      name: /Suspend Kustomization shop first/,
+    });
+    await waitFor(() => expect(suspend).toBeEnabled());
+    await userEvent.click(suspend);
+    const confirm = within(dialog).getByRole('button', {
+      name: 'Roll back to revision 6',
+    });
+    await userEvent.click(confirm);
+    expect(
+      await within(dialog).findByText(/Kustomization shop is suspended now/),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(confirm).toBeEnabled());
+    await userEvent.click(confirm);
+    await waitFor(() => expect(calls.actions).toHaveLength(3));
+    expect(calls.actions.map(a => a.action)).toEqual([
+      'flux.suspend',
+      'workload.rollback',
+      'workload.rollback',
+    ]);
+  });
+});
+
 describe('the timeline', () => {
   it('shows entries on a time axis with the cause of a health transition, filtered by kind and zoomed', async () => {
     const calls = serve();

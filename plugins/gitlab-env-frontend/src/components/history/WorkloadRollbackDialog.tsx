@@ -51,6 +51,8 @@ export function WorkloadRollbackDialog({
     fluxDecisions.decisions?.['flux.suspend']?.allowed,
   );
   const [suspendFirst, setSuspendFirst] = useState(false);
+  /** Suspended by this dialog: said if the rollback then fails, and not asked again on a retry. */
+  const [suspended, setSuspended] = useState<EnvironmentActionResponse>();
   const commands = [
     ...(suspendFirst && flux ? [kubectlCommandFor('flux.suspend', flux)] : []),
     kubectlCommandFor('workload.rollback', target, {
@@ -61,13 +63,16 @@ export function WorkloadRollbackDialog({
   const confirm = async () => {
     if (!scope) return;
     const responses: EnvironmentActionResponse[] = [];
-    if (suspendFirst && flux)
-      responses.push(
-        await api.runAction(scope.entity, scope.environmentSlug, {
+    if (suspendFirst && flux) {
+      const suspend =
+        suspended ??
+        (await api.runAction(scope.entity, scope.environmentSlug, {
           action: 'flux.suspend',
           target: flux,
-        }),
-      );
+        }));
+      setSuspended(suspend);
+      responses.push(suspend);
+    }
     responses.push(
       await api.runAction(scope.entity, scope.environmentSlug, {
         action: 'workload.rollback',
@@ -160,6 +165,12 @@ export function WorkloadRollbackDialog({
                 })`
           }`}
         />
+      ) : null}
+      {suspended && flux ? (
+        <Alert severity="warning" sx={{ mt: 2 }}>
+          {flux.kind} {flux.name} is suspended now: Flux leaves the workload
+          alone until it is resumed, whether or not the rollback succeeds.
+        </Alert>
       ) : null}
       <DialogContentText sx={{ mt: 2 }}>
         The same from a terminal:
