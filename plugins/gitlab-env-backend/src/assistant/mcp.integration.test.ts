@@ -682,3 +682,48 @@ describe('the actions over MCP, against the simulator', () => {
     );
   }
 });
+
+describe('get-recent-changes with the timeline off', () => {
+  it('says the timeline is off rather than that nothing changed', async () => {
+    const simulator = await startTestSimulator();
+    try {
+      const backend = await startBackendOnSimulator(simulator, {
+        entities: [ownedComponent('checkout-api', 'acme/shop/checkout-api')],
+        config: { backend: { actions: { pluginSources: ['gitlab-env'] } } },
+        gitlabEnv: { timeline: { enabled: false } },
+        features: [
+          mockServices.permissions.factory(),
+          actionsRegistryServiceFactory,
+          actionsServiceFactory,
+          mcpPlugin,
+        ],
+      });
+      const { port } = backend.server.address() as AddressInfo;
+      const client = new Client({ name: 'gitlab-env-test', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(
+          new URL(`http://localhost:${port}/api/mcp-actions/v1`),
+          {
+            requestInit: {
+              headers: { Authorization: mockCredentials.user.header(ALICE) },
+            },
+          },
+        ),
+      );
+      try {
+        const result = (await client.callTool({
+          name: 'gitlab-env.get-recent-changes',
+          arguments: { entityRef: CHECKOUT, environment: 'production' },
+        })) as { isError?: boolean; content: Array<{ text: string }> };
+        expect(result.isError).toBe(true);
+        expect(result.content[0].text).toMatch(
+          /TIMELINE_UNAVAILABLE: The timeline is off \(gitlabEnv\.timeline\.enabled: false\)/,
+        );
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await simulator.close();
+    }
+  });
+});

@@ -16,6 +16,7 @@ import { RequestPipeline, RouteCore } from '../http/pipeline';
 import { podLogsSpec, PodLogsDeps, withPodLog } from '../actions/podLogsRoute';
 import { HistoryRouterOptions, timelineRoute } from '../history';
 import { timelineCursorAfter } from '../history/timeline/TimelineStore';
+import { failure } from '../errors';
 import { withActionErrors } from './actionErrors';
 import { actionCall } from './calls';
 import { readLogTail } from './logTail';
@@ -463,6 +464,15 @@ export function registerReadActions(
             },
           ),
         );
+        // An empty answer would read as "nothing changed".
+        if (!deps.timeline)
+          throw failure(
+            'TIMELINE_UNAVAILABLE',
+            'The timeline is off (gitlabEnv.timeline.enabled: false): the portal records no changes, so it cannot say what changed.',
+            {
+              hint: "Ask the portal's administrators to set gitlabEnv.timeline.enabled: true; GitLab's deployments (list-environments) and Kubernetes' Events of the last hour (describe-resource) still say some of it.",
+            },
+          );
         return {
           output: recentChangesAnswer(environment, page, timelineCursorAfter),
         };
