@@ -1,5 +1,6 @@
 import { GitlabEnvConfig, GitlabInstanceConfig } from '../config';
 import { CoalescingCache } from '../caching/cache';
+import { instanceOf } from '../locating/EnvironmentLocator';
 import { GitlabEnvTransport } from '../transport';
 import { GitlabRestClient } from '../transport/gitlabRest';
 import { isRecord } from '../validation/json';
@@ -35,9 +36,7 @@ export class GitlabAccess {
   ) {}
 
   instance(host: string): GitlabInstanceConfig {
-    const found = this.config.instances.find(i => i.host === host);
-    if (!found) throw new Error(`No configured instance ${host}`);
-    return found;
+    return instanceOf(this.config, host);
   }
 
   rest(instance: GitlabInstanceConfig): GitlabRestClient {

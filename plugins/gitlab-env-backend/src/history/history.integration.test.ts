@@ -21,6 +21,7 @@ import {
   startBackendOnSimulator,
   storefrontComponent,
   TEST_KAS_TUNNELS,
+  startTestSimulator,
 } from '../__testUtils__/backendOnSimulator';
 import { AuditRecord, recordAuditEvents } from '../__testUtils__/auditRecords';
 import { permissionsDenying } from '../__testUtils__/permissions';
@@ -507,5 +508,45 @@ describe('history against the simulator', () => {
     expect(production.changed.map(c => c.id)).toEqual(
       expect.arrayContaining(['/Service/checkout/checkout-api']),
     );
+  });
+});
+
+describe('merge request previews when GitLab cannot show one', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it("keeps the others' previews and says which one failed", async () => {
+    const simulator = await startTestSimulator();
+    try {
+      const { server } = await startBackendOnSimulator(simulator, {
+        entities,
+        gitlabEnv: { requestTimeoutMs: 5000 },
+      });
+      const realFetch = globalThis.fetch;
+      // Merge request !57's changes fail, as GitLab answers for one merged meanwhile.
+      jest
+        .spyOn(globalThis, 'fetch')
+        .mockImplementation((input: any, init?: any) =>
+          String(input instanceof Request ? input.url : input).includes(
+            '/merge_requests/57/diffs',
+          )
+            ? Promise.resolve(
+                new Response('{"message":"404 Not found"}', {
+                  status: 404,
+                  headers: { 'content-type': 'application/json' },
+                }),
+              )
+            : realFetch(input, init),
+        );
+      const res = await request(server)
+        .get(`${CHECKOUT}/merge-requests/preview`)
+        .expect(200);
+      const body = res.body as MergeRequestPreviewResponse;
+      expect(body.mergeRequests.map(m => m.iid)).not.toContain(57);
+      expect(body.errors?.map(e => e.message)).toEqual([
+        expect.stringMatching(/^Merge request !57: /),
+      ]);
+    } finally {
+      await simulator.close();
+    }
   });
 });

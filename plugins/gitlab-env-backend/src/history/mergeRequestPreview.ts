@@ -98,40 +98,58 @@ export class MergeRequestPreviews {
       project,
       MAX_MERGE_REQUESTS,
     );
+    // No directory an environment applies: no merge request can touch one.
+    if (applied.length === 0)
+      return {
+        mergeRequests: [],
+        untouched: open.length,
+        ...(errors.length > 0 && { errors }),
+      };
     const limit = pLimit(2);
     let untouched = 0;
     const previews = await Promise.all(
       open.map(mr =>
         limit(async (): Promise<MergeRequestPreview | undefined> => {
-          const paths = await this.gitlab.cached(
-            `mr-paths|${instance.host}|${project}|${mr.iid}|${mr.headSha}`,
-            () => mergeRequestChangedPaths(rest, instance, project, mr.iid),
-          );
-          const reached = applied.filter(a =>
-            paths.some(p => underDirectory(p, a.directory)),
-          );
-          if (reached.length === 0) {
-            untouched += 1;
+          try {
+            const paths = await this.gitlab.cached(
+              `mr-paths|${instance.host}|${project}|${mr.iid}|${mr.headSha}`,
+              () => mergeRequestChangedPaths(rest, instance, project, mr.iid),
+            );
+            const reached = applied.filter(a =>
+              paths.some(p => underDirectory(p, a.directory)),
+            );
+            if (reached.length === 0) {
+              untouched += 1;
+              return undefined;
+            }
+            return {
+              iid: mr.iid,
+              title: mr.title,
+              webUrl: mr.webUrl,
+              authorName: mr.authorName,
+              headSha: mr.headSha,
+              sourceBranch: mr.sourceBranch,
+              targetBranch: mr.targetBranch,
+              touchedFiles: paths.filter(p =>
+                reached.some(a => underDirectory(p, a.directory)),
+              ),
+              environments: [
+                ...(await Promise.all(
+                  reached.map(a => this.atHead(a, located.host, mr.headSha)),
+                )),
+                ...notes,
+              ],
+            };
+          } catch (error) {
+            // One merge request GitLab cannot show (merged meanwhile, its
+            // diff refused) leaves the others' previews.
+            const failed = asGitlabEnvError(error);
+            errors.push({
+              ...failed,
+              message: `Merge request !${mr.iid}: ${failed.message}`,
+            });
             return undefined;
           }
-          return {
-            iid: mr.iid,
-            title: mr.title,
-            webUrl: mr.webUrl,
-            authorName: mr.authorName,
-            headSha: mr.headSha,
-            sourceBranch: mr.sourceBranch,
-            targetBranch: mr.targetBranch,
-            touchedFiles: paths.filter(p =>
-              reached.some(a => underDirectory(p, a.directory)),
-            ),
-            environments: [
-              ...(await Promise.all(
-                reached.map(a => this.atHead(a, located.host, mr.headSha)),
-              )),
-              ...notes,
-            ],
-          };
         }),
       ),
     );
