@@ -36,3 +36,23 @@ export function useAllowedActions(target: ActionTarget | undefined): {
   }, [api, scope?.entity, scope?.environmentSlug, key]);
   return { decisions: value, loading, error };
 }
+
+/**
+ * Why an action is not offered, as every button that asks says it: the
+ * check is under way, it failed, or the decision's reason (`denied` when
+ * it gives none); undefined when allowed.
+ */
+export function refusalReason(
+  check: {
+    loading: boolean;
+    error?: Error;
+    decision?: { allowed: boolean; reason?: string };
+  },
+  denied: string,
+): string | undefined {
+  if (check.loading) return 'Checking what you may do…';
+  if (check.error)
+    return `Could not check what you may do: ${check.error.message}`;
+  if (check.decision?.allowed) return undefined;
+  return check.decision?.reason ?? denied;
+}

@@ -16,7 +16,11 @@ import {
 } from '../../view/actionTarget';
 import { ActionDialog } from './ActionDialog';
 import { useEnvironmentScope } from './EnvironmentScope';
-import { Decisions, useAllowedActions } from './useAllowedActions';
+import {
+  Decisions,
+  refusalReason,
+  useAllowedActions,
+} from './useAllowedActions';
 
 export interface OfferedAction {
   action: EnvironmentAction;
@@ -110,20 +114,12 @@ function decide(
   loading: boolean,
   error: Error | undefined,
 ): OfferedAction {
-  if (loading)
-    return { action, allowed: false, reason: 'Checking what you may do…' };
-  if (error) {
-    return {
-      action,
-      allowed: false,
-      reason: `Could not check what you may do: ${error.message}`,
-    };
-  }
   const decision = decisions?.[action];
-  if (!decision) {
-    return { action, allowed: false, reason: 'The backend did not allow it.' };
-  }
-  return decision.allowed
+  const reason = refusalReason(
+    { loading, error, decision },
+    decision ? 'Not allowed.' : 'The backend did not allow it.',
+  );
+  return reason === undefined
     ? { action, allowed: true }
-    : { action, allowed: false, reason: decision.reason ?? 'Not allowed.' };
+    : { action, allowed: false, reason };
 }

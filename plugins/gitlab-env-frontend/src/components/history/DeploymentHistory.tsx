@@ -32,6 +32,7 @@ import {
   GitlabEnvErrorPanel,
   PartialErrors,
 } from '../errors/GitlabEnvErrorPanel';
+import { refusalReason } from '../actions/useAllowedActions';
 import { OptionalLink } from '../text/OptionalLink';
 import { WHOLE_WORDS_SX } from '../tableStyle';
 import { DeploymentChangesView } from './DeploymentChangesView';
@@ -268,22 +269,13 @@ function rollbackState(
         readiness.reason ??
         'No rollback token is configured for this GitLab instance.',
     };
-  if (permission.loading)
-    return { shown: true, enabled: false, reason: 'Checking what you may do…' };
-  if (permission.error)
-    return {
-      shown: true,
-      enabled: false,
-      reason: `Could not check what you may do: ${permission.error.message}`,
-    };
-  if (!permission.allowed)
-    return {
-      shown: true,
-      enabled: false,
-      reason:
-        'You may not roll this entity’s environments back (gitlab-env.deployments.rollback).',
-    };
-  return { shown: true, enabled: true };
+  const reason = refusalReason(
+    { ...permission, decision: { allowed: permission.allowed } },
+    'You may not roll this entity’s environments back (gitlab-env.deployments.rollback).',
+  );
+  return reason === undefined
+    ? { shown: true, enabled: true }
+    : { shown: true, enabled: false, reason };
 }
 
 function DeploymentRow({

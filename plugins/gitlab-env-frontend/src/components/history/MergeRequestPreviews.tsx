@@ -16,7 +16,7 @@ import {
   GitlabEnvErrorPanel,
   PartialErrors,
 } from '../errors/GitlabEnvErrorPanel';
-import { fieldValueText } from '../../view/format';
+import { fieldValueText, shortSha } from '../../view/format';
 import { OptionalLink } from '../text/OptionalLink';
 import { COMPACT_TABLE_SX } from '../tableStyle';
 
@@ -97,7 +97,7 @@ function MergeRequestCard({ mr }: { mr: MergeRequestPreview }) {
           mr.sourceBranch && mr.targetBranch
             ? `${mr.sourceBranch} → ${mr.targetBranch}`
             : undefined,
-          `head ${mr.headSha.slice(0, 8)}`,
+          `head ${shortSha(mr.headSha)}`,
         ]
           .filter(Boolean)
           .join(' · ')}

@@ -19,7 +19,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import useAsyncRetry from 'react-use/esm/useAsyncRetry';
 import { gitlabEnvHistoryApiRef } from '../../api';
-import { formatAge } from '../../view/format';
+import { formatAge, shortSha } from '../../view/format';
 import {
   GitlabEnvErrorPanel,
   PartialErrors,
@@ -140,7 +140,7 @@ function VersionRow({
               projectUrl ? `${projectUrl}/-/commit/${version.sha}` : undefined
             }
           >
-            <code>{version.shortSha ?? version.sha.slice(0, 8)}</code>
+            <code>{version.shortSha ?? shortSha(version.sha)}</code>
           </OptionalLink>
         ) : (
           '—'

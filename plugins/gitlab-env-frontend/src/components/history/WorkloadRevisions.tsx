@@ -14,7 +14,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import useAsyncRetry from 'react-use/esm/useAsyncRetry';
 import { gitlabEnvHistoryApiRef } from '../../api';
-import { useAllowedActions } from '../actions/useAllowedActions';
+import { refusalReason, useAllowedActions } from '../actions/useAllowedActions';
 import {
   GitlabEnvErrorPanel,
   PartialErrors,
@@ -109,11 +109,10 @@ function WorkloadRevisionsTable({
   const { decisions, loading, error } = useAllowedActions(target);
   const decision = decisions?.['workload.rollback'];
   const [chosen, setChosen] = useState<WorkloadRevision>();
-  let reason: string | undefined;
-  if (loading) reason = 'Checking what you may do…';
-  else if (error) reason = `Could not check what you may do: ${error.message}`;
-  else if (!decision?.allowed)
-    reason = decision?.reason ?? 'You may not roll this workload back.';
+  const reason = refusalReason(
+    { loading, error, decision },
+    'You may not roll this workload back.',
+  );
   const newestFirst = [...workload.revisions].sort(
     (a, b) => b.revision - a.revision,
   );
