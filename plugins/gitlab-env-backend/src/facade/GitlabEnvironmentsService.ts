@@ -35,7 +35,7 @@ import {
   LocatedEntity,
 } from '../locating/EnvironmentLocator';
 import { OwningLocator } from '../locating/OwningLocator';
-import { AgentConnections } from '../locating/agentConnection';
+import { agentKey, AgentConnections } from '../locating/agentConnection';
 import { PortalClaims } from '../locating/portalClaims';
 import { NamespaceClaims, repositoryRefusal } from '../locating/ownership';
 import { GitlabEnvClusterSource } from '../reading/clusterSources';
@@ -137,9 +137,9 @@ class AgentGathering implements ReadGathering {
     this.leave = signal ? whenAborted(signal, () => this.close()) : () => {};
   }
 
-  add(agentKey: string) {
-    if (!this.closed && !this.open.has(agentKey))
-      this.open.set(agentKey, this.planner.gather(agentKey));
+  add(agent: string) {
+    if (!this.closed && !this.open.has(agent))
+      this.open.set(agent, this.planner.gather(agent));
   }
 
   close() {
@@ -645,7 +645,7 @@ export class GitlabEnvironmentsService {
   }
 
   private agentKeyOf(ctx: EnvironmentContext): string {
-    return `${ctx.instance.host}|${ctx.environment.agent!.id}`;
+    return agentKey(ctx.instance.host, ctx.environment.agent!.id);
   }
 
   /**

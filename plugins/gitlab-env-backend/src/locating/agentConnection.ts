@@ -89,6 +89,11 @@ export function connectionRefusal(
   return undefined;
 }
 
+/** One agent of one GitLab instance, as every per-agent map of the plugin keys it. */
+export function agentKey(host: string, agentId: string | number): string {
+  return `${host}|${agentId}`;
+}
+
 /** Where GitLab is asked about an agent: an environment that uses it. */
 export interface AgentLookup {
   instance: GitlabInstanceConfig;
@@ -165,7 +170,7 @@ export class AgentConnections {
   }
 
   private keyOf(instance: GitlabInstanceConfig, agent: GitlabAgentRef) {
-    return `${instance.host}|${agent.id}`;
+    return agentKey(instance.host, agent.id);
   }
 
   /** Shares an answer from GitLab with the other replicas (not "unknown": that is no answer). */

@@ -6,7 +6,7 @@ import { explainKasRefusal } from './explainKasRefusal';
 import { tokenFailure } from '../transport/InstanceProbe';
 import { invalidSetting } from '../validation';
 import { LocatedEntity } from '../locating/EnvironmentLocator';
-import { AgentConnections } from '../locating/agentConnection';
+import { agentKey, AgentConnections } from '../locating/agentConnection';
 import { discoverListableKinds, ListableKind } from '../reading/discovery';
 import { missingKubernetesSetting } from '../locating/kubernetesSettings';
 import { SharedReadCache } from '../caching/sharedCache';
@@ -197,6 +197,6 @@ export class AgentAccess {
   }
 
   private discoveryKey({ instance, environment }: EnvironmentContext) {
-    return `discovery|${instance.host}|${environment.agent!.id}`;
+    return `discovery|${agentKey(instance.host, environment.agent!.id)}`;
   }
 }
