@@ -13,7 +13,16 @@ export async function startCpuProfile(file: string) {
   await session.post('Profiler.enable');
   await session.post('Profiler.setSamplingInterval', { interval: 500 });
   await session.post('Profiler.start');
-  await session.post('HeapProfiler.startSampling', { samplingInterval: 16384 });
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 16384,
+    // PROFILE_ALLOCATIONS=all keeps what the collector freed too: what the collector paid for.
+    ...(process.env.PROFILE_ALLOCATIONS === 'all'
+      ? {
+          includeObjectsCollectedByMajorGC: true,
+          includeObjectsCollectedByMinorGC: true,
+        }
+      : {}),
+  });
   return {
     stop: async () => {
       const { profile } = await session.post('Profiler.stop');

@@ -1,5 +1,6 @@
 import { build } from 'esbuild';
 import { fork } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { askChild } from './askChild';
 import type { BackendChildOptions } from './backendChild';
@@ -45,6 +46,9 @@ const OUT_DIR = join(__dirname, '..', 'node_modules', '.cache', 'live-bench');
  */
 export async function compileBackendChild(): Promise<string> {
   const outfile = join(OUT_DIR, 'backendChild.cjs');
+  // A new file, not the old one rewritten: a git worktree whose
+  // node_modules are hard links of another's would write into its bundle.
+  rmSync(outfile, { force: true });
   await build({
     entryPoints: [join(__dirname, 'backendChild.ts')],
     outfile,
@@ -70,14 +74,18 @@ export async function compileBackendChild(): Promise<string> {
   return outfile;
 }
 
-/** Starts the compiled backend on the simulator in a child process (plain node, no flags). */
+/**
+ * Starts the compiled backend on the simulator in a child process: plain
+ * node, no flags, unless BENCH_BACKEND_NODE_FLAGS names some (a study, such
+ * as --trace-gc; never a figure to report as production's).
+ */
 export function startBackendProcess(
   bundle: string,
   options: BackendChildOptions,
 ): Promise<BackendProcess> {
   const child = fork(bundle, [], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    execArgv: [],
+    execArgv: process.env.BENCH_BACKEND_NODE_FLAGS?.split(' ') ?? [],
   });
   const ask = askChild(child);
   return new Promise((resolve, reject) => {
