@@ -98,6 +98,11 @@ const ALL_STATES = ['available', 'stopping', 'stopped'] as const;
 export class AnnotationLocator implements GitlabEnvLocator {
   private readonly connections: AgentConnections;
 
+  private readonly digests = new WeakMap<
+    ProjectEnvironments,
+    Map<string, string>
+  >();
+
   constructor(
     private readonly config: GitlabEnvConfig,
     private readonly transport: GitlabEnvTransport,
@@ -169,9 +174,7 @@ export class AnnotationLocator implements GitlabEnvLocator {
       return mapNamespaces(environments, listed.project, {
         deploymentsOf: async () => undefined,
       });
-    const digest = createHash('sha256')
-      .update(JSON.stringify(environments))
-      .digest('base64url');
+    const digest = this.digestOf(listed, agent.id, environments);
     return this.cache.getOrLoad(
       `envns|${instance.host}|${listed.project.fullPath}|${agent.id}|${digest}`,
       async loadSignal => {
@@ -222,6 +225,31 @@ export class AnnotationLocator implements GitlabEnvLocator {
       },
       { signal },
     );
+  }
+
+  /**
+   * What keys an agent's mapped environments: a digest of the environments
+   * as listed. Kept per listing, which every read of the entity locates
+   * again while it is cached.
+   */
+  private digestOf(
+    listed: ProjectEnvironments,
+    agentId: string,
+    environments: GitlabEnvironment[],
+  ): string {
+    let digests = this.digests.get(listed);
+    if (!digests) {
+      digests = new Map();
+      this.digests.set(listed, digests);
+    }
+    let digest = digests.get(agentId);
+    if (digest === undefined) {
+      digest = createHash('sha256')
+        .update(JSON.stringify(environments))
+        .digest('base64url');
+      digests.set(agentId, digest);
+    }
+    return digest;
   }
 
   async locate(
