@@ -76,8 +76,13 @@ async function start({
       process.exit(0);
     }
     const answer = answers[message.type];
-    if (answer)
+    if (!answer) return;
+    try {
       process.send!({ type: message.type, ...(await answer(message)) });
+    } catch (error) {
+      // Said to the parent, which would otherwise wait for a reply forever.
+      process.send!({ type: message.type, error: String(error) });
+    }
   });
   process.send!({
     type: 'ready',
