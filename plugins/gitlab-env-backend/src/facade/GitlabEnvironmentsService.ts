@@ -768,7 +768,19 @@ export class GitlabEnvironmentsService {
     slug: string,
     options: CallOptions = {},
   ): Promise<EnvironmentContext> {
-    return this.findEnvironment(entity, slug, options).then(({ ctx }) => ctx);
+    return this.findEnvironment(entity, slug, options).then(
+      ({ ctx, signal }) => ({ ...ctx, signal }),
+    );
+  }
+
+  /**
+   * The signal a call's upstream requests carry: the caller's, and the
+   * request deadline.
+   *
+   * @internal
+   */
+  callSignal(options: CallOptions = {}): AbortSignal {
+    return this.requestSignal(options.signal);
   }
 
   /** One environment of an entity, with the call's signal (its deadline included). */

@@ -34,6 +34,8 @@ import type { EnvironmentContext } from '../planning/AgentAccess';
 /** Commits whose merge requests are looked up one by one, when GitLab linked none. */
 const MAX_COMMIT_LOOKUPS = 20;
 const DEFAULT_PAGE = 20;
+/** Pages of successful deployments walked back to find a deployment's previous one. */
+const MAX_PREVIOUS_PAGES = 10;
 
 /** What the history tells the timeline. */
 export interface DeploymentsListener {
@@ -103,7 +105,7 @@ export class DeploymentHistory {
       page = graphql
         ? await graphqlDeployments(
             this.gitlab.transport.gitlab(instance, {
-              signal: options.signal,
+              signal: ctx.signal,
               version: facts.version,
             }),
             instance,
@@ -154,7 +156,7 @@ export class DeploymentHistory {
 
   private restPage(ctx: EnvironmentContext, limit: number, page: number) {
     return restDeployments(
-      this.gitlab.rest(ctx.instance),
+      this.gitlab.rest(ctx.instance, ctx.signal),
       ctx.instance,
       ctx.located.project,
       ctx.environment,
@@ -172,7 +174,7 @@ export class DeploymentHistory {
       );
     const { instance, located, environment } = ctx;
     const response = await this.gitlab
-      .rest(instance)
+      .rest(instance, ctx.signal)
       .send(
         `/projects/${encodeURIComponent(
           located.project.fullPath,
@@ -193,19 +195,36 @@ export class DeploymentHistory {
     return body;
   }
 
-  /** The newest successful deployment of the environment before `id`. */
-  private async previousSuccess(ctx: EnvironmentContext, id: string) {
-    const page = await restDeployments(
-      this.gitlab.rest(ctx.instance),
-      ctx.instance,
-      ctx.located.project,
-      ctx.environment,
-      MAX_DEPLOYMENTS_PER_PAGE,
-      1,
-    );
-    return page.deployments
-      .filter(d => d.status === 'success' && Number(d.id) < Number(id))
-      .sort((a, b) => Number(b.id) - Number(a.id))[0];
+  /**
+   * The newest successful deployment of the environment before `id`, as
+   * GitLab's own Deployment#previous_deployment picks it (successful, a
+   * lower id). GitLab lists successful deployments newest first, sorted by
+   * id (its created_at sort is by id); the walk stops at the first lower id,
+   * and after MAX_PREVIOUS_PAGES pages (`reached: false`): an old
+   * deployment of a busy environment is not worth a thousand requests.
+   */
+  private async previousSuccess(
+    ctx: EnvironmentContext,
+    id: string,
+  ): Promise<{ previous?: DeploymentRecord; reached: boolean }> {
+    const rest = this.gitlab.rest(ctx.instance, ctx.signal);
+    for (let page = 1; page <= MAX_PREVIOUS_PAGES; page++) {
+      const listed = await restDeployments(
+        rest,
+        ctx.instance,
+        ctx.located.project,
+        ctx.environment,
+        MAX_DEPLOYMENTS_PER_PAGE,
+        page,
+        'success',
+      );
+      const previous = listed.deployments
+        .filter(d => d.status === 'success' && Number(d.id) < Number(id))
+        .sort((a, b) => Number(b.id) - Number(a.id))[0];
+      if (previous) return { previous, reached: true };
+      if (!listed.next) return { reached: true };
+    }
+    return { reached: false };
   }
 
   /**
@@ -224,10 +243,12 @@ export class DeploymentHistory {
     const ctx = await this.service.environmentContext(entity, slug, options);
     const { instance, located } = ctx;
     const project = located.project.fullPath;
-    const rest = this.gitlab.rest(instance);
     const body = await this.deployment(ctx, deploymentId);
     const sha = typeof body.sha === 'string' ? body.sha : undefined;
-    const previous = await this.previousSuccess(ctx, deploymentId);
+    const { previous, reached } = await this.previousSuccess(
+      ctx,
+      deploymentId,
+    );
     const changes: DeploymentChanges = {
       ...(previous && {
         since: { iid: previous.iid, sha: previous.sha, ref: previous.ref },
@@ -240,14 +261,18 @@ export class DeploymentHistory {
     const errors: GitlabEnvError[] = [];
     if (sha && previous?.sha && previous.sha !== sha) {
       const forward = await this.gitlab.cached(
+        instance,
         `compare|${instance.host}|${project}|${previous.sha}|${sha}`,
-        () => compareCommits(rest, instance, project, previous.sha!, sha),
+        rest => compareCommits(rest, instance, project, previous.sha!, sha),
+        ctx.signal,
       );
       let compared = forward;
       if (forward && forward.commits.length === 0) {
         compared = await this.gitlab.cached(
+          instance,
           `compare|${instance.host}|${project}|${sha}|${previous.sha}`,
-          () => compareCommits(rest, instance, project, sha, previous.sha!),
+          rest => compareCommits(rest, instance, project, sha, previous.sha!),
+          ctx.signal,
         );
         if (compared?.commits.length) changes.direction = 'back';
       }
@@ -265,7 +290,11 @@ export class DeploymentHistory {
         `${located.project.webUrl}/-/compare/${previous.sha}...${sha}`;
     } else if (!previous) {
       changes.notes!.push(
-        'The first successful deployment: nothing to compare with.',
+        reached
+          ? 'The first successful deployment: nothing to compare with.'
+          : `The previous successful deployment is more than ${
+              MAX_PREVIOUS_PAGES * MAX_DEPLOYMENTS_PER_PAGE
+            } successful deployments back: GitLab was not asked further. Compare the commits in GitLab.`,
       );
     }
     changes.mergeRequests = await this.mergeRequestsOf(
@@ -273,6 +302,7 @@ export class DeploymentHistory {
       project,
       deploymentId,
       changes,
+      ctx.signal,
     ).catch(error => {
       errors.push(asGitlabEnvError(error));
       return [];
@@ -293,11 +323,13 @@ export class DeploymentHistory {
     project: string,
     deploymentId: string,
     changes: DeploymentChanges,
+    signal?: AbortSignal,
   ): Promise<DeploymentMergeRequest[]> {
-    const rest = this.gitlab.rest(instance);
     const linked = await this.gitlab.cached(
+      instance,
       `deployment-mrs|${instance.host}|${project}|${deploymentId}`,
-      () => deploymentMergeRequests(rest, instance, project, deploymentId),
+      rest => deploymentMergeRequests(rest, instance, project, deploymentId),
+      signal,
     );
     if (linked && linked.length > 0) {
       changes.mergeRequestsFrom = 'deployment';
@@ -314,8 +346,10 @@ export class DeploymentHistory {
         .map(commit =>
           limit(() =>
             this.gitlab.cached(
+              instance,
               `commit-mrs|${instance.host}|${project}|${commit.sha}`,
-              () => commitMergeRequests(rest, instance, project, commit.sha),
+              rest => commitMergeRequests(rest, instance, project, commit.sha),
+              signal,
             ),
           ),
         ),
@@ -397,6 +431,8 @@ export class DeploymentHistory {
           : `Deployment #${body.iid} has no deploy job to run again (it was created through the API).`,
       );
     const project = located.project.fullPath;
+    // Without the call's deadline: GitLab runs a retry it received whether
+    // or not the answer is awaited, and a cut-off answer would hide the job.
     const job = await retryJob(
       this.gitlab.rest(instance),
       instance,

@@ -39,13 +39,28 @@ export class GitlabAccess {
     return instanceOf(this.config, host);
   }
 
-  rest(instance: GitlabInstanceConfig): GitlabRestClient {
-    return this.transport.rest(instance);
+  /** The instance's REST client, its requests carrying `signal` (a call's, with its deadline). */
+  rest(instance: GitlabInstanceConfig, signal?: AbortSignal): GitlabRestClient {
+    return this.transport.rest(instance, signal);
   }
 
-  /** Kept for HISTORY_TTL_MS: `load` reads what a commit or deployment id fixes. */
-  cached<T>(key: string, load: () => Promise<T>): Promise<T> {
-    return this.cache.getOrLoad(key, load);
+  /**
+   * Kept for HISTORY_TTL_MS: `read` reads what a commit or deployment id
+   * fixes, through a client of its own: callers share the read, so it
+   * carries the cache's signal (aborted once every caller left), while each
+   * caller stops waiting when its own `signal` aborts.
+   */
+  cached<T>(
+    instance: GitlabInstanceConfig,
+    key: string,
+    read: (rest: GitlabRestClient) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    return this.cache.getOrLoad(
+      key,
+      loadSignal => read(this.rest(instance, loadSignal)),
+      { signal },
+    );
   }
 
   /**

@@ -71,7 +71,8 @@ export class MergeRequestPreviews {
   ): Promise<MergeRequestPreviewResponse> {
     const located = await this.service.locate(entity, options);
     const instance = this.gitlab.instance(located.host);
-    const rest = this.gitlab.rest(instance);
+    const signal = this.service.callSignal(options);
+    const rest = this.gitlab.rest(instance, signal);
     const project = located.project.fullPath;
     const errors: GitlabEnvError[] = [];
     const notes: MergeRequestEnvironmentPreview[] = [];
@@ -112,8 +113,10 @@ export class MergeRequestPreviews {
         limit(async (): Promise<MergeRequestPreview | undefined> => {
           try {
             const paths = await this.gitlab.cached(
+              instance,
               `mr-paths|${instance.host}|${project}|${mr.iid}|${mr.headSha}`,
-              () => mergeRequestChangedPaths(rest, instance, project, mr.iid),
+              own => mergeRequestChangedPaths(own, instance, project, mr.iid),
+              signal,
             );
             const reached = applied.filter(a =>
               paths.some(p => underDirectory(p, a.directory)),

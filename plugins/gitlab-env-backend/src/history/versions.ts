@@ -102,9 +102,10 @@ export class EnvironmentVersions {
         ),
       ),
     );
+    const signal = this.service.callSignal(options);
     await Promise.all(
       versions.map(version =>
-        this.compareWithLowerTier(located, version, versions),
+        this.compareWithLowerTier(located, version, versions, signal),
       ),
     );
     return {
@@ -128,6 +129,7 @@ export class EnvironmentVersions {
     located: LocatedEntity,
     version: EnvironmentVersion,
     all: EnvironmentVersion[],
+    signal: AbortSignal,
   ) {
     const rank = TIER_ORDER.indexOf(version.environment.tier);
     if (rank <= 0 || !version.sha) return;
@@ -146,12 +148,13 @@ export class EnvironmentVersions {
       )[0];
     if (!lower?.sha) return;
     const instance = this.gitlab.instance(located.host);
-    const rest = this.gitlab.rest(instance);
     const project = located.project.fullPath;
     const count = async (from: string, to: string) => {
       const compared = await this.gitlab.cached(
+        instance,
         `compare|${instance.host}|${project}|${from}|${to}`,
-        () => compareCommits(rest, instance, project, from, to),
+        rest => compareCommits(rest, instance, project, from, to),
+        signal,
       );
       return (
         compared && { n: compared.commits.length, more: compared.truncated }
@@ -227,10 +230,12 @@ export class EnvironmentVersions {
       this.versionOf(entity, find(fromSlug), { ...options, located }),
       this.versionOf(entity, find(toSlug), { ...options, located }),
     ]);
-    await this.compareWithLowerTier(located, to.version, [
-      from.version,
+    await this.compareWithLowerTier(
+      located,
       to.version,
-    ]);
+      [from.version, to.version],
+      this.service.callSignal(options),
+    );
     const errors = [
       ...(from.version.errors ?? []),
       ...(to.version.errors ?? []),

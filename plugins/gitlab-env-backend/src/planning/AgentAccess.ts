@@ -26,6 +26,8 @@ export interface EnvironmentContext {
   instance: GitlabInstanceConfig;
   located: LocatedEntity;
   environment: GitlabEnvironment;
+  /** The call's signal, its deadline included: what the context's upstream reads carry. */
+  signal?: AbortSignal;
 }
 
 /**

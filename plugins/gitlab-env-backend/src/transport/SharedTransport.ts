@@ -67,8 +67,11 @@ export interface GitlabEnvTransport {
     agent: GitlabAgentRef,
     signal?: AbortSignal,
   ): KasClient;
-  /** The REST client (projects, protected branches, repository files) on the configured token. */
-  rest(instance: GitlabInstanceConfig): GitlabRestClient;
+  /**
+   * The REST client (projects, protected branches, repository files) on
+   * the configured token; its requests carry `signal` unless one names its own.
+   */
+  rest(instance: GitlabInstanceConfig, signal?: AbortSignal): GitlabRestClient;
 }
 
 /** The plugin's transport: see GitlabEnvTransport. */
@@ -250,11 +253,12 @@ export class SharedTransport implements GitlabEnvTransport {
     );
   }
 
-  rest(instance: GitlabInstanceConfig): GitlabRestClient {
+  rest(instance: GitlabInstanceConfig, signal?: AbortSignal): GitlabRestClient {
     return new GitlabRestClient(
       instance,
       this.config.requestTimeoutMs,
       this.instanceLimit(instance.host),
+      signal,
     );
   }
 

@@ -240,6 +240,8 @@ export async function restDeployments(
   environment: { id: string; name: string },
   perPage: number,
   page: number,
+  /** Only deployments of this status (GitLab's `status` filter). */
+  status?: 'success',
 ): Promise<DeploymentPage> {
   if (!isProjectPath(project.fullPath))
     throw malformed(instance, 'an invalid project path');
@@ -248,6 +250,7 @@ export async function restDeployments(
       project.fullPath,
     )}/deployments?${new URLSearchParams({
       environment: environment.name,
+      ...(status && { status }),
       order_by: 'created_at',
       sort: 'desc',
       per_page: String(perPage),

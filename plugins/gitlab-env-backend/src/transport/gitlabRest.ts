@@ -38,6 +38,8 @@ export class GitlabRestClient {
     private readonly instance: GitlabInstanceConfig,
     private readonly timeoutMs: number,
     private readonly limit: Limit,
+    /** What every request of the client carries unless one names its own: the caller's, with its deadline. */
+    private readonly signal?: AbortSignal,
   ) {}
 
   private get(
@@ -88,6 +90,7 @@ export class GitlabRestClient {
         timeoutMs: this.timeoutMs,
         upstream: `GitLab (${this.instance.host})`,
         ...rest,
+        signal: rest.signal ?? this.signal,
       }),
     );
     if (anyStatus) return response;
