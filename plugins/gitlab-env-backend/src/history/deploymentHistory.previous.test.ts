@@ -37,7 +37,7 @@ describe('deployment changes on a busy environment', () => {
           'gitlab.com/project-slug': 'acme/shop/checkout-api',
         }),
       ],
-      gitlabEnv: { requestTimeoutMs: 60_000, requestDeadlineMs: 500 },
+      gitlabEnv: { requestTimeoutMs: 60_000, requestDeadlineMs: 2_000 },
     });
     server = backend.server;
   });
@@ -64,46 +64,19 @@ describe('deployment changes on a busy environment', () => {
       });
     }
   };
-  const changesOf = async (iid: string) => {
-    const { deployments } = (
-      await request(server)
-        .get(`${CHECKOUT}/environments/production/deployments?limit=100`)
-        .expect(200)
-    ).body as DeploymentHistoryResponse;
-    // 212 and 209 are on the first page of the simulator's scenario.
-    const id = deployments.find(d => d.iid === iid)?.id ?? iid;
-    return request(server).get(
-      `${CHECKOUT}/environments/production/deployments/${id}/changes`,
-    );
-  };
-
-  it('finds the previous successful deployment beyond GitLab’s first page, and says when it stopped looking', async () => {
+  /** The global id of a deployment of production the first page lists. */
+  const idOf = async (iid: string) => {
     const { deployments } = (
       await request(server)
         .get(`${CHECKOUT}/environments/production/deployments?limit=5`)
         .expect(200)
     ).body as DeploymentHistoryResponse;
-    const id212 = deployments.find(d => d.iid === '212')!.id;
-    deployNewer(150);
-    const beyondFirstPage = (
-      await request(server)
-        .get(`${CHECKOUT}/environments/production/deployments/${id212}/changes`)
-        .expect(200)
-    ).body as DeploymentChanges;
-    expect(beyondFirstPage.since).toMatchObject({ iid: '209' });
-    expect(beyondFirstPage.commits.length).toBeGreaterThan(0);
-
-    deployNewer(1_000);
-    const tooFar = (
-      await request(server)
-        .get(`${CHECKOUT}/environments/production/deployments/${id212}/changes`)
-        .expect(200)
-    ).body as DeploymentChanges;
-    expect(tooFar.since).toBeUndefined();
-    expect(tooFar.notes).toContain(
-      'The previous successful deployment is more than 1000 successful deployments back: GitLab was not asked further. Compare the commits in GitLab.',
+    return deployments.find(d => d.iid === iid)!.id;
+  };
+  const changesOf = (id: string) =>
+    request(server).get(
+      `${CHECKOUT}/environments/production/deployments/${id}/changes`,
     );
-  });
 
   it('ends the read of a deployment with the request deadline when GitLab does not answer', async () => {
     held.use(
@@ -113,12 +86,30 @@ describe('deployment changes on a busy environment', () => {
           new Promise<never>(resolve => {
             releaseHeld = () => resolve(undefined as never);
           }),
+        { once: true },
       ),
     );
-    const res = await changesOf('212');
+    const res = await changesOf(await idOf('212'));
     expect(res.status).toBe(504);
     expect((res.body as GitlabEnvErrorResponse).gitlabEnv.code).toBe(
       'UPSTREAM_TIMEOUT',
+    );
+  });
+
+  it('finds the previous successful deployment beyond GitLab’s first page, and says when it stopped looking', async () => {
+    const id212 = await idOf('212');
+    deployNewer(150);
+    const beyondFirstPage = (await changesOf(id212).expect(200))
+      .body as DeploymentChanges;
+    expect(beyondFirstPage.since).toMatchObject({ iid: '209' });
+    expect(beyondFirstPage.commits.length).toBeGreaterThan(0);
+
+    deployNewer(1_000);
+    const tooFar = (await changesOf(id212).expect(200))
+      .body as DeploymentChanges;
+    expect(tooFar.since).toBeUndefined();
+    expect(tooFar.notes).toContain(
+      'The previous successful deployment is more than 1000 successful deployments back: GitLab was not asked further. Compare the commits in GitLab.',
     );
   });
 });
