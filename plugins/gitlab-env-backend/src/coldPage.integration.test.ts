@@ -1,3 +1,4 @@
+import { cacheServiceFactory } from '@backstage/backend-defaults/cache';
 import {
   EntityEnvironmentsResponse,
   EnvironmentResourcesResponse,
@@ -14,6 +15,7 @@ import {
   startTestSimulator,
 } from './__testUtils__/backendOnSimulator';
 import { waitFor } from './__testUtils__/waitFor';
+import { RunningRedis, startRedis } from './__testUtils__/redisServer';
 import { KasClient } from './transport/kasClient';
 
 /**
@@ -114,12 +116,14 @@ describe('a cold entity page', () => {
   const backends: Array<Awaited<ReturnType<typeof startBackendOnSimulator>>> =
     [];
   let kas: ReturnType<typeof recordKasCalls>;
+  let redis: RunningRedis | undefined;
   beforeAll(async () => {
     simulator = await startTestSimulator({ scenario });
   });
   afterAll(async () => {
     await Promise.all(backends.map(b => b.stop()));
     await simulator.close();
+    await redis?.close();
   });
   beforeEach(() => {
     kas = recordKasCalls();
@@ -129,10 +133,16 @@ describe('a cold entity page', () => {
     simulator.setFaults({ forbiddenKinds: [] });
   });
 
-  /** A backend of its own: empty caches. */
-  async function startBackend() {
+  /** A backend of its own: empty caches; with a Redis URL, its CacheService (the replicas' shared store) is that Redis. */
+  async function startBackend(redisUrl?: string) {
     const backend = await startBackendOnSimulator(simulator, {
       entities: [entity],
+      ...(redisUrl && {
+        features: [cacheServiceFactory],
+        config: {
+          backend: { cache: { store: 'redis', connection: redisUrl } },
+        },
+      }),
     });
     backends.push(backend);
     return backend.server;
@@ -205,6 +215,24 @@ describe('a cold entity page', () => {
       made(kas.calls, '/apis/example.com/v1/widgets')?.afterDiscovery,
     ).toBe(2);
   });
+
+  it("sends the built-in kinds' lists with discovery when the replicas share a store, which discovery is asked of first", async () => {
+    const slugs = await listEnvironments(await startBackend());
+    redis ??= await startRedis();
+    const server = await startBackend(redis.url);
+    kas.calls.length = 0;
+    // The cards alone, as a link to them opens them: their reads are the
+    // ones that ask discovery (no list did), after the store missed.
+    const release = kas.holdDiscovery();
+    const cards = loadPage(server, slugs);
+    const listOf = (plural: string) =>
+      kas.calls.find(c => c.path.endsWith(`/${plural}`));
+    await waitFor(() => !!listOf('pods'), 5000).finally(release);
+    await cards;
+    expect(listOf('pods')?.afterDiscovery).toBe(0);
+    expect(listOf('deployments')?.afterDiscovery).toBe(0);
+    expect(listOf('widgets')?.afterDiscovery).toBe(2);
+  }, 120_000);
 
   it('answers as when discovery was known first: a built-in kind the cluster does not serve is absent, one RBAC refuses says so', async () => {
     // The simulator's API server serves no PodTemplates (a 404 list).

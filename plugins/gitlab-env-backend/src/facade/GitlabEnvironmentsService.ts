@@ -611,14 +611,26 @@ export class GitlabEnvironmentsService {
     const { kinds, access } = await this.access.throughAgent(
       ctx,
       async reached => {
-        const discovered = this.access.listableKinds(ctx, reached, signal);
-        // A discovery this call starts is under way a microtask later.
-        if (options.listEarly) await Promise.resolve();
-        if (options.listEarly && this.access.isDiscovering(ctx))
+        let early = !options.listEarly;
+        const listEarly = () => {
+          if (early) return;
+          early = true;
           this.reads.listEarly(
             this.liveTarget(ctx, reached, [...BUILT_IN_KINDS]),
+            // Called back once it is assigned (below).
+            // eslint-disable-next-line @typescript-eslint/no-use-before-define
             discovered,
           );
+        };
+        // When this call asks the cluster: after the replicas' store
+        // missed, if there is one (it answers after any fixed wait). The
+        // cache starts a load a microtask after it is asked at the soonest.
+        const discovered = this.access.listableKinds(ctx, reached, signal, () =>
+          queueMicrotask(listEarly),
+        );
+        // Or another call's discovery is under way.
+        await Promise.resolve();
+        if (this.access.isDiscovering(ctx)) listEarly();
         return { access: reached, kinds: await discovered };
       },
     );

@@ -167,11 +167,16 @@ export class AgentAccess {
     }
   }
 
-  /** Discovery is shared by every read of an agent, so it runs on its own cache entry's signal. */
+  /**
+   * Discovery is shared by every read of an agent, so it runs on its own
+   * cache entry's signal. `onAsking` runs when this call is the one that
+   * asks the cluster: neither cached nor found in the replicas' store.
+   */
   listableKinds(
     ctx: EnvironmentContext,
     access: ClusterAccess,
     signal?: AbortSignal,
+    onAsking?: () => void,
   ): Promise<ListableKind[]> {
     const key = this.discoveryKey(ctx);
     return this.cache.getOrLoad<ListableKind[]>(
@@ -179,6 +184,7 @@ export class AgentAccess {
       loadSignal => {
         // Asked of the cluster (not found in the replicas' store).
         this.discovering.add(key);
+        onAsking?.();
         return (
           access.via === 'kas'
             ? discoverListableKinds(access.kas(loadSignal))
