@@ -85,7 +85,9 @@ export function startBackendProcess(
 ): Promise<BackendProcess> {
   const child = fork(bundle, [], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    execArgv: (process.env.BENCH_BACKEND_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+    execArgv: (process.env.BENCH_BACKEND_NODE_FLAGS ?? '')
+      .split(' ')
+      .filter(Boolean),
   });
   const ask = askChild(child);
   return new Promise((resolve, reject) => {
