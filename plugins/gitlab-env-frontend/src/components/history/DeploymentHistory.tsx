@@ -1,5 +1,5 @@
 import * as React from 'react';
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import {
   CompoundEntityRef,
   stringifyEntityRef,
@@ -27,6 +27,7 @@ import KeyboardArrowRightIcon from '@mui/icons-material/KeyboardArrowRight';
 import LocalOfferOutlinedIcon from '@mui/icons-material/LocalOfferOutlined';
 import { gitlabEnvHistoryApiRef } from '../../api';
 import { useAuthorized } from '../../hooks/useAuthorized';
+import { useCursorPages } from '../../hooks/useCursorPages';
 import { formatDuration, formatTime, shortSha } from '../../view/format';
 import {
   GitlabEnvErrorPanel,
@@ -41,11 +42,6 @@ import { RollbackButton } from './RollbackButton';
 import { deploymentStatusColor } from './historyStyle';
 
 const PAGE_SIZE = 20;
-
-interface Pages {
-  response: DeploymentHistoryResponse;
-  deployments: DeploymentRecord[];
-}
 
 /**
  * An environment's deployments as GitLab keeps them, newest first, a page
@@ -63,9 +59,16 @@ export function DeploymentHistory({
   environmentName: string;
 }) {
   const api = useApi(gitlabEnvHistoryApiRef);
-  const [pages, setPages] = useState<Pages>();
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<Error>();
+  const pages = useCursorPages(
+    (cursor, signal) =>
+      api.getDeployments(entity, environmentSlug, {
+        cursor,
+        limit: PAGE_SIZE,
+        signal,
+      }),
+    page => page.deployments,
+    [api, entity, environmentSlug],
+  );
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const [rollingBack, setRollingBack] = useState<DeploymentRecord>();
   const [done, setDone] = useState<string>();
@@ -74,36 +77,6 @@ export function DeploymentHistory({
     resourceRef: stringifyEntityRef(entity),
   });
 
-  const load = useCallback(
-    async (cursor?: string, signal?: AbortSignal) => {
-      setLoading(true);
-      setError(undefined);
-      try {
-        const response = await api.getDeployments(entity, environmentSlug, {
-          cursor,
-          limit: PAGE_SIZE,
-          signal,
-        });
-        setPages(previous => ({
-          response,
-          deployments: cursor
-            ? [...(previous?.deployments ?? []), ...response.deployments]
-            : response.deployments,
-        }));
-      } catch (e) {
-        if (!signal?.aborted) setError(e as Error);
-      } finally {
-        if (!signal?.aborted) setLoading(false);
-      }
-    },
-    [api, entity, environmentSlug],
-  );
-  useEffect(() => {
-    const controller = new AbortController();
-    load(undefined, controller.signal);
-    return () => controller.abort();
-  }, [load]);
-
   const toggle = (id: string) =>
     setExpanded(previous => {
       const next = new Set(previous);
@@ -111,7 +84,8 @@ export function DeploymentHistory({
       return next;
     });
 
-  if (!pages && loading)
+  const { response, items: deployments, loading, error } = pages;
+  if (!response && loading)
     return (
       <Skeleton
         variant="rounded"
@@ -119,10 +93,15 @@ export function DeploymentHistory({
         aria-label="Loading deployments"
       />
     );
-  if (!pages && error)
-    return <GitlabEnvErrorPanel error={error} onRetry={() => load()} />;
-  if (!pages) return null;
-  const { response, deployments } = pages;
+  if (!response && error)
+    return (
+      <GitlabEnvErrorPanel
+        error={error}
+        onRetry={pages.retry}
+        title="Could not read the deployments"
+      />
+    );
+  if (!response) return null;
   const readiness = response.gitlabRollback;
 
   return (
@@ -210,13 +189,18 @@ export function DeploymentHistory({
       {error ? (
         <GitlabEnvErrorPanel
           error={error}
-          onRetry={() => load(response.nextCursor)}
+          onRetry={pages.retry}
+          title={
+            pages.olderFailed
+              ? 'Could not read older deployments'
+              : 'Could not read the deployments'
+          }
         />
       ) : null}
       {response.nextCursor ? (
         <Box>
           <Button
-            onClick={() => load(response.nextCursor)}
+            onClick={pages.loadOlder}
             disabled={loading}
             variant="outlined"
             size="small"
@@ -235,7 +219,7 @@ export function DeploymentHistory({
           onDone={message => {
             setRollingBack(undefined);
             setDone(message);
-            load();
+            pages.reload();
           }}
         />
       ) : null}

@@ -95,6 +95,34 @@ function serve(history = deploymentHistory()) {
   return calls;
 }
 
+/** A page of older timeline entries: one rollout, summarised as given. */
+function olderEntries(summary: string) {
+  return {
+    ...timeline(),
+    entries: [
+      {
+        id: `older-${summary}`,
+        kind: 'rollout' as const,
+        at: new Date(Date.now() - 5 * 86_400_000).toISOString(),
+        environment: 'production',
+        summary,
+        links: [],
+      },
+    ],
+  };
+}
+
+async function openTimelineAndAskOlderEntries() {
+  await renderTab({ route: '/?env=production&panel=timeline' });
+  await userEvent.click(
+    await screen.findByRole(
+      'button',
+      { name: 'Older entries' },
+      { timeout: 10_000 },
+    ),
+  );
+}
+
 async function deploymentsTable() {
   return screen.findByRole(
     'table',
@@ -391,6 +419,94 @@ describe('the timeline', () => {
     await waitFor(() => expect(calls.timeline).toHaveLength(3));
     const hour = Date.now() - Number(calls.timeline[2].get('from'));
     expect(hour).toBeLessThan(3_600_000 + 60_000);
+  });
+
+  it('retries an older page that failed with the same cursor, keeping the entries above it', async () => {
+    const cursors: Array<string | null> = [];
+    serve();
+    server.use(
+      http.get(`${ENTITY_URL}/timeline`, ({ request }) => {
+        const cursor = new URL(request.url).searchParams.get('cursor');
+        cursors.push(cursor);
+        if (cursor === null)
+          return HttpResponse.json({ ...timeline(), nextCursor: 'older-1' });
+        if (cursors.filter(c => c === cursor).length === 1)
+          return HttpResponse.json(
+            {
+              error: { name: 'GitlabEnvError', message: 'timed out' },
+              gitlabEnv: {
+                code: 'UPSTREAM_TIMEOUT',
+                message: 'The timeline read timed out.',
+              },
+            },
+            { status: 504 },
+          );
+        return HttpResponse.json(olderEntries('Rollout of checkout-api 5'));
+      }),
+    );
+    await openTimelineAndAskOlderEntries();
+    expect(
+      await screen.findByText('The timeline read timed out.'),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Healthy → Degraded')).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(
+      await screen.findByText('Rollout of checkout-api 5'),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Healthy → Degraded')).toBeInTheDocument();
+    expect(screen.queryByText('The timeline read timed out.')).toBeNull();
+    expect(cursors).toEqual([null, 'older-1', 'older-1']);
+  });
+
+  it('never adds an older page of the previous filter to the list of a new one', async () => {
+    const calls = serve();
+    let answerOlder = () => {};
+    const olderAsked = new Promise<void>(asked => {
+      server.use(
+        http.get(`${ENTITY_URL}/timeline`, async ({ request }) => {
+          const query = new URL(request.url).searchParams;
+          calls.timeline.push(query);
+          if (query.get('cursor') === 'older-1') {
+            asked();
+            await new Promise<void>(go => {
+              answerOlder = go;
+            });
+            return HttpResponse.json(olderEntries('Stale rollout entry'));
+          }
+          return HttpResponse.json(
+            query.get('kinds')
+              ? { ...timeline(), entries: timeline().entries.slice(1) }
+              : { ...timeline(), nextCursor: 'older-1' },
+          );
+        }),
+      );
+    });
+    await openTimelineAndAskOlderEntries();
+    await olderAsked;
+    // The filter changes while the older page is on its way.
+    await userEvent.click(screen.getByRole('button', { name: 'Health' }));
+    await waitFor(() =>
+      expect(screen.queryByText('Healthy → Degraded')).toBeNull(),
+    );
+    expect(
+      screen.getByText('Deployment #42 of main succeeded'),
+    ).toBeInTheDocument();
+
+    answerOlder();
+    // A request made after the late answer was sent has its answer after it.
+    await fetch(`${ENTITY_URL}/versions`);
+    await waitFor(() =>
+      expect(
+        screen.getByText('Deployment #42 of main succeeded'),
+      ).toBeInTheDocument(),
+    );
+    expect(screen.queryByText('Stale rollout entry')).toBeNull();
+    expect(calls.timeline.map(q => [q.get('cursor'), q.get('kinds')])).toEqual([
+      [null, null],
+      ['older-1', null],
+      [null, 'deployment,rollout,flux,event,action'],
+    ]);
   });
 
   it('keeps the last kind of entries on: none would ask for every kind', async () => {

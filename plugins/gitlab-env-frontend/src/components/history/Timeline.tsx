@@ -1,5 +1,5 @@
 import * as React from 'react';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { CompoundEntityRef } from '@backstage/catalog-model';
 import { Link } from '@backstage/core-components';
 import { useApi } from '@backstage/core-plugin-api';
@@ -8,7 +8,6 @@ import {
   TimelineEntry,
   TimelineEntryKind,
   TimelineLink,
-  TimelineResponse,
   groupOfApiVersion,
   resourceId,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
@@ -21,6 +20,7 @@ import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import { gitlabEnvHistoryApiRef } from '../../api';
+import { useCursorPages } from '../../hooks/useCursorPages';
 import { formatTime } from '../../view/format';
 import { GitlabEnvErrorPanel } from '../errors/GitlabEnvErrorPanel';
 import { HealthIcon } from '../health/healthStyle';
@@ -62,12 +62,6 @@ export function Timeline({
   ]);
   const [zoom, setZoom] = useState<ZoomKey>('7d');
   const [reads, setReads] = useState(0);
-  const [page, setPage] = useState<{
-    response: TimelineResponse;
-    entries: TimelineEntry[];
-  }>();
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<Error>();
   const [focused, setFocused] = useState<string>();
 
   // The window ends now at each read: a newer read reaches newer entries.
@@ -79,44 +73,25 @@ export function Timeline({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [zoom, reads]);
 
-  const load = useCallback(
-    async (cursor?: string, signal?: AbortSignal) => {
-      setLoading(true);
-      setError(undefined);
-      try {
-        const response = await api.getTimeline(
-          entity,
-          {
-            environment: environmentSlug,
-            kinds:
-              kinds.length === TIMELINE_ENTRY_KINDS.length ? undefined : kinds,
-            from: window.from,
-            cursor,
-            limit: PAGE_SIZE,
-          },
-          { signal },
-        );
-        setPage(previous => ({
-          response,
-          entries: cursor
-            ? [...(previous?.entries ?? []), ...response.entries]
-            : response.entries,
-        }));
-      } catch (e) {
-        if (!signal?.aborted) setError(e as Error);
-      } finally {
-        if (!signal?.aborted) setLoading(false);
-      }
-    },
+  const pages = useCursorPages(
+    (cursor, signal) =>
+      api.getTimeline(
+        entity,
+        {
+          environment: environmentSlug,
+          kinds:
+            kinds.length === TIMELINE_ENTRY_KINDS.length ? undefined : kinds,
+          from: window.from,
+          cursor,
+          limit: PAGE_SIZE,
+        },
+        { signal },
+      ),
+    page => page.entries,
     [api, entity, environmentSlug, kinds, window],
   );
-  useEffect(() => {
-    const controller = new AbortController();
-    load(undefined, controller.signal);
-    return () => controller.abort();
-  }, [load]);
+  const { response, items: entries, loading, error } = pages;
 
-  const entries = page?.entries ?? [];
   const oldestShown = entries.length
     ? Date.parse(entries[entries.length - 1].at)
     : undefined;
@@ -124,7 +99,7 @@ export function Timeline({
     window.from ??
     (oldestShown !== undefined
       ? Math.min(oldestShown, window.to - HOUR)
-      : window.to - (page?.response.retentionDays ?? 30) * DAY);
+      : window.to - (response?.retentionDays ?? 30) * DAY);
 
   return (
     <Box
@@ -213,7 +188,7 @@ export function Timeline({
             ?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
         }}
       />
-      {loading && !page ? (
+      {loading && !response ? (
         <Skeleton
           variant="rounded"
           height={120}
@@ -223,11 +198,15 @@ export function Timeline({
       {error ? (
         <GitlabEnvErrorPanel
           error={error}
-          onRetry={() => load()}
-          title="Could not read the timeline"
+          onRetry={pages.retry}
+          title={
+            pages.olderFailed
+              ? 'Could not read older entries'
+              : 'Could not read the timeline'
+          }
         />
       ) : null}
-      {page && entries.length === 0 ? (
+      {response && entries.length === 0 ? (
         <Alert severity="info" variant="outlined">
           Nothing recorded{' '}
           {zoom === 'all'
@@ -246,22 +225,22 @@ export function Timeline({
           focused={focused}
         />
       ) : null}
-      {page?.response.nextCursor ? (
+      {response?.nextCursor ? (
         <Box>
           <Button
             size="small"
             variant="outlined"
             disabled={loading}
-            onClick={() => load(page.response.nextCursor)}
+            onClick={pages.loadOlder}
           >
             {loading ? 'Loading…' : 'Older entries'}
           </Button>
         </Box>
       ) : null}
-      {page ? (
+      {response ? (
         <Typography variant="caption" color="text.secondary">
-          Kept for {page.response.retentionDays} days.{' '}
-          <MessageText text={page.response.recording} />
+          Kept for {response.retentionDays} days.{' '}
+          <MessageText text={response.recording} />
         </Typography>
       ) : null}
     </Box>

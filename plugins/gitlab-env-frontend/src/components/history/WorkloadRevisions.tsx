@@ -14,7 +14,11 @@ import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import useAsyncRetry from 'react-use/esm/useAsyncRetry';
 import { gitlabEnvHistoryApiRef } from '../../api';
-import { refusalReason, useAllowedActions } from '../actions/useAllowedActions';
+import {
+  Decisions,
+  refusalReason,
+  useAllowedActionsOf,
+} from '../actions/useAllowedActions';
 import {
   GitlabEnvErrorPanel,
   PartialErrors,
@@ -42,6 +46,9 @@ export function WorkloadRevisions({
     () => api.getRevisions(entity, environmentSlug),
     [api, entity, environmentSlug],
   );
+  const workloads = value?.workloads ?? [];
+  // One question for every workload listed, not one per table.
+  const allowed = useAllowedActionsOf(workloads.map(w => w.target));
   const [done, setDone] = useState<EnvironmentActionResponse[]>();
   return (
     <Box
@@ -84,10 +91,15 @@ export function WorkloadRevisions({
           revisions.
         </Typography>
       ) : null}
-      {value?.workloads.map(workload => (
+      {workloads.map((workload, i) => (
         <WorkloadRevisionsTable
           key={`${workload.target.kind}/${workload.target.namespace}/${workload.target.name}`}
           workload={workload}
+          allowed={{
+            loading: allowed.loading,
+            error: allowed.error,
+            decisions: allowed.decisions?.[i],
+          }}
           onDone={responses => {
             setDone(responses);
             retry();
@@ -100,17 +112,18 @@ export function WorkloadRevisions({
 
 function WorkloadRevisionsTable({
   workload,
+  allowed,
   onDone,
 }: {
   workload: WorkloadHistory;
+  /** What the user may do with this workload, from the list's one question. */
+  allowed: { decisions?: Decisions; loading: boolean; error?: Error };
   onDone: (responses: EnvironmentActionResponse[]) => void;
 }) {
   const { target } = workload;
-  const { decisions, loading, error } = useAllowedActions(target);
-  const decision = decisions?.['workload.rollback'];
   const [chosen, setChosen] = useState<WorkloadRevision>();
   const reason = refusalReason(
-    { loading, error, decision },
+    { ...allowed, decision: allowed.decisions?.['workload.rollback'] },
     'You may not roll this workload back.',
   );
   const newestFirst = [...workload.revisions].sort(
