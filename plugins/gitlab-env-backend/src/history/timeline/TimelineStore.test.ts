@@ -234,6 +234,28 @@ describe.each(databases.eachSupportedId())('TimelineStore on %s', id => {
     expect(await shown(other)).toEqual([`fact at ${STAGING}`]);
   });
 
+  it('shows an environment under its new slug once it is renamed', async () => {
+    const { store } = await storeOn(id);
+    await store.setEntityEnvironments(ENTITY, [
+      { key: PROD, slug: 'production', name: 'production' },
+    ]);
+    await store.insert([
+      {
+        environmentKey: PROD,
+        environmentSlug: 'production',
+        record: record('r1', '2026-03-01T10:00:00Z'),
+      },
+    ]);
+    await store.setEntitiesEnvironments([
+      {
+        entityRef: ENTITY,
+        environments: [{ key: PROD, slug: 'prod', name: 'prod' }],
+      },
+    ]);
+    const { entries } = await store.page({ entityRef: ENTITY, limit: 10 });
+    expect(entries.map(e => e.environment)).toEqual(['prod']);
+  });
+
   it('deletes what retention and the per-environment bound leave out', async () => {
     const { store } = await storeOn(id);
     await store.setEntityEnvironments(ENTITY, [
