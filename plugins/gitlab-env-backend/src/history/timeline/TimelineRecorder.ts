@@ -306,15 +306,20 @@ export class TimelineRecorder implements EnvironmentObserver {
     this.timer.unref?.();
   }
 
-  /** Writes the queue, a segment at a time; one drain runs at once. */
+  /**
+   * Writes what is queued when it starts, a segment at a time (one drain
+   * runs at once); what comes meanwhile waits for the next quiet moment,
+   * rather than being chased in small statements while a burst goes on.
+   */
   private drain(): Promise<void> {
     this.draining ??= (async () => {
       try {
-        while (this.queue.length > 0) {
-          await this.writeSegment(this.takeSegment());
+        for (let left = this.queue.length; left > 0; ) {
+          const segment = this.takeSegment(left);
+          left -= segment.length;
+          await this.writeSegment(segment);
           // Another turn for whatever else waits on the loop.
-          if (this.queue.length > 0)
-            await new Promise(resolve => setImmediate(resolve));
+          if (left > 0) await new Promise(resolve => setImmediate(resolve));
         }
       } finally {
         this.draining = undefined;
@@ -325,13 +330,13 @@ export class TimelineRecorder implements EnvironmentObserver {
   }
 
   /**
-   * The queue's first entries, up to SEGMENT and before an environment's
+   * The queue's first entries, up to `max` and SEGMENT and before an environment's
    * second health question (its answer depends on the first's).
    */
-  private takeSegment(): Queued[] {
+  private takeSegment(max: number): Queued[] {
     const asked = new Set<string>();
     let n = 0;
-    for (; n < this.queue.length && n < SEGMENT; n++) {
+    for (; n < max && n < SEGMENT; n++) {
       const entry = this.queue[n];
       if (entry.type !== 'observed' || !entry.ask) continue;
       if (asked.has(entry.key)) break;
