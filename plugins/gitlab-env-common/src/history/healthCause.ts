@@ -56,16 +56,25 @@ export function healthCauseOf(
     const at = EXPLAINING_KINDS.indexOf(kind);
     return at === -1 ? EXPLAINING_KINDS.length : at;
   };
-  const candidates = nodes
-    .filter(n => !n.missing && n.health?.status === status)
-    .map(n => ({ n, depth: depth(n), rank: rank(n.kind) }))
-    .sort(
-      (a, b) =>
-        a.depth - b.depth ||
-        a.rank - b.rank ||
-        a.n.id.localeCompare(b.n.id, 'en'),
-    );
-  const chosen = candidates[0]?.n;
+  // The first of the sorted order, found in one pass (no sort, no list).
+  let chosen: ResourceNode | undefined;
+  let chosenDepth = 0;
+  let chosenRank = 0;
+  for (const n of nodes) {
+    if (n.missing || n.health?.status !== status) continue;
+    const d = depth(n);
+    const r = rank(n.kind);
+    if (
+      !chosen ||
+      (d - chosenDepth ||
+        r - chosenRank ||
+        n.id.localeCompare(chosen.id, 'en')) < 0
+    ) {
+      chosen = n;
+      chosenDepth = d;
+      chosenRank = r;
+    }
+  }
   if (!chosen) return undefined;
   const message = chosen.health?.message?.trim();
   return {

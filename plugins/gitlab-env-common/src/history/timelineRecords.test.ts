@@ -243,6 +243,32 @@ describe('health transitions', () => {
     });
   });
 
+  it('names the same root whatever the nodes’ order: the explaining kind, then the first id', () => {
+    const roots = [
+      node('/ConfigMap/prod/a', 'ConfigMap', 'Degraded', undefined),
+      node('apps/StatefulSet/prod/z', 'StatefulSet', 'Degraded', undefined),
+      node('apps/Deployment/prod/y', 'Deployment', 'Degraded', undefined),
+      node('apps/Deployment/prod/x', 'Deployment', 'Degraded', undefined),
+      ...nodes,
+    ];
+    for (const order of [roots, [...roots].reverse()])
+      expect(healthCauseOf(order, 'Degraded')?.node.id).toBe(
+        'apps/Deployment/prod/web',
+      );
+    expect(healthCauseOf(roots.slice(0, 3), 'Degraded')?.node.id).toBe(
+      'apps/Deployment/prod/y',
+    );
+    expect(
+      healthCauseOf(
+        [
+          roots[0],
+          node('/ConfigMap/prod/0', 'ConfigMap', 'Degraded', undefined),
+        ],
+        'Degraded',
+      )?.node.id,
+    ).toBe('/ConfigMap/prod/0');
+  });
+
   it('gives no cause when no object has the status', () => {
     expect(healthCauseOf(nodes, 'Missing')).toBeUndefined();
   });

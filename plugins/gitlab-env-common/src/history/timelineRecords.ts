@@ -33,6 +33,13 @@ const HEALTH_SEVERITY: Partial<
 const MAX_DETAIL = 1024;
 const HOUR_MS = 3_600_000;
 const FLUX_APPLIERS = new Set(['Kustomization', 'HelmRelease']);
+/** The kinds whose objects may add to a timeline (rollouts, Flux appliers, Events). */
+const RECORDED_KINDS = new Set([
+  'ReplicaSet',
+  'ControllerRevision',
+  ...FLUX_APPLIERS,
+  'Event',
+]);
 const FLUX_APPLIER_GROUPS = new Set([
   'kustomize.toolkit.fluxcd.io',
   'helm.toolkit.fluxcd.io',
@@ -45,9 +52,9 @@ function clip(text: string | undefined): string | undefined {
 
 function validTime(value: unknown): string | undefined {
   const text = str(value);
-  return text && Number.isFinite(Date.parse(text))
-    ? new Date(text).toISOString()
-    : undefined;
+  if (!text) return undefined;
+  const ms = Date.parse(text);
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : undefined;
 }
 
 /** The link that opens an object of the environment. @public */
@@ -284,6 +291,8 @@ export function timelineRecordsOf(
     modified?: boolean;
   } = {},
 ): TimelineRecord[] {
+  // Most objects are of none of these kinds: nothing to look at.
+  if (!RECORDED_KINDS.has(object.kind as string)) return [];
   const records: TimelineRecord[] = [];
   const rollout =
     object.kind === 'ReplicaSet' || object.kind === 'ControllerRevision'

@@ -118,6 +118,40 @@ describe.each(databases.eachSupportedId())('TimelineStore on %s', id => {
     expect(await store.count()).toBe(3);
   });
 
+  it('stores a load’s thousands of facts as given, in their order, each once', async () => {
+    const { store } = await storeOn(id);
+    await store.setEntityEnvironments(ENTITY, [
+      { key: PROD, slug: 'production', name: 'production' },
+    ]);
+    const at = '2026-03-01T10:00:00.000Z';
+    const facts = Array.from({ length: 4500 }, (_, i) => ({
+      environmentKey: PROD,
+      environmentSlug: 'production',
+      record: {
+        ...record(`r${i % 4000}`, at, i % 2 ? 'event' : 'rollout'),
+        detail: `"quoted" ${'\\'} ü ${i}`,
+        severity: 'warning' as const,
+      },
+    }));
+    await store.insert(facts.slice(0, 10));
+    await store.insert(facts);
+    expect(await store.count()).toBe(4000);
+    // Equal times: the newest first is the last inserted.
+    const { entries } = await store.page({ entityRef: ENTITY, limit: 3 });
+    expect(entries).toEqual(
+      [3999, 3998, 3997].map(i => ({
+        id: expect.any(String),
+        kind: i % 2 ? 'event' : 'rollout',
+        at,
+        environment: 'production',
+        summary: `fact r${i}`,
+        detail: `"quoted" ${'\\'} ü ${i}`,
+        severity: 'warning',
+        links: [],
+      })),
+    );
+  });
+
   it('moves the stored health once per transition, whichever replica asks, never back to an older observation', async () => {
     const { knex, store } = await storeOn(id);
     const replica = await TimelineStore.create(mockServices.database({ knex }));
@@ -198,6 +232,28 @@ describe.each(databases.eachSupportedId())('TimelineStore on %s', id => {
       (await store.page({ entityRef, limit: 10 })).entries.map(e => e.summary);
     expect(await shown(ENTITY)).toEqual([`fact at ${PROD}`]);
     expect(await shown(other)).toEqual([`fact at ${STAGING}`]);
+  });
+
+  it('shows an environment under its new slug once it is renamed', async () => {
+    const { store } = await storeOn(id);
+    await store.setEntityEnvironments(ENTITY, [
+      { key: PROD, slug: 'production', name: 'production' },
+    ]);
+    await store.insert([
+      {
+        environmentKey: PROD,
+        environmentSlug: 'production',
+        record: record('r1', '2026-03-01T10:00:00Z'),
+      },
+    ]);
+    await store.setEntitiesEnvironments([
+      {
+        entityRef: ENTITY,
+        environments: [{ key: PROD, slug: 'prod', name: 'prod' }],
+      },
+    ]);
+    const { entries } = await store.page({ entityRef: ENTITY, limit: 10 });
+    expect(entries.map(e => e.environment)).toEqual(['prod']);
   });
 
   it('deletes what retention and the per-environment bound leave out', async () => {

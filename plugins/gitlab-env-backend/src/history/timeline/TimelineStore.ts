@@ -20,6 +20,85 @@ const INSERT_BATCH = 100;
 /** Keys per `IN (...)`: well under SQLite's 999 bound variables. */
 const WHERE_IN_BATCH = 500;
 const MAX_KEY = 255;
+const TIMELINE_COLUMNS = [
+  'environment_key',
+  'entry_key',
+  'kind',
+  'occurred_at',
+  'environment_slug',
+  'entry',
+  'recorded_at',
+];
+/** Rows per insert when they go as one JSON parameter. */
+const JSON_INSERT_BATCH = 2_000;
+/** Columns PostgreSQL is told the type of (a JSON field is text). */
+const INTEGER_COLUMNS = new Set([
+  'occurred_at',
+  'recorded_at',
+  'observed_at',
+  'updated_at',
+]);
+
+/** What an insert does with a row whose key is stored: keeps the stored one, or takes `merge`'s columns. */
+interface OnConflict {
+  columns: readonly string[];
+  merge?: readonly string[];
+}
+
+/**
+ * Inserts rows (arrays in `columns`' order), in their order. On SQLite and
+ * PostgreSQL they go as one JSON parameter of one short statement per
+ * JSON_INSERT_BATCH rows, split into rows by the database (json_each,
+ * json_array_elements): no statement of thousands of placeholders for
+ * knex to build and the driver to prepare. Other clients get knex's
+ * multi-row inserts.
+ */
+async function insertRows(
+  db: Knex,
+  table: string,
+  columns: readonly string[],
+  rows: ReadonlyArray<readonly unknown[]>,
+  onConflict: OnConflict,
+): Promise<void> {
+  const client = db.client.config.client;
+  if (client !== 'pg' && client !== 'better-sqlite3') {
+    for (let i = 0; i < rows.length; i += INSERT_BATCH) {
+      const insert = db(table)
+        .insert(
+          rows
+            .slice(i, i + INSERT_BATCH)
+            .map(row => Object.fromEntries(columns.map((c, k) => [c, row[k]]))),
+        )
+        .onConflict([...onConflict.columns]);
+      await (onConflict.merge
+        ? insert.merge([...onConflict.merge])
+        : insert.ignore());
+    }
+    return;
+  }
+  const fields =
+    client === 'pg'
+      ? columns.map((c, k) =>
+          INTEGER_COLUMNS.has(c) ? `(r->>${k})::bigint` : `r->>${k}`,
+        )
+      : columns.map((_, k) => `json_extract(value, '$[${k}]')`);
+  const source =
+    client === 'pg'
+      ? 'json_array_elements(?::json) with ordinality as e(r, n) order by n'
+      : 'json_each(?) where true order by key';
+  const conflict = `on conflict (${onConflict.columns.join(', ')}) ${
+    onConflict.merge
+      ? `do update set ${onConflict.merge
+          .map(c => `${c} = excluded.${c}`)
+          .join(', ')}`
+      : 'do nothing'
+  }`;
+  const sql = `insert into ${table} (${columns.join(
+    ', ',
+  )}) select ${fields.join(', ')} from ${source} ${conflict}`;
+  for (let i = 0; i < rows.length; i += JSON_INSERT_BATCH)
+    await db.raw(sql, [JSON.stringify(rows.slice(i, i + JSON_INSERT_BATCH))]);
+}
 
 /** A key longer than its column is stored as its digest: equal keys stay equal. */
 export function boundedKey(key: string): string {
@@ -118,24 +197,24 @@ export class TimelineStore {
   async insert(records: readonly StoredRecord[]): Promise<void> {
     const now = Date.now();
     try {
-      for (let i = 0; i < records.length; i += INSERT_BATCH) {
-        const rows = records.slice(i, i + INSERT_BATCH).map(r => {
+      await insertRows(
+        this.db,
+        TIMELINE,
+        TIMELINE_COLUMNS,
+        records.map(r => {
           const { key, kind, at, ...entry } = r.record;
-          return {
-            environment_key: boundedKey(r.environmentKey),
-            entry_key: boundedKey(key),
+          return [
+            boundedKey(r.environmentKey),
+            boundedKey(key),
             kind,
-            occurred_at: Date.parse(at),
-            environment_slug: r.environmentSlug,
-            entry: JSON.stringify(entry),
-            recorded_at: now,
-          };
-        });
-        await this.db(TIMELINE)
-          .insert(rows)
-          .onConflict(['environment_key', 'entry_key'])
-          .ignore();
-      }
+            Date.parse(at),
+            r.environmentSlug,
+            JSON.stringify(entry),
+            now,
+          ];
+        }),
+        { columns: ['environment_key', 'entry_key'] },
+      );
     } catch (error) {
       unavailable(error);
     }
@@ -210,24 +289,18 @@ export class TimelineStore {
       try {
         const stored = await this.storedHealth(keys);
         const first = changes.flatMap((c, i) =>
-          stored.has(keys[i])
-            ? []
-            : [
-                {
-                  environment_key: keys[i],
-                  health: c.health,
-                  observed_at: c.at,
-                },
-              ],
+          stored.has(keys[i]) ? [] : [[keys[i], c.health, c.at]],
         );
-        for (let i = 0; i < first.length; i += INSERT_BATCH)
-          await this.db(HEALTH)
-            .insert(first.slice(i, i + INSERT_BATCH))
-            .onConflict('environment_key')
-            .ignore();
+        await insertRows(
+          this.db,
+          HEALTH,
+          ['environment_key', 'health', 'observed_at'],
+          first,
+          { columns: ['environment_key'] },
+        );
         const inserted =
           first.length > 0
-            ? await this.storedHealth(first.map(r => r.environment_key))
+            ? await this.storedHealth(first.map(([key]) => key as string))
             : new Map();
         changes.forEach(({ health, at }, i) => {
           const row = stored.get(keys[i]);
@@ -302,7 +375,6 @@ export class TimelineStore {
         environment_key: boundedKey(e.key),
         environment_slug: e.slug,
         environment_name: e.name,
-        updated_at: now,
       })),
     );
     const pair = (r: { entity_ref: string; environment_key: string }) =>
@@ -329,11 +401,28 @@ export class TimelineStore {
                 .whereIn('environment_key', keys.slice(k, k + WHERE_IN_BATCH))
                 .delete();
         }
-        for (let i = 0; i < rows.length; i += INSERT_BATCH)
-          await tx(MAPPING)
-            .insert(rows.slice(i, i + INSERT_BATCH))
-            .onConflict(['entity_ref', 'environment_key'])
-            .merge(['environment_slug', 'environment_name', 'updated_at']);
+        await insertRows(
+          tx,
+          MAPPING,
+          [
+            'entity_ref',
+            'environment_key',
+            'environment_slug',
+            'environment_name',
+            'updated_at',
+          ],
+          rows.map(r => [
+            r.entity_ref,
+            r.environment_key,
+            r.environment_slug,
+            r.environment_name,
+            now,
+          ]),
+          {
+            columns: ['entity_ref', 'environment_key'],
+            merge: ['environment_slug', 'environment_name', 'updated_at'],
+          },
+        );
       });
     } catch (error) {
       unavailable(error);

@@ -127,7 +127,8 @@ describe.each(databases.eachSupportedId())('the timeline on %s', id => {
     await request(backend.server)
       .get(`${ENTITY}/environments/${slug}/resources`)
       .expect(200);
-    await new Promise(resolve => setTimeout(resolve, 200));
+    // What a read observed is written once the reads have been quiet a moment.
+    await new Promise(resolve => setTimeout(resolve, 500));
     expect(await timeline(backend.server, '&kinds=health')).toHaveLength(2);
     await backend.stop();
   });
