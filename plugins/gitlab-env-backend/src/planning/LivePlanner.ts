@@ -59,10 +59,25 @@ const PRIORITY = [
   '/ConfigMap',
 ];
 
-function priorityOf(kind: ListableKind): number {
-  const at = PRIORITY.indexOf(`${kind.group}/${kind.kind}`);
-  return at === -1 ? PRIORITY.length : at;
+/**
+ * A kind's place in `order` (after all of them when absent), remembered
+ * per kind: discovery's kinds are shared by every environment of the
+ * agent, and each orders them when read.
+ */
+function rankIn(order: readonly string[]): (kind: ListableKind) => number {
+  const ranks = new WeakMap<ListableKind, number>();
+  return kind => {
+    let rank = ranks.get(kind);
+    if (rank === undefined) {
+      const at = order.indexOf(`${kind.group}/${kind.kind}`);
+      rank = at === -1 ? order.length : at;
+      ranks.set(kind, rank);
+    }
+    return rank;
+  };
 }
+
+const priorityOf = rankIn(PRIORITY);
 
 /**
  * The order a read sends its lists in: kinds that usually hold the most
@@ -85,20 +100,15 @@ const LARGEST_FIRST = [
   'apps/Deployment',
 ];
 
-function sizeRankOf(kind: ListableKind): number {
-  const at = LARGEST_FIRST.indexOf(`${kind.group}/${kind.kind}`);
-  return at === -1 ? LARGEST_FIRST.length : at;
-}
+const sizeRankOf = rankIn(LARGEST_FIRST);
 
-/** Kinds in the order given by `rank`, stable. */
+/** The kinds' indices in the order given by `rank`, stable. */
 function orderedBy(
   kinds: readonly ListableKind[],
   rank: (kind: ListableKind) => number,
 ): number[] {
-  return kinds
-    .map((kind, index) => ({ index, rank: rank(kind) }))
-    .sort((a, b) => a.rank - b.rank)
-    .map(k => k.index);
+  const ranks = kinds.map(rank);
+  return ranks.map((_, index) => index).sort((a, b) => ranks[a] - ranks[b]);
 }
 
 /** The namespaces an environment's read lists: its own, and its Flux object's. */
@@ -268,7 +278,10 @@ class PlannerLease implements InformerLease {
   }
 
   onMove(mover: LeaseMover) {
-    if (this.released) return;
+    // Only a namespace's informer is ever left for another (for the one
+    // across the cluster: LivePlanner.moveToClusterWide).
+    if (this.released || this.held.informer.options.namespace === undefined)
+      return;
     this.mover = mover;
     this.held.movers.add(this);
   }
