@@ -212,6 +212,51 @@ function fluxEventsSubscription(
   };
 }
 
+/** How an environment's kinds are kept now, as its viewers' status message says. */
+export interface EnvironmentStatus {
+  upstream: 'live' | 'reconnecting';
+  kinds: LiveKindState[];
+  narrowed?: NarrowedScope;
+}
+
+/** A status as told, to compare with the next (kind states are replaced, never changed). */
+interface ToldStatus {
+  upstream: EnvironmentStatus['upstream'];
+  kinds: LiveKindState[];
+  narrowedJson: string | undefined;
+}
+
+function toldStatusOf({
+  upstream,
+  kinds,
+  narrowed,
+}: EnvironmentStatus): ToldStatus {
+  return { upstream, kinds, narrowedJson: JSON.stringify(narrowed) };
+}
+
+/**
+ * Whether two statuses say the same, field by field: what comparing
+ * their JSON said, without writing every kind's reason out per batch.
+ */
+function sameStatus(told: ToldStatus | undefined, now: ToldStatus): boolean {
+  if (
+    !told ||
+    told.upstream !== now.upstream ||
+    told.narrowedJson !== now.narrowedJson ||
+    told.kinds.length !== now.kinds.length
+  )
+    return false;
+  return told.kinds.every((kind, index) => {
+    const other = now.kinds[index];
+    return (
+      kind === other ||
+      (kind.resource === other.resource &&
+        kind.mode === other.mode &&
+        kind.reason === other.reason)
+    );
+  });
+}
+
 function idOf(o: KubernetesObject): string {
   return `${o.apiVersion}|${o.kind}|${o.metadata?.namespace ?? ''}|${
     o.metadata?.name
@@ -280,7 +325,8 @@ export class LiveEnvironment {
   /** The read asked for while one was under way, to start once it is done. */
   private extrasNext: Promise<void> | undefined;
   private errorsJson = '[]';
-  private statusJson = '';
+  /** The status viewers were last told (see sameStatus). */
+  private toldStatus: ToldStatus | undefined;
   private readonly controller = new AbortController();
   /** Recent events, for viewers that resume. */
   private readonly kept: LiveEnvironmentEvent[] = [];
@@ -395,7 +441,7 @@ export class LiveEnvironment {
       this.errors(),
     );
     this.errorsJson = JSON.stringify(this.errors());
-    this.statusJson = JSON.stringify(this.status());
+    this.toldStatus = toldStatusOf(this.status());
     if (this.live) this.scheduleExtras();
   }
 
@@ -553,9 +599,9 @@ export class LiveEnvironment {
     // How the kinds are kept is said before the data it explains.
     if (this.stateChanged) {
       this.stateChanged = false;
-      const statusJson = JSON.stringify(this.status());
-      if (statusJson !== this.statusJson) {
-        this.statusJson = statusJson;
+      const status = toldStatusOf(this.status());
+      if (!sameStatus(this.toldStatus, status)) {
+        this.toldStatus = status;
         this.emit({ type: 'status', seq: this.deps.nextSeq() });
       }
     }
@@ -723,11 +769,7 @@ export class LiveEnvironment {
     };
   }
 
-  status(): {
-    upstream: 'live' | 'reconnecting';
-    kinds: LiveKindState[];
-    narrowed?: NarrowedScope;
-  } {
+  status(): EnvironmentStatus {
     const reconnecting = this.leases.some(
       l =>
         l.informer.state === 'reconnecting' &&
