@@ -356,6 +356,8 @@ export class LivePlanner {
    * (an entity page's cards) start informers that span all of them.
    */
   private readonly announced = new Map<string, Map<string, number>>();
+  /** No announcement ends before then (ms). */
+  private announcedUntil = Infinity;
   /** Lists started before discovery, by the key of the informer that will take them. */
   private readonly early = new Map<string, EarlyList>();
   /**
@@ -370,8 +372,7 @@ export class LivePlanner {
   /** What every lease tells the planner, shared by all of them. */
   private readonly leaseOwner: LeaseOwner = {
     leaseLive: (held, live) => this.leaseLive(held, live),
-    releaseInformer: (held, namespace) =>
-      this.releaseInformer(held, namespace),
+    releaseInformer: (held, namespace) => this.releaseInformer(held, namespace),
   };
 
   constructor(
@@ -559,14 +560,21 @@ export class LivePlanner {
     forMs: number,
   ): void {
     const now = Date.now();
-    // Announcements past their time are forgotten.
-    for (const [key, namespaces] of this.announced) {
-      namespaces.forEach((until, n) => {
-        if (until <= now) namespaces.delete(n);
-      });
-      if (namespaces.size === 0) this.announced.delete(key);
+    // Announcements past their time are forgotten (looked for only once
+    // one may be: an overview announces each entity's environments).
+    if (this.announcedUntil <= now) {
+      this.announcedUntil = Infinity;
+      for (const [key, namespaces] of this.announced) {
+        namespaces.forEach((until, n) => {
+          if (until <= now) namespaces.delete(n);
+          else this.announcedUntil = Math.min(this.announcedUntil, until);
+        });
+        if (namespaces.size === 0) this.announced.delete(key);
+      }
     }
     const until = now + forMs;
+    if (reads.length > 0)
+      this.announcedUntil = Math.min(this.announcedUntil, until);
     for (const read of reads) {
       const key = this.groupKey(read);
       const namespaces = this.announced.get(key) ?? new Map<string, number>();
