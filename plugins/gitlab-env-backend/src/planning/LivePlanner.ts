@@ -778,16 +778,21 @@ export class LivePlanner {
       held.namespaces.set(namespace, (count ?? 0) + 1);
       // A namespace new to an informer across the cluster: list it in
       // (alone, unless a watch keeps the informer current); another
-      // environment of the namespace waits for that list too. Once the
-      // informer's first list is in, that is decided now.
+      // environment of the namespace waits for that list too. A synced
+      // informer that holds the namespace is waited on at once; a list is
+      // decided after the first list, and after this lease's setLive
+      // (a watching informer lists the namespace with the rest).
       const { informer } = held;
       const known = count !== undefined;
       if (!created)
-        ready = informer.isSynced
-          ? this.namespaceReady(informer, namespace, known)
-          : informer.synced.then(() =>
-              this.namespaceReady(informer, namespace, known),
-            );
+        ready =
+          informer.isSynced && this.holdsNamespace(informer, namespace, known)
+            ? informer.namespaceListed(namespace)
+            : informer.synced.then(() =>
+                this.holdsNamespace(informer, namespace, known)
+                  ? informer.namespaceListed(namespace)
+                  : informer.listNamespace(namespace),
+              );
     }
     // The same kind read namespace by namespace moves to the new informer.
     if (created && scope === undefined)
@@ -796,20 +801,20 @@ export class LivePlanner {
   }
 
   /**
-   * What an environment joining a synced informer across the cluster
-   * waits for: the list of its namespace under way, or a new one.
+   * Whether an informer across the cluster holds (or is listing) a
+   * namespace an environment joins with, so it waits for no new list:
+   * not when the namespace's list failed (this one lists it again),
+   * unless a list that kept every namespace (gather) covers it.
    */
-  private namespaceReady(
+  private holdsNamespace(
     informer: SharedInformer,
     namespace: string,
     known: boolean,
-  ): Promise<void> {
-    // Its list failed: this one lists it again. One that kept every
-    // namespace (gather) covers it.
-    return (known && !informer.namespaceFailure(namespace)) ||
+  ): boolean {
+    return (
+      (known && !informer.namespaceFailure(namespace)) ||
       informer.covers(namespace)
-      ? informer.namespaceListed(namespace)
-      : informer.listNamespace(namespace);
+    );
   }
 
   /**
