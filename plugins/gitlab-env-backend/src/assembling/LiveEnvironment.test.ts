@@ -56,10 +56,7 @@ function lease(from: SharedInformer, onMove?: (move: () => void) => void) {
   const held: InformerLease = {
     informer: from,
     ready: from.synced,
-    onMove: move => {
-      onMove?.(move);
-      return () => undefined;
-    },
+    onMove: mover => onMove?.(() => mover.moved()),
     state: { resource: 'Pod', mode: 'poll' },
     setLive: () => undefined,
     release: () => void from.stop(),

@@ -31,6 +31,8 @@ import { environmentErrors, markPartial } from './environmentErrors';
 import { markExpectedRefusals } from './expectedRefusals';
 import { replaceObjects } from '../reading/objectDiff';
 import {
+  InformerEvent,
+  InformerListener,
   isAgentWideFailure,
   isTransportFailure,
   SharedInformer,
@@ -57,13 +59,18 @@ export interface InformerLease {
   informer: SharedInformer;
   /** Resolves once the informer listed this environment's namespace. */
   ready: Promise<void>;
-  /** Registers how to move this lease to another informer of the kind; returns how to unregister. */
-  onMove?(move: () => void): () => void;
+  /** Registers what moves this lease to another informer of the kind, until it is released. */
+  onMove?(mover: LeaseMover): void;
   /** The kind's mode and why, as the page shows it. */
   state: LiveKindState;
   /** Someone follows the environment (the kind is kept current), or nobody does (held as read). */
   setLive(live: boolean): void;
   release(): void;
+}
+
+/** What moves a lease to another informer of its kind (InformerLease.onMove). */
+export interface LeaseMover {
+  moved(): void;
 }
 
 /** The Flux object and what it names beyond the namespace, as read (and shared between replicas). */
@@ -145,7 +152,40 @@ interface Subscription {
   namespace: string;
   /** Another namespace than the environment's: said in the kind's state. */
   foreign?: boolean;
-  keep(object: KubernetesObject): boolean;
+  /** Which of the namespace's objects belong to the environment; all when left out. */
+  keep?(object: KubernetesObject): boolean;
+}
+
+/** What an attachment tells its environment (see LiveEnvironment.attach). */
+interface AttachmentOwner {
+  events(attachment: Attachment, events: InformerEvent[]): void;
+  state(attachment: Attachment): void;
+  moved(attachment: Attachment): void;
+}
+
+/**
+ * A lease as the environment follows it: the informer's listener for the
+ * subscription's namespace, and what moves it to another informer. A
+ * class, not closures: an overview holds one per environment and kind.
+ */
+class Attachment implements InformerListener, LeaseMover {
+  constructor(
+    private readonly owner: AttachmentOwner,
+    readonly index: number,
+    readonly lease: InformerLease,
+  ) {}
+
+  events(events: InformerEvent[]) {
+    this.owner.events(this, events);
+  }
+
+  state() {
+    this.owner.state(this);
+  }
+
+  moved() {
+    this.owner.moved(this);
+  }
 }
 
 /**
@@ -172,6 +212,51 @@ function fluxEventsSubscription(
   };
 }
 
+/** How an environment's kinds are kept now, as its viewers' status message says. */
+export interface EnvironmentStatus {
+  upstream: 'live' | 'reconnecting';
+  kinds: LiveKindState[];
+  narrowed?: NarrowedScope;
+}
+
+/** A status as told, to compare with the next (kind states are replaced, never changed). */
+interface ToldStatus {
+  upstream: EnvironmentStatus['upstream'];
+  kinds: LiveKindState[];
+  narrowedJson: string | undefined;
+}
+
+function toldStatusOf({
+  upstream,
+  kinds,
+  narrowed,
+}: EnvironmentStatus): ToldStatus {
+  return { upstream, kinds, narrowedJson: JSON.stringify(narrowed) };
+}
+
+/**
+ * Whether two statuses say the same, field by field: what comparing
+ * their JSON said, without writing every kind's reason out per batch.
+ */
+function sameStatus(told: ToldStatus | undefined, now: ToldStatus): boolean {
+  if (
+    !told ||
+    told.upstream !== now.upstream ||
+    told.narrowedJson !== now.narrowedJson ||
+    told.kinds.length !== now.kinds.length
+  )
+    return false;
+  return told.kinds.every((kind, index) => {
+    const other = now.kinds[index];
+    return (
+      kind === other ||
+      (kind.resource === other.resource &&
+        kind.mode === other.mode &&
+        kind.reason === other.reason)
+    );
+  });
+}
+
 function idOf(o: KubernetesObject): string {
   return `${o.apiVersion}|${o.kind}|${o.metadata?.namespace ?? ''}|${
     o.metadata?.name
@@ -195,6 +280,33 @@ const newest = (a: string, b: string | undefined) =>
 export class LiveEnvironment {
   private readonly graph: LiveResourceGraph;
   private readonly leases: InformerLease[] = [];
+  /** How each lease is followed, by the same index. */
+  private readonly attachments: Attachment[] = [];
+  /** What every attachment tells the environment, shared by all of them. */
+  private readonly attachmentOwner: AttachmentOwner = {
+    events: ({ index, lease }, events) => {
+      const { keep } = this.subscriptions[index];
+      this.queue(
+        keep ? events.filter(e => keep(e.object)) : events,
+        lease.informer.dataAt,
+      );
+    },
+    state: ({ index, lease }) => {
+      const { informer } = lease;
+      if (
+        informer.options.namespace === undefined &&
+        informer.error?.code === 'KIND_FORBIDDEN'
+      ) {
+        // RBAC that refuses the whole cluster may still allow the
+        // namespace.
+        this.deps.onClusterWideRefused(this.deps.target, informer.options.kind);
+        this.move(index, lease);
+        return;
+      }
+      this.onStateChange();
+    },
+    moved: ({ index, lease }) => this.move(index, lease),
+  };
   /** What each lease follows, by the same index. */
   private readonly subscriptions: Subscription[];
   private readonly listeners = new Set<(e: LiveEnvironmentEvent) => void>();
@@ -213,7 +325,8 @@ export class LiveEnvironment {
   /** The read asked for while one was under way, to start once it is done. */
   private extrasNext: Promise<void> | undefined;
   private errorsJson = '[]';
-  private statusJson = '';
+  /** The status viewers were last told (see sameStatus). */
+  private toldStatus: ToldStatus | undefined;
   private readonly controller = new AbortController();
   /** Recent events, for viewers that resume. */
   private readonly kept: LiveEnvironmentEvent[] = [];
@@ -263,7 +376,6 @@ export class LiveEnvironment {
     this.subscriptions = deps.target.kinds.map((_, kindIndex) => ({
       kindIndex,
       namespace,
-      keep: () => true,
     }));
     const fluxEvents = fluxEventsSubscription(deps.target, this.fluxSubject);
     if (fluxEvents) this.subscriptions.push(fluxEvents);
@@ -329,7 +441,7 @@ export class LiveEnvironment {
       this.errors(),
     );
     this.errorsJson = JSON.stringify(this.errors());
-    this.statusJson = JSON.stringify(this.status());
+    this.toldStatus = toldStatusOf(this.status());
     if (this.live) this.scheduleExtras();
   }
 
@@ -360,59 +472,45 @@ export class LiveEnvironment {
   }
 
   private attach(index: number) {
-    const { kindIndex, namespace, foreign, keep } = this.subscriptions[index];
+    const { kindIndex, namespace, foreign } = this.subscriptions[index];
     const lease = this.deps.acquire(
       this.deps.target,
       kindIndex,
       foreign ? namespace : undefined,
     );
+    const attachment = new Attachment(this.attachmentOwner, index, lease);
     this.leases[index] = lease;
-    const unsubscribe = lease.informer.subscribe(
-      {
-        events: list =>
-          this.queue(
-            list.filter(e => keep(e.object)),
-            lease.informer.dataAt,
-          ),
-        state: () => {
-          const { informer } = lease;
-          if (
-            informer.options.namespace === undefined &&
-            informer.error?.code === 'KIND_FORBIDDEN'
-          ) {
-            // RBAC that refuses the whole cluster may still allow the
-            // namespace.
-            this.deps.onClusterWideRefused(
-              this.deps.target,
-              informer.options.kind,
-            );
-            this.move(index, lease);
-            return;
-          }
-          this.onStateChange();
-        },
-      },
-      namespace,
-    );
-    const unregister = lease.onMove?.(() => this.move(index, lease));
-    const release = lease.release;
-    lease.release = () => {
-      unsubscribe();
-      unregister?.();
-      release();
-    };
+    this.attachments[index] = attachment;
+    lease.informer.subscribe(attachment, namespace);
+    lease.onMove?.(attachment);
     lease.setLive(this.live);
     if (this.started) this.queueHeld(index, lease.informer.dataAt);
   }
 
+  /** Stops following a lease and gives it back. */
+  private detach(index: number) {
+    const { lease } = this.attachments[index];
+    lease.informer.unsubscribe(
+      this.attachments[index],
+      this.subscriptions[index].namespace,
+    );
+    lease.release();
+  }
+
+  /** What the subscription keeps of a lease's objects in its namespace. */
+  private heldOf(index: number, informer: SharedInformer): KubernetesObject[] {
+    const { namespace, keep } = this.subscriptions[index];
+    const objects = informer.objectsIn(namespace);
+    return keep ? objects.filter(keep) : objects;
+  }
+
   /** What a lease's informer holds of the subscription's objects, as additions. */
   private queueHeld(index: number, dataAt: string | undefined) {
-    const { namespace, keep } = this.subscriptions[index];
     this.queue(
-      this.leases[index].informer
-        .objectsIn(namespace)
-        .filter(keep)
-        .map(object => ({ type: 'ADDED' as const, object })),
+      this.heldOf(index, this.leases[index].informer).map(object => ({
+        type: 'ADDED' as const,
+        object,
+      })),
       dataAt,
     );
   }
@@ -424,9 +522,9 @@ export class LiveEnvironment {
    */
   private move(index: number, from: InformerLease) {
     if (this.leases[index] !== from || this.stopped) return;
-    const { namespace, keep } = this.subscriptions[index];
-    const before = from.informer.objectsIn(namespace).filter(keep);
-    from.release();
+    const { namespace } = this.subscriptions[index];
+    const before = this.heldOf(index, from.informer);
+    this.detach(index);
     this.attach(index);
     const to = this.leases[index];
     void to.ready.then(() => {
@@ -501,9 +599,9 @@ export class LiveEnvironment {
     // How the kinds are kept is said before the data it explains.
     if (this.stateChanged) {
       this.stateChanged = false;
-      const statusJson = JSON.stringify(this.status());
-      if (statusJson !== this.statusJson) {
-        this.statusJson = statusJson;
+      const status = toldStatusOf(this.status());
+      if (!sameStatus(this.toldStatus, status)) {
+        this.toldStatus = status;
         this.emit({ type: 'status', seq: this.deps.nextSeq() });
       }
     }
@@ -671,11 +769,7 @@ export class LiveEnvironment {
     };
   }
 
-  status(): {
-    upstream: 'live' | 'reconnecting';
-    kinds: LiveKindState[];
-    narrowed?: NarrowedScope;
-  } {
+  status(): EnvironmentStatus {
     const reconnecting = this.leases.some(
       l =>
         l.informer.state === 'reconnecting' &&
@@ -1019,7 +1113,7 @@ export class LiveEnvironment {
     this.controller.abort();
     if (this.timer) clearTimeout(this.timer);
     if (this.extrasTimer) clearTimeout(this.extrasTimer);
-    this.leases.forEach(l => l.release());
+    this.attachments.forEach((_, index) => this.detach(index));
     this.listeners.clear();
   }
 }

@@ -14,6 +14,7 @@ import { collectionPath } from '../validation';
 import { listKind, ObjectRef } from '../reading/objectSource';
 import {
   InformerLease,
+  LeaseMover,
   LiveEnvironment,
   StoredExtras,
 } from '../assembling/LiveEnvironment';
@@ -58,10 +59,25 @@ const PRIORITY = [
   '/ConfigMap',
 ];
 
-function priorityOf(kind: ListableKind): number {
-  const at = PRIORITY.indexOf(`${kind.group}/${kind.kind}`);
-  return at === -1 ? PRIORITY.length : at;
+/**
+ * A kind's place in `order` (after all of them when absent), remembered
+ * per kind: discovery's kinds are shared by every environment of the
+ * agent, and each orders them when read.
+ */
+function rankIn(order: readonly string[]): (kind: ListableKind) => number {
+  const ranks = new WeakMap<ListableKind, number>();
+  return kind => {
+    let rank = ranks.get(kind);
+    if (rank === undefined) {
+      const at = order.indexOf(`${kind.group}/${kind.kind}`);
+      rank = at === -1 ? order.length : at;
+      ranks.set(kind, rank);
+    }
+    return rank;
+  };
 }
+
+const priorityOf = rankIn(PRIORITY);
 
 /**
  * The order a read sends its lists in: kinds that usually hold the most
@@ -84,20 +100,15 @@ const LARGEST_FIRST = [
   'apps/Deployment',
 ];
 
-function sizeRankOf(kind: ListableKind): number {
-  const at = LARGEST_FIRST.indexOf(`${kind.group}/${kind.kind}`);
-  return at === -1 ? LARGEST_FIRST.length : at;
-}
+const sizeRankOf = rankIn(LARGEST_FIRST);
 
-/** Kinds in the order given by `rank`, stable. */
+/** The kinds' indices in the order given by `rank`, stable. */
 function orderedBy(
   kinds: readonly ListableKind[],
   rank: (kind: ListableKind) => number,
 ): number[] {
-  return kinds
-    .map((kind, index) => ({ index, rank: rank(kind) }))
-    .sort((a, b) => a.rank - b.rank)
-    .map(k => k.index);
+  const ranks = kinds.map(rank);
+  return ranks.map((_, index) => index).sort((a, b) => ranks[a] - ranks[b]);
 }
 
 /** The namespaces an environment's read lists: its own, and its Flux object's. */
@@ -202,12 +213,14 @@ function sourceOf(
 }
 
 interface HeldInformer {
+  /** Its key in the planner's informers. */
+  key: string;
   informer: SharedInformer;
   /** Leases of environments someone follows live: the kind is watched or polled while there is one. */
   liveRefs: number;
   target: LiveTarget;
-  /** Its lessees' ways to move to another informer of the kind. */
-  movers: Set<() => void>;
+  /** Its leases that can move to another informer of the kind. */
+  movers: Set<PlannerLease>;
   agentKey: string;
   refs: number;
   /** For a watch across the cluster: its lessees' namespaces, counted. */
@@ -230,6 +243,68 @@ interface HeldInformer {
 function holdsNoWatch(informer: SharedInformer): boolean {
   const code = informer.error?.code;
   return code === 'KIND_FORBIDDEN' || code === 'KIND_FAILED';
+}
+
+/** What a lease tells the planner (LivePlanner.leaseLive, releaseInformer). */
+interface LeaseOwner {
+  leaseLive(held: HeldInformer, live: boolean): void;
+  releaseInformer(held: HeldInformer, namespace: string): void;
+}
+
+/**
+ * One environment's lease of an informer for a namespace (see
+ * LivePlanner.acquire). A class, not closures: an overview holds one per
+ * environment and kind.
+ */
+class PlannerLease implements InformerLease {
+  private live = false;
+  private released = false;
+  private mover: LeaseMover | undefined;
+
+  constructor(
+    private readonly owner: LeaseOwner,
+    private readonly held: HeldInformer,
+    private readonly namespace: string,
+    readonly ready: Promise<void>,
+  ) {}
+
+  get informer(): SharedInformer {
+    return this.held.informer;
+  }
+
+  /** Read when asked: a polled kind may be promoted to a watch. */
+  get state(): LiveKindState {
+    return this.held.state;
+  }
+
+  onMove(mover: LeaseMover) {
+    // Only a namespace's informer is ever left for another (for the one
+    // across the cluster: LivePlanner.moveToClusterWide).
+    if (this.released || this.held.informer.options.namespace === undefined)
+      return;
+    this.mover = mover;
+    this.held.movers.add(this);
+  }
+
+  /** Moves to another informer of the kind (the one across the cluster). */
+  move() {
+    this.mover?.moved();
+  }
+
+  setLive(on: boolean) {
+    if (on === this.live || this.released) return;
+    this.live = on;
+    this.owner.leaseLive(this.held, on);
+  }
+
+  release() {
+    if (this.released) return;
+    this.held.movers.delete(this);
+    this.mover = undefined;
+    this.setLive(false);
+    this.released = true;
+    this.owner.releaseInformer(this.held, this.namespace);
+  }
 }
 
 interface HeldEnvironment {
@@ -281,6 +356,8 @@ export class LivePlanner {
    * (an entity page's cards) start informers that span all of them.
    */
   private readonly announced = new Map<string, Map<string, number>>();
+  /** No announcement ends before then (ms). */
+  private announcedUntil = Infinity;
   /** Lists started before discovery, by the key of the informer that will take them. */
   private readonly early = new Map<string, EarlyList>();
   /**
@@ -292,6 +369,11 @@ export class LivePlanner {
   private readonly upstream = { lists: 0, watches: 0 };
   /** Per agent: when an empty watched kind will have settled for a kind waiting for its slot. */
   private readonly slotChecks = new Map<string, NodeJS.Timeout>();
+  /** What every lease tells the planner, shared by all of them. */
+  private readonly leaseOwner: LeaseOwner = {
+    leaseLive: (held, live) => this.leaseLive(held, live),
+    releaseInformer: (held, namespace) => this.releaseInformer(held, namespace),
+  };
 
   constructor(
     private readonly settings: LiveSettings,
@@ -478,14 +560,21 @@ export class LivePlanner {
     forMs: number,
   ): void {
     const now = Date.now();
-    // Announcements past their time are forgotten.
-    for (const [key, namespaces] of this.announced) {
-      namespaces.forEach((until, n) => {
-        if (until <= now) namespaces.delete(n);
-      });
-      if (namespaces.size === 0) this.announced.delete(key);
+    // Announcements past their time are forgotten (looked for only once
+    // one may be: an overview announces each entity's environments).
+    if (this.announcedUntil <= now) {
+      this.announcedUntil = Infinity;
+      for (const [key, namespaces] of this.announced) {
+        namespaces.forEach((until, n) => {
+          if (until <= now) namespaces.delete(n);
+          else this.announcedUntil = Math.min(this.announcedUntil, until);
+        });
+        if (namespaces.size === 0) this.announced.delete(key);
+      }
     }
     const until = now + forMs;
+    if (reads.length > 0)
+      this.announcedUntil = Math.min(this.announcedUntil, until);
     for (const read of reads) {
       const key = this.groupKey(read);
       const namespaces = this.announced.get(key) ?? new Map<string, number>();
@@ -671,65 +760,61 @@ export class LivePlanner {
     namespace: string = target.environment.namespace!,
   ): InformerLease {
     const kind = target.kinds[kindIndex];
-    const scope = this.scopeOf(target, kind, namespace);
-    const key = this.informerKey(target, kind, scope);
+    const clusterKey = this.informerKey(target, kind, undefined);
+    const scope = this.acrossCluster(target, kind, clusterKey)
+      ? undefined
+      : namespace;
+    const key =
+      scope === undefined ? clusterKey : this.informerKey(target, kind, scope);
     let held = this.informers.get(key);
     const created = !held;
     if (!held) held = this.createInformer(key, target, kind, scope);
-    const entry = held;
-    entry.refs += 1;
-    if (entry.timer) clearTimeout(entry.timer);
-    entry.timer = undefined;
-    let ready = entry.informer.synced;
-    if (entry.namespaces) {
-      const known = entry.namespaces.has(namespace);
-      entry.namespaces.set(
-        namespace,
-        (entry.namespaces.get(namespace) ?? 0) + 1,
-      );
+    held.refs += 1;
+    if (held.timer) clearTimeout(held.timer);
+    held.timer = undefined;
+    let ready = held.informer.synced;
+    if (held.namespaces) {
+      const count = held.namespaces.get(namespace);
+      held.namespaces.set(namespace, (count ?? 0) + 1);
       // A namespace new to an informer across the cluster: list it in
       // (alone, unless a watch keeps the informer current); another
-      // environment of the namespace waits for that list too.
-      const { informer } = entry;
+      // environment of the namespace waits for that list too. A synced
+      // informer that holds the namespace is waited on at once; a list is
+      // decided after the first list, and after this lease's setLive
+      // (a watching informer lists the namespace with the rest).
+      const { informer } = held;
+      const known = count !== undefined;
       if (!created)
-        ready = informer.synced.then(() =>
-          // Its list failed: this one lists it again. One that kept every
-          // namespace (gather) covers it.
-          (known && !informer.namespaceFailure(namespace)) ||
-          informer.covers(namespace)
+        ready =
+          informer.isSynced && this.holdsNamespace(informer, namespace, known)
             ? informer.namespaceListed(namespace)
-            : informer.listNamespace(namespace),
-        );
+            : informer.synced.then(() =>
+                this.holdsNamespace(informer, namespace, known)
+                  ? informer.namespaceListed(namespace)
+                  : informer.listNamespace(namespace),
+              );
     }
     // The same kind read namespace by namespace moves to the new informer.
     if (created && scope === undefined)
       this.moveToClusterWide(key, target, kind);
-    let released = false;
-    let live = false;
-    const setLive = (on: boolean) => {
-      if (on === live || released) return;
-      live = on;
-      this.leaseLive(entry, on);
-    };
-    return {
-      informer: entry.informer,
-      // Read when asked: a polled kind may be promoted to a watch.
-      get state() {
-        return entry.state;
-      },
-      ready,
-      onMove: move => {
-        entry.movers.add(move);
-        return () => entry.movers.delete(move);
-      },
-      setLive,
-      release: () => {
-        if (released) return;
-        setLive(false);
-        released = true;
-        this.releaseInformer(key, entry, namespace);
-      },
-    };
+    return new PlannerLease(this.leaseOwner, held, namespace, ready);
+  }
+
+  /**
+   * Whether an informer across the cluster holds (or is listing) a
+   * namespace an environment joins with, so it waits for no new list:
+   * not when the namespace's list failed (this one lists it again),
+   * unless a list that kept every namespace (gather) covers it.
+   */
+  private holdsNamespace(
+    informer: SharedInformer,
+    namespace: string,
+    known: boolean,
+  ): boolean {
+    return (
+      (known && !informer.namespaceFailure(namespace)) ||
+      informer.covers(namespace)
+    );
   }
 
   /**
@@ -742,13 +827,29 @@ export class LivePlanner {
     kind: ListableKind,
     namespace: string,
   ): string | undefined {
-    const acrossCluster =
+    return this.acrossCluster(
+      target,
+      kind,
+      this.informerKey(target, kind, undefined),
+    )
+      ? undefined
+      : namespace;
+  }
+
+  /** Whether the kind is listed across the cluster (scopeOf); `clusterKey` is that informer's key. */
+  private acrossCluster(
+    target: LiveTarget,
+    kind: ListableKind,
+    clusterKey: string,
+  ): boolean {
+    return (
       this.clusterWide.enabled &&
       target.access.via === 'kas' &&
-      !this.clusterForbidden.has(this.forbiddenKey(target, kind)) &&
-      (this.informers.has(this.informerKey(target, kind, undefined)) ||
-        this.namespacesOfAgent(target).size >= this.clusterWide.minNamespaces);
-    return acrossCluster ? undefined : namespace;
+      (this.clusterForbidden.size === 0 ||
+        !this.clusterForbidden.has(this.forbiddenKey(target, kind))) &&
+      (this.informers.has(clusterKey) ||
+        this.namespacesOfAgent(target).size >= this.clusterWide.minNamespaces)
+    );
   }
 
   /**
@@ -857,7 +958,7 @@ export class LivePlanner {
         !key.endsWith(suffix)
       )
         continue;
-      held.movers.forEach(move => move());
+      held.movers.forEach(lease => lease.move());
     }
   }
 
@@ -966,6 +1067,7 @@ export class LivePlanner {
       },
     });
     const held: HeldInformer = {
+      key,
       informer,
       liveRefs: 0,
       target,
@@ -1105,7 +1207,7 @@ export class LivePlanner {
     };
   }
 
-  private releaseInformer(key: string, held: HeldInformer, namespace: string) {
+  private releaseInformer(held: HeldInformer, namespace: string) {
     held.refs -= 1;
     if (held.namespaces) {
       const count = (held.namespaces.get(namespace) ?? 1) - 1;
@@ -1116,7 +1218,7 @@ export class LivePlanner {
     }
     if (held.refs > 0) return;
     // The environments already waited their grace period.
-    if (this.informers.get(key) === held) this.informers.delete(key);
+    if (this.informers.get(held.key) === held) this.informers.delete(held.key);
     void held.informer.stop();
     if (held.informer.mode === 'watch') this.assignSlots(held.agentKey);
   }

@@ -184,6 +184,9 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** Settled already: what waits for nothing shares it. */
+const DONE: Promise<void> = Promise.resolve();
+
 /**
  * Keeps one kind of one scope (a namespace, or the cluster filtered by
  * namespace) current for every subscriber: it lists in pages, then
@@ -205,10 +208,14 @@ export class SharedInformer {
     Map<string, KubernetesObject>
   >();
   private readonly listeners = new Set<InformerListener>();
-  /** Listeners of one namespace's objects (a cluster-wide informer's many environments). */
+  /**
+   * Listeners of one namespace's objects (a cluster-wide informer's many
+   * environments): one listener as itself, several in a Set, since most
+   * namespaces have one and a cluster-wide informer has thousands.
+   */
   private readonly namespaceListeners = new Map<
     string,
-    Set<InformerListener>
+    InformerListener | Set<InformerListener>
   >();
   /** Namespace lists in flight, so concurrent askers share one. */
   private readonly namespaceLists = new Map<string, Promise<void>>();
@@ -239,6 +246,8 @@ export class SharedInformer {
   /** Resolves once the first list answered or failed. */
   readonly synced: Promise<void>;
   private markSynced!: () => void;
+  /** Whether `synced` has resolved (the first list answered or failed). */
+  isSynced = false;
 
   state: InformerState = 'starting';
   /** Why the kind cannot be kept current now; cleared by the next list that succeeds. */
@@ -343,32 +352,46 @@ export class SharedInformer {
 
   /**
    * Subscribes to every change, or to the changes of one namespace's
-   * objects (state changes are heard either way).
+   * objects (state changes are heard either way), until `unsubscribe`
+   * with the same listener and namespace.
    */
-  subscribe(listener: InformerListener, namespace?: string): () => void {
+  subscribe(listener: InformerListener, namespace?: string): void {
     if (namespace === undefined) {
       this.listeners.add(listener);
-      return () => this.listeners.delete(listener);
+      return;
     }
-    let set = this.namespaceListeners.get(namespace);
-    if (!set) this.namespaceListeners.set(namespace, (set = new Set()));
-    set.add(listener);
-    return () => {
-      set!.delete(listener);
-      if (set!.size === 0 && this.namespaceListeners.get(namespace) === set)
-        this.namespaceListeners.delete(namespace);
-    };
+    const held = this.namespaceListeners.get(namespace);
+    if (held === undefined) this.namespaceListeners.set(namespace, listener);
+    else if (held instanceof Set) held.add(listener);
+    else if (held !== listener)
+      this.namespaceListeners.set(namespace, new Set([held, listener]));
+  }
+
+  unsubscribe(listener: InformerListener, namespace?: string): void {
+    if (namespace === undefined) {
+      this.listeners.delete(listener);
+      return;
+    }
+    const held = this.namespaceListeners.get(namespace);
+    if (held === listener) this.namespaceListeners.delete(namespace);
+    else if (held instanceof Set) {
+      held.delete(listener);
+      if (held.size === 0) this.namespaceListeners.delete(namespace);
+    }
   }
 
   get subscribers(): number {
     let count = this.listeners.size;
-    for (const set of this.namespaceListeners.values()) count += set.size;
+    for (const held of this.namespaceListeners.values())
+      count += held instanceof Set ? held.size : 1;
     return count;
   }
 
   private eachListener(call: (listener: InformerListener) => void) {
     this.listeners.forEach(call);
-    for (const set of this.namespaceListeners.values()) set.forEach(call);
+    for (const held of this.namespaceListeners.values())
+      if (held instanceof Set) held.forEach(call);
+      else call(held);
   }
 
   objects(): KubernetesObject[] {
@@ -507,7 +530,7 @@ export class SharedInformer {
 
   /** Resolves once a list of that namespace alone, if one is under way, is done. */
   namespaceListed(namespace: string): Promise<void> {
-    return this.namespaceLists.get(namespace) ?? Promise.resolve();
+    return this.namespaceLists.get(namespace) ?? DONE;
   }
 
   private async listOneNamespace(namespace: string, started: number) {
@@ -555,6 +578,7 @@ export class SharedInformer {
 
   /** Resolves everyone waiting for a list once one answered or failed. */
   private listDone() {
+    this.isSynced = true;
     this.markSynced();
     this.afterList.splice(0).forEach(resolve => resolve());
   }
@@ -582,8 +606,11 @@ export class SharedInformer {
       if (list) list.push(event);
       else byNamespace.set(namespace, [event]);
     }
-    for (const [namespace, list] of byNamespace)
-      this.namespaceListeners.get(namespace)?.forEach(l => l.events(list));
+    for (const [namespace, list] of byNamespace) {
+      const held = this.namespaceListeners.get(namespace);
+      if (held instanceof Set) held.forEach(l => l.events(list));
+      else held?.events(list);
+    }
   }
 
   private keeps(namespace: string | undefined): boolean {
@@ -745,6 +772,7 @@ export class SharedInformer {
     this.emit(events, listed.listedAt);
     this.dataAt = listed.listedAt;
     this.setState('live', undefined);
+    this.isSynced = true;
     this.markSynced();
   }
 
