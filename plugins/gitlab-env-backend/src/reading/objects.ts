@@ -52,19 +52,20 @@ function stripAllCopies(metadata: Record<string, any>): Record<string, any> {
  * The object's metadata without the bulky copies — except what is evidence
  * of drift, which the GitOps view shows: managedFields entries of managers
  * other than Flux and Kubernetes, and a last-applied annotation that
- * differs from the live object.
+ * differs from the live object. The metadata itself when it has neither
+ * copy (nothing to take out): it is replaced, never changed.
  */
 function stripCopiesKeepingDrift(
   record: Record<string, any>,
 ): Record<string, any> {
-  const { managedFields: _managed, ...rest } = record.metadata;
+  const metadata = record.metadata;
+  const lastApplied =
+    isRecord(metadata.annotations) && LAST_APPLIED in metadata.annotations;
+  if (!lastApplied && !('managedFields' in metadata)) return metadata;
+  const { managedFields: _managed, ...rest } = metadata;
   const foreign = foreignFieldManagers(record);
   if (foreign.length > 0) rest.managedFields = foreign;
-  if (
-    isRecord(rest.annotations) &&
-    LAST_APPLIED in rest.annotations &&
-    lastAppliedChanges(record).length === 0
-  ) {
+  if (lastApplied && lastAppliedChanges(record).length === 0) {
     const { [LAST_APPLIED]: _lastApplied, ...annotations } = rest.annotations;
     rest.annotations = annotations;
   }
@@ -72,10 +73,13 @@ function stripCopiesKeepingDrift(
 }
 
 function isStringMap(value: unknown): boolean {
-  return (
-    value === undefined ||
-    (isRecord(value) && Object.values(value).every(v => typeof v === 'string'))
-  );
+  if (value === undefined) return true;
+  if (!isRecord(value)) return false;
+  // Every enumerable key, own or inherited: never fewer than Object.values,
+  // and no array of values per object.
+  // eslint-disable-next-line guard-for-in
+  for (const key in value) if (typeof value[key] !== 'string') return false;
+  return true;
 }
 
 /**
@@ -175,21 +179,31 @@ export function normalizeObject(
 export function inspectObject(
   item: unknown,
   planned: PlannedKind,
+  options: {
+    /**
+     * The item is the caller's own (a parsed answer held by nothing else):
+     * it becomes the object, changed in place, instead of a shallow copy.
+     * A refused item may be left half changed.
+     */
+    owned?: boolean;
+  } = {},
 ): { object?: KubernetesObject; problem?: string } {
   const problem = objectProblem(item);
   if (problem) return { problem };
   const record = item as Record<string, any>;
   const claimedSecret = isCoreSecret(record.apiVersion, record.kind);
-  const object: KubernetesObject = {
-    ...record,
-    apiVersion: planned.apiVersion,
-    kind: planned.kind,
-    metadata: stripCopiesKeepingDrift(record),
-  };
+  const stripped = stripCopiesKeepingDrift(record);
+  const { owned } = options;
+  // A copy has the item's keys in their order, as assigning them does.
+  const object: KubernetesObject = owned ? record : { ...record };
+  object.apiVersion = planned.apiVersion;
+  object.kind = planned.kind;
+  object.metadata =
+    owned || stripped !== record.metadata ? stripped : { ...stripped };
   if (claimedSecret || isCoreSecret(planned.apiVersion, planned.kind))
     redactSecret(object);
-  // Walks (and redacts) copies, not the caller's item: spread is shallow,
-  // but the item is the parsed answer, held by nothing else.
+  // Redacts nested objects of the item in place: a copy is shallow, and
+  // the items read are parsed answers, held by nothing else.
   if (!redactSecretsDeep(object, MAX_JSON_DEPTH))
     return { problem: `it nests deeper than ${MAX_JSON_DEPTH} levels` };
   return { object };
