@@ -182,6 +182,23 @@ function embedded(levels: number): Record<string, unknown> {
   return value;
 }
 
+describe('redactSecretsDeep, walk after walk', () => {
+  it('redacts whatever the walk before it was: refused midway, wide, or alike', () => {
+    const wide = { items: Array.from({ length: 10_000 }, () => ({ a: {} })) };
+    const walks: [object, number, boolean][] = [
+      [embedded(MAX_JSON_DEPTH), MAX_JSON_DEPTH, false],
+      [wide, MAX_JSON_DEPTH, true],
+      [embedded(3), MAX_JSON_DEPTH, true],
+      [embedded(3), Infinity, true],
+    ];
+    expect(
+      walks.map(([value, depth]) => redactSecretsDeep(value, depth)),
+    ).toEqual(walks.map(([, , whole]) => whole));
+    for (const [value] of walks.slice(1))
+      expect(JSON.stringify(value)).not.toContain('c2VjcmV0');
+  });
+});
+
 describe('inspectObject of an owned item', () => {
   const deployment = () => ({
     metadata: {

@@ -25,7 +25,14 @@ export interface PlannedKind {
  * the kind is compared without case.
  */
 export function isCoreSecret(apiVersion: unknown, kind: unknown): boolean {
-  if (typeof kind !== 'string' || kind.toLowerCase() !== 'secret') return false;
+  // Lower case is never shorter (checked over every code point), so no
+  // other length can read "secret": most kinds are told apart without a copy.
+  if (
+    typeof kind !== 'string' ||
+    kind.length !== 6 ||
+    kind.toLowerCase() !== 'secret'
+  )
+    return false;
   const group =
     typeof apiVersion === 'string' ? groupOfApiVersion(apiVersion) : '';
   return group === '' || group.toLowerCase() === 'core';
@@ -103,6 +110,10 @@ export function objectProblem(item: unknown): string | undefined {
   return undefined;
 }
 
+/** redactSecretsDeep's stacks: walks are synchronous and never nest. */
+const walk = { values: [] as unknown[], depths: [] as number[] };
+const MAX_KEPT_STACK = 4096;
+
 /**
  * Fail-closed Secret redaction of any value that holds objects: every
  * object claiming to be a core Secret (any version, see isCoreSecret), wherever it sits (a `List` inside
@@ -115,37 +126,51 @@ export function redactSecretsDeep(
   value: unknown,
   maxDepth = Infinity,
 ): boolean {
-  // Two stacks and no array of values per object: it walks every object
-  // of every list, so what it allocates is what the collector pays for.
-  const values: unknown[] = [value];
-  const depths: number[] = [1];
-  while (values.length > 0) {
-    const current = values.pop() as Record<string, unknown> | unknown[];
-    const depth = depths.pop()!;
-    if (depth > maxDepth) return false;
-    if (typeof current !== 'object' || current === null) continue;
-    if (Array.isArray(current)) {
-      for (let i = 0; i < current.length; i++) {
-        const child = current[i];
+  // Two stacks kept from walk to walk, and no array of values per object:
+  // it walks every object of every list, so what it allocates is what the
+  // collector pays for.
+  const { values, depths } = walk;
+  let top = 0;
+  values[top] = value;
+  depths[top++] = 1;
+  try {
+    while (top > 0) {
+      const current = values[--top] as Record<string, unknown> | unknown[];
+      values[top] = undefined;
+      const depth = depths[top];
+      if (depth > maxDepth) return false;
+      if (typeof current !== 'object' || current === null) continue;
+      if (Array.isArray(current)) {
+        for (let i = 0; i < current.length; i++) {
+          const child = current[i];
+          if (typeof child === 'object' && child !== null) {
+            values[top] = child;
+            depths[top++] = depth + 1;
+          }
+        }
+        continue;
+      }
+      if (isCoreSecret(current.apiVersion, current.kind))
+        redactSecret(current);
+      // Every enumerable key, own or inherited: never fewer than Object.values.
+      // eslint-disable-next-line guard-for-in
+      for (const key in current) {
+        const child = current[key];
         if (typeof child === 'object' && child !== null) {
-          values.push(child);
-          depths.push(depth + 1);
+          values[top] = child;
+          depths[top++] = depth + 1;
         }
       }
-      continue;
     }
-    if (isCoreSecret(current.apiVersion, current.kind)) redactSecret(current);
-    // Every enumerable key, own or inherited: never fewer than Object.values.
-    // eslint-disable-next-line guard-for-in
-    for (const key in current) {
-      const child = current[key];
-      if (typeof child === 'object' && child !== null) {
-        values.push(child);
-        depths.push(depth + 1);
-      }
-    }
+    return true;
+  } finally {
+    // Holds nothing of this walk (a refused object is left mid-walk), and
+    // no room past what usual objects need (a wide one may need millions).
+    if (values.length > MAX_KEPT_STACK) {
+      values.length = 0;
+      depths.length = 0;
+    } else values.fill(undefined, 0, top);
   }
-  return true;
 }
 
 function redactSecret(secret: Record<string, any>) {
