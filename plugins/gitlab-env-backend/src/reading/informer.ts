@@ -902,7 +902,10 @@ export class SharedInformer {
         { resource: kind.label },
       );
     }
-    const { object: checked, problem } = inspectObject(object, this.planned);
+    // The event was parsed from its line and is held by nothing else.
+    const { object: checked, problem } = inspectObject(object, this.planned, {
+      owned: true,
+    });
     if (!checked) {
       this.warnings = [
         ...this.warnings.slice(-20),

@@ -16,11 +16,12 @@ export function replaceObjects(
   found: readonly KubernetesObject[],
   keyOf: (o: KubernetesObject) => string,
 ): InformerEvent[] {
-  const seen = new Set<string>();
+  // Nothing held (a first list): nothing to delete, no keys to remember.
+  const seen = held.size > 0 ? new Set<string>() : undefined;
   const events: InformerEvent[] = [];
   for (const object of found) {
     const key = keyOf(object);
-    seen.add(key);
+    seen?.add(key);
     const before = held.get(key);
     if (
       before?.metadata?.resourceVersion === object.metadata?.resourceVersion &&
@@ -30,6 +31,7 @@ export function replaceObjects(
     held.set(key, object);
     events.push({ type: before ? 'MODIFIED' : 'ADDED', object });
   }
+  if (!seen) return events;
   for (const [key, before] of held) {
     if (seen.has(key)) continue;
     held.delete(key);

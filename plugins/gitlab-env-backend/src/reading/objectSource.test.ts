@@ -1,7 +1,8 @@
 import { KubernetesObject } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { failure } from '../errors';
 import type { KasClient } from '../transport/kasClient';
-import { listKind } from './objectSource';
+import { getObject, listKind } from './objectSource';
+import { REDACTED_SECRET_VALUE } from './objects';
 import { ReadBounds } from './readBounds';
 import { POD_KIND as pods } from '../__testUtils__/kinds';
 
@@ -69,5 +70,47 @@ describe('listKind', () => {
     expect(warnings).toEqual([
       'The list of Pod has more than 4 pages of 500 (gitlabEnv.limits.maxPagesPerList); showing the first 2000 objects.',
     ]);
+  });
+});
+
+describe('reading a Secret embedded in an item', () => {
+  const secret = {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'inner' },
+    data: { token: 'c2VjcmV0LXRva2Vu' },
+  };
+  // A fresh answer per request, as one parsed from the wire.
+  const item = () => ({
+    metadata: { name: 'bundle', namespace: 'shop' },
+    spec: { a: [{ b: { c: [{ d: structuredClone(secret) }] } }] },
+  });
+  const kas = {
+    async get(path: string) {
+      return path.includes('?') ? { metadata: {}, items: [item()] } : item();
+    },
+  } as unknown as KasClient;
+
+  it('redacts it in every item of a list and in an object read alone', async () => {
+    const listed = await listKind(kas, pods, { bounds: bounds() });
+    const alone = await getObject(
+      kas,
+      {
+        group: '',
+        version: 'v1',
+        plural: 'pods',
+        kind: 'Pod',
+        namespace: 'shop',
+        name: 'bundle',
+        label: 'Pod',
+      },
+      bounds(),
+    );
+    for (const read of [listed[0], alone]) {
+      expect(JSON.stringify(read)).not.toContain('c2VjcmV0LXRva2Vu');
+      expect(read?.spec?.a[0].b.c[0].d.data).toEqual({
+        token: REDACTED_SECRET_VALUE,
+      });
+    }
   });
 });

@@ -140,6 +140,7 @@ export async function listKind(
         kind.label,
         bounds,
         itemNamespace || namespace,
+        true,
       );
       if (!object) continue;
       if (!bounds.take()) return objects;
@@ -194,15 +195,20 @@ export async function listKind(
   }
 }
 
-/** The item as an object, or a warning naming it and why it is left out. */
+/**
+ * The item as an object, or a warning naming it and why it is left out.
+ * `owned`: the item is a parsed answer held by nothing else, changed in
+ * place (see inspectObject).
+ */
 export function inspectOrWarn(
   item: unknown,
   planned: PlannedKind,
   label: string,
   bounds: ReadBounds,
   namespace: string | undefined,
+  owned = false,
 ): KubernetesObject | undefined {
-  const { object, problem } = inspectObject(item, planned);
+  const { object, problem } = inspectObject(item, planned, { owned });
   if (!object) {
     bounds.warn(
       {
@@ -245,7 +251,7 @@ export async function getObject(
   };
   const item = await kas.get(path, ref.label);
   if (item === undefined) return undefined;
-  return inspectOrWarn(item, planned, ref.label, bounds, ref.namespace);
+  return inspectOrWarn(item, planned, ref.label, bounds, ref.namespace, true);
 }
 
 /** Reads straight from KAS, one request per kind and namespace. */

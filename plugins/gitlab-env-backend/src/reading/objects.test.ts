@@ -1,4 +1,6 @@
+import { MAX_JSON_DEPTH } from '../validation/json';
 import {
+  inspectObject,
   isCoreSecret,
   normalizeObject,
   redactSecretsDeep,
@@ -161,5 +163,124 @@ describe('normalizeObject', () => {
     expect(
       normalizeObject({ spec: {} }, { apiVersion: 'v1', kind: 'Pod' }),
     ).toBeUndefined();
+  });
+});
+
+/** A Secret inside `levels` nested wrappers, as a custom resource may embed one. */
+function embedded(levels: number): Record<string, unknown> {
+  let value: Record<string, unknown> = {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: {
+      name: 'inner',
+      managedFields: [{ manager: 'kubectl', fieldsV1: { 'f:data': {} } }],
+    },
+    data: { token: 'c2VjcmV0LXRva2Vu' },
+  };
+  for (let i = 0; i < levels; i++)
+    value = i % 2 ? { wrapped: value } : { items: [value] };
+  return value;
+}
+
+describe('redactSecretsDeep, walk after walk', () => {
+  it('redacts whatever the walk before it was: refused midway, wide, or alike', () => {
+    const wide = { items: Array.from({ length: 10_000 }, () => ({ a: {} })) };
+    const walks: [object, number, boolean][] = [
+      [embedded(MAX_JSON_DEPTH), MAX_JSON_DEPTH, false],
+      [wide, MAX_JSON_DEPTH, true],
+      [embedded(3), MAX_JSON_DEPTH, true],
+      [embedded(3), Infinity, true],
+    ];
+    expect(
+      walks.map(([value, depth]) => redactSecretsDeep(value, depth)),
+    ).toEqual(walks.map(([, , whole]) => whole));
+    for (const [value] of walks.slice(1))
+      expect(JSON.stringify(value)).not.toContain('c2VjcmV0');
+  });
+});
+
+describe('inspectObject of an owned item', () => {
+  const deployment = () => ({
+    metadata: {
+      name: 'web',
+      namespace: 'shop',
+      managedFields: [{ manager: 'kube-controller-manager' }],
+      annotations: {
+        'kubectl.kubernetes.io/last-applied-configuration': '{}',
+        keep: 'me',
+      },
+    },
+    spec: { replicas: 2 },
+  });
+  const planned = { apiVersion: 'apps/v1', kind: 'Deployment' };
+
+  it('becomes the object, equal to what a copy of it becomes', () => {
+    const item = deployment();
+    const copied = normalizeObject(structuredClone(item), planned);
+    const { object } = inspectObject(item, planned, { owned: true });
+    expect(object).toBe(item);
+    expect(object).toEqual(copied);
+    expect(Object.keys(object!)).toEqual(Object.keys(copied!));
+    expect(object?.metadata).toEqual({
+      name: 'web',
+      namespace: 'shop',
+      annotations: { keep: 'me' },
+    });
+  });
+
+  it('leaves an item it does not own unchanged at its top and in its metadata', () => {
+    for (const item of [deployment(), { metadata: { name: 'plain' } }]) {
+      const before = structuredClone(item);
+      const { object } = inspectObject(item, planned);
+      expect(object).not.toBe(item);
+      expect(object?.metadata).not.toBe(item.metadata);
+      expect(item).toEqual(before);
+    }
+  });
+
+  it('redacts a Secret embedded deep in it, and one it is or claims to be', () => {
+    const item = {
+      metadata: { name: 'bundle', namespace: 'shop' },
+      spec: embedded(40),
+    };
+    const { object } = inspectObject(
+      item,
+      { apiVersion: 'example.com/v1', kind: 'Bundle' },
+      { owned: true },
+    );
+    const text = JSON.stringify(object);
+    expect(text).not.toContain('c2VjcmV0LXRva2Vu');
+    expect(text).not.toContain('managedFields');
+    expect(text).toContain(REDACTED_SECRET_VALUE);
+    for (const [claimed, asked] of [
+      ['Secret', 'Secret'],
+      ['Secret', 'ConfigMap'],
+      [undefined, 'Secret'],
+    ]) {
+      const secret = inspectObject(
+        {
+          kind: claimed,
+          metadata: { name: 'db' },
+          data: { password: 'aHVudGVyMg==' },
+        },
+        { apiVersion: 'v1', kind: asked! },
+        { owned: true },
+      ).object;
+      expect(secret?.data).toEqual({ password: REDACTED_SECRET_VALUE });
+    }
+  });
+
+  it('refuses what nests too deep or breaks the object promises, as a copy is refused', () => {
+    const deep = { metadata: { name: 'deep' }, spec: embedded(MAX_JSON_DEPTH) };
+    expect(inspectObject(deep, planned, { owned: true }).problem).toBe(
+      `it nests deeper than ${MAX_JSON_DEPTH} levels`,
+    );
+    expect(
+      inspectObject(
+        { metadata: { name: 'web', labels: { app: 1 } } },
+        planned,
+        { owned: true },
+      ).problem,
+    ).toBe('its metadata.labels are not strings');
   });
 });

@@ -25,7 +25,14 @@ export interface PlannedKind {
  * the kind is compared without case.
  */
 export function isCoreSecret(apiVersion: unknown, kind: unknown): boolean {
-  if (typeof kind !== 'string' || kind.toLowerCase() !== 'secret') return false;
+  // Lower case is never shorter (checked over every code point), so no
+  // other length can read "secret": most kinds are told apart without a copy.
+  if (
+    typeof kind !== 'string' ||
+    kind.length !== 6 ||
+    kind.toLowerCase() !== 'secret'
+  )
+    return false;
   const group =
     typeof apiVersion === 'string' ? groupOfApiVersion(apiVersion) : '';
   return group === '' || group.toLowerCase() === 'core';
@@ -52,19 +59,20 @@ function stripAllCopies(metadata: Record<string, any>): Record<string, any> {
  * The object's metadata without the bulky copies — except what is evidence
  * of drift, which the GitOps view shows: managedFields entries of managers
  * other than Flux and Kubernetes, and a last-applied annotation that
- * differs from the live object.
+ * differs from the live object. The metadata itself when it has neither
+ * copy (nothing to take out): it is replaced, never changed.
  */
 function stripCopiesKeepingDrift(
   record: Record<string, any>,
 ): Record<string, any> {
-  const { managedFields: _managed, ...rest } = record.metadata;
+  const metadata = record.metadata;
+  const lastApplied =
+    isRecord(metadata.annotations) && LAST_APPLIED in metadata.annotations;
+  if (!lastApplied && !('managedFields' in metadata)) return metadata;
+  const { managedFields: _managed, ...rest } = metadata;
   const foreign = foreignFieldManagers(record);
   if (foreign.length > 0) rest.managedFields = foreign;
-  if (
-    isRecord(rest.annotations) &&
-    LAST_APPLIED in rest.annotations &&
-    lastAppliedChanges(record).length === 0
-  ) {
+  if (lastApplied && lastAppliedChanges(record).length === 0) {
     const { [LAST_APPLIED]: _lastApplied, ...annotations } = rest.annotations;
     rest.annotations = annotations;
   }
@@ -72,10 +80,13 @@ function stripCopiesKeepingDrift(
 }
 
 function isStringMap(value: unknown): boolean {
-  return (
-    value === undefined ||
-    (isRecord(value) && Object.values(value).every(v => typeof v === 'string'))
-  );
+  if (value === undefined) return true;
+  if (!isRecord(value)) return false;
+  // Every enumerable key, own or inherited: never fewer than Object.values,
+  // and no array of values per object.
+  // eslint-disable-next-line guard-for-in
+  for (const key in value) if (typeof value[key] !== 'string') return false;
+  return true;
 }
 
 /**
@@ -99,6 +110,10 @@ export function objectProblem(item: unknown): string | undefined {
   return undefined;
 }
 
+/** redactSecretsDeep's stacks: walks are synchronous and never nest. */
+const walk = { values: [] as unknown[], depths: [] as number[] };
+const MAX_KEPT_STACK = 4096;
+
 /**
  * Fail-closed Secret redaction of any value that holds objects: every
  * object claiming to be a core Secret (any version, see isCoreSecret), wherever it sits (a `List` inside
@@ -111,37 +126,51 @@ export function redactSecretsDeep(
   value: unknown,
   maxDepth = Infinity,
 ): boolean {
-  // Two stacks and no array of values per object: it walks every object
-  // of every list, so what it allocates is what the collector pays for.
-  const values: unknown[] = [value];
-  const depths: number[] = [1];
-  while (values.length > 0) {
-    const current = values.pop() as Record<string, unknown> | unknown[];
-    const depth = depths.pop()!;
-    if (depth > maxDepth) return false;
-    if (typeof current !== 'object' || current === null) continue;
-    if (Array.isArray(current)) {
-      for (let i = 0; i < current.length; i++) {
-        const child = current[i];
+  // Two stacks kept from walk to walk, and no array of values per object:
+  // it walks every object of every list, so what it allocates is what the
+  // collector pays for.
+  const { values, depths } = walk;
+  let top = 0;
+  values[top] = value;
+  depths[top++] = 1;
+  try {
+    while (top > 0) {
+      const current = values[--top] as Record<string, unknown> | unknown[];
+      values[top] = undefined;
+      const depth = depths[top];
+      if (depth > maxDepth) return false;
+      if (typeof current !== 'object' || current === null) continue;
+      if (Array.isArray(current)) {
+        for (let i = 0; i < current.length; i++) {
+          const child = current[i];
+          if (typeof child === 'object' && child !== null) {
+            values[top] = child;
+            depths[top++] = depth + 1;
+          }
+        }
+        continue;
+      }
+      if (isCoreSecret(current.apiVersion, current.kind))
+        redactSecret(current);
+      // Every enumerable key, own or inherited: never fewer than Object.values.
+      // eslint-disable-next-line guard-for-in
+      for (const key in current) {
+        const child = current[key];
         if (typeof child === 'object' && child !== null) {
-          values.push(child);
-          depths.push(depth + 1);
+          values[top] = child;
+          depths[top++] = depth + 1;
         }
       }
-      continue;
     }
-    if (isCoreSecret(current.apiVersion, current.kind)) redactSecret(current);
-    // Every enumerable key, own or inherited: never fewer than Object.values.
-    // eslint-disable-next-line guard-for-in
-    for (const key in current) {
-      const child = current[key];
-      if (typeof child === 'object' && child !== null) {
-        values.push(child);
-        depths.push(depth + 1);
-      }
-    }
+    return true;
+  } finally {
+    // Holds nothing of this walk (a refused object is left mid-walk), and
+    // no room past what usual objects need (a wide one may need millions).
+    if (values.length > MAX_KEPT_STACK) {
+      values.length = 0;
+      depths.length = 0;
+    } else values.fill(undefined, 0, top);
   }
-  return true;
 }
 
 function redactSecret(secret: Record<string, any>) {
@@ -175,21 +204,31 @@ export function normalizeObject(
 export function inspectObject(
   item: unknown,
   planned: PlannedKind,
+  options: {
+    /**
+     * The item is the caller's own (a parsed answer held by nothing else):
+     * it becomes the object, changed in place, instead of a shallow copy.
+     * A refused item may be left half changed.
+     */
+    owned?: boolean;
+  } = {},
 ): { object?: KubernetesObject; problem?: string } {
   const problem = objectProblem(item);
   if (problem) return { problem };
   const record = item as Record<string, any>;
   const claimedSecret = isCoreSecret(record.apiVersion, record.kind);
-  const object: KubernetesObject = {
-    ...record,
-    apiVersion: planned.apiVersion,
-    kind: planned.kind,
-    metadata: stripCopiesKeepingDrift(record),
-  };
+  const stripped = stripCopiesKeepingDrift(record);
+  const { owned } = options;
+  // A copy has the item's keys in their order, as assigning them does.
+  const object: KubernetesObject = owned ? record : { ...record };
+  object.apiVersion = planned.apiVersion;
+  object.kind = planned.kind;
+  object.metadata =
+    owned || stripped !== record.metadata ? stripped : { ...stripped };
   if (claimedSecret || isCoreSecret(planned.apiVersion, planned.kind))
     redactSecret(object);
-  // Walks (and redacts) copies, not the caller's item: spread is shallow,
-  // but the item is the parsed answer, held by nothing else.
+  // Redacts nested objects of the item in place: a copy is shallow, and
+  // the items read are parsed answers, held by nothing else.
   if (!redactSecretsDeep(object, MAX_JSON_DEPTH))
     return { problem: `it nests deeper than ${MAX_JSON_DEPTH} levels` };
   return { object };

@@ -1,5 +1,8 @@
 /** Values unique to each object version: pooling them would only fill the pool. */
-const UNIQUE_KEYS = new Set(['uid', 'resourceVersion']);
+function isUniqueKey(key: string): boolean {
+  // Compared, not looked up: it is asked for every string value walked.
+  return key === 'uid' || key === 'resourceVersion';
+}
 
 /** Longer values (messages, images with digests) repeat less and are left alone. */
 const MAX_POOLED_LENGTH = 64;
@@ -60,7 +63,7 @@ export class StringPool {
       for (const key in record) {
         const value = record[key];
         if (typeof value === 'string') {
-          if (value.length <= MAX_POOLED_LENGTH && !UNIQUE_KEYS.has(key))
+          if (value.length <= MAX_POOLED_LENGTH && !isUniqueKey(key))
             record[key] = this.pooled(value);
         } else if (typeof value === 'object' && value !== null) {
           stack.push(value);
