@@ -41,7 +41,9 @@ function informerOn(scripts: unknown[][], pollIntervalMs = 60_000) {
     list: async ({ onResourceVersion }) => {
       lists += 1;
       onResourceVersion('10');
-      return [secret('listed', '10') as unknown as KubernetesObject];
+      return [
+        secret('listed-by-the-informer', '10') as unknown as KubernetesObject,
+      ];
     },
     async *watch({ query, signal, onOpen }) {
       queries.push(query);
@@ -208,7 +210,7 @@ describe('SharedInformer', () => {
       team: 'informer-test-team',
     });
     expect(informerStrings.has('informer-test-team')).toBe(true);
-    expect(informerStrings.has('listed')).toBe(true);
+    expect(informerStrings.has('listed-by-the-informer')).toBe(true);
     expect(informerStrings.has('uid-watched-once')).toBe(false);
   });
 

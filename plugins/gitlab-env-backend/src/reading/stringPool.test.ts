@@ -4,13 +4,13 @@ function pod(name: string) {
   return {
     metadata: {
       name,
-      namespace: 'prod',
+      namespace: 'production-eu',
       uid: `uid-${name}`,
       resourceVersion: `rv-${name}`,
-      labels: { app: 'web' },
+      labels: { app: 'storefront-web', tier: 'web' },
     },
     status: {
-      conditions: [{ type: 'Ready', status: 'True' }],
+      conditions: [{ type: 'ContainersReady', status: 'True' }],
       message: 'x'.repeat(200),
     },
   };
@@ -27,16 +27,23 @@ describe('StringPool', () => {
 
   it('pools repeated short values, never uids, resource versions or long texts', () => {
     const pool = new StringPool();
-    pool.internValues(pod('web-1'));
-    pool.internValues(pod('web-2'));
-    expect(pool.has('prod')).toBe(true);
-    expect(pool.has('Ready')).toBe(true);
-    expect(pool.has('web-1')).toBe(true);
-    expect(pool.has('uid-web-1')).toBe(false);
-    expect(pool.has('rv-web-1')).toBe(false);
+    pool.internValues(pod('storefront-web-1'));
+    pool.internValues(pod('storefront-web-2'));
+    expect(pool.has('production-eu')).toBe(true);
+    expect(pool.has('ContainersReady')).toBe(true);
+    expect(pool.has('storefront-web-1')).toBe(true);
+    expect(pool.has('uid-storefront-web-1')).toBe(false);
+    expect(pool.has('rv-storefront-web-1')).toBe(false);
     expect(pool.has('x'.repeat(200))).toBe(false);
-    // prod, web, Ready, True and the two names.
-    expect(pool.size).toBe(6);
+    // production-eu, storefront-web, ContainersReady and the two names.
+    expect(pool.size).toBe(5);
+  });
+
+  it('leaves values of up to 10 characters to JSON.parse, which keeps one copy of each', () => {
+    const pool = new StringPool();
+    pool.internValues(pod('storefront-web-1'));
+    expect(pool.has('web')).toBe(false);
+    expect(pool.has('True')).toBe(false);
   });
 
   it('starts again when full, so it never grows past its bound', () => {

@@ -6,12 +6,20 @@ function isUniqueKey(key: string): boolean {
 
 /** Longer values (messages, images with digests) repeat less and are left alone. */
 const MAX_POOLED_LENGTH = 64;
+/**
+ * V8's JSON.parse already keeps one copy of string values this short: it
+ * internalizes them (kMaxInternalizedStringValueLength in
+ * src/json/json-parser.h), as it does keys. 200,000 parsed `{"a": v}` hold
+ * 40 bytes each with a 10-character v repeated, 72 with an 11-character one.
+ */
+const MAX_SHARED_BY_PARSE = 10;
 
 /**
  * One copy of each short string value across the objects informers keep.
- * JSON.parse gives every value its own string: a namespace, a timestamp,
- * a label or a condition's reason is held once per object that has it,
- * about half the memory of an environment's short strings. The pool is
+ * JSON.parse gives every value longer than MAX_SHARED_BY_PARSE its own
+ * string: a namespace, a timestamp, a label or a condition's reason is
+ * held once per object that has it, about half the memory of an
+ * environment's short strings. The pool is
  * bounded: when full it starts again (values already pooled stay shared).
  */
 export class StringPool {
@@ -51,7 +59,10 @@ export class StringPool {
         for (let i = 0; i < current.length; i++) {
           const value = current[i];
           if (typeof value === 'string') {
-            if (value.length <= MAX_POOLED_LENGTH)
+            if (
+              value.length > MAX_SHARED_BY_PARSE &&
+              value.length <= MAX_POOLED_LENGTH
+            )
               current[i] = this.pooled(value);
           } else if (typeof value === 'object' && value !== null)
             stack.push(value);
@@ -63,7 +74,11 @@ export class StringPool {
       for (const key in record) {
         const value = record[key];
         if (typeof value === 'string') {
-          if (value.length <= MAX_POOLED_LENGTH && !isUniqueKey(key))
+          if (
+            value.length > MAX_SHARED_BY_PARSE &&
+            value.length <= MAX_POOLED_LENGTH &&
+            !isUniqueKey(key)
+          )
             record[key] = this.pooled(value);
         } else if (typeof value === 'object' && value !== null) {
           stack.push(value);
