@@ -1,5 +1,4 @@
 import fc from 'fast-check';
-import { mockServices } from '@backstage/backend-test-utils';
 import {
   applyResourceGraphPatch,
   buildGitOpsView,
@@ -8,7 +7,7 @@ import {
   KubernetesObject,
   PatchableResources,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import { LivePlanner } from '../planning/LivePlanner';
+import { testPlanner } from '../__testUtils__/testPlanner';
 import type { GitlabEnvClusterSource } from '../reading/clusterSources';
 import type { ListableKind } from '../reading/discovery';
 import type { LiveEnvironmentEvent } from './LiveEnvironment';
@@ -303,24 +302,6 @@ function targetOn(cluster: Cluster): LiveTarget {
   };
 }
 
-function planner() {
-  return new LivePlanner(
-    {
-      maxWatchesPerAgent: 20,
-      graceMs: 60_000,
-      pollIntervalMs: 60_000,
-      watchTimeoutSeconds: 290,
-      batchMs: 0,
-      backoff: { initialMs: 10, maxMs: 20 },
-      heartbeatMs: 15_000,
-      maxEnvironmentsPerStream: 50,
-    },
-    { maxObjects: 1000, maxPagesPerList: 10 },
-    { enabled: true, minNamespaces: 3 },
-    mockServices.logger.mock(),
-  );
-}
-
 /** Everything a page shows, without the orders that follow arrival. */
 function canonical(
   answer: PatchableResources & Partial<EnvironmentResourcesResponse>,
@@ -366,7 +347,7 @@ async function agreeAfter(
   const cluster = new Cluster();
   for (const slot of initial) cluster.put(POOL[slot][0]);
   const target = targetOn(cluster);
-  const live = planner();
+  const live = testPlanner();
   const { environment, release } = await live.follow(target);
   let page: EnvironmentResourcesResponse = environment.snapshot();
   let drifted = page.environment.driftedCount;
@@ -396,7 +377,7 @@ async function agreeAfter(
       // A read with no TTL lists every kind again: the live
       // environment passes on what changed, as patches.
       await live.read(target, freshness);
-      const fresh = planner();
+      const fresh = testPlanner();
       try {
         const read = await fresh.read(target, freshness);
         expect(canonical(page, drifted)).toEqual(

@@ -225,6 +225,12 @@ interface HeldInformer {
   refs: number;
   /** For a watch across the cluster: its lessees' namespaces, counted. */
   namespaces?: Map<string, number>;
+  /**
+   * For a watch across the cluster: namespaces new to it whose first
+   * lease still waits for their list (or for deciding it needs none),
+   * with that wait (see namespaceReady).
+   */
+  deciding?: Map<string, Promise<void>>;
   timer?: NodeJS.Timeout;
   state: LiveKindState;
   /** The cluster refused its last list or watch (see holdsNoWatch). */
@@ -776,28 +782,48 @@ export class LivePlanner {
     if (held.namespaces) {
       const count = held.namespaces.get(namespace);
       held.namespaces.set(namespace, (count ?? 0) + 1);
-      // A namespace new to an informer across the cluster: list it in
-      // (alone, unless a watch keeps the informer current); another
-      // environment of the namespace waits for that list too. A synced
-      // informer that holds the namespace is waited on at once; a list is
-      // decided after the first list, and after this lease's setLive
-      // (a watching informer lists the namespace with the rest).
-      const { informer } = held;
-      const known = count !== undefined;
-      if (!created)
-        ready =
-          informer.isSynced && this.holdsNamespace(informer, namespace, known)
-            ? informer.namespaceListed(namespace)
-            : informer.synced.then(() =>
-                this.holdsNamespace(informer, namespace, known)
-                  ? informer.namespaceListed(namespace)
-                  : informer.listNamespace(namespace),
-              );
+      if (!created) ready = this.namespaceReady(held, namespace, count);
     }
     // The same kind read namespace by namespace moves to the new informer.
     if (created && scope === undefined)
       this.moveToClusterWide(key, target, kind);
     return new PlannerLease(this.leaseOwner, held, namespace, ready);
+  }
+
+  /**
+   * What a lease of an informer across the cluster waits for, joining it
+   * with `namespace` (`count`: the namespace's leases before it). A
+   * synced informer that holds the namespace is waited on at once. A
+   * namespace new to it is listed in (alone, unless a watch keeps the
+   * informer current), decided after the first list and after the lease's
+   * setLive (a watching informer lists the namespace with the rest); until
+   * that wait is over, the namespace's next leases share it, since they
+   * find the namespace known but not yet listed.
+   */
+  private namespaceReady(
+    held: HeldInformer,
+    namespace: string,
+    count: number | undefined,
+  ): Promise<void> {
+    const deciding = held.deciding?.get(namespace);
+    if (deciding) return deciding;
+    const { informer } = held;
+    const known = count !== undefined;
+    if (informer.isSynced && this.holdsNamespace(informer, namespace, known))
+      return informer.namespaceListed(namespace);
+    const ready = informer.synced.then(() =>
+      this.holdsNamespace(informer, namespace, known)
+        ? informer.namespaceListed(namespace)
+        : informer.listNamespace(namespace),
+    );
+    if (known) return ready;
+    const waits = (held.deciding ??= new Map());
+    waits.set(namespace, ready);
+    const done = () => {
+      if (waits.get(namespace) === ready) waits.delete(namespace);
+    };
+    ready.then(done, done);
+    return ready;
   }
 
   /**

@@ -214,6 +214,20 @@ describe('SharedInformer', () => {
     expect(informerStrings.has('uid-watched-once')).toBe(false);
   });
 
+  it('stops when stopped as its first list answers, before it pauses', async () => {
+    const informer = new SharedInformer({
+      kind: secrets,
+      namespace: 'shop',
+      mode: 'once',
+      list: async () => [secret('listed', '10') as unknown as KubernetesObject],
+      ...LIMITS,
+    });
+    informer.start();
+    await informer.synced;
+    await informer.stop();
+    expect(informer.state).toBe('stopped');
+  });
+
   describe('across the cluster', () => {
     function inNamespace(namespace: string, name: string) {
       return {

@@ -173,6 +173,12 @@ export function backoffDelay(
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise(resolve => {
+    // Ended before the wait began (stopped as its list answered): an
+    // aborted signal never fires 'abort' again.
+    if (signal.aborted) {
+      resolve();
+      return;
+    }
     // Infinity: until the signal ends it (setTimeout would fire at once).
     const timer = Number.isFinite(ms) ? setTimeout(done, ms) : undefined;
     function done() {
