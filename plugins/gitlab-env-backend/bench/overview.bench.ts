@@ -21,6 +21,7 @@
 // Run: npm run bench:overview -w plugins/gitlab-env-backend
 import { scenarioCatalogEntities } from '@gitlab-env/gitlab-simulator';
 import { AddressInfo } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { startBackendOnSimulator } from '../src/__testUtils__/backendOnSimulator';
 import { BackendChildOptions } from './backendChild';
 import { startCpuProfile } from './cpuProfile';
@@ -158,7 +159,7 @@ async function run(
     },
   });
   try {
-    return await measure(backend, roundTripMs, setting);
+    return await measure(backend, simulator, roundTripMs, setting);
   } finally {
     await backend.stop();
   }
@@ -166,6 +167,7 @@ async function run(
 
 async function measure(
   backend: OverviewBackend,
+  simulator: SimulatorProcess,
   roundTripMs: number,
   setting: (typeof SETTINGS)[number],
 ) {
@@ -179,9 +181,11 @@ async function measure(
     ? await backend.startCpuProfile(profileFile)
     : undefined;
   const cpuBefore = await backend.cpuMs();
+  const simulatorCpuBefore = await simulator.cpuMs();
   const coldStarted = meterClockMs();
   const cold = await load(baseUrl);
   const cpuMs = (await backend.cpuMs()) - cpuBefore;
+  const simulatorCpuMs = (await simulator.cpuMs()) - simulatorCpuBefore;
   // OVERVIEW_SETTLE_MS: the CPU (and the profile) also take the work the
   // load left for after it (the timeline's deferred writes).
   const settleMs = Number(process.env.OVERVIEW_SETTLE_MS ?? 0);
@@ -225,7 +229,9 @@ async function measure(
     `cold: ${seconds(cpuMs)} of CPU time in ${backend.where}, ${(
       (cpuMs / cold.allHealthMs) *
       100
-    ).toFixed(0)}% of the wall time`,
+    ).toFixed(0)}% of the wall time; the simulator's process ${seconds(
+      simulatorCpuMs,
+    )} (both share this machine's ${availableParallelism()} cores)`,
   );
   console.log(
     `cold: ${timeline.length} upstream round trips (runs of alike ones folded):`,

@@ -62,6 +62,9 @@ async function main() {
         count: simulator.cluster(message.agent!).openWatches(),
       });
     }
+    if (message.type === 'cpu') {
+      process.send!({ type: 'cpu', cpu: process.cpuUsage() });
+    }
     if (message.type === 'stats') {
       process.send!({ type: 'stats', stats: simulator.stats() });
     }

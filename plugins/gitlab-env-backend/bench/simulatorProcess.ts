@@ -25,6 +25,8 @@ export interface SimulatorProcess {
   stopChurn(): Promise<void>;
   /** Watch requests the agent's cluster serves right now. */
   openWatches(agent: string): Promise<number>;
+  /** CPU time the simulator's process has used, in ms. */
+  cpuMs(): Promise<number>;
   /** Zeroes the counters and takes agentk's pools back to their idle tunnels. */
   reset(): Promise<void>;
   close(): Promise<void>;
@@ -52,7 +54,13 @@ export function startSimulatorProcess(
     [JSON.stringify({ scenario, latencyMs, kasTunnels })],
     {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      execArgv: withTsx(process.execArgv),
+      // BENCH_SIMULATOR_NODE_FLAGS: flags for a study (e.g. --cpu-prof).
+      execArgv: [
+        ...withTsx(process.execArgv),
+        ...(process.env.BENCH_SIMULATOR_NODE_FLAGS ?? '')
+          .split(' ')
+          .filter(Boolean),
+      ],
     },
   );
   return new Promise((resolve, reject) => {
@@ -74,6 +82,10 @@ export function startSimulatorProcess(
           }),
         stats: async () =>
           (await ask<{ stats: SimulatorStats }>('stats')).stats,
+        cpuMs: async () => {
+          const { cpu } = await ask<{ cpu: NodeJS.CpuUsage }>('cpu');
+          return (cpu.user + cpu.system) / 1000;
+        },
         reset: async () => {
           await ask('reset');
         },
