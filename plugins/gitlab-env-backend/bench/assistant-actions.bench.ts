@@ -112,6 +112,15 @@ async function main() {
           pod: cause.likelyCause.resource.slice('Pod/'.length),
         }),
       ],
+      // The timeline the reads above recorded (rollouts, health, Events) and GitLab's deployments.
+      ['get-recent-changes', await call('get-recent-changes', { environment })],
+      [
+        'get-recent-changes, deployments only',
+        await call('get-recent-changes', {
+          environment,
+          kinds: ['deployment'],
+        }),
+      ],
     ];
     if (process.env.ASSISTANT_SHOW)
       for (const [name, { text }] of rows) console.log(name, text);
