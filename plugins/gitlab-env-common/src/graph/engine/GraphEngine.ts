@@ -20,7 +20,7 @@ import { BUILTIN_RELATIONS, REFERENCE_LABELS, RelationSet } from '../relations';
 import { RelationContext } from '../relations/types';
 import { hasResourceKey, namespaceOf, resourceId } from '../../k8s/resourceId';
 import { BidTable } from './bids';
-import { grown } from './columns';
+import { NO_INT32, NO_INT8, NO_UINT8, growColumns } from './columns';
 import { sameItem, sameLabels, selectorMatches } from './compare';
 import { EngineContext, EngineLookups } from './context';
 import { EDGE_TYPE_NUMBER, EdgeChanges, EdgeTable } from './edges';
@@ -102,19 +102,23 @@ export class GraphEngine implements EngineLookups, ForestNodes {
   private readonly kindKeysOf: Array<KindKeys | undefined> = [];
   /** Those of the last object upserted: lists come kind by kind. */
   private lastKindKeys: KindKeys | undefined = undefined;
+  // Columns per slot: not private, for growColumns to grow them; only
+  // this class reads or writes them.
   /** Place in the input: the order objects were first added; Missing entries after all. */
-  private orders = new Int32Array(0);
-  private severities = new Int8Array(0);
+  orders = NO_INT32;
+  severities = NO_INT8;
   /** The frame of each origin's whole inference. */
-  private frameOf = new Int32Array(0);
+  frameOf = NO_INT32;
   /** The item frames of an origin's last inference, in list order. */
   private readonly itemsOf: Array<number[] | undefined> = [];
   /** The apply a slot was filled in, and the last that upserted its object. */
-  private bornIn = new Int32Array(0);
-  private upsertedIn = new Int32Array(0);
-  private releasedNow = new Uint8Array(0);
-  private dirtyNow = new Uint8Array(0);
+  bornIn = NO_INT32;
+  upsertedIn = NO_INT32;
+  releasedNow = NO_UINT8;
+  dirtyNow = NO_UINT8;
   private slotCount = 0;
+  /** The most nodes reserved room for. */
+  private reserved = 0;
   private readonly freeSlots: number[] = [];
   private nextOrder = 0;
   private objectTotal = 0;
@@ -298,6 +302,9 @@ export class GraphEngine implements EngineLookups, ForestNodes {
   }
 
   private reserve(nodes: number) {
+    // Every table has room for as many nodes as reserved before.
+    if (nodes <= this.reserved) return;
+    this.reserved = nodes;
     if (nodes > this.orders.length) this.growSlots(nodes);
     // A one-shot load records no reads and no additions: no room for them.
     this.keys.reserve(nodes, this.watching);
@@ -308,13 +315,20 @@ export class GraphEngine implements EngineLookups, ForestNodes {
   }
 
   private growSlots(size: number) {
-    this.orders = grown(this.orders, size);
-    this.severities = grown(this.severities, size);
-    this.frameOf = grown(this.frameOf, size, NONE);
-    this.bornIn = grown(this.bornIn, size);
-    this.upsertedIn = grown(this.upsertedIn, size);
-    this.releasedNow = grown(this.releasedNow, size);
-    this.dirtyNow = grown(this.dirtyNow, size);
+    growColumns<GraphEngine>(
+      this,
+      [
+        'orders',
+        'frameOf',
+        'bornIn',
+        'upsertedIn',
+        'severities',
+        'releasedNow',
+        'dirtyNow',
+      ],
+      size,
+      { frameOf: NONE },
+    );
   }
 
   private allocate(node: ResourceNode, order: number, severity: number) {

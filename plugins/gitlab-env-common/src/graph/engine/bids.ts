@@ -1,6 +1,20 @@
-import { Numbers, grown } from './columns';
+import { NO_INT32, NO_UINT8, Numbers, grown, growColumns } from './columns';
 
 const NONE = -1;
+
+/** The columns per bid (the others are per node and per frame). */
+const BID_COLUMNS = [
+  'frame',
+  'origin',
+  'place',
+  'index',
+  'rank',
+  'source',
+  'target',
+  'nextInTarget',
+  'nextOfFrame',
+  'dead',
+] as const;
 
 /**
  * Bids to be a node's tree parent: each ranked `owns`/`manages` addition
@@ -12,39 +26,33 @@ const NONE = -1;
  */
 export class BidTable {
   private readonly numbers = new Numbers();
-  private frame = new Int32Array(0);
-  private origin = new Int32Array(0);
-  private place = new Int32Array(0);
-  private index = new Int32Array(0);
-  private rank = new Int32Array(0);
-  private source = new Int32Array(0);
-  private target = new Int32Array(0);
-  private nextInTarget = new Int32Array(0);
-  private nextOfFrame = new Int32Array(0);
-  private dead = new Uint8Array(0);
-  private targetBids = new Int32Array(0);
-  private frameBids = new Int32Array(0);
+  // Columns: not private, for growColumns to grow them; only this class
+  // reads or writes them.
+  frame = NO_INT32;
+  origin = NO_INT32;
+  place = NO_INT32;
+  index = NO_INT32;
+  rank = NO_INT32;
+  source = NO_INT32;
+  target = NO_INT32;
+  nextInTarget = NO_INT32;
+  nextOfFrame = NO_INT32;
+  dead = NO_UINT8;
+  targetBids = NO_INT32;
+  frameBids = NO_INT32;
 
   private grow(size: number) {
-    this.frame = grown(this.frame, size);
-    this.origin = grown(this.origin, size);
-    this.place = grown(this.place, size);
-    this.index = grown(this.index, size);
-    this.rank = grown(this.rank, size);
-    this.source = grown(this.source, size);
-    this.target = grown(this.target, size);
-    this.nextInTarget = grown(this.nextInTarget, size);
-    this.nextOfFrame = grown(this.nextOfFrame, size);
-    this.dead = grown(this.dead, size);
+    growColumns<BidTable>(this, BID_COLUMNS, size);
   }
 
-  /** Room for the bids of this many nodes without growing. */
+  /** Room for the bids of this many nodes without growing (in one buffer). */
   reserve(nodes: number) {
-    if (nodes > this.frame.length) this.grow(nodes);
-    if (nodes > this.targetBids.length)
-      this.targetBids = grown(this.targetBids, nodes, NONE);
-    if (nodes * 2 > this.frameBids.length)
-      this.frameBids = grown(this.frameBids, nodes * 2, NONE);
+    growColumns<BidTable>(
+      this,
+      [...BID_COLUMNS, 'targetBids', 'frameBids'],
+      [...BID_COLUMNS.map(() => nodes), nodes, nodes * 2],
+      { targetBids: NONE, frameBids: NONE },
+    );
   }
 
   addSlot(slot: number, reused: boolean) {

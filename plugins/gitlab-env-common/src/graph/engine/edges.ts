@@ -1,5 +1,12 @@
 import { RESOURCE_EDGE_TYPES, ResourceEdge, ResourceNode } from '../../types';
-import { Numbers, grown } from './columns';
+import {
+  NO_INT32,
+  NO_INT8,
+  NO_UINT8,
+  Numbers,
+  grown,
+  growColumns,
+} from './columns';
 
 const NONE = -1;
 
@@ -7,6 +14,18 @@ const EMPTY = -1;
 const TOMBSTONE = -2;
 const WAS_IN = 1;
 const REMOVED = 2;
+/** The columns per edge, and per addition (kept when additions are recorded). */
+const EDGE_COLUMNS = [
+  'source',
+  'target',
+  'count',
+  'touched',
+  'type',
+  'flags',
+] as const;
+const ADDITION_COLUMNS = ['additionEdge', 'additionNext'] as const;
+/** Fewest slots of the hash table, made on the first edge or reserve. */
+const MIN_TABLE = 16;
 
 /** Edge types by number, and numbers by type (in RESOURCE_EDGE_TYPES order). */
 export const EDGE_TYPE_NUMBER: ReadonlyMap<string, number> = new Map(
@@ -35,19 +54,21 @@ export interface EdgeChanges {
  */
 export class EdgeTable {
   private readonly numbers = new Numbers();
-  private source = new Int32Array(0);
-  private target = new Int32Array(0);
-  private type = new Int8Array(0);
-  private count = new Int32Array(0);
+  // Columns: not private, for growColumns to grow them; only this class
+  // reads or writes them.
+  source = NO_INT32;
+  target = NO_INT32;
+  type = NO_INT8;
+  count = NO_INT32;
   /** The apply that last took the edge in or out of the graph. */
-  private touched = new Int32Array(0);
-  private flags = new Uint8Array(0);
+  touched = NO_INT32;
+  flags = NO_UINT8;
   private readonly handedOut: Array<ResourceEdge | undefined> = [];
 
-  private table = new Int32Array(1024).fill(EMPTY);
+  private table = NO_INT32;
   private filled = 0;
 
-  private order = new Int32Array(0);
+  order = NO_INT32;
   private orderLength = 0;
   private removedInOrder = 0;
 
@@ -56,11 +77,11 @@ export class EdgeTable {
 
   // Additions: an edge a frame added, in the frame's list.
   private readonly additionNumbers = new Numbers();
-  private additionEdge = new Int32Array(0);
-  private additionNext = new Int32Array(0);
-  private frameAdditions = new Int32Array(0);
+  additionEdge = NO_INT32;
+  additionNext = NO_INT32;
+  frameAdditions = NO_INT32;
   /** How many additions each frame holds, for their sequence numbers. */
-  private frameAdditionCount = new Int32Array(0);
+  frameAdditionCount = NO_INT32;
 
   constructor(
     private readonly nodes: ReadonlyArray<ResourceNode | undefined>,
@@ -73,18 +94,30 @@ export class EdgeTable {
 
   /** Room for edges and (when recorded) additions of this many nodes without growing. */
   reserve(nodes: number, record: boolean) {
-    if (nodes * 2 > this.source.length) this.growEdges(nodes * 2);
-    if (record && nodes * 2 > this.additionEdge.length)
-      this.growAdditions(nodes * 2);
-    if (record && nodes * 2 > this.frameAdditions.length)
-      this.frameAdditions = grown(this.frameAdditions, nodes * 2, NONE);
-    if (nodes * 2 > this.frameAdditionCount.length)
-      this.frameAdditionCount = grown(this.frameAdditionCount, nodes * 2);
-    if (nodes * 2 > this.order.length)
-      this.order = grown(this.order, nodes * 2);
+    // In one buffer: a small engine reserves once, at its first batch.
+    const edges = nodes * 2;
+    const additions = record ? edges : 0;
+    growColumns<EdgeTable>(
+      this,
+      [
+        ...EDGE_COLUMNS,
+        'order',
+        'frameAdditionCount',
+        ...ADDITION_COLUMNS,
+        'frameAdditions',
+      ],
+      [
+        ...EDGE_COLUMNS.map(() => edges),
+        edges,
+        edges,
+        ...ADDITION_COLUMNS.map(() => additions),
+        additions,
+      ],
+      { touched: NONE, frameAdditions: NONE },
+    );
     // Environments hold under two edges a node: a table of four slots a
     // node stays under half full, and small enough to stay in cache.
-    let capacity = this.table.length;
+    let capacity = Math.max(this.table.length, MIN_TABLE);
     while (nodes * 4 > capacity) capacity *= 2;
     if (capacity > this.table.length) {
       this.rehashTo(capacity);
@@ -103,17 +136,11 @@ export class EdgeTable {
   }
 
   private growEdges(size: number) {
-    this.source = grown(this.source, size);
-    this.target = grown(this.target, size);
-    this.type = grown(this.type, size);
-    this.count = grown(this.count, size);
-    this.touched = grown(this.touched, size, NONE);
-    this.flags = grown(this.flags, size);
+    growColumns<EdgeTable>(this, EDGE_COLUMNS, size, { touched: NONE });
   }
 
   private growAdditions(size: number) {
-    this.additionEdge = grown(this.additionEdge, size);
-    this.additionNext = grown(this.additionNext, size);
+    growColumns<EdgeTable>(this, ADDITION_COLUMNS, size);
   }
 
   /**
@@ -166,6 +193,7 @@ export class EdgeTable {
   }
 
   private findOrMake(source: number, target: number, type: number): number {
+    if (this.table.length === 0) this.rehashTo(MIN_TABLE);
     const mask = this.table.length - 1;
     let at = hash(source, target, type) & mask;
     let reuse = NONE;

@@ -1,10 +1,35 @@
 import { KubernetesObject, ResourceKey, ResourceNode } from '../../types';
 import { isRecord } from '../../k8s/objects';
 import { resourceId } from '../../k8s/resourceId';
-import { Numbers, grown } from './columns';
+import { NO_INT32, NO_UINT8, Numbers, grown, growColumns } from './columns';
 import type { FrameTable, MissingEntry } from './frames';
 
 const NONE = -1;
+
+/** The columns per key, per member entry and per read entry. */
+const KEY_COLUMNS = [
+  'memberHead',
+  'memberTail',
+  'memberCount',
+  'readerHead',
+  'readerEntries',
+  'stale',
+  'flags',
+] as const;
+const MEMBER_COLUMNS = [
+  'memberSlot',
+  'memberKey',
+  'memberNext',
+  'memberPrev',
+  'memberOfSlotNext',
+] as const;
+const READ_COLUMNS = [
+  'readFrame',
+  'readGeneration',
+  'readKey',
+  'readNext',
+  'readOfFrameNext',
+] as const;
 
 type Keys = Map<string, number>;
 
@@ -131,15 +156,16 @@ export class KeyIndex {
   /** The reference labels indexed so far and their values. */
   private readonly references = new Map<string, Keys>();
 
-  // Keys.
+  // Keys. The columns are not private, for growColumns to grow them; only
+  // this class writes them.
   private readonly keys = new Numbers();
-  memberHead = new Int32Array(0);
-  private memberTail = new Int32Array(0);
-  memberCount = new Int32Array(0);
-  private readerHead = new Int32Array(0);
-  private readerEntries = new Int32Array(0);
-  private stale = new Int32Array(0);
-  private flags = new Uint8Array(0);
+  memberHead = NO_INT32;
+  memberTail = NO_INT32;
+  memberCount = NO_INT32;
+  readerHead = NO_INT32;
+  readerEntries = NO_INT32;
+  stale = NO_INT32;
+  flags = NO_UINT8;
   private readonly home: Array<Keys | undefined> = [];
   private readonly keyName: string[] = [];
   /** Missing inventory entries per identity key. */
@@ -147,21 +173,21 @@ export class KeyIndex {
 
   // Member entries: a node in a key's list, and in its node's list.
   private readonly memberNumbers = new Numbers();
-  memberSlot = new Int32Array(0);
-  private memberKey = new Int32Array(0);
-  memberNext = new Int32Array(0);
-  private memberPrev = new Int32Array(0);
-  private memberOfSlotNext = new Int32Array(0);
-  private slotMembers = new Int32Array(0);
+  memberSlot = NO_INT32;
+  memberKey = NO_INT32;
+  memberNext = NO_INT32;
+  memberPrev = NO_INT32;
+  memberOfSlotNext = NO_INT32;
+  slotMembers = NO_INT32;
 
   // Read entries: a frame's read of a key, in the key's list and the frame's.
   private readonly readNumbers = new Numbers();
-  private readFrame = new Int32Array(0);
-  private readGeneration = new Int32Array(0);
-  private readKey = new Int32Array(0);
-  private readNext = new Int32Array(0);
-  private readOfFrameNext = new Int32Array(0);
-  private frameReads = new Int32Array(0);
+  readFrame = NO_INT32;
+  readGeneration = NO_INT32;
+  readKey = NO_INT32;
+  readNext = NO_INT32;
+  readOfFrameNext = NO_INT32;
+  frameReads = NO_INT32;
 
   /** Keys that may have become unused, checked when the apply settles. */
   private maybeUnused: number[] = [];
@@ -173,13 +199,7 @@ export class KeyIndex {
   // ---- keys -------------------------------------------------------------------
 
   private growKeys(size: number) {
-    this.memberHead = grown(this.memberHead, size);
-    this.memberTail = grown(this.memberTail, size);
-    this.memberCount = grown(this.memberCount, size);
-    this.readerHead = grown(this.readerHead, size);
-    this.readerEntries = grown(this.readerEntries, size);
-    this.stale = grown(this.stale, size);
-    this.flags = grown(this.flags, size);
+    growColumns<KeyIndex>(this, KEY_COLUMNS, size);
   }
 
   /** The key of a name in a map, made (with the lone node it held) if there is none. */
@@ -365,11 +385,7 @@ export class KeyIndex {
   // ---- members ----------------------------------------------------------------
 
   private growMembers(size: number) {
-    this.memberSlot = grown(this.memberSlot, size);
-    this.memberKey = grown(this.memberKey, size);
-    this.memberNext = grown(this.memberNext, size);
-    this.memberPrev = grown(this.memberPrev, size);
-    this.memberOfSlotNext = grown(this.memberOfSlotNext, size);
+    growColumns<KeyIndex>(this, MEMBER_COLUMNS, size);
   }
 
   /**
@@ -378,14 +394,29 @@ export class KeyIndex {
    * only when a second node joins a name, which few do.
    */
   reserve(nodes: number, reads: boolean) {
-    if (nodes > this.slotMembers.length)
+    if (!reads) {
       this.slotMembers = grown(this.slotMembers, nodes, NONE);
-    if (!reads) return;
-    if (nodes > this.memberHead.length) this.growKeys(nodes);
-    if (nodes > this.memberSlot.length) this.growMembers(nodes);
-    if (nodes * 2 > this.readFrame.length) this.growReads(nodes * 2);
-    if (nodes * 2 > this.frameReads.length)
-      this.frameReads = grown(this.frameReads, nodes * 2, NONE);
+      return;
+    }
+    // In one buffer: a small engine reserves once, at its first batch.
+    growColumns<KeyIndex>(
+      this,
+      [
+        ...KEY_COLUMNS,
+        ...MEMBER_COLUMNS,
+        ...READ_COLUMNS,
+        'slotMembers',
+        'frameReads',
+      ],
+      [
+        ...KEY_COLUMNS.map(() => nodes),
+        ...MEMBER_COLUMNS.map(() => nodes),
+        ...READ_COLUMNS.map(() => nodes * 2),
+        nodes,
+        nodes * 2,
+      ],
+      { slotMembers: NONE, frameReads: NONE },
+    );
   }
 
   /** A new slot holds no key yet. */
@@ -546,11 +577,7 @@ export class KeyIndex {
   // ---- readers ----------------------------------------------------------------
 
   private growReads(size: number) {
-    this.readFrame = grown(this.readFrame, size);
-    this.readGeneration = grown(this.readGeneration, size);
-    this.readKey = grown(this.readKey, size);
-    this.readNext = grown(this.readNext, size);
-    this.readOfFrameNext = grown(this.readOfFrameNext, size);
+    growColumns<KeyIndex>(this, READ_COLUMNS, size);
   }
 
   /** A new frame has read nothing yet. */
