@@ -20,7 +20,7 @@ import { BUILTIN_RELATIONS, REFERENCE_LABELS, RelationSet } from '../relations';
 import { RelationContext } from '../relations/types';
 import { hasResourceKey, namespaceOf, resourceId } from '../../k8s/resourceId';
 import { BidTable } from './bids';
-import { NO_INT32, NO_INT8, NO_UINT8, growColumns } from './columns';
+import { Arena, NO_INT32, NO_INT8, NO_UINT8, growColumns } from './columns';
 import { sameItem, sameLabels, selectorMatches } from './compare';
 import { EngineContext, EngineLookups } from './context';
 import { EDGE_TYPE_NUMBER, EdgeChanges, EdgeTable } from './edges';
@@ -305,16 +305,23 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     // Every table has room for as many nodes as reserved before.
     if (nodes <= this.reserved) return;
     this.reserved = nodes;
-    if (nodes > this.orders.length) this.growSlots(nodes);
-    // A one-shot load records no reads and no additions: no room for them.
-    this.keys.reserve(nodes, this.watching);
-    this.edges.reserve(nodes, this.watching);
-    this.bids.reserve(nodes);
-    this.frames.reserve(nodes * 2);
-    this.forest.reserve(nodes);
+    // Measured, then made in one buffer (see Arena).
+    const arena = new Arena();
+    this.reserveIn(nodes, arena);
+    if (arena.start()) this.reserveIn(nodes, arena);
   }
 
-  private growSlots(size: number) {
+  private reserveIn(nodes: number, arena: Arena) {
+    if (nodes > this.orders.length) this.growSlots(nodes, arena);
+    // A one-shot load records no reads and no additions: no room for them.
+    this.keys.reserve(nodes, this.watching, arena);
+    this.edges.reserve(nodes, this.watching, arena);
+    this.bids.reserve(nodes, arena);
+    this.frames.reserve(nodes * 2, arena);
+    this.forest.reserve(nodes, arena);
+  }
+
+  private growSlots(size: number, arena?: Arena) {
     growColumns<GraphEngine>(
       this,
       [
@@ -328,6 +335,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
       ],
       size,
       { frameOf: NONE },
+      arena,
     );
   }
 

@@ -1,3 +1,4 @@
+import type { Arena } from './columns';
 import { NO_INT32, NO_UINT8, Numbers, grown, growColumns } from './columns';
 
 const NONE = -1;
@@ -46,12 +47,13 @@ export class BidTable {
   }
 
   /** Room for the bids of this many nodes without growing (in one buffer). */
-  reserve(nodes: number) {
+  reserve(nodes: number, arena?: Arena) {
     growColumns<BidTable>(
       this,
       [...BID_COLUMNS, 'targetBids', 'frameBids'],
       [...BID_COLUMNS.map(() => nodes), nodes, nodes * 2],
       { targetBids: NONE, frameBids: NONE },
+      arena,
     );
   }
 

@@ -61,6 +61,37 @@ export function grown<T extends Column>(column: T, size: number, fill = 0): T {
   return next;
 }
 
+/**
+ * Room for the columns a reserve makes, in one buffer for all of an
+ * engine's tables: allocating an ArrayBuffer costs more than filling it,
+ * and a new engine (the backend makes one per environment) reserves once.
+ * The reserve runs twice: while measuring, growColumns only counts the
+ * bytes it needs; then it takes them from the buffer.
+ */
+export class Arena {
+  private bytes = 0;
+  private buffer: ArrayBuffer | undefined = undefined;
+  private offset = 0;
+
+  /** Ends the measuring pass; whether there is anything to make. */
+  start(): boolean {
+    if (this.bytes === 0) return false;
+    this.buffer = new ArrayBuffer(this.bytes);
+    return true;
+  }
+
+  /** While measuring: counts `bytes`, undefined. Then: the buffer, at the offset where they start. */
+  take(bytes: number): [ArrayBuffer, number] | undefined {
+    if (this.buffer === undefined) {
+      this.bytes += bytes;
+      return undefined;
+    }
+    const offset = this.offset;
+    this.offset += bytes;
+    return [this.buffer, offset];
+  }
+}
+
 /** The names of an object's typed columns. */
 export type ColumnName<O> = {
   [K in keyof O]: O[K] extends Column ? K : never;
@@ -78,6 +109,7 @@ export function growColumns<O>(
   names: ReadonlyArray<ColumnName<O>>,
   sizes: number | readonly number[],
   fills: Partial<Record<ColumnName<O>, number>> = {},
+  arena?: Arena,
 ) {
   const columns = owner as unknown as Record<ColumnName<O>, Column>;
   const capacities: number[] = new Array(names.length);
@@ -90,8 +122,14 @@ export function growColumns<O>(
     if (size > length) bytes += (capacities[c] * BYTES_PER_ELEMENT + 3) & ~3;
   }
   if (bytes === 0) return;
-  const buffer = new ArrayBuffer(bytes);
+  let buffer: ArrayBuffer;
   let offset = 0;
+  if (arena === undefined) buffer = new ArrayBuffer(bytes);
+  else {
+    const room = arena.take(bytes);
+    if (room === undefined) return;
+    [buffer, offset] = room;
+  }
   for (let c = 0; c < names.length; c++) {
     const column = columns[names[c]];
     if (capacities[c] === column.length) continue;

@@ -1,5 +1,6 @@
 import { RESOURCE_EDGE_TYPES, ResourceEdge, ResourceNode } from '../../types';
 import {
+  Arena,
   NO_INT32,
   NO_INT8,
   NO_UINT8,
@@ -93,7 +94,7 @@ export class EdgeTable {
   }
 
   /** Room for edges and (when recorded) additions of this many nodes without growing. */
-  reserve(nodes: number, record: boolean) {
+  reserve(nodes: number, record: boolean, arena?: Arena) {
     // In one buffer: a small engine reserves once, at its first batch.
     const edges = nodes * 2;
     const additions = record ? edges : 0;
@@ -114,6 +115,7 @@ export class EdgeTable {
         additions,
       ],
       { touched: NONE, frameAdditions: NONE },
+      arena,
     );
     // Environments hold under two edges a node: a table of four slots a
     // node stays under half full, and small enough to stay in cache.

@@ -1,5 +1,6 @@
 import { HEALTH_STATUSES, ResourceNode } from '../../types';
 import {
+  Arena,
   NO_INT32,
   NO_INT8,
   NO_UINT8,
@@ -110,18 +111,20 @@ export class Forest {
   constructor(private readonly host: ForestNodes) {}
 
   /** Room for this many nodes without growing. */
-  reserve(nodes: number) {
-    if (nodes > this.parents.length) this.grow(nodes);
+  reserve(nodes: number, arena?: Arena) {
+    if (nodes > this.parents.length) this.grow(nodes, arena);
   }
 
   /** Grows the columns per node (and the marks) together, in one buffer. */
-  private grow(nodes: number) {
+  private grow(nodes: number, arena?: Arena) {
     // Counters for as many nodes as the other columns hold.
     const size = capacityFor(this.parents.length, nodes);
     growColumns<Forest>(
       this,
       ['rawParents', 'parents', 'walked', 'counts', 'subtree'],
       [size, size, size, size * STATUSES, size],
+      {},
+      arena,
     );
     // The marks grow on their own when they must; reserved with the rest.
     for (const marks of [

@@ -1,6 +1,6 @@
 import { ResourceKey } from '../../types';
 import type { RelationContext } from '../relations/types';
-import { NO_INT32, Numbers, growColumns } from './columns';
+import { Arena, NO_INT32, Numbers, growColumns } from './columns';
 
 /** An inventory entry the cluster lacks, and the inferences (frames) that list it. */
 export interface MissingEntry {
@@ -46,12 +46,18 @@ export class FrameTable {
   readonly listed: Array<ReadonlySet<MissingEntry> | undefined> = [];
 
   /** Room for this many frames without growing. */
-  reserve(frames: number) {
-    if (frames > this.origin.length) this.grow(frames);
+  reserve(frames: number, arena?: Arena) {
+    if (frames > this.origin.length) this.grow(frames, arena);
   }
 
-  private grow(size: number) {
-    growColumns<FrameTable>(this, ['origin', 'place', 'generation'], size);
+  private grow(size: number, arena?: Arena) {
+    growColumns<FrameTable>(
+      this,
+      ['origin', 'place', 'generation'],
+      size,
+      {},
+      arena,
+    );
   }
 
   /** A frame for an origin at a place. */

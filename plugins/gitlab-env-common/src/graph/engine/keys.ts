@@ -1,7 +1,14 @@
 import { KubernetesObject, ResourceKey, ResourceNode } from '../../types';
 import { isRecord } from '../../k8s/objects';
 import { resourceId } from '../../k8s/resourceId';
-import { NO_INT32, NO_UINT8, Numbers, grown, growColumns } from './columns';
+import {
+  Arena,
+  NO_INT32,
+  NO_UINT8,
+  Numbers,
+  grown,
+  growColumns,
+} from './columns';
 import type { FrameTable, MissingEntry } from './frames';
 
 const NONE = -1;
@@ -393,7 +400,7 @@ export class KeyIndex {
    * keys, members and reads without growing. Without reads a key is made
    * only when a second node joins a name, which few do.
    */
-  reserve(nodes: number, reads: boolean) {
+  reserve(nodes: number, reads: boolean, arena?: Arena) {
     if (!reads) {
       this.slotMembers = grown(this.slotMembers, nodes, NONE);
       return;
@@ -416,6 +423,7 @@ export class KeyIndex {
         nodes * 2,
       ],
       { slotMembers: NONE, frameReads: NONE },
+      arena,
     );
   }
 
