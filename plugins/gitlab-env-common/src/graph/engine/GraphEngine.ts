@@ -20,7 +20,7 @@ import { BUILTIN_RELATIONS, REFERENCE_LABELS, RelationSet } from '../relations';
 import { RelationContext } from '../relations/types';
 import { hasResourceKey, namespaceOf, resourceId } from '../../k8s/resourceId';
 import { BidTable } from './bids';
-import { Arena, NO_INT32, NO_INT8, NO_UINT8, growColumns } from './columns';
+import { Arena, NO_INT32, NO_INT8, NO_UINT8, inOneBuffer } from './columns';
 import { sameItem, sameLabels, selectorMatches } from './compare';
 import { EngineContext, EngineLookups } from './context';
 import { EDGE_TYPE_NUMBER, EdgeChanges, EdgeTable } from './edges';
@@ -102,20 +102,18 @@ export class GraphEngine implements EngineLookups, ForestNodes {
   private readonly kindKeysOf: Array<KindKeys | undefined> = [];
   /** Those of the last object upserted: lists come kind by kind. */
   private lastKindKeys: KindKeys | undefined = undefined;
-  // Columns per slot: not private, for growColumns to grow them; only
-  // this class reads or writes them.
   /** Place in the input: the order objects were first added; Missing entries after all. */
-  orders = NO_INT32;
-  severities = NO_INT8;
+  private orders = NO_INT32;
+  private severities = NO_INT8;
   /** The frame of each origin's whole inference. */
-  frameOf = NO_INT32;
+  private frameOf = NO_INT32;
   /** The item frames of an origin's last inference, in list order. */
   private readonly itemsOf: Array<number[] | undefined> = [];
   /** The apply a slot was filled in, and the last that upserted its object. */
-  bornIn = NO_INT32;
-  upsertedIn = NO_INT32;
-  releasedNow = NO_UINT8;
-  dirtyNow = NO_UINT8;
+  private bornIn = NO_INT32;
+  private upsertedIn = NO_INT32;
+  private releasedNow = NO_UINT8;
+  private dirtyNow = NO_UINT8;
   private slotCount = 0;
   /** The most nodes reserved room for. */
   private reserved = 0;
@@ -305,10 +303,8 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     // Every table has room for as many nodes as reserved before.
     if (nodes <= this.reserved) return;
     this.reserved = nodes;
-    // Measured, then made in one buffer (see Arena).
-    const arena = new Arena();
-    this.reserveIn(nodes, arena);
-    if (arena.start()) this.reserveIn(nodes, arena);
+    // Every table's columns in one buffer (see Arena).
+    inOneBuffer(arena => this.reserveIn(nodes, arena));
   }
 
   private reserveIn(nodes: number, arena: Arena) {
@@ -321,22 +317,14 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     this.forest.reserve(nodes, arena);
   }
 
-  private growSlots(size: number, arena?: Arena) {
-    growColumns<GraphEngine>(
-      this,
-      [
-        'orders',
-        'frameOf',
-        'bornIn',
-        'upsertedIn',
-        'severities',
-        'releasedNow',
-        'dirtyNow',
-      ],
-      size,
-      { frameOf: NONE },
-      arena,
-    );
+  private growSlots(size: number, arena: Arena) {
+    this.orders = arena.grown(this.orders, size);
+    this.frameOf = arena.grown(this.frameOf, size, NONE);
+    this.bornIn = arena.grown(this.bornIn, size);
+    this.upsertedIn = arena.grown(this.upsertedIn, size);
+    this.severities = arena.grown(this.severities, size);
+    this.releasedNow = arena.grown(this.releasedNow, size);
+    this.dirtyNow = arena.grown(this.dirtyNow, size);
   }
 
   private allocate(node: ResourceNode, order: number, severity: number) {
@@ -345,7 +333,8 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     const reused = slot !== undefined;
     if (slot === undefined) {
       slot = this.slotCount++;
-      if (slot >= this.orders.length) this.growSlots(slot + 1);
+      if (slot >= this.orders.length)
+        inOneBuffer(arena => this.growSlots(slot! + 1, arena));
     }
     this.nodes[slot] = node;
     this.orders[slot] = order;

@@ -1,21 +1,13 @@
-import type { Arena } from './columns';
-import { NO_INT32, NO_UINT8, Numbers, grown, growColumns } from './columns';
+import {
+  Arena,
+  NO_INT32,
+  NO_UINT8,
+  Numbers,
+  grown,
+  inOneBuffer,
+} from './columns';
 
 const NONE = -1;
-
-/** The columns per bid (the others are per node and per frame). */
-const BID_COLUMNS = [
-  'frame',
-  'origin',
-  'place',
-  'index',
-  'rank',
-  'source',
-  'target',
-  'nextInTarget',
-  'nextOfFrame',
-  'dead',
-] as const;
 
 /**
  * Bids to be a node's tree parent: each ranked `owns`/`manages` addition
@@ -27,34 +19,37 @@ const BID_COLUMNS = [
  */
 export class BidTable {
   private readonly numbers = new Numbers();
-  // Columns: not private, for growColumns to grow them; only this class
-  // reads or writes them.
-  frame = NO_INT32;
-  origin = NO_INT32;
-  place = NO_INT32;
-  index = NO_INT32;
-  rank = NO_INT32;
-  source = NO_INT32;
-  target = NO_INT32;
-  nextInTarget = NO_INT32;
-  nextOfFrame = NO_INT32;
-  dead = NO_UINT8;
-  targetBids = NO_INT32;
-  frameBids = NO_INT32;
+  private frame = NO_INT32;
+  private origin = NO_INT32;
+  private place = NO_INT32;
+  private index = NO_INT32;
+  private rank = NO_INT32;
+  private source = NO_INT32;
+  private target = NO_INT32;
+  private nextInTarget = NO_INT32;
+  private nextOfFrame = NO_INT32;
+  private dead = NO_UINT8;
+  private targetBids = NO_INT32;
+  private frameBids = NO_INT32;
 
-  private grow(size: number) {
-    growColumns<BidTable>(this, BID_COLUMNS, size);
+  private grow(size: number, arena: Arena) {
+    this.frame = arena.grown(this.frame, size);
+    this.origin = arena.grown(this.origin, size);
+    this.place = arena.grown(this.place, size);
+    this.index = arena.grown(this.index, size);
+    this.rank = arena.grown(this.rank, size);
+    this.source = arena.grown(this.source, size);
+    this.target = arena.grown(this.target, size);
+    this.nextInTarget = arena.grown(this.nextInTarget, size);
+    this.nextOfFrame = arena.grown(this.nextOfFrame, size);
+    this.dead = arena.grown(this.dead, size);
   }
 
-  /** Room for the bids of this many nodes without growing (in one buffer). */
-  reserve(nodes: number, arena?: Arena) {
-    growColumns<BidTable>(
-      this,
-      [...BID_COLUMNS, 'targetBids', 'frameBids'],
-      [...BID_COLUMNS.map(() => nodes), nodes, nodes * 2],
-      { targetBids: NONE, frameBids: NONE },
-      arena,
-    );
+  /** Room for the bids of this many nodes without growing. */
+  reserve(nodes: number, arena: Arena) {
+    this.grow(nodes, arena);
+    this.targetBids = arena.grown(this.targetBids, nodes, NONE);
+    this.frameBids = arena.grown(this.frameBids, nodes * 2, NONE);
   }
 
   addSlot(slot: number, reused: boolean) {
@@ -79,7 +74,8 @@ export class BidTable {
     target: number,
   ) {
     const bid = this.numbers.take();
-    if (bid >= this.frame.length) this.grow(bid + 1);
+    if (bid >= this.frame.length)
+      inOneBuffer(arena => this.grow(bid + 1, arena));
     this.frame[bid] = frame;
     this.origin[bid] = origin;
     this.place[bid] = place;

@@ -25,25 +25,25 @@ export function capacityFor(length: number, size: number): number {
   return capacity;
 }
 
-/** A column like `like` (its element type) over `buffer`, or its own buffer. */
+/** A column of `like`'s element type, over part of a buffer if given. */
 function columnLike<T extends Column>(
   like: T,
   length: number,
   buffer?: ArrayBuffer,
-  offset = 0,
+  at = 0,
 ): T {
   // Each type spelled out: a constructor read from the column is a
   // megamorphic call the engine makes per column grown.
   if (like instanceof Int32Array)
     return (
-      buffer ? new Int32Array(buffer, offset, length) : new Int32Array(length)
+      buffer ? new Int32Array(buffer, at, length) : new Int32Array(length)
     ) as T;
   if (like instanceof Int8Array)
     return (
-      buffer ? new Int8Array(buffer, offset, length) : new Int8Array(length)
+      buffer ? new Int8Array(buffer, at, length) : new Int8Array(length)
     ) as T;
   return (
-    buffer ? new Uint8Array(buffer, offset, length) : new Uint8Array(length)
+    buffer ? new Uint8Array(buffer, at, length) : new Uint8Array(length)
   ) as T;
 }
 
@@ -55,91 +55,70 @@ function columnLike<T extends Column>(
  */
 export function grown<T extends Column>(column: T, size: number, fill = 0): T {
   if (size <= column.length) return column;
-  const next = columnLike(column, capacityFor(column.length, size));
-  next.set(column);
-  if (fill !== 0) next.fill(fill, column.length);
-  return next;
+  return filled(
+    columnLike(column, capacityFor(column.length, size)),
+    column,
+    fill,
+  );
+}
+
+/** Bytes of a column of `length` entries, rounded up so the next one starts at a multiple of 4 (as an Int32Array must). */
+function roomFor(length: number, bytesPerEntry: number): number {
+  return (length * bytesPerEntry + 3) & ~3;
 }
 
 /**
- * Room for the columns a reserve makes, in one buffer for all of an
- * engine's tables: allocating an ArrayBuffer costs more than filling it,
- * and a new engine (the backend makes one per environment) reserves once.
- * The reserve runs twice: while measuring, growColumns only counts the
- * bytes it needs; then it takes them from the buffer.
+ * Room for columns grown at once, in one buffer: allocating an ArrayBuffer
+ * costs more than filling it, and a new engine (the backend makes one per
+ * environment, most of them small) reserves every table's columns at its
+ * first batch. Columns are grown in two passes of the same code (see
+ * inOneBuffer): while measuring, each column is given back as it is and
+ * its bytes counted; then each is made over its part of the buffer.
  */
 export class Arena {
   private bytes = 0;
   private buffer: ArrayBuffer | undefined = undefined;
   private offset = 0;
 
-  /** Ends the measuring pass; whether there is anything to make. */
+  /** Ends the measuring pass; whether any column grows. */
   start(): boolean {
     if (this.bytes === 0) return false;
     this.buffer = new ArrayBuffer(this.bytes);
     return true;
   }
 
-  /** While measuring: counts `bytes`, undefined. Then: the buffer, at the offset where they start. */
-  take(bytes: number): [ArrayBuffer, number] | undefined {
+  /** The column grown to hold `size` entries, new entries `fill` (while measuring: the column). */
+  grown<T extends Column>(column: T, size: number, fill = 0): T {
+    if (size <= column.length) return column;
+    const capacity = capacityFor(column.length, size);
+    const at = this.take(roomFor(capacity, column.BYTES_PER_ELEMENT));
+    if (at < 0) return column;
+    return filled(columnLike(column, capacity, this.buffer, at), column, fill);
+  }
+
+  /** While measuring, counts the bytes and gives -1; then the offset of their part of the buffer. */
+  private take(bytes: number): number {
     if (this.buffer === undefined) {
       this.bytes += bytes;
-      return undefined;
+      return -1;
     }
-    const offset = this.offset;
+    const at = this.offset;
     this.offset += bytes;
-    return [this.buffer, offset];
+    return at;
   }
 }
 
-/** The names of an object's typed columns. */
-export type ColumnName<O> = {
-  [K in keyof O]: O[K] extends Column ? K : never;
-}[keyof O];
+function filled<T extends Column>(made: T, column: T, fill: number): T {
+  made.set(column);
+  if (fill !== 0) made.fill(fill, column.length);
+  return made;
+}
 
-/**
- * Grows some of an object's columns at once, each to hold at least its
- * size (one for all, or one each in `names` order) with new entries its
- * fill (0 unless given), the grown ones in one buffer: a table's columns
- * grow together, and one allocation is cheaper than one per column (the
- * backend makes an engine per environment, most of them small).
- */
-export function growColumns<O>(
-  owner: O,
-  names: ReadonlyArray<ColumnName<O>>,
-  sizes: number | readonly number[],
-  fills: Partial<Record<ColumnName<O>, number>> = {},
-  arena?: Arena,
-) {
-  const columns = owner as unknown as Record<ColumnName<O>, Column>;
-  const capacities: number[] = new Array(names.length);
-  let bytes = 0;
-  for (let c = 0; c < names.length; c++) {
-    const { length, BYTES_PER_ELEMENT } = columns[names[c]];
-    const size = typeof sizes === 'number' ? sizes : sizes[c];
-    capacities[c] = size <= length ? length : capacityFor(length, size);
-    // Each column starts at a multiple of 4, as an Int32Array must.
-    if (size > length) bytes += (capacities[c] * BYTES_PER_ELEMENT + 3) & ~3;
-  }
-  if (bytes === 0) return;
-  let buffer: ArrayBuffer;
-  let offset = 0;
-  if (arena === undefined) buffer = new ArrayBuffer(bytes);
-  else {
-    const room = arena.take(bytes);
-    if (room === undefined) return;
-    [buffer, offset] = room;
-  }
-  for (let c = 0; c < names.length; c++) {
-    const column = columns[names[c]];
-    if (capacities[c] === column.length) continue;
-    const made = columnLike(column, capacities[c], buffer, offset);
-    offset += (capacities[c] * column.BYTES_PER_ELEMENT + 3) & ~3;
-    made.set(column);
-    const fill = fills[names[c]] ?? 0;
-    if (fill !== 0) made.fill(fill, column.length);
-    columns[names[c]] = made;
-  }
+/** Runs `grow` (which grows columns through the arena) measuring, then making them in one buffer. */
+export function inOneBuffer(grow: (arena: Arena) => void) {
+  const arena = new Arena();
+  grow(arena);
+  if (arena.start()) grow(arena);
 }
 
 /**

@@ -6,7 +6,7 @@ import {
   NO_UINT8,
   Numbers,
   grown,
-  growColumns,
+  inOneBuffer,
 } from './columns';
 
 const NONE = -1;
@@ -15,16 +15,6 @@ const EMPTY = -1;
 const TOMBSTONE = -2;
 const WAS_IN = 1;
 const REMOVED = 2;
-/** The columns per edge, and per addition (kept when additions are recorded). */
-const EDGE_COLUMNS = [
-  'source',
-  'target',
-  'count',
-  'touched',
-  'type',
-  'flags',
-] as const;
-const ADDITION_COLUMNS = ['additionEdge', 'additionNext'] as const;
 /** Fewest slots of the hash table, made on the first edge or reserve. */
 const MIN_TABLE = 16;
 
@@ -55,21 +45,19 @@ export interface EdgeChanges {
  */
 export class EdgeTable {
   private readonly numbers = new Numbers();
-  // Columns: not private, for growColumns to grow them; only this class
-  // reads or writes them.
-  source = NO_INT32;
-  target = NO_INT32;
-  type = NO_INT8;
-  count = NO_INT32;
+  private source = NO_INT32;
+  private target = NO_INT32;
+  private type = NO_INT8;
+  private count = NO_INT32;
   /** The apply that last took the edge in or out of the graph. */
-  touched = NO_INT32;
-  flags = NO_UINT8;
+  private touched = NO_INT32;
+  private flags = NO_UINT8;
   private readonly handedOut: Array<ResourceEdge | undefined> = [];
 
   private table = NO_INT32;
   private filled = 0;
 
-  order = NO_INT32;
+  private order = NO_INT32;
   private orderLength = 0;
   private removedInOrder = 0;
 
@@ -78,11 +66,11 @@ export class EdgeTable {
 
   // Additions: an edge a frame added, in the frame's list.
   private readonly additionNumbers = new Numbers();
-  additionEdge = NO_INT32;
-  additionNext = NO_INT32;
-  frameAdditions = NO_INT32;
+  private additionEdge = NO_INT32;
+  private additionNext = NO_INT32;
+  private frameAdditions = NO_INT32;
   /** How many additions each frame holds, for their sequence numbers. */
-  frameAdditionCount = NO_INT32;
+  private frameAdditionCount = NO_INT32;
 
   constructor(
     private readonly nodes: ReadonlyArray<ResourceNode | undefined>,
@@ -94,29 +82,15 @@ export class EdgeTable {
   }
 
   /** Room for edges and (when recorded) additions of this many nodes without growing. */
-  reserve(nodes: number, record: boolean, arena?: Arena) {
-    // In one buffer: a small engine reserves once, at its first batch.
+  reserve(nodes: number, record: boolean, arena: Arena) {
     const edges = nodes * 2;
-    const additions = record ? edges : 0;
-    growColumns<EdgeTable>(
-      this,
-      [
-        ...EDGE_COLUMNS,
-        'order',
-        'frameAdditionCount',
-        ...ADDITION_COLUMNS,
-        'frameAdditions',
-      ],
-      [
-        ...EDGE_COLUMNS.map(() => edges),
-        edges,
-        edges,
-        ...ADDITION_COLUMNS.map(() => additions),
-        additions,
-      ],
-      { touched: NONE, frameAdditions: NONE },
-      arena,
-    );
+    this.growEdges(edges, arena);
+    this.order = arena.grown(this.order, edges);
+    this.frameAdditionCount = arena.grown(this.frameAdditionCount, edges);
+    if (record) {
+      this.growAdditions(edges, arena);
+      this.frameAdditions = arena.grown(this.frameAdditions, edges, NONE);
+    }
     // Environments hold under two edges a node: a table of four slots a
     // node stays under half full, and small enough to stay in cache.
     let capacity = Math.max(this.table.length, MIN_TABLE);
@@ -137,12 +111,18 @@ export class EdgeTable {
     this.frameAdditions[frame] = NONE;
   }
 
-  private growEdges(size: number) {
-    growColumns<EdgeTable>(this, EDGE_COLUMNS, size, { touched: NONE });
+  private growEdges(size: number, arena: Arena) {
+    this.source = arena.grown(this.source, size);
+    this.target = arena.grown(this.target, size);
+    this.type = arena.grown(this.type, size);
+    this.count = arena.grown(this.count, size);
+    this.touched = arena.grown(this.touched, size, NONE);
+    this.flags = arena.grown(this.flags, size);
   }
 
-  private growAdditions(size: number) {
-    growColumns<EdgeTable>(this, ADDITION_COLUMNS, size);
+  private growAdditions(size: number, arena: Arena) {
+    this.additionEdge = arena.grown(this.additionEdge, size);
+    this.additionNext = arena.grown(this.additionNext, size);
   }
 
   /**
@@ -162,7 +142,8 @@ export class EdgeTable {
     if (!record) return this.frameAdditionCount[frame]++;
     if (this.count[edge] === 1) this.touch(edge, false);
     const addition = this.additionNumbers.take();
-    if (addition >= this.additionEdge.length) this.growAdditions(addition + 1);
+    if (addition >= this.additionEdge.length)
+      inOneBuffer(arena => this.growAdditions(addition + 1, arena));
     this.additionEdge[addition] = edge;
     this.additionNext[addition] = this.frameAdditions[frame];
     this.frameAdditions[frame] = addition;
@@ -214,7 +195,8 @@ export class EdgeTable {
       at = (at + 1) & mask;
     }
     const edge = this.numbers.take();
-    if (edge >= this.source.length) this.growEdges(edge + 1);
+    if (edge >= this.source.length)
+      inOneBuffer(arena => this.growEdges(edge + 1, arena));
     this.source[edge] = source;
     this.target[edge] = target;
     this.type[edge] = type;

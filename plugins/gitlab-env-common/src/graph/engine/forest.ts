@@ -6,7 +6,7 @@ import {
   NO_UINT8,
   capacityFor,
   grown,
-  growColumns,
+  inOneBuffer,
 } from './columns';
 
 const NONE = -1;
@@ -89,14 +89,12 @@ function sortSlots(slots: number[], compare: (a: number, b: number) => number) {
  * change walks up only while it changes something.
  */
 export class Forest {
-  // Columns: not private, for growColumns to grow them; only this class
-  // reads or writes them.
-  rawParents = NO_INT32;
-  parents = NO_INT32;
+  private rawParents = NO_INT32;
+  private parents = NO_INT32;
   private readonly children: Array<number[] | undefined> = [];
   /** Subtree severity per node, as published; -1 when nothing in it carries health. */
-  subtree = NO_INT8;
-  counts = NO_INT32;
+  private subtree = NO_INT8;
+  private counts = NO_INT32;
   private readonly cut = new Set<number>();
   private readonly parentDirty = new Marks();
   private readonly rollupDirty = new Marks();
@@ -105,27 +103,25 @@ export class Forest {
   /** Nodes whose parent may change in the settle in progress. */
   private readonly affected = new Marks();
   /** Per slot: which walk of cycle detection saw it last, and how far it got. */
-  walked = NO_INT32;
+  private walked = NO_INT32;
   private walks = 0;
 
   constructor(private readonly host: ForestNodes) {}
 
   /** Room for this many nodes without growing. */
-  reserve(nodes: number, arena?: Arena) {
+  reserve(nodes: number, arena: Arena) {
     if (nodes > this.parents.length) this.grow(nodes, arena);
   }
 
   /** Grows the columns per node (and the marks) together, in one buffer. */
-  private grow(nodes: number, arena?: Arena) {
+  private grow(nodes: number, arena: Arena) {
     // Counters for as many nodes as the other columns hold.
     const size = capacityFor(this.parents.length, nodes);
-    growColumns<Forest>(
-      this,
-      ['rawParents', 'parents', 'walked', 'counts', 'subtree'],
-      [size, size, size, size * STATUSES, size],
-      {},
-      arena,
-    );
+    this.rawParents = arena.grown(this.rawParents, size);
+    this.parents = arena.grown(this.parents, size);
+    this.walked = arena.grown(this.walked, size);
+    this.counts = arena.grown(this.counts, size * STATUSES);
+    this.subtree = arena.grown(this.subtree, size);
     // The marks grow on their own when they must; reserved with the rest.
     for (const marks of [
       this.parentDirty,
@@ -137,7 +133,8 @@ export class Forest {
   }
 
   add(slot: number, reused: boolean) {
-    if (slot >= this.parents.length) this.grow(slot + 1);
+    if (slot >= this.parents.length)
+      inOneBuffer(arena => this.grow(slot + 1, arena));
     this.rawParents[slot] = NONE;
     this.parents[slot] = NONE;
     this.subtree[slot] = NONE;

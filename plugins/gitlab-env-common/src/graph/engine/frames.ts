@@ -1,6 +1,6 @@
 import { ResourceKey } from '../../types';
 import type { RelationContext } from '../relations/types';
-import { Arena, NO_INT32, Numbers, growColumns } from './columns';
+import { Arena, NO_INT32, Numbers, inOneBuffer } from './columns';
 
 /** An inventory entry the cluster lacks, and the inferences (frames) that list it. */
 export interface MissingEntry {
@@ -46,24 +46,21 @@ export class FrameTable {
   readonly listed: Array<ReadonlySet<MissingEntry> | undefined> = [];
 
   /** Room for this many frames without growing. */
-  reserve(frames: number, arena?: Arena) {
-    if (frames > this.origin.length) this.grow(frames, arena);
+  reserve(frames: number, arena: Arena) {
+    this.grow(frames, arena);
   }
 
-  private grow(size: number, arena?: Arena) {
-    growColumns<FrameTable>(
-      this,
-      ['origin', 'place', 'generation'],
-      size,
-      {},
-      arena,
-    );
+  private grow(size: number, arena: Arena) {
+    this.origin = arena.grown(this.origin, size);
+    this.place = arena.grown(this.place, size);
+    this.generation = arena.grown(this.generation, size);
   }
 
   /** A frame for an origin at a place. */
   take(origin: number, place: number): number {
     const frame = this.numbers.take();
-    if (frame >= this.origin.length) this.grow(frame + 1);
+    if (frame >= this.origin.length)
+      inOneBuffer(arena => this.grow(frame + 1, arena));
     this.origin[frame] = origin;
     this.place[frame] = place;
     // A frame's run, item and listed entries are cleared when it is

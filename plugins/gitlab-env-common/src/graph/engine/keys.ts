@@ -7,36 +7,11 @@ import {
   NO_UINT8,
   Numbers,
   grown,
-  growColumns,
+  inOneBuffer,
 } from './columns';
 import type { FrameTable, MissingEntry } from './frames';
 
 const NONE = -1;
-
-/** The columns per key, per member entry and per read entry. */
-const KEY_COLUMNS = [
-  'memberHead',
-  'memberTail',
-  'memberCount',
-  'readerHead',
-  'readerEntries',
-  'stale',
-  'flags',
-] as const;
-const MEMBER_COLUMNS = [
-  'memberSlot',
-  'memberKey',
-  'memberNext',
-  'memberPrev',
-  'memberOfSlotNext',
-] as const;
-const READ_COLUMNS = [
-  'readFrame',
-  'readGeneration',
-  'readKey',
-  'readNext',
-  'readOfFrameNext',
-] as const;
 
 type Keys = Map<string, number>;
 
@@ -163,16 +138,15 @@ export class KeyIndex {
   /** The reference labels indexed so far and their values. */
   private readonly references = new Map<string, Keys>();
 
-  // Keys. The columns are not private, for growColumns to grow them; only
-  // this class writes them.
+  // Keys.
   private readonly keys = new Numbers();
   memberHead = NO_INT32;
-  memberTail = NO_INT32;
+  private memberTail = NO_INT32;
   memberCount = NO_INT32;
-  readerHead = NO_INT32;
-  readerEntries = NO_INT32;
-  stale = NO_INT32;
-  flags = NO_UINT8;
+  private readerHead = NO_INT32;
+  private readerEntries = NO_INT32;
+  private stale = NO_INT32;
+  private flags = NO_UINT8;
   private readonly home: Array<Keys | undefined> = [];
   private readonly keyName: string[] = [];
   /** Missing inventory entries per identity key. */
@@ -181,20 +155,20 @@ export class KeyIndex {
   // Member entries: a node in a key's list, and in its node's list.
   private readonly memberNumbers = new Numbers();
   memberSlot = NO_INT32;
-  memberKey = NO_INT32;
+  private memberKey = NO_INT32;
   memberNext = NO_INT32;
-  memberPrev = NO_INT32;
-  memberOfSlotNext = NO_INT32;
-  slotMembers = NO_INT32;
+  private memberPrev = NO_INT32;
+  private memberOfSlotNext = NO_INT32;
+  private slotMembers = NO_INT32;
 
   // Read entries: a frame's read of a key, in the key's list and the frame's.
   private readonly readNumbers = new Numbers();
-  readFrame = NO_INT32;
-  readGeneration = NO_INT32;
-  readKey = NO_INT32;
-  readNext = NO_INT32;
-  readOfFrameNext = NO_INT32;
-  frameReads = NO_INT32;
+  private readFrame = NO_INT32;
+  private readGeneration = NO_INT32;
+  private readKey = NO_INT32;
+  private readNext = NO_INT32;
+  private readOfFrameNext = NO_INT32;
+  private frameReads = NO_INT32;
 
   /** Keys that may have become unused, checked when the apply settles. */
   private maybeUnused: number[] = [];
@@ -205,8 +179,14 @@ export class KeyIndex {
 
   // ---- keys -------------------------------------------------------------------
 
-  private growKeys(size: number) {
-    growColumns<KeyIndex>(this, KEY_COLUMNS, size);
+  private growKeys(size: number, arena: Arena) {
+    this.memberHead = arena.grown(this.memberHead, size);
+    this.memberTail = arena.grown(this.memberTail, size);
+    this.memberCount = arena.grown(this.memberCount, size);
+    this.readerHead = arena.grown(this.readerHead, size);
+    this.readerEntries = arena.grown(this.readerEntries, size);
+    this.stale = arena.grown(this.stale, size);
+    this.flags = arena.grown(this.flags, size);
   }
 
   /** The key of a name in a map, made (with the lone node it held) if there is none. */
@@ -214,7 +194,8 @@ export class KeyIndex {
     const held = home.get(name);
     if (held !== undefined && held >= 0) return held;
     const key = this.keys.take();
-    if (key >= this.memberHead.length) this.growKeys(key + 1);
+    if (key >= this.memberHead.length)
+      inOneBuffer(arena => this.growKeys(key + 1, arena));
     this.memberHead[key] = NONE;
     this.memberTail[key] = NONE;
     this.memberCount[key] = 0;
@@ -391,8 +372,12 @@ export class KeyIndex {
 
   // ---- members ----------------------------------------------------------------
 
-  private growMembers(size: number) {
-    growColumns<KeyIndex>(this, MEMBER_COLUMNS, size);
+  private growMembers(size: number, arena: Arena) {
+    this.memberSlot = arena.grown(this.memberSlot, size);
+    this.memberKey = arena.grown(this.memberKey, size);
+    this.memberNext = arena.grown(this.memberNext, size);
+    this.memberPrev = arena.grown(this.memberPrev, size);
+    this.memberOfSlotNext = arena.grown(this.memberOfSlotNext, size);
   }
 
   /**
@@ -400,31 +385,13 @@ export class KeyIndex {
    * keys, members and reads without growing. Without reads a key is made
    * only when a second node joins a name, which few do.
    */
-  reserve(nodes: number, reads: boolean, arena?: Arena) {
-    if (!reads) {
-      this.slotMembers = grown(this.slotMembers, nodes, NONE);
-      return;
-    }
-    // In one buffer: a small engine reserves once, at its first batch.
-    growColumns<KeyIndex>(
-      this,
-      [
-        ...KEY_COLUMNS,
-        ...MEMBER_COLUMNS,
-        ...READ_COLUMNS,
-        'slotMembers',
-        'frameReads',
-      ],
-      [
-        ...KEY_COLUMNS.map(() => nodes),
-        ...MEMBER_COLUMNS.map(() => nodes),
-        ...READ_COLUMNS.map(() => nodes * 2),
-        nodes,
-        nodes * 2,
-      ],
-      { slotMembers: NONE, frameReads: NONE },
-      arena,
-    );
+  reserve(nodes: number, reads: boolean, arena: Arena) {
+    this.slotMembers = arena.grown(this.slotMembers, nodes, NONE);
+    if (!reads) return;
+    this.frameReads = arena.grown(this.frameReads, nodes * 2, NONE);
+    this.growKeys(nodes, arena);
+    this.growMembers(nodes, arena);
+    this.growReads(nodes * 2, arena);
   }
 
   /** A new slot holds no key yet. */
@@ -437,7 +404,8 @@ export class KeyIndex {
   /** Adds the node to the end of a key's members. */
   private joinKey(key: number, slot: number) {
     const entry = this.memberNumbers.take();
-    if (entry >= this.memberSlot.length) this.growMembers(entry + 1);
+    if (entry >= this.memberSlot.length)
+      inOneBuffer(arena => this.growMembers(entry + 1, arena));
     this.memberSlot[entry] = slot;
     this.memberKey[entry] = key;
     this.memberNext[entry] = NONE;
@@ -584,8 +552,12 @@ export class KeyIndex {
 
   // ---- readers ----------------------------------------------------------------
 
-  private growReads(size: number) {
-    growColumns<KeyIndex>(this, READ_COLUMNS, size);
+  private growReads(size: number, arena: Arena) {
+    this.readFrame = arena.grown(this.readFrame, size);
+    this.readGeneration = arena.grown(this.readGeneration, size);
+    this.readKey = arena.grown(this.readKey, size);
+    this.readNext = arena.grown(this.readNext, size);
+    this.readOfFrameNext = arena.grown(this.readOfFrameNext, size);
   }
 
   /** A new frame has read nothing yet. */
@@ -608,7 +580,8 @@ export class KeyIndex {
     if (this.stale[key] > 8 && this.stale[key] * 2 > this.readerEntries[key])
       this.dropStale(key);
     const entry = this.readNumbers.take();
-    if (entry >= this.readFrame.length) this.growReads(entry + 1);
+    if (entry >= this.readFrame.length)
+      inOneBuffer(arena => this.growReads(entry + 1, arena));
     this.readFrame[entry] = frame;
     this.readGeneration[entry] = generation;
     this.readKey[entry] = key;
