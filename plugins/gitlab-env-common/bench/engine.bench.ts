@@ -27,7 +27,11 @@
 // 2. Applied watch events on the same environment: per-event p50/p99
 //    (goal: p99 under 1 ms), and a status update of the Flux Kustomization
 //    that lists every top-level object.
-// 3. Scaling: 1k, 10k and 50k objects, with `JSON.stringify` of the same
+// 3. Many small graphs, as the backend's overview builds them: 1,200 live
+//    environments of about 20 objects each, every one a new live graph
+//    filled by its first batch of ADDED events, against JSON.parse of the
+//    same objects (per environment, as each read parses its own).
+// 4. Scaling: 1k, 10k and 50k objects, with `JSON.stringify` of the same
 //    objects as a linear control for what the machine's caches and garbage
 //    collector alone do to a linear cost.
 import {
@@ -208,6 +212,36 @@ function liveEvents(objects: KubernetesObject[], parseMs: number) {
   );
 }
 
+function smallGraphs(count: number, size: number) {
+  const environments = Array.from({ length: count }, () =>
+    environmentAsServed(size),
+  );
+  const batches = environments.map(({ objects }) =>
+    objects.map(object => ({ type: 'ADDED' as const, object })),
+  );
+  const objects = batches.reduce((sum, batch) => sum + batch.length, 0);
+  console.log(
+    `Many small graphs: ${count} live environments of ${batches[0].length} objects (${objects} in all), each a new live graph filled by one batch of ADDED events, 21 turns each:`,
+  );
+  const paired = timePaired(
+    () => batches.map(batch => new LiveResourceGraph().apply(batch).health),
+    [
+      () => environments.map(({ served }) => JSON.parse(served)),
+      () => environments.map(({ normalized }) => JSON.parse(normalized)),
+    ],
+    21,
+  );
+  console.log(
+    `  new LiveResourceGraph().apply(batch) for each: ${fixed(
+      paired.workMs,
+    )} ms; JSON.parse ${fixed(
+      paired.baselineMs[0],
+    )} ms as served: ratio ${fixed(paired.ratio[0])}x; ${fixed(
+      paired.baselineMs[1],
+    )} ms as kept: ${fixed(paired.ratio[1])}x`,
+  );
+}
+
 function scaling() {
   const sizes = [1_000, 10_000, 50_000];
   const environments = sizes.map(size => environmentAsServed(size).objects);
@@ -244,5 +278,6 @@ checkSameGraph(environment, 10_000);
 const parseMs = bulkLoad(environment);
 bulkLoadLean(10_000);
 liveEvents(environment.objects, parseMs);
+smallGraphs(1_200, 20);
 console.log('Scaling (graph + health + roll-up):');
 scaling();

@@ -20,7 +20,7 @@ import { BUILTIN_RELATIONS, REFERENCE_LABELS, RelationSet } from '../relations';
 import { RelationContext } from '../relations/types';
 import { hasResourceKey, namespaceOf, resourceId } from '../../k8s/resourceId';
 import { BidTable } from './bids';
-import { grown } from './columns';
+import { Arena, NO_INT32, NO_INT8, NO_UINT8, inOneBuffer } from './columns';
 import { sameItem, sameLabels, selectorMatches } from './compare';
 import { EngineContext, EngineLookups } from './context';
 import { EDGE_TYPE_NUMBER, EdgeChanges, EdgeTable } from './edges';
@@ -103,18 +103,20 @@ export class GraphEngine implements EngineLookups, ForestNodes {
   /** Those of the last object upserted: lists come kind by kind. */
   private lastKindKeys: KindKeys | undefined = undefined;
   /** Place in the input: the order objects were first added; Missing entries after all. */
-  private orders = new Int32Array(0);
-  private severities = new Int8Array(0);
+  private orders = NO_INT32;
+  private severities = NO_INT8;
   /** The frame of each origin's whole inference. */
-  private frameOf = new Int32Array(0);
+  private frameOf = NO_INT32;
   /** The item frames of an origin's last inference, in list order. */
   private readonly itemsOf: Array<number[] | undefined> = [];
   /** The apply a slot was filled in, and the last that upserted its object. */
-  private bornIn = new Int32Array(0);
-  private upsertedIn = new Int32Array(0);
-  private releasedNow = new Uint8Array(0);
-  private dirtyNow = new Uint8Array(0);
+  private bornIn = NO_INT32;
+  private upsertedIn = NO_INT32;
+  private releasedNow = NO_UINT8;
+  private dirtyNow = NO_UINT8;
   private slotCount = 0;
+  /** The most nodes reserved room for. */
+  private reserved = 0;
   private readonly freeSlots: number[] = [];
   private nextOrder = 0;
   private objectTotal = 0;
@@ -298,23 +300,31 @@ export class GraphEngine implements EngineLookups, ForestNodes {
   }
 
   private reserve(nodes: number) {
-    if (nodes > this.orders.length) this.growSlots(nodes);
-    // A one-shot load records no reads and no additions: no room for them.
-    this.keys.reserve(nodes, this.watching);
-    this.edges.reserve(nodes, this.watching);
-    this.bids.reserve(nodes);
-    this.frames.reserve(nodes * 2);
-    this.forest.reserve(nodes);
+    // Every table has room for as many nodes as reserved before.
+    if (nodes <= this.reserved) return;
+    this.reserved = nodes;
+    // Every table's columns in one buffer (see Arena).
+    inOneBuffer(arena => this.reserveIn(nodes, arena));
   }
 
-  private growSlots(size: number) {
-    this.orders = grown(this.orders, size);
-    this.severities = grown(this.severities, size);
-    this.frameOf = grown(this.frameOf, size, NONE);
-    this.bornIn = grown(this.bornIn, size);
-    this.upsertedIn = grown(this.upsertedIn, size);
-    this.releasedNow = grown(this.releasedNow, size);
-    this.dirtyNow = grown(this.dirtyNow, size);
+  private reserveIn(nodes: number, arena: Arena) {
+    if (nodes > this.orders.length) this.growSlots(nodes, arena);
+    // A one-shot load records no reads and no additions: no room for them.
+    this.keys.reserve(nodes, this.watching, arena);
+    this.edges.reserve(nodes, this.watching, arena);
+    this.bids.reserve(nodes, arena);
+    this.frames.reserve(nodes * 2, arena);
+    this.forest.reserve(nodes, arena);
+  }
+
+  private growSlots(size: number, arena: Arena) {
+    this.orders = arena.grown(this.orders, size);
+    this.frameOf = arena.grown(this.frameOf, size, NONE);
+    this.bornIn = arena.grown(this.bornIn, size);
+    this.upsertedIn = arena.grown(this.upsertedIn, size);
+    this.severities = arena.grown(this.severities, size);
+    this.releasedNow = arena.grown(this.releasedNow, size);
+    this.dirtyNow = arena.grown(this.dirtyNow, size);
   }
 
   private allocate(node: ResourceNode, order: number, severity: number) {
@@ -323,7 +333,8 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     const reused = slot !== undefined;
     if (slot === undefined) {
       slot = this.slotCount++;
-      if (slot >= this.orders.length) this.growSlots(slot + 1);
+      if (slot >= this.orders.length)
+        inOneBuffer(arena => this.growSlots(slot! + 1, arena));
     }
     this.nodes[slot] = node;
     this.orders[slot] = order;

@@ -1,4 +1,11 @@
-import { Numbers, grown } from './columns';
+import {
+  Arena,
+  NO_INT32,
+  NO_UINT8,
+  Numbers,
+  grown,
+  inOneBuffer,
+} from './columns';
 
 const NONE = -1;
 
@@ -12,39 +19,37 @@ const NONE = -1;
  */
 export class BidTable {
   private readonly numbers = new Numbers();
-  private frame = new Int32Array(0);
-  private origin = new Int32Array(0);
-  private place = new Int32Array(0);
-  private index = new Int32Array(0);
-  private rank = new Int32Array(0);
-  private source = new Int32Array(0);
-  private target = new Int32Array(0);
-  private nextInTarget = new Int32Array(0);
-  private nextOfFrame = new Int32Array(0);
-  private dead = new Uint8Array(0);
-  private targetBids = new Int32Array(0);
-  private frameBids = new Int32Array(0);
+  private frame = NO_INT32;
+  private origin = NO_INT32;
+  private place = NO_INT32;
+  private index = NO_INT32;
+  private rank = NO_INT32;
+  private source = NO_INT32;
+  private target = NO_INT32;
+  private nextInTarget = NO_INT32;
+  private nextOfFrame = NO_INT32;
+  private dead = NO_UINT8;
+  private targetBids = NO_INT32;
+  private frameBids = NO_INT32;
 
-  private grow(size: number) {
-    this.frame = grown(this.frame, size);
-    this.origin = grown(this.origin, size);
-    this.place = grown(this.place, size);
-    this.index = grown(this.index, size);
-    this.rank = grown(this.rank, size);
-    this.source = grown(this.source, size);
-    this.target = grown(this.target, size);
-    this.nextInTarget = grown(this.nextInTarget, size);
-    this.nextOfFrame = grown(this.nextOfFrame, size);
-    this.dead = grown(this.dead, size);
+  private grow(size: number, arena: Arena) {
+    this.frame = arena.grown(this.frame, size);
+    this.origin = arena.grown(this.origin, size);
+    this.place = arena.grown(this.place, size);
+    this.index = arena.grown(this.index, size);
+    this.rank = arena.grown(this.rank, size);
+    this.source = arena.grown(this.source, size);
+    this.target = arena.grown(this.target, size);
+    this.nextInTarget = arena.grown(this.nextInTarget, size);
+    this.nextOfFrame = arena.grown(this.nextOfFrame, size);
+    this.dead = arena.grown(this.dead, size);
   }
 
   /** Room for the bids of this many nodes without growing. */
-  reserve(nodes: number) {
-    if (nodes > this.frame.length) this.grow(nodes);
-    if (nodes > this.targetBids.length)
-      this.targetBids = grown(this.targetBids, nodes, NONE);
-    if (nodes * 2 > this.frameBids.length)
-      this.frameBids = grown(this.frameBids, nodes * 2, NONE);
+  reserve(nodes: number, arena: Arena) {
+    this.grow(nodes, arena);
+    this.targetBids = arena.grown(this.targetBids, nodes, NONE);
+    this.frameBids = arena.grown(this.frameBids, nodes * 2, NONE);
   }
 
   addSlot(slot: number, reused: boolean) {
@@ -69,7 +74,8 @@ export class BidTable {
     target: number,
   ) {
     const bid = this.numbers.take();
-    if (bid >= this.frame.length) this.grow(bid + 1);
+    if (bid >= this.frame.length)
+      inOneBuffer(arena => this.grow(bid + 1, arena));
     this.frame[bid] = frame;
     this.origin[bid] = origin;
     this.place[bid] = place;

@@ -1,5 +1,13 @@
 import { RESOURCE_EDGE_TYPES, ResourceEdge, ResourceNode } from '../../types';
-import { Numbers, grown } from './columns';
+import {
+  Arena,
+  NO_INT32,
+  NO_INT8,
+  NO_UINT8,
+  Numbers,
+  grown,
+  inOneBuffer,
+} from './columns';
 
 const NONE = -1;
 
@@ -7,6 +15,8 @@ const EMPTY = -1;
 const TOMBSTONE = -2;
 const WAS_IN = 1;
 const REMOVED = 2;
+/** Fewest slots of the hash table, made on the first edge or reserve. */
+const MIN_TABLE = 16;
 
 /** Edge types by number, and numbers by type (in RESOURCE_EDGE_TYPES order). */
 export const EDGE_TYPE_NUMBER: ReadonlyMap<string, number> = new Map(
@@ -35,19 +45,19 @@ export interface EdgeChanges {
  */
 export class EdgeTable {
   private readonly numbers = new Numbers();
-  private source = new Int32Array(0);
-  private target = new Int32Array(0);
-  private type = new Int8Array(0);
-  private count = new Int32Array(0);
+  private source = NO_INT32;
+  private target = NO_INT32;
+  private type = NO_INT8;
+  private count = NO_INT32;
   /** The apply that last took the edge in or out of the graph. */
-  private touched = new Int32Array(0);
-  private flags = new Uint8Array(0);
+  private touched = NO_INT32;
+  private flags = NO_UINT8;
   private readonly handedOut: Array<ResourceEdge | undefined> = [];
 
-  private table = new Int32Array(1024).fill(EMPTY);
+  private table = NO_INT32;
   private filled = 0;
 
-  private order = new Int32Array(0);
+  private order = NO_INT32;
   private orderLength = 0;
   private removedInOrder = 0;
 
@@ -56,11 +66,11 @@ export class EdgeTable {
 
   // Additions: an edge a frame added, in the frame's list.
   private readonly additionNumbers = new Numbers();
-  private additionEdge = new Int32Array(0);
-  private additionNext = new Int32Array(0);
-  private frameAdditions = new Int32Array(0);
+  private additionEdge = NO_INT32;
+  private additionNext = NO_INT32;
+  private frameAdditions = NO_INT32;
   /** How many additions each frame holds, for their sequence numbers. */
-  private frameAdditionCount = new Int32Array(0);
+  private frameAdditionCount = NO_INT32;
 
   constructor(
     private readonly nodes: ReadonlyArray<ResourceNode | undefined>,
@@ -72,19 +82,18 @@ export class EdgeTable {
   }
 
   /** Room for edges and (when recorded) additions of this many nodes without growing. */
-  reserve(nodes: number, record: boolean) {
-    if (nodes * 2 > this.source.length) this.growEdges(nodes * 2);
-    if (record && nodes * 2 > this.additionEdge.length)
-      this.growAdditions(nodes * 2);
-    if (record && nodes * 2 > this.frameAdditions.length)
-      this.frameAdditions = grown(this.frameAdditions, nodes * 2, NONE);
-    if (nodes * 2 > this.frameAdditionCount.length)
-      this.frameAdditionCount = grown(this.frameAdditionCount, nodes * 2);
-    if (nodes * 2 > this.order.length)
-      this.order = grown(this.order, nodes * 2);
+  reserve(nodes: number, record: boolean, arena: Arena) {
+    const edges = nodes * 2;
+    this.growEdges(edges, arena);
+    this.order = arena.grown(this.order, edges);
+    this.frameAdditionCount = arena.grown(this.frameAdditionCount, edges);
+    if (record) {
+      this.growAdditions(edges, arena);
+      this.frameAdditions = arena.grown(this.frameAdditions, edges, NONE);
+    }
     // Environments hold under two edges a node: a table of four slots a
     // node stays under half full, and small enough to stay in cache.
-    let capacity = this.table.length;
+    let capacity = Math.max(this.table.length, MIN_TABLE);
     while (nodes * 4 > capacity) capacity *= 2;
     if (capacity > this.table.length) {
       this.rehashTo(capacity);
@@ -102,18 +111,18 @@ export class EdgeTable {
     this.frameAdditions[frame] = NONE;
   }
 
-  private growEdges(size: number) {
-    this.source = grown(this.source, size);
-    this.target = grown(this.target, size);
-    this.type = grown(this.type, size);
-    this.count = grown(this.count, size);
-    this.touched = grown(this.touched, size, NONE);
-    this.flags = grown(this.flags, size);
+  private growEdges(size: number, arena: Arena) {
+    this.source = arena.grown(this.source, size);
+    this.target = arena.grown(this.target, size);
+    this.type = arena.grown(this.type, size);
+    this.count = arena.grown(this.count, size);
+    this.touched = arena.grown(this.touched, size, NONE);
+    this.flags = arena.grown(this.flags, size);
   }
 
-  private growAdditions(size: number) {
-    this.additionEdge = grown(this.additionEdge, size);
-    this.additionNext = grown(this.additionNext, size);
+  private growAdditions(size: number, arena: Arena) {
+    this.additionEdge = arena.grown(this.additionEdge, size);
+    this.additionNext = arena.grown(this.additionNext, size);
   }
 
   /**
@@ -133,7 +142,8 @@ export class EdgeTable {
     if (!record) return this.frameAdditionCount[frame]++;
     if (this.count[edge] === 1) this.touch(edge, false);
     const addition = this.additionNumbers.take();
-    if (addition >= this.additionEdge.length) this.growAdditions(addition + 1);
+    if (addition >= this.additionEdge.length)
+      inOneBuffer(arena => this.growAdditions(addition + 1, arena));
     this.additionEdge[addition] = edge;
     this.additionNext[addition] = this.frameAdditions[frame];
     this.frameAdditions[frame] = addition;
@@ -166,6 +176,7 @@ export class EdgeTable {
   }
 
   private findOrMake(source: number, target: number, type: number): number {
+    if (this.table.length === 0) this.rehashTo(MIN_TABLE);
     const mask = this.table.length - 1;
     let at = hash(source, target, type) & mask;
     let reuse = NONE;
@@ -184,7 +195,8 @@ export class EdgeTable {
       at = (at + 1) & mask;
     }
     const edge = this.numbers.take();
-    if (edge >= this.source.length) this.growEdges(edge + 1);
+    if (edge >= this.source.length)
+      inOneBuffer(arena => this.growEdges(edge + 1, arena));
     this.source[edge] = source;
     this.target[edge] = target;
     this.type[edge] = type;

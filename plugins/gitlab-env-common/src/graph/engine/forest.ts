@@ -1,5 +1,13 @@
 import { HEALTH_STATUSES, ResourceNode } from '../../types';
-import { grown } from './columns';
+import {
+  Arena,
+  NO_INT32,
+  NO_INT8,
+  NO_UINT8,
+  capacityFor,
+  grown,
+  inOneBuffer,
+} from './columns';
 
 const NONE = -1;
 const NO_CHILDREN: readonly number[] = [];
@@ -25,7 +33,7 @@ export interface ForestNodes {
 /** A list of slots each marked while in it. */
 class Marks {
   list: number[] = [];
-  private marked = new Uint8Array(0);
+  private marked = NO_UINT8;
 
   add(slot: number) {
     if (slot >= this.marked.length) this.marked = grown(this.marked, slot + 1);
@@ -81,12 +89,12 @@ function sortSlots(slots: number[], compare: (a: number, b: number) => number) {
  * change walks up only while it changes something.
  */
 export class Forest {
-  private rawParents = new Int32Array(0);
-  private parents = new Int32Array(0);
+  private rawParents = NO_INT32;
+  private parents = NO_INT32;
   private readonly children: Array<number[] | undefined> = [];
   /** Subtree severity per node, as published; -1 when nothing in it carries health. */
-  private subtree = new Int8Array(0);
-  private counts = new Int32Array(0);
+  private subtree = NO_INT8;
+  private counts = NO_INT32;
   private readonly cut = new Set<number>();
   private readonly parentDirty = new Marks();
   private readonly rollupDirty = new Marks();
@@ -95,36 +103,38 @@ export class Forest {
   /** Nodes whose parent may change in the settle in progress. */
   private readonly affected = new Marks();
   /** Per slot: which walk of cycle detection saw it last, and how far it got. */
-  private walked = new Int32Array(0);
+  private walked = NO_INT32;
   private walks = 0;
 
   constructor(private readonly host: ForestNodes) {}
 
   /** Room for this many nodes without growing. */
-  reserve(nodes: number) {
-    if (nodes <= this.parents.length) return;
-    this.rawParents = grown(this.rawParents, nodes);
-    this.parents = grown(this.parents, nodes);
-    this.subtree = grown(this.subtree, nodes);
-    this.walked = grown(this.walked, nodes);
-    this.counts = grown(this.counts, this.parents.length * STATUSES);
+  reserve(nodes: number, arena: Arena) {
+    if (nodes > this.parents.length) this.grow(nodes, arena);
+  }
+
+  /** Grows the columns per node (and the marks) together, in one buffer. */
+  private grow(nodes: number, arena: Arena) {
+    // Counters for as many nodes as the other columns hold.
+    const size = capacityFor(this.parents.length, nodes);
+    this.rawParents = arena.grown(this.rawParents, size);
+    this.parents = arena.grown(this.parents, size);
+    this.walked = arena.grown(this.walked, size);
+    this.counts = arena.grown(this.counts, size * STATUSES);
+    this.subtree = arena.grown(this.subtree, size);
+    // The marks grow on their own when they must; reserved with the rest.
     for (const marks of [
       this.parentDirty,
       this.rollupDirty,
       this.childrenChanged,
       this.affected,
     ])
-      marks.reserve(nodes);
+      marks.reserve(size);
   }
 
   add(slot: number, reused: boolean) {
-    if (slot >= this.parents.length) {
-      this.rawParents = grown(this.rawParents, slot + 1);
-      this.parents = grown(this.parents, slot + 1);
-      this.subtree = grown(this.subtree, slot + 1);
-      this.walked = grown(this.walked, slot + 1);
-      this.counts = grown(this.counts, this.parents.length * STATUSES);
-    }
+    if (slot >= this.parents.length)
+      inOneBuffer(arena => this.grow(slot + 1, arena));
     this.rawParents[slot] = NONE;
     this.parents[slot] = NONE;
     this.subtree[slot] = NONE;

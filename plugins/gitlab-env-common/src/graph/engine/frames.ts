@@ -1,6 +1,6 @@
 import { ResourceKey } from '../../types';
 import type { RelationContext } from '../relations/types';
-import { Numbers, grown } from './columns';
+import { Arena, NO_INT32, Numbers, inOneBuffer } from './columns';
 
 /** An inventory entry the cluster lacks, and the inferences (frames) that list it. */
 export interface MissingEntry {
@@ -34,9 +34,9 @@ export function listedEntries(
  */
 export class FrameTable {
   private readonly numbers = new Numbers();
-  origin = new Int32Array(0);
-  place = new Int32Array(0);
-  generation = new Int32Array(0);
+  origin = NO_INT32;
+  place = NO_INT32;
+  generation = NO_INT32;
   /** For an item: the relation's function and the item, to run it again. */
   readonly run: Array<
     ((item: any, context: RelationContext) => void) | undefined
@@ -46,22 +46,21 @@ export class FrameTable {
   readonly listed: Array<ReadonlySet<MissingEntry> | undefined> = [];
 
   /** Room for this many frames without growing. */
-  reserve(frames: number) {
-    if (frames > this.origin.length) {
-      this.origin = grown(this.origin, frames);
-      this.place = grown(this.place, frames);
-      this.generation = grown(this.generation, frames);
-    }
+  reserve(frames: number, arena: Arena) {
+    this.grow(frames, arena);
+  }
+
+  private grow(size: number, arena: Arena) {
+    this.origin = arena.grown(this.origin, size);
+    this.place = arena.grown(this.place, size);
+    this.generation = arena.grown(this.generation, size);
   }
 
   /** A frame for an origin at a place. */
   take(origin: number, place: number): number {
     const frame = this.numbers.take();
-    if (frame >= this.origin.length) {
-      this.origin = grown(this.origin, frame + 1);
-      this.place = grown(this.place, frame + 1);
-      this.generation = grown(this.generation, frame + 1);
-    }
+    if (frame >= this.origin.length)
+      inOneBuffer(arena => this.grow(frame + 1, arena));
     this.origin[frame] = origin;
     this.place[frame] = place;
     // A frame's run, item and listed entries are cleared when it is

@@ -1,7 +1,14 @@
 import { KubernetesObject, ResourceKey, ResourceNode } from '../../types';
 import { isRecord } from '../../k8s/objects';
 import { resourceId } from '../../k8s/resourceId';
-import { Numbers, grown } from './columns';
+import {
+  Arena,
+  NO_INT32,
+  NO_UINT8,
+  Numbers,
+  grown,
+  inOneBuffer,
+} from './columns';
 import type { FrameTable, MissingEntry } from './frames';
 
 const NONE = -1;
@@ -133,13 +140,13 @@ export class KeyIndex {
 
   // Keys.
   private readonly keys = new Numbers();
-  memberHead = new Int32Array(0);
-  private memberTail = new Int32Array(0);
-  memberCount = new Int32Array(0);
-  private readerHead = new Int32Array(0);
-  private readerEntries = new Int32Array(0);
-  private stale = new Int32Array(0);
-  private flags = new Uint8Array(0);
+  memberHead = NO_INT32;
+  private memberTail = NO_INT32;
+  memberCount = NO_INT32;
+  private readerHead = NO_INT32;
+  private readerEntries = NO_INT32;
+  private stale = NO_INT32;
+  private flags = NO_UINT8;
   private readonly home: Array<Keys | undefined> = [];
   private readonly keyName: string[] = [];
   /** Missing inventory entries per identity key. */
@@ -147,21 +154,21 @@ export class KeyIndex {
 
   // Member entries: a node in a key's list, and in its node's list.
   private readonly memberNumbers = new Numbers();
-  memberSlot = new Int32Array(0);
-  private memberKey = new Int32Array(0);
-  memberNext = new Int32Array(0);
-  private memberPrev = new Int32Array(0);
-  private memberOfSlotNext = new Int32Array(0);
-  private slotMembers = new Int32Array(0);
+  memberSlot = NO_INT32;
+  private memberKey = NO_INT32;
+  memberNext = NO_INT32;
+  private memberPrev = NO_INT32;
+  private memberOfSlotNext = NO_INT32;
+  private slotMembers = NO_INT32;
 
   // Read entries: a frame's read of a key, in the key's list and the frame's.
   private readonly readNumbers = new Numbers();
-  private readFrame = new Int32Array(0);
-  private readGeneration = new Int32Array(0);
-  private readKey = new Int32Array(0);
-  private readNext = new Int32Array(0);
-  private readOfFrameNext = new Int32Array(0);
-  private frameReads = new Int32Array(0);
+  private readFrame = NO_INT32;
+  private readGeneration = NO_INT32;
+  private readKey = NO_INT32;
+  private readNext = NO_INT32;
+  private readOfFrameNext = NO_INT32;
+  private frameReads = NO_INT32;
 
   /** Keys that may have become unused, checked when the apply settles. */
   private maybeUnused: number[] = [];
@@ -172,14 +179,14 @@ export class KeyIndex {
 
   // ---- keys -------------------------------------------------------------------
 
-  private growKeys(size: number) {
-    this.memberHead = grown(this.memberHead, size);
-    this.memberTail = grown(this.memberTail, size);
-    this.memberCount = grown(this.memberCount, size);
-    this.readerHead = grown(this.readerHead, size);
-    this.readerEntries = grown(this.readerEntries, size);
-    this.stale = grown(this.stale, size);
-    this.flags = grown(this.flags, size);
+  private growKeys(size: number, arena: Arena) {
+    this.memberHead = arena.grown(this.memberHead, size);
+    this.memberTail = arena.grown(this.memberTail, size);
+    this.memberCount = arena.grown(this.memberCount, size);
+    this.readerHead = arena.grown(this.readerHead, size);
+    this.readerEntries = arena.grown(this.readerEntries, size);
+    this.stale = arena.grown(this.stale, size);
+    this.flags = arena.grown(this.flags, size);
   }
 
   /** The key of a name in a map, made (with the lone node it held) if there is none. */
@@ -187,7 +194,8 @@ export class KeyIndex {
     const held = home.get(name);
     if (held !== undefined && held >= 0) return held;
     const key = this.keys.take();
-    if (key >= this.memberHead.length) this.growKeys(key + 1);
+    if (key >= this.memberHead.length)
+      inOneBuffer(arena => this.growKeys(key + 1, arena));
     this.memberHead[key] = NONE;
     this.memberTail[key] = NONE;
     this.memberCount[key] = 0;
@@ -364,12 +372,12 @@ export class KeyIndex {
 
   // ---- members ----------------------------------------------------------------
 
-  private growMembers(size: number) {
-    this.memberSlot = grown(this.memberSlot, size);
-    this.memberKey = grown(this.memberKey, size);
-    this.memberNext = grown(this.memberNext, size);
-    this.memberPrev = grown(this.memberPrev, size);
-    this.memberOfSlotNext = grown(this.memberOfSlotNext, size);
+  private growMembers(size: number, arena: Arena) {
+    this.memberSlot = arena.grown(this.memberSlot, size);
+    this.memberKey = arena.grown(this.memberKey, size);
+    this.memberNext = arena.grown(this.memberNext, size);
+    this.memberPrev = arena.grown(this.memberPrev, size);
+    this.memberOfSlotNext = arena.grown(this.memberOfSlotNext, size);
   }
 
   /**
@@ -377,15 +385,13 @@ export class KeyIndex {
    * keys, members and reads without growing. Without reads a key is made
    * only when a second node joins a name, which few do.
    */
-  reserve(nodes: number, reads: boolean) {
-    if (nodes > this.slotMembers.length)
-      this.slotMembers = grown(this.slotMembers, nodes, NONE);
+  reserve(nodes: number, reads: boolean, arena: Arena) {
+    this.slotMembers = arena.grown(this.slotMembers, nodes, NONE);
     if (!reads) return;
-    if (nodes > this.memberHead.length) this.growKeys(nodes);
-    if (nodes > this.memberSlot.length) this.growMembers(nodes);
-    if (nodes * 2 > this.readFrame.length) this.growReads(nodes * 2);
-    if (nodes * 2 > this.frameReads.length)
-      this.frameReads = grown(this.frameReads, nodes * 2, NONE);
+    this.frameReads = arena.grown(this.frameReads, nodes * 2, NONE);
+    this.growKeys(nodes, arena);
+    this.growMembers(nodes, arena);
+    this.growReads(nodes * 2, arena);
   }
 
   /** A new slot holds no key yet. */
@@ -398,7 +404,8 @@ export class KeyIndex {
   /** Adds the node to the end of a key's members. */
   private joinKey(key: number, slot: number) {
     const entry = this.memberNumbers.take();
-    if (entry >= this.memberSlot.length) this.growMembers(entry + 1);
+    if (entry >= this.memberSlot.length)
+      inOneBuffer(arena => this.growMembers(entry + 1, arena));
     this.memberSlot[entry] = slot;
     this.memberKey[entry] = key;
     this.memberNext[entry] = NONE;
@@ -545,12 +552,12 @@ export class KeyIndex {
 
   // ---- readers ----------------------------------------------------------------
 
-  private growReads(size: number) {
-    this.readFrame = grown(this.readFrame, size);
-    this.readGeneration = grown(this.readGeneration, size);
-    this.readKey = grown(this.readKey, size);
-    this.readNext = grown(this.readNext, size);
-    this.readOfFrameNext = grown(this.readOfFrameNext, size);
+  private growReads(size: number, arena: Arena) {
+    this.readFrame = arena.grown(this.readFrame, size);
+    this.readGeneration = arena.grown(this.readGeneration, size);
+    this.readKey = arena.grown(this.readKey, size);
+    this.readNext = arena.grown(this.readNext, size);
+    this.readOfFrameNext = arena.grown(this.readOfFrameNext, size);
   }
 
   /** A new frame has read nothing yet. */
@@ -573,7 +580,8 @@ export class KeyIndex {
     if (this.stale[key] > 8 && this.stale[key] * 2 > this.readerEntries[key])
       this.dropStale(key);
     const entry = this.readNumbers.take();
-    if (entry >= this.readFrame.length) this.growReads(entry + 1);
+    if (entry >= this.readFrame.length)
+      inOneBuffer(arena => this.growReads(entry + 1, arena));
     this.readFrame[entry] = frame;
     this.readGeneration[entry] = generation;
     this.readKey[entry] = key;
