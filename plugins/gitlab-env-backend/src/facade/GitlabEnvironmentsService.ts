@@ -931,15 +931,31 @@ export class GitlabEnvironmentsService {
     // gets the whole of it.
     const signal = this.requestSignal(options.signal);
     // Located side by side: each is a cache hit after the listing, and a
-    // miss must not hold the others.
+    // miss must not hold the others. Once per entity and agent: locating
+    // again for each of its environments would only repeat the work (the
+    // entity's ownership, what the timeline is told).
+    const located = new Map<string, Promise<LocatedEntity>>();
+    const locate = (entity: Entity, environment: GitlabEnvironment) => {
+      const key = `${stringifyEntityRef(entity)}|${environment.agent!.id}`;
+      let found = located.get(key);
+      if (!found) {
+        // Only this agent's cluster lookups are waited for.
+        found = this.locator.locate(entity, {
+          environment: environment.slug,
+        });
+        located.set(key, found);
+      }
+      return found;
+    };
     const found = await Promise.all(
       targets.map(async ({ entity, environment }) => {
         if (!environment.agent || !environment.namespace) return undefined;
         try {
-          const located = await this.locator.locate(entity, {
-            environment: environment.slug,
-          });
-          return this.context(entity, located, environment);
+          return this.context(
+            entity,
+            await locate(entity, environment),
+            environment,
+          );
         } catch {
           return undefined;
         }
