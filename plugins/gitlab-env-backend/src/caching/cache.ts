@@ -1,6 +1,9 @@
-import { setMaxListeners } from 'events';
 import { failure } from '../errors';
-import { deadlineSignal, whenAborted } from '../transport/deadline';
+import {
+  allowManyListeners,
+  deadlineSignal,
+  whenAborted,
+} from '../transport/deadline';
 
 interface Entry<T> {
   promise: Promise<T>;
@@ -104,8 +107,7 @@ export class CoalescingCache {
   ): Entry<T> {
     const controller = new AbortController();
     const { deadlineMs } = this.options;
-    // Every upstream request of the load listens to it.
-    setMaxListeners(0, controller.signal);
+    allowManyListeners(controller.signal);
     const deadline =
       deadlineMs === undefined
         ? undefined

@@ -1,7 +1,8 @@
 import { setTimeout as delay } from 'timers/promises';
 import { setFlagsFromString } from 'v8';
 import { runInNewContext } from 'vm';
-import { deadlineSignal, whenAborted } from './deadline';
+import { getMaxListeners } from 'events';
+import { allowManyListeners, deadlineSignal, whenAborted } from './deadline';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -63,5 +64,16 @@ describe('deadlineSignal', () => {
     expect(told).toEqual([1, 3]);
     expect(kept.signal.reason).toBe('gone');
     expect(added).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('allowManyListeners', () => {
+  it("lets fetch read the signal's listener bound (it read a thrown error on every request)", () => {
+    const { signal, dispose } = deadlineSignal(1_000);
+    expect(getMaxListeners(signal)).toBe(Infinity);
+    dispose();
+    const controller = new AbortController();
+    allowManyListeners(controller.signal);
+    expect(getMaxListeners(controller.signal)).toBe(Infinity);
   });
 });

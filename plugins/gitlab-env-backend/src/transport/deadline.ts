@@ -78,14 +78,24 @@ function timeoutReason(ms: number): DOMException {
  * until it fires or `dispose` clears it. Unreferenced, like
  * AbortSignal.timeout, so it never keeps the process alive.
  */
+/**
+ * Lets any number of listeners wait on `signal` (every upstream request of
+ * a load listens to its signal) without Node's leak warning. Infinity, not
+ * 0: after setMaxListeners(0, signal), Node 20's getMaxListeners(signal)
+ * throws, and fetch asks it of every request's signal (undici's Request
+ * constructor, which catches it): an error and its stack per request.
+ */
+export function allowManyListeners(signal: AbortSignal): void {
+  setMaxListeners(Infinity, signal);
+}
+
 export function deadlineSignal(
   ms: number,
   sources: Array<AbortSignal | undefined> = [],
 ): Deadline {
   const controller = new AbortController();
   const { signal } = controller;
-  // Every upstream request of the work listens to it.
-  setMaxListeners(0, signal);
+  allowManyListeners(signal);
   const listening: Array<() => void> = [];
   let timer: ReturnType<typeof setTimeout> | undefined = undefined;
   const dispose = () => {
