@@ -12,9 +12,19 @@ const pod = (namespace: string, name: string) => ({
   metadata: { namespace, name, uid: `${namespace}-${name}` },
 });
 
-/** The cluster's pods, and the lists of one namespace KAS was asked for. */
+/**
+ * The cluster's pods, and what KAS was asked for: lists across the
+ * cluster, lists of one namespace, watches across the cluster (held open
+ * without events until `endWatches`).
+ */
 function clusterOfPods(pods: ReturnType<typeof pod>[]) {
   const namespaceLists: string[] = [];
+  let clusterLists = 0;
+  const watches: ReadableStreamDefaultController<Uint8Array>[] = [];
+  let watchOpened!: () => void;
+  const firstWatch = new Promise<void>(resolve => {
+    watchOpened = resolve;
+  });
   const list = (items: unknown[]) =>
     HttpResponse.json({
       kind: 'PodList',
@@ -23,13 +33,28 @@ function clusterOfPods(pods: ReturnType<typeof pod>[]) {
       items,
     });
   server.use(
-    http.get(`${MSW_KAS}/api/v1/pods`, () => list(pods)),
+    http.get(`${MSW_KAS}/api/v1/pods`, ({ request }) => {
+      if (new URL(request.url).searchParams.get('watch') !== '1') {
+        clusterLists += 1;
+        return list(pods);
+      }
+      watchOpened();
+      return new HttpResponse(
+        new ReadableStream<Uint8Array>({ start: c => void watches.push(c) }),
+      );
+    }),
     http.get(`${MSW_KAS}/api/v1/namespaces/:namespace/pods`, ({ params }) => {
       namespaceLists.push(String(params.namespace));
       return list(pods.filter(p => p.metadata.namespace === params.namespace));
     }),
   );
-  return { namespaceLists };
+  return {
+    namespaceLists,
+    clusterLists: () => clusterLists,
+    watches: () => watches.length,
+    firstWatch,
+    endWatches: () => watches.forEach(c => c.close()),
+  };
 }
 
 function targetIn(namespace: string, name: string): LiveTarget {
@@ -51,6 +76,45 @@ function targetIn(namespace: string, name: string): LiveTarget {
     access: { via: 'kas', kas: () => kas },
     judging: { healthRules: undefined, expectedForbiddenKinds: [] },
   };
+}
+
+/**
+ * A lease of namespace `search` joins an informer across the cluster that
+ * already listed for `shop`: live (setLive right after acquire, as
+ * LiveEnvironment.attach does) or not. What KAS was asked for, once the
+ * lease is ready (and the informer watches, for a live one).
+ */
+async function joinSyncedInformer(setLive: boolean) {
+  const upstream = clusterOfPods([
+    pod('shop', 'web'),
+    pod('search', 'search-api'),
+  ]);
+  const live = testPlanner(1);
+  try {
+    const first = live.acquire(targetIn('shop', 'production'), 0);
+    await first.ready;
+    expect(upstream.clusterLists()).toBe(1);
+
+    const staging = live.acquire(targetIn('search', 'staging'), 0);
+    if (setLive) staging.setLive(true);
+    expect(staging.informer).toBe(first.informer);
+    await staging.ready;
+    const { informer } = staging;
+    expect(informer.objectsIn('search').map(o => o.metadata?.name)).toEqual([
+      'search-api',
+    ]);
+    expect(informer.covers('search')).toBe(true);
+    if (setLive) await upstream.firstWatch;
+    [first, staging].forEach(lease => lease.release());
+    return {
+      namespaceLists: upstream.namespaceLists,
+      clusterLists: upstream.clusterLists(),
+      watches: upstream.watches(),
+    };
+  } finally {
+    await live.close();
+    upstream.endWatches();
+  }
 }
 
 describe('LivePlanner.acquire on an informer across the cluster', () => {
@@ -88,5 +152,24 @@ describe('LivePlanner.acquire on an informer across the cluster', () => {
     } finally {
       await live.close();
     }
+  });
+
+  it('has a live lease of a namespace new to a synced informer covered by its watch relist, not a list of its own', async () => {
+    // Its setLive makes the informer watch: the namespace is listed with
+    // the rest (a relist, then the watch), not alone beside the watch. A
+    // decision taken before setLive would list it alone.
+    expect(await joinSyncedInformer(true)).toEqual({
+      namespaceLists: [],
+      clusterLists: 2,
+      watches: 1,
+    });
+  });
+
+  it('has a lease that is not live, of a namespace new to a synced informer, wait for one list of that namespace alone', async () => {
+    expect(await joinSyncedInformer(false)).toEqual({
+      namespaceLists: ['search'],
+      clusterLists: 1,
+      watches: 0,
+    });
   });
 });
