@@ -12,6 +12,7 @@ const AGENT_NAME_LABEL = 'app.kubernetes.io/name';
 const AGENT_NAME = 'gitlab-agent';
 const AGENT_IMAGE = /\/gitlab-agent\/agentk(?::|@|$)/;
 const APP_ANNOTATION = 'app.gitlab.com/app';
+const MANAGED_LABEL_PREFIX = 'agent.gitlab.com/env-';
 const MANAGED_LABEL = /^agent\.gitlab\.com\/env-.+-(\d+)-(\d+)$/;
 const FLUX_OWNER_LABELS: ReadonlyArray<[string, string, string]> = [
   [
@@ -26,6 +27,11 @@ const FLUX_OWNER_LABELS: ReadonlyArray<[string, string, string]> = [
     'ResourceSet',
   ],
 ];
+/** Each Flux applier's name and namespace label keys, written once. */
+const FLUX_OWNER_LABEL_KEYS = FLUX_OWNER_LABELS.map(
+  ([prefix, group, kind]) =>
+    [`${prefix}/name`, `${prefix}/namespace`, group, kind] as const,
+);
 
 /** Whether the namespace is one of the platform's: a name, or a prefix ending in `*`. @public */
 export function isPlatformNamespace(
@@ -124,16 +130,23 @@ function foreignMarks(
   const labels = object.metadata?.labels ?? {};
   if (scope.projectId)
     for (const label of Object.keys(labels)) {
+      // Asked of every label of every object: most fail the prefix at once.
+      if (!label.startsWith(MANAGED_LABEL_PREFIX)) continue;
       const managed = MANAGED_LABEL.exec(label);
       if (managed && managed[1] !== scope.projectId)
         return `carries the GitLab-managed resources label of project ${managed[1]}`;
     }
   const root = scope.root;
   if (!root) return undefined;
-  for (const [prefix, group, kind] of FLUX_OWNER_LABELS) {
-    const name = labels[`${prefix}/name`];
+  for (const [
+    nameLabel,
+    namespaceLabel,
+    group,
+    kind,
+  ] of FLUX_OWNER_LABEL_KEYS) {
+    const name = labels[nameLabel];
     if (typeof name !== 'string') continue;
-    const namespace = labels[`${prefix}/namespace`] ?? '';
+    const namespace = labels[namespaceLabel] ?? '';
     if (
       group === root.group &&
       kind === root.kind &&

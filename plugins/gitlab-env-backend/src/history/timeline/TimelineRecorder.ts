@@ -93,7 +93,8 @@ type Queued =
       type: 'records';
       key: string;
       slug: string;
-      records: readonly TimelineRecord[];
+      /** Or how to make them, once the burst is over (a locate's last deployments). */
+      records: readonly TimelineRecord[] | (() => readonly TimelineRecord[]);
       /** Forgotten when the write fails, so the next locate records it again. */
       deployment?: GitlabDeploymentRef;
     }
@@ -210,14 +211,15 @@ export class TimelineRecorder implements EnvironmentObserver {
     for (const environment of located.environments) {
       const deployment = environment.lastDeployment;
       if (!deployment || this.deploymentsQueued.has(deployment)) continue;
-      const record = deploymentTimelineRecord(deployment);
-      if (!record) continue;
       if (
         this.push({
           type: 'records',
           key: environmentKey(located.host, environment.id),
           slug: environment.slug,
-          records: [record],
+          records: () => {
+            const record = deploymentTimelineRecord(deployment);
+            return record ? [record] : [];
+          },
           deployment,
         })
       )
@@ -398,7 +400,10 @@ export class TimelineRecorder implements EnvironmentObserver {
       for (const entry of segment) {
         if (entry.type === 'records') {
           listed.push(entry);
-          for (const record of entry.records)
+          const { records } = entry;
+          for (const record of typeof records === 'function'
+            ? records()
+            : records)
             add(entry.key, entry.slug, record);
         } else if (entry.type === 'observed') {
           for (const { object, modified } of entry.objects)
