@@ -767,9 +767,7 @@ export class LivePlanner {
   ): InformerLease {
     const kind = target.kinds[kindIndex];
     const clusterKey = this.informerKey(target, kind, undefined);
-    const scope = this.acrossCluster(target, kind, clusterKey)
-      ? undefined
-      : namespace;
+    const scope = this.scopeOf(target, kind, namespace, clusterKey);
     const key =
       scope === undefined ? clusterKey : this.informerKey(target, kind, scope);
     let held = this.informers.get(key);
@@ -847,19 +845,15 @@ export class LivePlanner {
    * The scope an informer of the kind lists for a namespace: undefined
    * across the cluster (one list, and watch: one of agentk's few tunnels,
    * per kind for many namespaces of an agent), else the namespace.
+   * `clusterKey`: the key of the kind's informer across the cluster.
    */
   private scopeOf(
     target: LiveTarget,
     kind: ListableKind,
     namespace: string,
+    clusterKey = this.informerKey(target, kind, undefined),
   ): string | undefined {
-    return this.acrossCluster(
-      target,
-      kind,
-      this.informerKey(target, kind, undefined),
-    )
-      ? undefined
-      : namespace;
+    return this.acrossCluster(target, kind, clusterKey) ? undefined : namespace;
   }
 
   /** Whether the kind is listed across the cluster (scopeOf); `clusterKey` is that informer's key. */

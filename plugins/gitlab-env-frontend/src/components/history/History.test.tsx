@@ -131,6 +131,23 @@ async function deploymentsTable() {
   );
 }
 
+/** The history panel of production, with checkout-api's rollback to revision 6 asked for: its dialog. */
+async function openRollbackToRevision6() {
+  await renderTab({ route: '/?env=production&panel=history' });
+  const revisions = await screen.findByRole(
+    'table',
+    { name: 'Revisions of Deployment checkout-api' },
+    { timeout: 10_000 },
+  );
+  const roll = within(revisions).getByRole('button', {
+    name: 'Roll back Deployment checkout-api to revision 6',
+  });
+  await waitFor(() => expect(roll).toBeEnabled());
+  await userEvent.click(roll);
+  return screen.findByRole('dialog', {
+    name: 'Roll Deployment checkout-api back to revision 6?',
+  });
+}
 describe('an environment’s history', () => {
   it('lists deployments with who, job, pipeline and duration, pages older ones, and shows what one brought', async () => {
     const calls = serve();
@@ -255,22 +272,7 @@ describe('an environment’s history', () => {
 
   it('rolls a Flux-managed Deployment back to a revision, suspending Flux first, after showing the template diff', async () => {
     const calls = serve();
-    await renderTab({ route: '/?env=production&panel=history' });
-    const revisions = await screen.findByRole(
-      'table',
-      {
-        name: 'Revisions of Deployment checkout-api',
-      },
-      { timeout: 10_000 },
-    );
-    const roll = within(revisions).getByRole('button', {
-      name: 'Roll back Deployment checkout-api to revision 6',
-    });
-    await waitFor(() => expect(roll).toBeEnabled());
-    await userEvent.click(roll);
-    const dialog = await screen.findByRole('dialog', {
-      name: 'Roll Deployment checkout-api back to revision 6?',
-    });
+    const dialog = await openRollbackToRevision6();
     const diff = within(dialog).getByRole('table', {
       name: 'Pod template changes',
     });
@@ -336,20 +338,7 @@ describe('a rollback that fails after Flux was suspended', () => {
             );
       }),
     );
-    await renderTab({ route: '/?env=production&panel=history' });
-    const revisions = await screen.findByRole(
-      'table',
-      { name: 'Revisions of Deployment checkout-api' },
-      { timeout: 10_000 },
-    );
-    const roll = within(revisions).getByRole('button', {
-      name: 'Roll back Deployment checkout-api to revision 6',
-    });
-    await waitFor(() => expect(roll).toBeEnabled());
-    await userEvent.click(roll);
-    const dialog = await screen.findByRole('dialog', {
-      name: 'Roll Deployment checkout-api back to revision 6?',
-    });
+    const dialog = await openRollbackToRevision6();
     const suspend = within(dialog).getByRole('checkbox', {
       name: /Suspend Kustomization shop first/,
     });
