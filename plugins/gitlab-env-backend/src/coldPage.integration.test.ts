@@ -2,6 +2,8 @@ import { cacheServiceFactory } from '@backstage/backend-defaults/cache';
 import {
   EntityEnvironmentsResponse,
   EnvironmentResourcesResponse,
+  OverviewHealthLine,
+  OverviewStreamLine,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import {
   generateScenario,
@@ -264,5 +266,56 @@ describe('a cold entity page', () => {
     expect(seen(early)).toEqual(seen(known));
     expect(early[0].errors.map(e => e.code)).toContain('KIND_FORBIDDEN');
     expect(JSON.stringify(early)).not.toContain('PodTemplate');
+  });
+
+  /** The overview's health lines, by environment. */
+  async function overviewHealth(server: Server) {
+    const response = await request(server).get('/api/gitlab-env/overview');
+    expect(response.status).toBe(200);
+    return (response.text.trim().split('\n') as string[])
+      .map(line => JSON.parse(line) as OverviewStreamLine)
+      .filter((line): line is OverviewHealthLine => line.type === 'health')
+      .map(({ environmentId, health, errors }) => ({
+        environmentId,
+        health,
+        errors,
+      }))
+      .sort((a, b) => a.environmentId.localeCompare(b.environmentId));
+  }
+
+  it("the overview sends the built-in kinds' lists across the cluster with discovery, each once, and answers as when discovery was known first", async () => {
+    const release = kas.holdDiscovery();
+    const overview = overviewHealth(await startBackend());
+    await waitFor(() => !!made(kas.calls, '/api/v1/pods'), 5000).finally(
+      release,
+    );
+    const early = await overview;
+    for (const path of ['/api/v1/pods', '/apis/apps/v1/deployments'])
+      expect(made(kas.calls, path)?.afterDiscovery).toBe(0);
+    expect(
+      made(kas.calls, '/apis/example.com/v1/widgets')?.afterDiscovery,
+    ).toBe(2);
+    const lists = kas.calls.filter(c => !isDiscovery(c.path));
+    expect(lists.filter(c => c.path.includes('/namespaces/'))).toEqual([]);
+    expect(new Set(lists.map(c => c.path)).size).toBe(lists.length);
+
+    kas.calls.length = 0;
+    const server = await startBackend();
+    // The list starts discovery: the overview reads once it has answered.
+    await listEnvironments(server);
+    await waitFor(
+      () =>
+        kas.calls.filter(c => isDiscovery(c.path) && c.settled).length === 2,
+      5000,
+    );
+    const known = await overviewHealth(server);
+    expect(
+      kas.calls.every(c => isDiscovery(c.path) || c.afterDiscovery === 2),
+    ).toBe(true);
+    expect(early).toHaveLength(3);
+    expect(early.every(line => line.health && line.errors.length === 0)).toBe(
+      true,
+    );
+    expect(early).toEqual(known);
   });
 });

@@ -127,6 +127,8 @@ interface EarlyList {
   listing: Promise<ListedKind>;
   /** Across the cluster: the namespaces whose objects it keeps. */
   namespaces?: ReadonlySet<string>;
+  /** Across the cluster for a gathering: it keeps every namespace's objects. */
+  every: boolean;
   controller: AbortController;
 }
 
@@ -882,9 +884,10 @@ export class LivePlanner {
    * a list no informer took soon after it answered.
    */
   listEarly(target: LiveTarget, discovered: Promise<ListableKind[]>): void {
-    // A gathering's informers keep every namespace: no early list fits them.
-    if (target.access.via !== 'kas' || this.gatherings.has(target.agentKey))
-      return;
+    if (target.access.via !== 'kas') return;
+    // A gathering's informers across the cluster keep every namespace
+    // until it closes, and so do its early lists.
+    const gathering = this.gatherings.has(target.agentKey);
     const started = new Map<string, ListableKind>();
     // In a read's order: the longest lists first.
     for (const index of orderedBy(target.kinds, sizeRankOf)) {
@@ -892,8 +895,10 @@ export class LivePlanner {
       const scope = this.scopeOf(target, kind, target.environment.namespace!);
       const key = this.informerKey(target, kind, scope);
       if (this.informers.has(key) || this.early.has(key)) continue;
-      const namespaces =
+      const agentNamespaces =
         scope === undefined ? this.namespacesOfAgent(target) : undefined;
+      const every = agentNamespaces !== undefined && gathering;
+      const namespaces = every ? undefined : agentNamespaces;
       const controller = new AbortController();
       this.upstream.lists += 1;
       const entry: EarlyList = {
@@ -902,10 +907,12 @@ export class LivePlanner {
           maxPagesPerList: this.limits.maxPagesPerList,
           maxObjects: this.limits.maxObjects,
           keep: namespaces && (n => namespaces.has(n)),
-          namespaceCount: namespaces?.size,
+          // Bounded as the informer bounds its own list: per namespace read.
+          namespaceCount: agentNamespaces?.size,
           signal: controller.signal,
         }),
         namespaces,
+        every,
         controller,
       };
       this.early.set(key, entry);
@@ -942,19 +949,24 @@ export class LivePlanner {
   }
 
   /**
-   * The list started early for an informer's key, when it covers the
-   * namespaces the informer asks for; it is then the informer's alone.
+   * The list started early for an informer's key, when it lists what the
+   * informer would: every namespace's objects when it keeps every one,
+   * else those of the namespaces it asks for (and no others); it is then
+   * the informer's alone.
    */
   private takeEarly(
     key: string,
     asked: ReadonlySet<string> | undefined,
+    every: boolean,
   ): Promise<ListedKind> | undefined {
     const entry = this.early.get(key);
     if (!entry) return undefined;
-    const covers =
-      !asked ||
-      !entry.namespaces ||
-      [...asked].every(n => entry.namespaces!.has(n));
+    const covers = every
+      ? entry.every
+      : !entry.every &&
+        (!asked ||
+          !entry.namespaces ||
+          [...asked].every(n => entry.namespaces!.has(n)));
     if (!covers) {
       this.dropEarly(key, entry);
       return undefined;
@@ -1080,7 +1092,7 @@ export class LivePlanner {
       keepEveryNamespace:
         namespace === undefined && this.gatherings.has(target.agentKey),
       sharedList: this.sharedList(target, kind, namespace, namespaces),
-      earlyList: asked => this.takeEarly(key, asked),
+      earlyList: (asked, every) => this.takeEarly(key, asked, every),
       onUpstream: what => {
         if (what === 'list') this.upstream.lists += 1;
         else this.upstream.watches += 1;

@@ -105,11 +105,13 @@ export interface InformerOptions {
   /**
    * A list of the kind in this scope already under way (started before
    * the informer, see LivePlanner.listEarly), for the namespaces `asked`
-   * (all, for an informer of one namespace): its first list takes its
-   * outcome instead of asking again. Undefined when there is none.
+   * (all, for an informer of one namespace), or keeping every namespace
+   * (`every`, keepEveryNamespace): its first list takes its outcome
+   * instead of asking again. Undefined when there is none.
    */
   earlyList?(
     asked: ReadonlySet<string> | undefined,
+    every: boolean,
   ): Promise<ListedKind> | undefined;
 }
 
@@ -727,8 +729,7 @@ export class SharedInformer {
     if (listed?.refused) throw new GitlabEnvFailure(listed.refused);
     if (!listed) {
       try {
-        // A list started before kept only its namespaces, not every one.
-        listed = await ((first && !every && this.options.earlyList?.(asked)) ||
+        listed = await ((first && this.options.earlyList?.(asked, every)) ||
           this.listUpstream());
       } catch (error) {
         const refused = asGitlabEnvError(error);
