@@ -72,20 +72,22 @@ export function createOverviewRouter(
         res.status(200);
         res.setHeader('content-type', 'application/x-ndjson; charset=utf-8');
         res.setHeader('cache-control', 'no-store');
-        // The lines written in one turn of the event loop go out in one
-        // write to the socket, not one system call each.
-        let corked = false;
+        // The lines written in one turn of the event loop go out as one
+        // chunk: one buffer and one system call, not one of each per line.
+        let pending: string[] | undefined;
+        const flush = () => {
+          const lines = pending;
+          pending = undefined;
+          // A stream that failed was ended by the route: nothing is written after.
+          if (lines && !closed && !res.writableEnded) res.write(lines.join(''));
+        };
         const write = (line: OverviewStreamLine) => {
           if (closed) return;
-          if (!corked) {
-            corked = true;
-            res.cork();
-            setImmediate(() => {
-              corked = false;
-              res.uncork();
-            });
+          if (!pending) {
+            pending = [];
+            setImmediate(flush);
           }
-          res.write(`${JSON.stringify(line)}\n`);
+          pending.push(`${JSON.stringify(line)}\n`);
         };
         write({ type: 'start', entities: allowed.length });
 
@@ -135,6 +137,7 @@ export function createOverviewRouter(
           rows,
           elapsedMs: Date.now() - started,
         });
+        flush();
         res.end();
         return { rows };
       },
