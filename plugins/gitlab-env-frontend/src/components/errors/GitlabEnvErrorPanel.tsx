@@ -13,7 +13,8 @@ import { ERROR_CATALOG } from './errorCatalog';
 /**
  * The panel for one failure: what happened and what to do about it, in the
  * words of the backend's hint when it sent one. Errors without a code
- * (network down, a proxy's HTML page) fall back to Backstage's ErrorPanel.
+ * (network down, a proxy's HTML page) fall back to Backstage's ErrorPanel,
+ * with Retry under it: those are the failures another try most often mends.
  */
 export function GitlabEnvErrorPanel({
   error,
@@ -27,7 +28,18 @@ export function GitlabEnvErrorPanel({
 }) {
   const detail = gitlabEnvErrorDetail(error);
   if (!detail) {
-    return <ErrorPanel error={error} title={title} />;
+    return (
+      <Box>
+        <ErrorPanel error={error} title={title} />
+        {onRetry ? (
+          <Box mt={1}>
+            <Button variant="outlined" size="small" onClick={onRetry}>
+              Retry
+            </Button>
+          </Box>
+        ) : null}
+      </Box>
+    );
   }
   return <GitlabEnvErrorAlert error={detail} onRetry={onRetry} />;
 }
