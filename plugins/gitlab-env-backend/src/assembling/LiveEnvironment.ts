@@ -12,6 +12,7 @@ import {
   narrowEnvironmentObjects,
   parseFluxResourcePath,
   resourceId,
+  ResourceGraph,
   ResourceGraphPatch,
   WatchEvent,
   readOnlyOf,
@@ -314,6 +315,13 @@ export class LiveEnvironment {
   private pendingDataAt = '';
   private stateChanged = false;
   private snapshotMemo: EnvironmentResourcesResponse | undefined;
+  /**
+   * The graph's objects and graph as the last applied batch left them,
+   * built for whoever asks first (the observer, drift, the snapshot): the
+   * engine sorts both anew on every call.
+   */
+  private builtObjects: KubernetesObject[] | undefined;
+  private builtGraph: ResourceGraph | undefined;
   private timer: NodeJS.Timeout | undefined;
   private lastFlushAt = 0;
   private extrasTimer: NodeJS.Timeout | undefined;
@@ -437,7 +445,7 @@ export class LiveEnvironment {
     // were of kinds listed so far), then batch by batch.
     this.observing = true;
     this.observe(
-      this.graph.objects().map(object => ({ type: 'ADDED', object })),
+      this.currentObjects().map(object => ({ type: 'ADDED', object })),
       this.errors(),
     );
     this.errorsJson = JSON.stringify(this.errors());
@@ -581,6 +589,8 @@ export class LiveEnvironment {
       applied = this.bound(this.narrow(this.uids.filter(this.pending)));
       this.pending = [];
       patch = this.graph.apply(applied);
+      this.builtObjects = undefined;
+      this.builtGraph = undefined;
       this.dataAt = newest(this.dataAt, this.pendingDataAt);
       this.pendingDataAt = '';
     }
@@ -633,7 +643,16 @@ export class LiveEnvironment {
       if (isFluxObject(group, kind)) this.fluxNodes -= 1;
     }
     if (this.fluxNodes <= 0) return 0;
-    return driftedCount(this.graph.objects(), this.graph.graph());
+    return driftedCount(this.currentObjects(), this.currentGraph());
+  }
+
+  /** The graph's objects as of the last applied batch (see builtObjects). */
+  private currentObjects(): KubernetesObject[] {
+    return (this.builtObjects ??= this.graph.objects());
+  }
+
+  private currentGraph(): ResourceGraph {
+    return (this.builtGraph ??= this.graph.graph());
   }
 
   /** Tells the observer what a batch changed and the health it left. */
@@ -648,7 +667,7 @@ export class LiveEnvironment {
           .filter(e => e.type !== 'DELETED')
           .map(e => ({ object: e.object, modified: e.type === 'MODIFIED' })),
         health: markPartial(this.graph.health(), errors),
-        nodes: () => this.graph.graph().nodes,
+        nodes: () => this.currentGraph().nodes,
         at: new Date().toISOString(),
         // Followed, its watches saw it happen; held for reads, a read found it.
         source: this.live ? 'watch' : 'read',
@@ -746,8 +765,8 @@ export class LiveEnvironment {
     const { target } = this.deps;
     const errors = this.errors();
     const health = markPartial(this.graph.health(), errors);
-    const resources = this.graph.objects();
-    const graph = this.graph.graph();
+    const resources = this.currentObjects();
+    const graph = this.currentGraph();
     this.drifted = this.fluxNodes > 0 ? driftedCount(resources, graph) : 0;
     return {
       entityRef: target.entityRef,
