@@ -106,7 +106,7 @@ export interface LiveEnvironmentDeps {
   maxObjects: number;
   maxPagesPerList: number;
   /** The order kinds are subscribed in: the first get the agent's watches (live) or are listed first (a read). */
-  kindOrder(kinds: LiveTarget['kinds'], live: boolean): number[];
+  kindOrder(kinds: LiveTarget['kinds'], live: boolean): readonly number[];
   /** RBAC refused a kind across the cluster: its next lease is per namespace. */
   onClusterWideRefused(
     target: LiveTarget,

@@ -241,6 +241,11 @@ export class GitlabEnvironmentsService {
   private readonly reads: LivePlanner;
   private readonly judging: Judging;
   private readonly freshness: ReadFreshness;
+  /** Per discovered list of kinds, its namespaced ones (namespacedKindsOf). */
+  private readonly namespacedKinds = new WeakMap<
+    ListableKind[],
+    ListableKind[]
+  >();
 
   constructor(
     private readonly config: GitlabEnvConfig,
@@ -649,11 +654,25 @@ export class GitlabEnvironmentsService {
       readKey: this.access.readKey(ctx),
       agentKey: this.agentKeyOf(ctx),
       host: ctx.instance.host,
-      kinds: namespacedKinds(allKinds),
+      kinds: this.namespacedKindsOf(allKinds),
       allKinds,
       access,
       judging: this.judging,
     };
+  }
+
+  /**
+   * The namespaced kinds of an agent's discovered kinds, one list per
+   * discovery: its environments then share it, and the planner what it
+   * derives from it (the order kinds are read in).
+   */
+  private namespacedKindsOf(allKinds: ListableKind[]): ListableKind[] {
+    let kinds = this.namespacedKinds.get(allKinds);
+    if (!kinds) {
+      kinds = namespacedKinds(allKinds);
+      this.namespacedKinds.set(allKinds, kinds);
+    }
+    return kinds;
   }
 
   private agentKeyOf(ctx: EnvironmentContext): string {
