@@ -209,4 +209,28 @@ describe('LiveEnvironment', () => {
     expect(first.graph.nodes.filter(n => n.kind === 'Pod')).toHaveLength(1);
     environment.stop();
   });
+
+  it('tells a viewer that joins after its start no status nor reset while nothing changed', async () => {
+    const podInformer = informer(Promise.resolve(), 'shop');
+    const environment = environmentOf(
+      targetOf(async () => {
+        throw new Error('The Flux object could not be read');
+      }),
+      () => lease(podInformer),
+    );
+    await environment.start();
+    expect(environment.snapshot().errors).not.toEqual([]);
+    const told: string[] = [];
+    environment.subscribe(event => told.push(event.type));
+    // Everything read again, with the same outcome.
+    const now = Date.now();
+    await environment.refreshStale({
+      listedBefore: now,
+      failedBefore: now,
+      definitiveFailedBefore: now,
+    });
+    await turns();
+    expect(told).toEqual([]);
+    environment.stop();
+  });
 });

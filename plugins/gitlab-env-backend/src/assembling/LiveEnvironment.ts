@@ -346,6 +346,8 @@ export class LiveEnvironment {
   /** Set once the first lists are in: until then the state is partial and not observed. */
   private observing = false;
   private started = false;
+  /** While start queues its first batch, which it flushes itself. */
+  private firstBatch = false;
   private live = false;
   /** The Flux object, as far as its Events are concerned. */
   private readonly fluxSubject: EventSubject | undefined;
@@ -431,12 +433,20 @@ export class LiveEnvironment {
     if (this.stopped) return;
     this.started = true;
     let dataAt = found.readAt;
-    this.subscriptions.forEach((_, index) => {
-      const { informer } = this.leases[index];
-      dataAt = newest(dataAt, informer.dataAt);
-      this.queueHeld(index, informer.dataAt);
-    });
-    this.takeExtras(found);
+    // Applied below, at once: no timer for this batch.
+    this.firstBatch = true;
+    try {
+      this.subscriptions.forEach((_, index) => {
+        const { informer } = this.leases[index];
+        dataAt = newest(dataAt, informer.dataAt);
+        this.queueHeld(index, informer.dataAt);
+      });
+      this.takeExtras(found);
+    } finally {
+      this.firstBatch = false;
+    }
+    // Marked changed by takeExtras, the state's errors and status are
+    // taken by this flush as what viewers were told.
     this.flush();
     // As old as its newest data (a read from the shared store keeps its time).
     this.dataAt = dataAt || this.dataAt;
@@ -448,8 +458,6 @@ export class LiveEnvironment {
       this.currentObjects().map(object => ({ type: 'ADDED', object })),
       this.errors(),
     );
-    this.errorsJson = JSON.stringify(this.errors());
-    this.toldStatus = toldStatusOf(this.status());
     if (this.live) this.scheduleExtras();
   }
 
@@ -563,6 +571,7 @@ export class LiveEnvironment {
    * whatever arrived in the same read), not a whole period later.
    */
   private schedule() {
+    if (this.firstBatch) return;
     this.timer ??= setTimeout(
       () => this.flush(),
       Math.max(0, this.lastFlushAt + this.deps.batchMs - Date.now()),
