@@ -111,6 +111,7 @@ function environmentOf(
   target: LiveTarget,
   acquire: () => InformerLease,
   observer?: EnvironmentObserver,
+  maxObjects = 100,
 ) {
   return new LiveEnvironment({
     target,
@@ -121,7 +122,7 @@ function environmentOf(
     })(),
     batchMs: 0,
     pollIntervalMs: 60_000,
-    maxObjects: 100,
+    maxObjects,
     maxPagesPerList: 10,
     kindOrder: kinds => kinds.map((_, i) => i),
     onClusterWideRefused: () => undefined,
@@ -231,6 +232,44 @@ describe('LiveEnvironment', () => {
     });
     await turns();
     expect(told).toEqual([]);
+    environment.stop();
+  });
+
+  it('keeps objects beyond its bound out once a batch reaches it, and takes them in as room frees', async () => {
+    const named = (name: string) => ({
+      ...pod,
+      metadata: { ...pod.metadata, name, uid: `pod-${name}` },
+    });
+    let listed = [named('web-1'), named('web-2')];
+    const podInformer = informer(Promise.resolve(), 'shop', () => listed);
+    const environment = environmentOf(
+      targetOf(async () => undefined),
+      () => lease(podInformer),
+      undefined,
+      2,
+    );
+    const namesOf = () =>
+      environment
+        .snapshot()
+        .resources.filter(o => o.kind === 'Pod')
+        .map(o => o.metadata!.name!);
+    const limited = () =>
+      environment.snapshot().errors.some(e => e.code === 'LIMIT_REACHED');
+    await environment.start();
+    expect(namesOf()).toEqual(['web-1', 'web-2']);
+    expect(limited()).toBe(false);
+
+    listed = [named('web-1'), named('web-2'), named('web-3')];
+    await podInformer.relist();
+    await turns();
+    expect(namesOf()).toEqual(['web-1', 'web-2']);
+    expect(limited()).toBe(true);
+
+    listed = [named('web-2'), named('web-3')];
+    await podInformer.relist();
+    await turns();
+    expect(namesOf()).toEqual(['web-2', 'web-3']);
+    expect(limited()).toBe(false);
     environment.stop();
   });
 });

@@ -362,8 +362,13 @@ export class LiveEnvironment {
   private readonly admitted = new Map<string, KubernetesObject>();
   private narrowed: NarrowedScope | undefined;
   private readonly uids = new UidGuard();
-  /** What the graph holds (by idOf), and what the object bound keeps out of it. */
-  private readonly held = new Set<string>();
+  /**
+   * What the graph holds (by idOf), kept from when a batch could pass the
+   * object bound on: until then the graph's count decides, since every
+   * object let through is in the graph (validated, one apiVersion per
+   * kind); and what the bound keeps out of it.
+   */
+  private held: Set<string> | undefined;
   private readonly withheld = new Map<string, KubernetesObject>();
   private readonly failures = new WeakMap<GitlabEnvError, GitlabEnvFailure>();
 
@@ -713,22 +718,30 @@ export class LiveEnvironment {
    */
   private bound(events: WatchEvent[]): WatchEvent[] {
     const { maxObjects } = this.deps;
+    if (!this.held) {
+      let added = 0;
+      for (const event of events) if (event.type !== 'DELETED') added += 1;
+      // Room for all of them, whatever they are: nothing is kept out.
+      if (this.graph.objectCount() + added <= maxObjects) return events;
+      this.held = new Set(this.currentObjects().map(idOf));
+    }
+    const { held } = this;
     const out: WatchEvent[] = [];
     for (const event of events) {
       const id = idOf(event.object);
       if (event.type === 'DELETED') {
         if (this.withheld.delete(id)) continue;
-        this.held.delete(id);
+        held.delete(id);
         out.push(event);
-      } else if (this.held.has(id) || this.held.size < maxObjects) {
-        this.held.add(id);
+      } else if (held.has(id) || held.size < maxObjects) {
+        held.add(id);
         out.push(event);
       } else this.withheld.set(id, event.object);
     }
     for (const [id, object] of this.withheld) {
-      if (this.held.size >= maxObjects) break;
+      if (held.size >= maxObjects) break;
       this.withheld.delete(id);
-      this.held.add(id);
+      held.add(id);
       out.push({ type: 'ADDED', object });
     }
     return out;
