@@ -2,6 +2,7 @@ import { KubernetesObject } from '@gitlab-env/backstage-plugin-gitlab-env-common
 import { POD_KIND } from '../__testUtils__/kinds';
 import { SharedInformer } from '../reading/informer';
 import { InformerLease, LiveEnvironment } from './LiveEnvironment';
+import type { EnvironmentObserver } from './environmentObserver';
 import type { LiveTarget } from './liveTarget';
 
 // A read's answer is taken once every list it depends on arrived: a kind
@@ -31,15 +32,19 @@ function gate() {
   return { open, opened };
 }
 
-/** An informer of the kind whose one list answers `pod` once `listed` opens. */
-function informer(listed: Promise<void>, namespace?: string) {
+/** An informer of the kind whose lists answer `listed()` (by default `pod` once `listed` opens). */
+function informer(
+  listed: Promise<void>,
+  namespace?: string,
+  list: () => KubernetesObject[] = () => [pod],
+) {
   const made = new SharedInformer({
     kind: pods,
     namespace,
     mode: 'once',
     list: async () => {
       await listed;
-      return [pod];
+      return list();
     },
     maxObjects: 100,
     maxPagesPerList: 10,
@@ -64,6 +69,67 @@ function lease(from: SharedInformer, onMove?: (move: () => void) => void) {
   return held;
 }
 
+const agent = { id: '3', name: 'nonprod' };
+
+/** An environment in `shop` with a Flux object, its Pods read through a module whose `get` reads the Flux object. */
+function targetOf(
+  get: () => Promise<KubernetesObject | undefined>,
+): LiveTarget {
+  return {
+    entityRef: 'component:default/shop',
+    environment: {
+      id: '1',
+      name: 'staging',
+      slug: 'staging',
+      tier: 'staging',
+      state: 'available',
+      namespace: 'shop',
+      fluxResourcePath:
+        'kustomize.toolkit.fluxcd.io/v1/namespaces/flux-system/kustomizations/shop',
+      agent,
+    },
+    readKey: 'read|shop',
+    agentKey: 'gitlab.example.com|3',
+    host: 'gitlab.example.com',
+    kinds: [pods],
+    allKinds: [pods],
+    access: {
+      via: 'module',
+      target: { host: 'gitlab.example.com', agent },
+      source: {
+        serves: () => true,
+        kinds: async () => [pods],
+        list: async () => [],
+        get,
+      },
+    },
+    judging: { healthRules: undefined, expectedForbiddenKinds: [] },
+  };
+}
+
+function environmentOf(
+  target: LiveTarget,
+  acquire: () => InformerLease,
+  observer?: EnvironmentObserver,
+  maxObjects = 100,
+) {
+  return new LiveEnvironment({
+    target,
+    acquire,
+    nextSeq: (() => {
+      let seq = 0;
+      return () => ++seq;
+    })(),
+    batchMs: 0,
+    pollIntervalMs: 60_000,
+    maxObjects,
+    maxPagesPerList: 10,
+    kindOrder: kinds => kinds.map((_, i) => i),
+    onClusterWideRefused: () => undefined,
+    observer,
+  });
+}
+
 describe('LiveEnvironment', () => {
   it('answers from the informer a kind moved to only once its list arrived', async () => {
     const fluxRead = gate();
@@ -77,55 +143,12 @@ describe('LiveEnvironment', () => {
       }),
       lease(across),
     ];
-    const agent = { id: '3', name: 'nonprod' };
-    const target: LiveTarget = {
-      entityRef: 'component:default/shop',
-      environment: {
-        id: '1',
-        name: 'staging',
-        slug: 'staging',
-        tier: 'staging',
-        state: 'available',
-        namespace: 'shop',
-        fluxResourcePath:
-          'kustomize.toolkit.fluxcd.io/v1/namespaces/flux-system/kustomizations/shop',
-        agent,
-      },
-      readKey: 'read|shop',
-      agentKey: 'gitlab.example.com|3',
-      host: 'gitlab.example.com',
-      kinds: [pods],
-      allKinds: [pods],
-      access: {
-        via: 'module',
-        target: { host: 'gitlab.example.com', agent },
-        source: {
-          serves: () => true,
-          kinds: async () => [pods],
-          list: async () => [],
-          // The Flux object is read while the kinds are listed.
-          get: async () => {
-            await fluxRead.opened;
-            return undefined;
-          },
-        },
-      },
-      judging: { healthRules: undefined, expectedForbiddenKinds: [] },
-    };
-    const environment = new LiveEnvironment({
-      target,
-      acquire: () => leases.shift()!,
-      nextSeq: (() => {
-        let seq = 0;
-        return () => ++seq;
-      })(),
-      batchMs: 0,
-      pollIntervalMs: 60_000,
-      maxObjects: 100,
-      maxPagesPerList: 10,
-      kindOrder: kinds => kinds.map((_, i) => i),
-      onClusterWideRefused: () => undefined,
+    const target = targetOf(async () => {
+      // The Flux object is read while the kinds are listed.
+      await fluxRead.opened;
+      return undefined;
     });
+    const environment = environmentOf(target, () => leases.shift()!);
     let atStart: string[] | undefined;
     const started = environment.start().then(() => {
       atStart = environment
@@ -143,6 +166,110 @@ describe('LiveEnvironment', () => {
     acrossListed.open();
     await started;
     expect(atStart).toEqual(['web-1']);
+    environment.stop();
+  });
+
+  it('answers and tells its observer the graph of its latest batch, leaving earlier answers as they were', async () => {
+    const other = {
+      ...pod,
+      metadata: { ...pod.metadata, name: 'web-2', uid: 'pod-web-2' },
+    };
+    let listed = [pod];
+    const podInformer = informer(Promise.resolve(), 'shop', () => listed);
+    const told: string[][] = [];
+    const environment = environmentOf(
+      targetOf(async () => undefined),
+      () => lease(podInformer),
+      {
+        observe: observation =>
+          told.push(
+            observation
+              .nodes()
+              .filter(n => n.kind === 'Pod')
+              .map(n => n.name),
+          ),
+      },
+    );
+    const namesOf = (objects: KubernetesObject[]) =>
+      objects.filter(o => o.kind === 'Pod').map(o => o.metadata!.name!);
+    await environment.start();
+    const first = environment.snapshot();
+    expect(namesOf(first.resources)).toEqual(['web-1']);
+    expect(told).toEqual([['web-1']]);
+
+    listed = [pod, other];
+    await podInformer.relist();
+    await turns();
+    const second = environment.snapshot();
+    expect(namesOf(second.resources)).toEqual(['web-1', 'web-2']);
+    expect(
+      second.graph.nodes.filter(n => n.kind === 'Pod').map(n => n.name),
+    ).toEqual(['web-1', 'web-2']);
+    expect(told).toEqual([['web-1'], ['web-1', 'web-2']]);
+    expect(namesOf(first.resources)).toEqual(['web-1']);
+    expect(first.graph.nodes.filter(n => n.kind === 'Pod')).toHaveLength(1);
+    environment.stop();
+  });
+
+  it('tells a viewer that joins after its start no status nor reset while nothing changed', async () => {
+    const podInformer = informer(Promise.resolve(), 'shop');
+    const environment = environmentOf(
+      targetOf(async () => {
+        throw new Error('The Flux object could not be read');
+      }),
+      () => lease(podInformer),
+    );
+    await environment.start();
+    expect(environment.snapshot().errors).not.toEqual([]);
+    const told: string[] = [];
+    environment.subscribe(event => told.push(event.type));
+    // Everything read again, with the same outcome.
+    const now = Date.now();
+    await environment.refreshStale({
+      listedBefore: now,
+      failedBefore: now,
+      definitiveFailedBefore: now,
+    });
+    await turns();
+    expect(told).toEqual([]);
+    environment.stop();
+  });
+
+  it('keeps objects beyond its bound out once a batch reaches it, and takes them in as room frees', async () => {
+    const named = (name: string) => ({
+      ...pod,
+      metadata: { ...pod.metadata, name, uid: `pod-${name}` },
+    });
+    let listed = [named('web-1'), named('web-2')];
+    const podInformer = informer(Promise.resolve(), 'shop', () => listed);
+    const environment = environmentOf(
+      targetOf(async () => undefined),
+      () => lease(podInformer),
+      undefined,
+      2,
+    );
+    const namesOf = () =>
+      environment
+        .snapshot()
+        .resources.filter(o => o.kind === 'Pod')
+        .map(o => o.metadata!.name!);
+    const limited = () =>
+      environment.snapshot().errors.some(e => e.code === 'LIMIT_REACHED');
+    await environment.start();
+    expect(namesOf()).toEqual(['web-1', 'web-2']);
+    expect(limited()).toBe(false);
+
+    listed = [named('web-1'), named('web-2'), named('web-3')];
+    await podInformer.relist();
+    await turns();
+    expect(namesOf()).toEqual(['web-1', 'web-2']);
+    expect(limited()).toBe(true);
+
+    listed = [named('web-2'), named('web-3')];
+    await podInformer.relist();
+    await turns();
+    expect(namesOf()).toEqual(['web-2', 'web-3']);
+    expect(limited()).toBe(false);
     environment.stop();
   });
 });

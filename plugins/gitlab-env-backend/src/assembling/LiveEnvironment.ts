@@ -12,6 +12,7 @@ import {
   narrowEnvironmentObjects,
   parseFluxResourcePath,
   resourceId,
+  ResourceGraph,
   ResourceGraphPatch,
   WatchEvent,
   readOnlyOf,
@@ -105,7 +106,7 @@ export interface LiveEnvironmentDeps {
   maxObjects: number;
   maxPagesPerList: number;
   /** The order kinds are subscribed in: the first get the agent's watches (live) or are listed first (a read). */
-  kindOrder(kinds: LiveTarget['kinds'], live: boolean): number[];
+  kindOrder(kinds: LiveTarget['kinds'], live: boolean): readonly number[];
   /** RBAC refused a kind across the cluster: its next lease is per namespace. */
   onClusterWideRefused(
     target: LiveTarget,
@@ -314,6 +315,13 @@ export class LiveEnvironment {
   private pendingDataAt = '';
   private stateChanged = false;
   private snapshotMemo: EnvironmentResourcesResponse | undefined;
+  /**
+   * The graph's objects and graph as the last applied batch left them,
+   * built for whoever asks first (the observer, drift, the snapshot): the
+   * engine sorts both anew on every call.
+   */
+  private builtObjects: KubernetesObject[] | undefined;
+  private builtGraph: ResourceGraph | undefined;
   private timer: NodeJS.Timeout | undefined;
   private lastFlushAt = 0;
   private extrasTimer: NodeJS.Timeout | undefined;
@@ -338,6 +346,8 @@ export class LiveEnvironment {
   /** Set once the first lists are in: until then the state is partial and not observed. */
   private observing = false;
   private started = false;
+  /** While start queues its first batch, which it flushes itself. */
+  private firstBatch = false;
   private live = false;
   /** The Flux object, as far as its Events are concerned. */
   private readonly fluxSubject: EventSubject | undefined;
@@ -352,8 +362,13 @@ export class LiveEnvironment {
   private readonly admitted = new Map<string, KubernetesObject>();
   private narrowed: NarrowedScope | undefined;
   private readonly uids = new UidGuard();
-  /** What the graph holds (by idOf), and what the object bound keeps out of it. */
-  private readonly held = new Set<string>();
+  /**
+   * What the graph holds (by idOf), kept from when a batch could pass the
+   * object bound on: until then the graph's count decides, since every
+   * object let through is in the graph (validated, one apiVersion per
+   * kind); and what the bound keeps out of it.
+   */
+  private held: Set<string> | undefined;
   private readonly withheld = new Map<string, KubernetesObject>();
   private readonly failures = new WeakMap<GitlabEnvError, GitlabEnvFailure>();
 
@@ -423,12 +438,20 @@ export class LiveEnvironment {
     if (this.stopped) return;
     this.started = true;
     let dataAt = found.readAt;
-    this.subscriptions.forEach((_, index) => {
-      const { informer } = this.leases[index];
-      dataAt = newest(dataAt, informer.dataAt);
-      this.queueHeld(index, informer.dataAt);
-    });
-    this.takeExtras(found);
+    // Applied below, at once: no timer for this batch.
+    this.firstBatch = true;
+    try {
+      this.subscriptions.forEach((_, index) => {
+        const { informer } = this.leases[index];
+        dataAt = newest(dataAt, informer.dataAt);
+        this.queueHeld(index, informer.dataAt);
+      });
+      this.takeExtras(found);
+    } finally {
+      this.firstBatch = false;
+    }
+    // Marked changed by takeExtras, the state's errors and status are
+    // taken by this flush as what viewers were told.
     this.flush();
     // As old as its newest data (a read from the shared store keeps its time).
     this.dataAt = dataAt || this.dataAt;
@@ -437,11 +460,9 @@ export class LiveEnvironment {
     // were of kinds listed so far), then batch by batch.
     this.observing = true;
     this.observe(
-      this.graph.objects().map(object => ({ type: 'ADDED', object })),
+      this.currentObjects().map(object => ({ type: 'ADDED', object })),
       this.errors(),
     );
-    this.errorsJson = JSON.stringify(this.errors());
-    this.toldStatus = toldStatusOf(this.status());
     if (this.live) this.scheduleExtras();
   }
 
@@ -555,6 +576,7 @@ export class LiveEnvironment {
    * whatever arrived in the same read), not a whole period later.
    */
   private schedule() {
+    if (this.firstBatch) return;
     this.timer ??= setTimeout(
       () => this.flush(),
       Math.max(0, this.lastFlushAt + this.deps.batchMs - Date.now()),
@@ -581,6 +603,8 @@ export class LiveEnvironment {
       applied = this.bound(this.narrow(this.uids.filter(this.pending)));
       this.pending = [];
       patch = this.graph.apply(applied);
+      this.builtObjects = undefined;
+      this.builtGraph = undefined;
       this.dataAt = newest(this.dataAt, this.pendingDataAt);
       this.pendingDataAt = '';
     }
@@ -633,7 +657,16 @@ export class LiveEnvironment {
       if (isFluxObject(group, kind)) this.fluxNodes -= 1;
     }
     if (this.fluxNodes <= 0) return 0;
-    return driftedCount(this.graph.objects(), this.graph.graph());
+    return driftedCount(this.currentObjects(), this.currentGraph());
+  }
+
+  /** The graph's objects as of the last applied batch (see builtObjects). */
+  private currentObjects(): KubernetesObject[] {
+    return (this.builtObjects ??= this.graph.objects());
+  }
+
+  private currentGraph(): ResourceGraph {
+    return (this.builtGraph ??= this.graph.graph());
   }
 
   /** Tells the observer what a batch changed and the health it left. */
@@ -648,7 +681,7 @@ export class LiveEnvironment {
           .filter(e => e.type !== 'DELETED')
           .map(e => ({ object: e.object, modified: e.type === 'MODIFIED' })),
         health: markPartial(this.graph.health(), errors),
-        nodes: () => this.graph.graph().nodes,
+        nodes: () => this.currentGraph().nodes,
         at: new Date().toISOString(),
         // Followed, its watches saw it happen; held for reads, a read found it.
         source: this.live ? 'watch' : 'read',
@@ -685,22 +718,30 @@ export class LiveEnvironment {
    */
   private bound(events: WatchEvent[]): WatchEvent[] {
     const { maxObjects } = this.deps;
+    if (!this.held) {
+      let added = 0;
+      for (const event of events) if (event.type !== 'DELETED') added += 1;
+      // Room for all of them, whatever they are: nothing is kept out.
+      if (this.graph.objectCount() + added <= maxObjects) return events;
+      this.held = new Set(this.currentObjects().map(idOf));
+    }
+    const { held } = this;
     const out: WatchEvent[] = [];
     for (const event of events) {
       const id = idOf(event.object);
       if (event.type === 'DELETED') {
         if (this.withheld.delete(id)) continue;
-        this.held.delete(id);
+        held.delete(id);
         out.push(event);
-      } else if (this.held.has(id) || this.held.size < maxObjects) {
-        this.held.add(id);
+      } else if (held.has(id) || held.size < maxObjects) {
+        held.add(id);
         out.push(event);
       } else this.withheld.set(id, event.object);
     }
     for (const [id, object] of this.withheld) {
-      if (this.held.size >= maxObjects) break;
+      if (held.size >= maxObjects) break;
       this.withheld.delete(id);
-      this.held.add(id);
+      held.add(id);
       out.push({ type: 'ADDED', object });
     }
     return out;
@@ -746,8 +787,8 @@ export class LiveEnvironment {
     const { target } = this.deps;
     const errors = this.errors();
     const health = markPartial(this.graph.health(), errors);
-    const resources = this.graph.objects();
-    const graph = this.graph.graph();
+    const resources = this.currentObjects();
+    const graph = this.currentGraph();
     this.drifted = this.fluxNodes > 0 ? driftedCount(resources, graph) : 0;
     return {
       entityRef: target.entityRef,

@@ -15,6 +15,7 @@ import {
   entityWith,
   failureOf,
 } from '../__testUtils__/serviceFixture';
+import { AgentAccess } from '../planning/AgentAccess';
 import { LivePlanner } from '../planning/LivePlanner';
 import { REDACTED_SECRET_VALUE } from '../reading/objects';
 
@@ -260,6 +261,28 @@ describe('GitlabEnvironmentsService.getEnvironmentResources', () => {
     // Subresources, cluster-scoped kinds and events.k8s.io are not listed.
     expect(requests.some(r => r.includes('events.k8s.io'))).toBe(false);
     expect(requests.some(r => r.endsWith('/nodes'))).toBe(false);
+  });
+
+  it("makes an environment's read key once per read", async () => {
+    // The overview reads a thousand environments at once: the key (a walk
+    // of each one's settings) is made once for the held answer, the early
+    // lists and the read.
+    server.use(
+      gitlabGraphql(),
+      ...kasCluster({ items: { '/pods': [item('a')] } }),
+    );
+    const { service } = createTestService();
+    const readKey = jest.spyOn(AgentAccess.prototype, 'readKey');
+    try {
+      const result = await service.getEnvironmentResources(
+        appEntity,
+        'production',
+      );
+      expect(result.resources.map(r => r.metadata?.name)).toEqual(['a']);
+      expect(readKey).toHaveBeenCalledTimes(1);
+    } finally {
+      readKey.mockRestore();
+    }
   });
 
   it('sends Secrets with their keys but without their values', async () => {

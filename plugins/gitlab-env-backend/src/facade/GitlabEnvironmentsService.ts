@@ -241,6 +241,11 @@ export class GitlabEnvironmentsService {
   private readonly reads: LivePlanner;
   private readonly judging: Judging;
   private readonly freshness: ReadFreshness;
+  /** Per discovered list of kinds, its namespaced ones (namespacedKindsOf). */
+  private readonly namespacedKinds = new WeakMap<
+    ListableKind[],
+    ListableKind[]
+  >();
 
   constructor(
     private readonly config: GitlabEnvConfig,
@@ -605,9 +610,14 @@ export class GitlabEnvironmentsService {
        * listed beside it for the read that follows (LivePlanner.listEarly).
        */
       listEarly: boolean;
+      /** The environment's read key, when the caller has it already. */
+      readKey?: string;
     },
   ): Promise<LiveTarget> {
     this.access.refuseUnreadable(ctx);
+    // Two targets are built of it (the early lists' and the read's): its
+    // key, a walk of the environment's settings, is made once.
+    const readKey = options.readKey ?? this.access.readKey(ctx);
     const { kinds, access } = await this.access.throughAgent(
       ctx,
       async reached => {
@@ -616,7 +626,7 @@ export class GitlabEnvironmentsService {
           if (early) return;
           early = true;
           this.reads.listEarly(
-            this.liveTarget(ctx, reached, [...BUILT_IN_KINDS]),
+            this.liveTarget(ctx, reached, [...BUILT_IN_KINDS], readKey),
             // Called back once it is assigned (below).
             // eslint-disable-next-line @typescript-eslint/no-use-before-define
             discovered,
@@ -634,26 +644,41 @@ export class GitlabEnvironmentsService {
         return { access: reached, kinds: await discovered };
       },
     );
-    return this.liveTarget(ctx, access, kinds);
+    return this.liveTarget(ctx, access, kinds, readKey);
   }
 
   private liveTarget(
     ctx: EnvironmentContext,
     access: ClusterAccess,
     allKinds: ListableKind[],
+    readKey: string,
   ): LiveTarget {
     return {
       entityRef: ctx.entityRef,
       environment: ctx.environment,
       labelSelector: ctx.located.labelSelector,
-      readKey: this.access.readKey(ctx),
+      readKey,
       agentKey: this.agentKeyOf(ctx),
       host: ctx.instance.host,
-      kinds: namespacedKinds(allKinds),
+      kinds: this.namespacedKindsOf(allKinds),
       allKinds,
       access,
       judging: this.judging,
     };
+  }
+
+  /**
+   * The namespaced kinds of an agent's discovered kinds, one list per
+   * discovery: its environments then share it, and the planner what it
+   * derives from it (the order kinds are read in).
+   */
+  private namespacedKindsOf(allKinds: ListableKind[]): ListableKind[] {
+    let kinds = this.namespacedKinds.get(allKinds);
+    if (!kinds) {
+      kinds = namespacedKinds(allKinds);
+      this.namespacedKinds.set(allKinds, kinds);
+    }
+    return kinds;
   }
 
   private agentKeyOf(ctx: EnvironmentContext): string {
@@ -719,13 +744,18 @@ export class GitlabEnvironmentsService {
   } {
     // Held and fresh (a page seen moments ago, one followed live): no
     // discovery, no instance check, no upstream request.
-    const held = contexts.map(ctx =>
-      this.reads.heldAnswer(this.access.readKey(ctx), this.freshness),
+    const readKeys = contexts.map(ctx => this.access.readKey(ctx));
+    const held = readKeys.map(key =>
+      this.reads.heldAnswer(key, this.freshness),
     );
     const pending = contexts.filter((_, i) => !held[i]);
+    const pendingKeys = readKeys.filter((_, i) => !held[i]);
     const targets = Promise.all(
-      pending.map(ctx =>
-        this.target(ctx, signal, { listEarly: true }).then(
+      pending.map((ctx, i) =>
+        this.target(ctx, signal, {
+          listEarly: true,
+          readKey: pendingKeys[i],
+        }).then(
           target => ({ target }),
           (error: unknown) => ({ error }),
         ),

@@ -252,31 +252,33 @@ export function actionScopeOf(
     ? parseFluxResourcePath(environment.fluxResourcePath)
     : undefined;
   const mapping = environment.namespaceSource;
-  return {
-    ...(environment.namespace &&
-      !refusal && { namespace: environment.namespace }),
-    ...(refusal && { namespaceRefusal: refusal }),
-    ...(flux && {
-      root: {
-        group: flux.group,
-        kind: flux.kind,
-        namespace: flux.namespace,
-        name: flux.name,
-      },
-    }),
-    platformNamespaces: context.platformNamespaces,
-    projectPathSlug: gitlabSlugify(fullPath),
-    ...(/^\d+$/.test(id) && { projectId: id }),
-    ...(context.entityRefusal && { entityRefusal: context.entityRefusal }),
-    repositories: context.entityRefusal
-      ? []
-      : [
-          fullPath,
-          ...(mapping?.source === 'gitlabDeployment'
-            ? (mapping.serves ?? []).filter(p => !p.endsWith('/*'))
-            : []),
-        ],
-  };
+  // Made for every environment each time an entity is located: built in
+  // place, in the order its fields are sent, rather than from a spread of
+  // a throwaway object per optional field.
+  const scope = {} as EnvironmentActionScope;
+  if (environment.namespace && !refusal)
+    scope.namespace = environment.namespace;
+  if (refusal) scope.namespaceRefusal = refusal;
+  if (flux)
+    scope.root = {
+      group: flux.group,
+      kind: flux.kind,
+      namespace: flux.namespace,
+      name: flux.name,
+    };
+  scope.platformNamespaces = context.platformNamespaces;
+  scope.projectPathSlug = gitlabSlugify(fullPath);
+  if (/^\d+$/.test(id)) scope.projectId = id;
+  if (context.entityRefusal) scope.entityRefusal = context.entityRefusal;
+  const repositories: string[] = [];
+  if (!context.entityRefusal) {
+    repositories.push(fullPath);
+    if (mapping?.source === 'gitlabDeployment')
+      for (const p of mapping.serves ?? [])
+        if (!p.endsWith('/*')) repositories.push(p);
+  }
+  scope.repositories = repositories;
+  return scope;
 }
 
 /**

@@ -1,20 +1,5 @@
-import { GitlabEnvironment } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { gitlabEnvironment as environment } from '../__testUtils__/environments';
 import { markSharedNamespaces } from './sharedNamespaces';
-
-const environment = (
-  name: string,
-  extra: Partial<GitlabEnvironment> = {},
-): GitlabEnvironment => ({
-  id: name,
-  name,
-  slug: name,
-  tier: 'development',
-  state: 'available',
-  agent: { id: '3', name: 'nonprod' },
-  namespace: 'shared',
-  namespaceSource: { source: 'gitlab' },
-  ...extra,
-});
 
 const project = { fullPath: 'acme/shop/cart', id: '12' };
 

@@ -2,6 +2,7 @@ import { http, HttpResponse } from 'msw';
 import type { LiveTarget } from '../assembling/liveTarget';
 import { kasOnMsw, MSW_KAS } from '../__testUtils__/kasOnMsw';
 import { POD_KIND } from '../__testUtils__/kinds';
+import { BUILT_IN_KINDS } from '../reading/builtInKinds';
 import { testPlanner } from '../__testUtils__/testPlanner';
 
 const { server, agent, kas } = kasOnMsw();
@@ -171,5 +172,83 @@ describe('LivePlanner.acquire on an informer across the cluster', () => {
       clusterLists: 1,
       watches: 0,
     });
+  });
+});
+
+describe('LivePlanner, for environments that share their kinds', () => {
+  const builtIn = (kind: string) => BUILT_IN_KINDS.find(k => k.kind === kind)!;
+
+  it('keeps one informer across the cluster per label selector', async () => {
+    clusterOfPods([pod('shop', 'web'), pod('search', 'search-api')]);
+    const live = testPlanner(1);
+    try {
+      const kinds = [POD_KIND];
+      const selected = (namespace: string, name: string, selector: string) => ({
+        ...targetIn(namespace, name),
+        kinds,
+        labelSelector: selector,
+      });
+      const web = live.acquire(selected('shop', 'production', 'app=web'), 0);
+      const search = live.acquire(
+        selected('search', 'staging', 'app=search'),
+        0,
+      );
+      const webStaging = live.acquire(
+        selected('search', 'web-staging', 'app=web'),
+        0,
+      );
+      expect(web.informer.options.namespace).toBeUndefined();
+      expect(search.informer).not.toBe(web.informer);
+      expect(search.informer.options.labelSelector).toBe('app=search');
+      expect(webStaging.informer).toBe(web.informer);
+      const leases = [web, search, webStaging];
+      await Promise.all(leases.map(lease => lease.ready));
+      leases.forEach(lease => lease.release());
+    } finally {
+      await live.close();
+    }
+  });
+
+  it('orders each list of kinds by its own kinds (a read lists the largest first)', async () => {
+    const asked: string[] = [];
+    server.use(
+      http.get(
+        `${MSW_KAS}/api/v1/namespaces/:namespace/:plural`,
+        ({ params }) => {
+          asked.push(`${params.namespace}/${params.plural}`);
+          return HttpResponse.json({
+            metadata: { resourceVersion: '1' },
+            items: [],
+          });
+        },
+      ),
+    );
+    const live = testPlanner();
+    try {
+      const discovered = new Promise<never>(() => undefined);
+      live.listEarly(
+        {
+          ...targetIn('shop', 'production'),
+          kinds: [POD_KIND, builtIn('Event')],
+        },
+        discovered,
+      );
+      live.listEarly(
+        {
+          ...targetIn('search', 'staging'),
+          kinds: [POD_KIND, builtIn('ConfigMap')],
+        },
+        discovered,
+      );
+      await new Promise(resolve => setTimeout(resolve, 50));
+      expect(asked).toEqual([
+        'shop/events',
+        'shop/pods',
+        'search/pods',
+        'search/configmaps',
+      ]);
+    } finally {
+      await live.close();
+    }
   });
 });

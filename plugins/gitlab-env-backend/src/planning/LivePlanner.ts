@@ -102,13 +102,29 @@ const LARGEST_FIRST = [
 
 const sizeRankOf = rankIn(LARGEST_FIRST);
 
-/** The kinds' indices in the order given by `rank`, stable. */
-function orderedBy(
-  kinds: readonly ListableKind[],
+const watchOrderOf = orderBy(priorityOf);
+const readOrderOf = orderBy(sizeRankOf);
+
+/**
+ * The kinds' indices in the order given by `rank`, stable, remembered per
+ * list of kinds: every environment of an agent reads the same discovered
+ * kinds, and each asks their order as it starts.
+ */
+function orderBy(
   rank: (kind: ListableKind) => number,
-): number[] {
-  const ranks = kinds.map(rank);
-  return ranks.map((_, index) => index).sort((a, b) => ranks[a] - ranks[b]);
+): (kinds: readonly ListableKind[]) => readonly number[] {
+  const orders = new WeakMap<readonly ListableKind[], readonly number[]>();
+  return kinds => {
+    let order = orders.get(kinds);
+    if (!order) {
+      const ranks = kinds.map(rank);
+      order = ranks
+        .map((_, index) => index)
+        .sort((a, b) => ranks[a] - ranks[b]);
+      orders.set(kinds, order);
+    }
+    return order;
+  };
 }
 
 /** The namespaces an environment's read lists: its own, and its Flux object's. */
@@ -377,6 +393,12 @@ export class LivePlanner {
   private readonly upstream = { lists: 0, watches: 0 };
   /** Per agent: when an empty watched kind will have settled for a kind waiting for its slot. */
   private readonly slotChecks = new Map<string, NodeJS.Timeout>();
+  /** Each target's groupKey, and per kind and groupKey the key of its informer across the cluster (clusterKeyOf). */
+  private readonly groupKeys = new WeakMap<LiveTarget, string>();
+  private readonly clusterKeys = new WeakMap<
+    ListableKind,
+    Map<string, string>
+  >();
   /** What every lease tells the planner, shared by all of them. */
   private readonly leaseOwner: LeaseOwner = {
     leaseLive: (held, live) => this.leaseLive(held, live),
@@ -644,7 +666,7 @@ export class LivePlanner {
         maxObjects: this.limits.maxObjects,
         maxPagesPerList: this.limits.maxPagesPerList,
         kindOrder: (kinds, live) =>
-          orderedBy(kinds, live ? priorityOf : sizeRankOf),
+          live ? watchOrderOf(kinds) : readOrderOf(kinds),
         onClusterWideRefused: (t, kind) =>
           this.clusterForbidden.add(this.forbiddenKey(t, kind)),
         observer: this.options.observer,
@@ -768,7 +790,7 @@ export class LivePlanner {
     namespace: string = target.environment.namespace!,
   ): InformerLease {
     const kind = target.kinds[kindIndex];
-    const clusterKey = this.informerKey(target, kind, undefined);
+    const clusterKey = this.clusterKeyOf(target, kind);
     const scope = this.scopeOf(target, kind, namespace, clusterKey);
     const key =
       scope === undefined ? clusterKey : this.informerKey(target, kind, scope);
@@ -853,7 +875,7 @@ export class LivePlanner {
     target: LiveTarget,
     kind: ListableKind,
     namespace: string,
-    clusterKey = this.informerKey(target, kind, undefined),
+    clusterKey = this.clusterKeyOf(target, kind),
   ): string | undefined {
     return this.acrossCluster(target, kind, clusterKey) ? undefined : namespace;
   }
@@ -890,7 +912,7 @@ export class LivePlanner {
     const gathering = this.gatherings.has(target.agentKey);
     const started = new Map<string, ListableKind>();
     // In a read's order: the longest lists first.
-    for (const index of orderedBy(target.kinds, sizeRankOf)) {
+    for (const index of readOrderOf(target.kinds)) {
       const kind = target.kinds[index];
       const scope = this.scopeOf(target, kind, target.environment.namespace!);
       const key = this.informerKey(target, kind, scope);
@@ -992,6 +1014,28 @@ export class LivePlanner {
         continue;
       held.movers.forEach(lease => lease.move());
     }
+  }
+
+  /**
+   * The key of the kind's informer across the cluster for the target's
+   * agent and selector, as informerKey writes it: asked for every lease
+   * (each environment, each kind), so written once per agent, selector
+   * and kind, and found through the target (one per environment).
+   */
+  private clusterKeyOf(target: LiveTarget, kind: ListableKind): string {
+    let group = this.groupKeys.get(target);
+    if (group === undefined) {
+      group = this.groupKey(target);
+      this.groupKeys.set(target, group);
+    }
+    let byGroup = this.clusterKeys.get(kind);
+    if (!byGroup) this.clusterKeys.set(kind, (byGroup = new Map()));
+    let key = byGroup.get(group);
+    if (key === undefined) {
+      key = this.informerKey(target, kind, undefined);
+      byGroup.set(group, key);
+    }
+    return key;
   }
 
   private informerKey(

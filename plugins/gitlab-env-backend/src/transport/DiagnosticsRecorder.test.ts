@@ -50,4 +50,32 @@ describe('DiagnosticsRecorder', () => {
       ['lab', 'AGENT_NEVER_CONNECTED'],
     ]);
   });
+
+  it('writes an agent again only when its result, its time or the newest agent changed', () => {
+    let now = 1_000;
+    const recorder = new DiagnosticsRecorder(() => now);
+    const prod = { id: '1', name: 'prod' };
+    recorder.agentResult('gitlab.test', prod, 'ok');
+    const [first] = recorder.agents('gitlab.test');
+    // A burst of reads of one agent in one millisecond: nothing to write.
+    recorder.agentResult('gitlab.test', prod, 'ok');
+    expect(recorder.agents('gitlab.test')[0]).toBe(first);
+    recorder.agentResult('gitlab.test', prod, 'UPSTREAM_TIMEOUT');
+    expect(recorder.agents('gitlab.test')[0]).toMatchObject({
+      lastResult: 'UPSTREAM_TIMEOUT',
+      lastSeenAt: new Date(1_000).toISOString(),
+    });
+    now = 2_000;
+    recorder.agentResult('gitlab.test', prod, 'UPSTREAM_TIMEOUT');
+    expect(recorder.agents('gitlab.test')[0].lastSeenAt).toBe(
+      new Date(2_000).toISOString(),
+    );
+    // Another agent in between: prod moves up again, in the same millisecond.
+    recorder.agentResult('gitlab.test', { id: '2', name: 'lab' }, 'ok');
+    recorder.agentResult('gitlab.test', prod, 'UPSTREAM_TIMEOUT');
+    expect(recorder.agents('gitlab.test').map(a => a.name)).toEqual([
+      'prod',
+      'lab',
+    ]);
+  });
 });

@@ -12,6 +12,8 @@ const MAX_AGENTS = 200;
 
 interface InstanceLog {
   agents: Map<string, AgentDiagnostics>;
+  /** The agents' last entry (the newest), when there is one. */
+  newest?: AgentDiagnostics;
   failures: RecentFailure[];
 }
 
@@ -23,7 +25,18 @@ interface InstanceLog {
 export class DiagnosticsRecorder {
   private readonly logs = new Map<string, InstanceLog>();
 
+  /** The last time written, and the millisecond it is of. */
+  private lastTime = { at: NaN, iso: '' };
+
   constructor(private readonly now: () => number = Date.now) {}
+
+  /** Now as an ISO string, made once per millisecond. */
+  private isoNow(): string {
+    const at = this.now();
+    if (at !== this.lastTime.at)
+      this.lastTime = { at, iso: new Date(at).toISOString() };
+    return this.lastTime.iso;
+  }
 
   private log(host: string): InstanceLog {
     let log = this.logs.get(host);
@@ -35,15 +48,31 @@ export class DiagnosticsRecorder {
   }
 
   agentResult(host: string, agent: GitlabAgentRef, lastResult: string) {
-    const { agents } = this.log(host);
+    const log = this.log(host);
+    const lastSeenAt = this.isoNow();
+    // Every read of an agent's environments records it (an overview, a
+    // thousand in a burst): the same result in the same millisecond for
+    // the newest entry would write what is there already.
+    const newest = log.newest;
+    if (
+      newest &&
+      newest.id === agent.id &&
+      newest.name === agent.name &&
+      newest.configProject === agent.configProject &&
+      newest.lastResult === lastResult &&
+      newest.lastSeenAt === lastSeenAt
+    )
+      return;
+    const { agents } = log;
     agents.delete(agent.id);
-    agents.set(agent.id, {
+    log.newest = {
       id: agent.id,
       name: agent.name,
       configProject: agent.configProject,
       lastResult,
-      lastSeenAt: new Date(this.now()).toISOString(),
-    });
+      lastSeenAt,
+    };
+    agents.set(agent.id, log.newest);
     if (agents.size > MAX_AGENTS) {
       agents.delete(agents.keys().next().value!);
     }
@@ -60,7 +89,7 @@ export class DiagnosticsRecorder {
     );
     if (same >= 0) failures.splice(same, 1);
     failures.unshift({
-      at: new Date(this.now()).toISOString(),
+      at: this.isoNow(),
       error,
       context,
     });

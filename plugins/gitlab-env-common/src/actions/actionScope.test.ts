@@ -3,6 +3,7 @@ import { LiveResourceGraph } from '../graph/LiveResourceGraph';
 import { EnvironmentActionScope, KubernetesObject } from '../types';
 import {
   fluxAppliesInto,
+  isPlatformNamespace,
   readOnlyOf,
   readOnlyReason,
   targetKey,
@@ -223,6 +224,45 @@ describe('readOnlyReason: what an environment owns', () => {
         name: 'checkout-api',
       }),
     ).toBe('Namespace checkout is claimed by two projects.');
+  });
+
+  it('describes an object only to say why it is not acted on', () => {
+    // The engine asks of every object it holds, and most may be acted on:
+    // their answer must not cost a description each.
+    let described = 0;
+    const key = {
+      group: 'apps',
+      namespace: 'checkout',
+      get kind() {
+        described++;
+        return 'Deployment';
+      },
+      get name() {
+        described++;
+        return 'web';
+      },
+    };
+    const web = deployment('checkout', 'web', { labels: { app: 'web' } });
+    expect(readOnlyReason(scope, key, web)).toBeUndefined();
+    expect(described).toBe(0);
+    expect(
+      readOnlyReason({ ...scope, namespace: 'storefront' }, key, web),
+    ).toMatch(/^Deployment checkout\/web lies outside the namespace/);
+  });
+
+  it('knows the platform’s namespaces by name or by a prefix ending in *', () => {
+    const platform = (namespace: string, patterns: string[]) =>
+      isPlatformNamespace({ platformNamespaces: patterns }, namespace);
+    expect(platform('kube-system', scope.platformNamespaces)).toBe(true);
+    expect(platform('kube-', scope.platformNamespaces)).toBe(true);
+    expect(platform('kube', scope.platformNamespaces)).toBe(false);
+    expect(platform('gitlab-agent', scope.platformNamespaces)).toBe(true);
+    expect(platform('gitlab-agent-prod', scope.platformNamespaces)).toBe(true);
+    expect(platform('gitlab-agentk', scope.platformNamespaces)).toBe(false);
+    expect(platform('checkout', scope.platformNamespaces)).toBe(false);
+    expect(platform('anything', ['*'])).toBe(true);
+    expect(platform('', [''])).toBe(true);
+    expect(platform('kube-system', [])).toBe(false);
   });
 
   it('marks the nodes of both graph builders alike', () => {

@@ -1,5 +1,5 @@
 import { fluxInventoryKeys, isFluxApplier, isFluxObject } from '../k8s/flux';
-import { isRecord } from '../k8s/objects';
+import { isRecord, NO_FIELDS } from '../k8s/objects';
 import { groupOfApiVersion } from '../k8s/resourceId';
 import {
   EnvironmentActionScope,
@@ -33,16 +33,33 @@ const FLUX_OWNER_LABEL_KEYS = FLUX_OWNER_LABELS.map(
     [`${prefix}/name`, `${prefix}/namespace`, group, kind] as const,
 );
 
+const STAR = 42; // '*'
+
+/** Whether a and b agree on their first `length` characters. */
+function samePrefix(a: string, b: string, length: number): boolean {
+  for (let i = 0; i < length; i++)
+    if (a.charCodeAt(i) !== b.charCodeAt(i)) return false;
+  return true;
+}
+
 /** Whether the namespace is one of the platform's: a name, or a prefix ending in `*`. @public */
 export function isPlatformNamespace(
   scope: Pick<EnvironmentActionScope, 'platformNamespaces'>,
   namespace: string,
 ): boolean {
-  return scope.platformNamespaces.some(pattern =>
-    pattern.endsWith('*')
-      ? namespace.startsWith(pattern.slice(0, -1))
-      : namespace === pattern,
-  );
+  // Asked of every object a graph holds: compared in place, no prefix
+  // string cut from the pattern each time.
+  for (const pattern of scope.platformNamespaces) {
+    const prefix = pattern.length - 1;
+    if (pattern.charCodeAt(prefix) !== STAR) {
+      if (namespace === pattern) return true;
+    } else if (
+      namespace.length >= prefix &&
+      samePrefix(namespace, pattern, prefix)
+    )
+      return true;
+  }
+  return false;
 }
 
 function describe(key: ResourceKey): string {
@@ -77,15 +94,17 @@ function isRootsOwnChart(root: ResourceKey, key: ResourceKey): boolean {
 export function isAgentObject(object: KubernetesObject | undefined): boolean {
   if (!object) return false;
   if (object.metadata?.labels?.[AGENT_NAME_LABEL] === AGENT_NAME) return true;
-  const spec = isRecord(object.spec) ? object.spec : {};
+  const spec = object.spec;
+  if (!isRecord(spec)) return false;
   const podSpec = isRecord(spec.template?.spec) ? spec.template.spec : spec;
-  const containers = Array.isArray(podSpec.containers)
-    ? podSpec.containers
-    : [];
-  return containers.some(
-    (c: unknown) =>
-      isRecord(c) && typeof c.image === 'string' && AGENT_IMAGE.test(c.image),
-  );
+  const containers = podSpec.containers;
+  if (!Array.isArray(containers)) return false;
+  for (let i = 0; i < containers.length; i++) {
+    const c = containers[i];
+    if (isRecord(c) && typeof c.image === 'string' && AGENT_IMAGE.test(c.image))
+      return true;
+  }
+  return false;
 }
 
 /**
@@ -116,8 +135,7 @@ function foreignMarks(
   scope: EnvironmentActionScope,
   object: KubernetesObject,
 ): string | undefined {
-  const annotations = object.metadata?.annotations ?? {};
-  const app = annotations[APP_ANNOTATION];
+  const app = object.metadata?.annotations?.[APP_ANNOTATION];
   if (
     scope.projectPathSlug &&
     typeof app === 'string' &&
@@ -127,11 +145,16 @@ function foreignMarks(
       0,
       63,
     )})`;
-  const labels = object.metadata?.labels ?? {};
+  const labels = object.metadata?.labels ?? NO_FIELDS;
   if (scope.projectId)
-    for (const label of Object.keys(labels)) {
-      // Asked of every label of every object: most fail the prefix at once.
-      if (!label.startsWith(MANAGED_LABEL_PREFIX)) continue;
+    // Asked of every label of every object: most fail the prefix at once,
+    // and walking the keys in place spares a list of them per object.
+    for (const label in labels) {
+      if (
+        !label.startsWith(MANAGED_LABEL_PREFIX) ||
+        !Object.prototype.hasOwnProperty.call(labels, label)
+      )
+        continue;
       const managed = MANAGED_LABEL.exec(label);
       if (managed && managed[1] !== scope.projectId)
         return `carries the GitLab-managed resources label of project ${managed[1]}`;
@@ -184,20 +207,29 @@ export function readOnlyReason(
   key: ResourceKey,
   object?: KubernetesObject,
 ): string | undefined {
-  const what = describe(key);
+  // Asked of every object the engine holds, and most are the
+  // environment's: the description is built only for a reason.
   if (isAgentObject(object))
-    return `${what} is the agent's own (agentk): the portal never acts on it.`;
+    return `${describe(
+      key,
+    )} is the agent's own (agentk): the portal never acts on it.`;
   if (!key.namespace)
-    return `${what} is cluster-scoped: the portal acts only on objects in the namespace the environment owns.`;
+    return `${describe(
+      key,
+    )} is cluster-scoped: the portal acts only on objects in the namespace the environment owns.`;
   if (scope.root && sameKey(scope.root, key)) {
     if (!scope.namespace)
       return (
         scope.namespaceRefusal?.message ??
-        `${what} is this environment's Flux object, but the environment owns no namespace.`
+        `${describe(
+          key,
+        )} is this environment's Flux object, but the environment owns no namespace.`
       );
     const into = object ? fluxAppliesInto(object) : undefined;
     if (object && into !== scope.namespace)
-      return `${what} is named by this environment's settings, but it deploys ${
+      return `${describe(
+        key,
+      )} is named by this environment's settings, but it deploys ${
         into
           ? `into ${into}`
           : 'into no namespace it names (no spec.targetNamespace, an empty inventory)'
@@ -219,7 +251,7 @@ export function readOnlyReason(
       key.namespace === scope.root.namespace &&
       isFluxObject(key.group, key.kind)
     )
-      return `${what} is a Flux object of ${
+      return `${describe(key)} is a Flux object of ${
         key.namespace
       } other than this environment's own ${describe(scope.root)}: ${
         isFluxApplier(key.group, key.kind)
@@ -227,15 +259,18 @@ export function readOnlyReason(
           : `a source in the shared namespace ${key.namespace} serves others too`
       }; shown, never acted on.`;
     if (isPlatformNamespace(scope, key.namespace))
-      return `${what} lies in ${key.namespace}, where the agent or the cluster's platform runs: shown, never acted on.`;
-    return `${what} lies outside ${
+      return `${describe(key)} lies in ${
+        key.namespace
+      }, where the agent or the cluster's platform runs: shown, never acted on.`;
+    return `${describe(key)} lies outside ${
       scope.namespace
         ? `the namespace this environment owns (${scope.namespace})`
         : 'every namespace: this environment owns none'
     }; shown, never acted on.`;
   }
   const foreign = object && foreignMarks(scope, object);
-  if (foreign) return `${what} ${foreign}: it is not this environment's.`;
+  if (foreign)
+    return `${describe(key)} ${foreign}: it is not this environment's.`;
   return undefined;
 }
 

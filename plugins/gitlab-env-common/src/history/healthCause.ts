@@ -28,6 +28,81 @@ export interface HealthCause {
   text: string;
 }
 
+function rank(kind: string): number {
+  const at = EXPLAINING_KINDS.indexOf(kind);
+  return at === -1 ? EXPLAINING_KINDS.length : at;
+}
+
+function depthThroughCycle(
+  node: ResourceNode,
+  parentOf: ReadonlyMap<string, string | undefined>,
+): number {
+  let d = 0;
+  const seen = new Set<string>();
+  for (let at = node.parentId; at && !seen.has(at); d++) {
+    seen.add(at);
+    at = parentOf.get(at);
+  }
+  return d;
+}
+
+/**
+ * How many tree parents above a node, each counted once (a cycle ends the
+ * walk). The nodes' parents are indexed when a first depth is asked.
+ */
+function depthsIn(
+  nodes: readonly ResourceNode[],
+): (node: ResourceNode) => number {
+  let parentOf: Map<string, string | undefined> | undefined;
+  return node => {
+    if (!parentOf) {
+      parentOf = new Map();
+      for (const n of nodes) parentOf.set(n.id, n.parentId);
+    }
+    // A walk longer than there are nodes met a cycle: only then is it
+    // walked again, remembering each parent it passed.
+    const limit = parentOf.size + 1;
+    let d = 0;
+    for (let at = node.parentId; at; d++) {
+      if (d > limit) return depthThroughCycle(node, parentOf);
+      at = parentOf.get(at);
+    }
+    return d;
+  };
+}
+
+/**
+ * The first of the nodes with the status in the cause's order (depth,
+ * explaining kind, id), found in one pass; without `depth`, the first of
+ * those without a tree parent.
+ */
+function firstOf(
+  nodes: readonly ResourceNode[],
+  status: HealthStatus,
+  depth?: (node: ResourceNode) => number,
+): ResourceNode | undefined {
+  let chosen: ResourceNode | undefined;
+  let chosenDepth = 0;
+  let chosenRank = 0;
+  for (const n of nodes) {
+    if (n.missing || n.health?.status !== status) continue;
+    if (!depth && n.parentId) continue;
+    const d = depth ? depth(n) : 0;
+    const r = rank(n.kind);
+    if (
+      !chosen ||
+      (d - chosenDepth ||
+        r - chosenRank ||
+        n.id.localeCompare(chosen.id, 'en')) < 0
+    ) {
+      chosen = n;
+      chosenDepth = d;
+      chosenRank = r;
+    }
+  }
+  return chosen;
+}
+
 /**
  * The object an environment's health is blamed on: of the objects whose own
  * health is the environment's, the one nearest a root of the graph (a
@@ -42,39 +117,12 @@ export function healthCauseOf(
   nodes: readonly ResourceNode[],
   status: HealthStatus,
 ): HealthCause | undefined {
-  const byId = new Map(nodes.map(n => [n.id, n]));
-  const depth = (node: ResourceNode) => {
-    let d = 0;
-    const seen = new Set<string>();
-    for (let at = node.parentId; at && !seen.has(at); d++) {
-      seen.add(at);
-      at = byId.get(at)?.parentId;
-    }
-    return d;
-  };
-  const rank = (kind: string) => {
-    const at = EXPLAINING_KINDS.indexOf(kind);
-    return at === -1 ? EXPLAINING_KINDS.length : at;
-  };
-  // The first of the sorted order, found in one pass (no sort, no list).
-  let chosen: ResourceNode | undefined;
-  let chosenDepth = 0;
-  let chosenRank = 0;
-  for (const n of nodes) {
-    if (n.missing || n.health?.status !== status) continue;
-    const d = depth(n);
-    const r = rank(n.kind);
-    if (
-      !chosen ||
-      (d - chosenDepth ||
-        r - chosenRank ||
-        n.id.localeCompare(chosen.id, 'en')) < 0
-    ) {
-      chosen = n;
-      chosenDepth = d;
-      chosenRank = r;
-    }
-  }
+  // Asked on each environment's first state, where the cause is nearly
+  // always a root (a Deployment, a Service): a node without a tree parent
+  // is nearest a root, so while one has the status, no node's depth is
+  // walked and no index of the nodes is built.
+  const chosen =
+    firstOf(nodes, status) ?? firstOf(nodes, status, depthsIn(nodes));
   if (!chosen) return undefined;
   const message = chosen.health?.message?.trim();
   return {

@@ -269,6 +269,73 @@ describe('health transitions', () => {
     ).toBe('/ConfigMap/prod/0');
   });
 
+  it('walks no tree parents while an object without one has the status', () => {
+    // Asked on every environment's first state: the cause is nearly always
+    // a root, and walking each pod's parents to learn so is what it spares.
+    let parentsRead = 0;
+    const replicaSet = Object.defineProperty(
+      node('apps/ReplicaSet/prod/web-abc', 'ReplicaSet', 'Healthy', undefined),
+      'parentId',
+      {
+        get: () => {
+          parentsRead++;
+          return 'apps/Deployment/prod/web';
+        },
+      },
+    );
+    const cause = healthCauseOf([nodes[0], replicaSet, nodes[2]], 'Degraded');
+    expect(cause?.node.id).toBe('apps/Deployment/prod/web');
+    expect(parentsRead).toBe(0);
+  });
+
+  it('without a root of that status, blames the one nearest a root, through cycles too', () => {
+    const [pod, replicaSet] = nodes;
+    expect(
+      healthCauseOf(
+        [pod, replicaSet, { ...nodes[2], health: { status: 'Healthy' } }],
+        'Degraded',
+      )?.node.id,
+    ).toBe('apps/ReplicaSet/prod/web-abc');
+    expect(healthCauseOf([pod], 'Degraded')?.node.id).toBe('/Pod/prod/web-1');
+    const cycle = [
+      node(
+        '/ConfigMap/prod/b',
+        'ConfigMap',
+        'Degraded',
+        undefined,
+        '/ConfigMap/prod/a',
+      ),
+      node(
+        '/ConfigMap/prod/a',
+        'ConfigMap',
+        'Degraded',
+        undefined,
+        '/ConfigMap/prod/b',
+      ),
+    ];
+    expect(healthCauseOf(cycle, 'Degraded')?.node.id).toBe('/ConfigMap/prod/a');
+    // Above z, a cycle of two (depth 2); above d, three parents (one not shown).
+    const cm = (name: string, status: 'Healthy' | 'Degraded', parent: string) =>
+      node(
+        `/ConfigMap/prod/${name}`,
+        'ConfigMap',
+        status,
+        undefined,
+        `/ConfigMap/prod/${parent}`,
+      );
+    const chains = [
+      cm('d', 'Degraded', 'e'),
+      cm('e', 'Healthy', 'f'),
+      cm('f', 'Healthy', 'g'),
+      cm('z', 'Degraded', 'b'),
+      cm('b', 'Healthy', 'c'),
+      cm('c', 'Healthy', 'b'),
+    ];
+    expect(healthCauseOf(chains, 'Degraded')?.node.id).toBe(
+      '/ConfigMap/prod/z',
+    );
+  });
+
   it('gives no cause when no object has the status', () => {
     expect(healthCauseOf(nodes, 'Missing')).toBeUndefined();
   });
