@@ -9,7 +9,7 @@ import { inspectObject, PlannedKind } from './objects';
 import { apiVersionOf } from './objectSource';
 import { ReadBounds } from './readBounds';
 import { InformerEvent, replaceObjects } from './objectDiff';
-import { informerStrings } from './stringPool';
+import { informerStrings, StringPool } from './stringPool';
 
 export type { InformerEvent };
 
@@ -56,7 +56,10 @@ export interface InformerOptions {
   /**
    * Lists the kind in the scope (or in `namespace` alone, for a
    * cluster-wide informer) within `bounds`, telling the list's
-   * resourceVersion.
+   * resourceVersion. Objects come validated and redacted, their short
+   * string values pooled in `bounds.strings` when it is set (inspectOrWarn
+   * does all three): a list of what the informer does not hold yet is
+   * walked once.
    */
   list(options: {
     signal: AbortSignal;
@@ -126,6 +129,12 @@ export async function listScope(options: {
   keep?: (namespace: string) => boolean;
   namespaceCount?: number;
   signal: AbortSignal;
+  /**
+   * Whether the objects' short string values are pooled (informerStrings)
+   * as they are read (the default: every object of a first list is kept).
+   * A relist leaves it to the informer, which pools only what changed.
+   */
+  poolStrings?: boolean;
 }): Promise<ListedKind> {
   const listedAt = new Date().toISOString();
   const warnings: ListedKind['warnings'] = [];
@@ -134,6 +143,7 @@ export async function listScope(options: {
     options.maxObjects * Math.max(1, options.namespaceCount ?? 1),
     (warning, namespace) => warnings.push({ warning, namespace }),
     options.signal,
+    options.poolStrings === false ? undefined : informerStrings,
   );
   let resourceVersion: string | undefined;
   const objects = await options.list({
@@ -157,6 +167,12 @@ export type InformerState = 'starting' | 'live' | 'reconnecting' | 'stopped';
 
 /** Ends a watch so the loop lists again (410 Gone) or backs off. */
 class Relist extends Error {}
+
+/** Pools the strings of what a list added or changed, when the list did not as it read them. */
+function internChanged(events: readonly InformerEvent[], strings: StringPool) {
+  for (const event of events)
+    if (event.type !== 'DELETED') strings.internValues(event.object);
+}
 
 function objectKey(o: KubernetesObject): string {
   return `${o.metadata?.namespace ?? ''}/${o.metadata?.name}`;
@@ -541,11 +557,14 @@ export class SharedInformer {
 
   private async listOneNamespace(namespace: string, started: number) {
     this.options.onUpstream?.('list');
+    // Nothing held of it: every object listed is kept, pooled as it is read.
+    const pooled = !this.byNamespace.has(namespace);
     const bounds = new ReadBounds(
       this.options.maxPagesPerList,
       this.options.maxObjects,
       () => undefined,
       this.controller.signal,
+      pooled ? informerStrings : undefined,
     );
     try {
       const listed = await this.options.list({
@@ -557,13 +576,11 @@ export class SharedInformer {
       if (this.state === 'stopped') return;
       const held = new Map(this.byNamespace.get(namespace));
       const events = replaceObjects(held, listed, objectKey);
+      if (!pooled) internChanged(events, informerStrings);
       for (const event of events) {
         if (event.type === 'DELETED')
           this.byKey.delete(objectKey(event.object));
-        else {
-          informerStrings.internValues(event.object);
-          this.byKey.set(objectKey(event.object), event.object);
-        }
+        else this.byKey.set(objectKey(event.object), event.object);
       }
       this.indexEvents(events);
       this.namespaceListedAt.set(namespace, started);
@@ -725,11 +742,14 @@ export class SharedInformer {
     const shared = every ? undefined : this.options.sharedList;
     let listed = first ? await shared?.get() : undefined;
     if (listed?.refused) throw new GitlabEnvFailure(listed.refused);
+    // Whether its objects' strings were pooled as they were read (listScope).
+    let pooled = false;
     if (!listed) {
       try {
         // A list started before kept only its namespaces, not every one.
-        listed = await ((first && !every && this.options.earlyList?.(asked)) ||
-          this.listUpstream());
+        const early = first && !every && this.options.earlyList?.(asked);
+        pooled = !!early || this.byKey.size === 0;
+        listed = await (early || this.listUpstream(pooled));
       } catch (error) {
         const refused = asGitlabEnvError(error);
         if (this.currentMode === 'once' && refused.code === 'KIND_FORBIDDEN')
@@ -766,8 +786,7 @@ export class SharedInformer {
       this.covered.add(n);
     });
     const events = this.replaceListed(objects, asked);
-    for (const event of events)
-      if (event.type !== 'DELETED') informerStrings.internValues(event.object);
+    if (!pooled) internChanged(events, informerStrings);
     this.indexEvents(events);
     this.resourceVersion = listed.resourceVersion ?? '';
     this.hasListed = true;
@@ -813,7 +832,7 @@ export class SharedInformer {
     return events;
   }
 
-  private listUpstream(): Promise<ListedKind> {
+  private listUpstream(poolStrings: boolean): Promise<ListedKind> {
     this.options.onUpstream?.('list');
     const { namespaces } = this.options;
     return listScope({
@@ -823,6 +842,7 @@ export class SharedInformer {
       keep: namespaces ? ns => this.keeps(ns) : undefined,
       namespaceCount: namespaces?.().size,
       signal: this.controller.signal,
+      poolStrings,
     });
   }
 
