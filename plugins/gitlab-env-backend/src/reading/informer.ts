@@ -174,8 +174,13 @@ function internChanged(events: readonly InformerEvent[], strings: StringPool) {
     if (event.type !== 'DELETED') strings.internValues(event.object);
 }
 
+/** How byNamespace keys an object in its namespace: objectKey is `namespace/` and this. */
+function nameKey(o: KubernetesObject): string {
+  return `${o.metadata?.name}`;
+}
+
 function objectKey(o: KubernetesObject): string {
-  return `${o.metadata?.namespace ?? ''}/${o.metadata?.name}`;
+  return `${o.metadata?.namespace ?? ''}/${nameKey(o)}`;
 }
 
 /** Jittered exponential back-off, so many informers of one agent do not reconnect in step. */
@@ -224,7 +229,7 @@ const DONE: Promise<void> = Promise.resolve();
  */
 export class SharedInformer {
   private readonly byKey = new Map<string, KubernetesObject>();
-  /** The same objects by namespace, then `namespace/name`. */
+  /** The same objects by namespace, then name (nameKey): no second key string per object. */
   private readonly byNamespace = new Map<
     string,
     Map<string, KubernetesObject>
@@ -427,7 +432,7 @@ export class SharedInformer {
 
   /** The object of that namespace and name, when it holds it. */
   object(namespace: string, name: string): KubernetesObject | undefined {
-    return this.byNamespace.get(namespace)?.get(`${namespace}/${name}`);
+    return this.byNamespace.get(namespace)?.get(name);
   }
 
   /** Drops what it holds of a namespace nobody reads any more (a cluster-wide informer). */
@@ -470,14 +475,15 @@ export class SharedInformer {
       for (const namespace of wanted.keys()) this.covered.add(namespace);
     else this.narrowedDuringList = new Set(wanted.keys());
     this.coversEvery = false;
-    for (const namespace of [...this.byNamespace.keys()])
+    // Deleting the entry at hand does not disturb a Map's iteration.
+    for (const namespace of this.byNamespace.keys())
       if (!wanted.has(namespace)) this.dropNamespace(namespace);
   }
 
   private dropNamespace(namespace: string) {
     const held = this.byNamespace.get(namespace);
     if (!held) return;
-    for (const key of held.keys()) this.byKey.delete(key);
+    for (const name of held.keys()) this.byKey.delete(`${namespace}/${name}`);
     this.byNamespace.delete(namespace);
   }
 
@@ -488,14 +494,18 @@ export class SharedInformer {
   namespaceFailure(
     namespace: string,
   ): { error: GitlabEnvError; failedAt: number } | undefined {
-    return this.namespaceFailures.get(namespace);
+    // Asked per environment and kind, almost always of none.
+    return this.namespaceFailures.size === 0
+      ? undefined
+      : this.namespaceFailures.get(namespace);
   }
 
   /** Keeps the namespace index in step with what the events changed in byKey. */
   private indexEvents(events: readonly InformerEvent[]) {
-    for (const { type, object } of events) {
+    for (let i = 0; i < events.length; i++) {
+      const { type, object } = events[i];
       const namespace = object.metadata?.namespace ?? '';
-      const key = objectKey(object);
+      const key = nameKey(object);
       let held = this.byNamespace.get(namespace);
       if (type === 'DELETED') {
         held?.delete(key);
@@ -574,7 +584,10 @@ export class SharedInformer {
         onResourceVersion: () => undefined,
       });
       if (this.state === 'stopped') return;
-      const held = new Map(this.byNamespace.get(namespace));
+      const held = new Map<string, KubernetesObject>();
+      this.byNamespace
+        .get(namespace)
+        ?.forEach((object, name) => held.set(`${namespace}/${name}`, object));
       const events = replaceObjects(held, listed, objectKey);
       if (!pooled) internChanged(events, informerStrings);
       for (const event of events) {
