@@ -1,7 +1,9 @@
 import { KubernetesObject } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { failure } from '../errors';
 import { InformerEvent, ListedKind, SharedInformer } from './informer';
-import { informerStrings } from './stringPool';
+import { inspectOrWarn } from './objectSource';
+import { ReadBounds } from './readBounds';
+import { informerStrings, StringPool } from './stringPool';
 
 const secrets = {
   group: '',
@@ -11,6 +13,8 @@ const secrets = {
   label: 'Secret',
   basePath: '/api/v1',
 };
+
+const PLANNED = { apiVersion: 'v1', kind: 'Secret' };
 
 /** The bounds and timings of the informers here. */
 const LIMITS = {
@@ -30,6 +34,14 @@ function secret(name: string, resourceVersion: string) {
   };
 }
 
+/** An item of an answer as listKind takes it: validated, redacted, pooled in the bounds' pool. */
+function readAsListKindDoes(
+  item: unknown,
+  bounds: ReadBounds,
+): KubernetesObject {
+  return inspectOrWarn(item, PLANNED, 'Secret', bounds, 'shop', true)!;
+}
+
 /** A scripted API server: each watch request plays the next script (an Error in it is thrown). */
 function informerOn(scripts: unknown[][], pollIntervalMs = 60_000) {
   const queries: URLSearchParams[] = [];
@@ -38,11 +50,11 @@ function informerOn(scripts: unknown[][], pollIntervalMs = 60_000) {
     kind: secrets,
     namespace: 'shop',
     mode: 'watch',
-    list: async ({ onResourceVersion }) => {
+    list: async ({ bounds, onResourceVersion }) => {
       lists += 1;
       onResourceVersion('10');
       return [
-        secret('listed-by-the-informer', '10') as unknown as KubernetesObject,
+        readAsListKindDoes(secret('listed-by-the-informer', '10'), bounds),
       ];
     },
     async *watch({ query, signal, onOpen }) {
@@ -212,6 +224,39 @@ describe('SharedInformer', () => {
     expect(informerStrings.has('informer-test-team')).toBe(true);
     expect(informerStrings.has('listed-by-the-informer')).toBe(true);
     expect(informerStrings.has('uid-watched-once')).toBe(false);
+  });
+
+  it('has a first list pool strings as it reads them, and pools itself what a relist changed', async () => {
+    const pools: Array<StringPool | undefined> = [];
+    let version = 10;
+    const informer = new SharedInformer({
+      kind: secrets,
+      namespace: 'shop',
+      mode: 'once',
+      list: async ({ bounds }) => {
+        pools.push(bounds.strings);
+        const listed = {
+          ...secret('relisted', String(version)),
+          metadata: {
+            ...secret('relisted', String(version)).metadata,
+            labels: { team: `relisted-team-${version}` },
+          },
+        };
+        version += 1;
+        return [readAsListKindDoes(listed, bounds)];
+      },
+      ...LIMITS,
+    });
+    informer.start();
+    await informer.synced;
+    await informer.relist();
+    await informer.stop();
+    expect(pools).toEqual([informerStrings, undefined]);
+    expect(informerStrings.has('relisted-team-10')).toBe(true);
+    expect(informerStrings.has('relisted-team-11')).toBe(true);
+    expect(informer.objectsIn('shop')[0].metadata?.labels).toEqual({
+      team: 'relisted-team-11',
+    });
   });
 
   it('stops when stopped as its first list answers, before it pauses', async () => {

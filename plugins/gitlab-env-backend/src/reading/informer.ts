@@ -9,7 +9,7 @@ import { inspectObject, PlannedKind } from './objects';
 import { apiVersionOf } from './objectSource';
 import { ReadBounds } from './readBounds';
 import { InformerEvent, replaceObjects } from './objectDiff';
-import { informerStrings } from './stringPool';
+import { informerStrings, StringPool } from './stringPool';
 
 export type { InformerEvent };
 
@@ -56,7 +56,10 @@ export interface InformerOptions {
   /**
    * Lists the kind in the scope (or in `namespace` alone, for a
    * cluster-wide informer) within `bounds`, telling the list's
-   * resourceVersion.
+   * resourceVersion. Objects come validated and redacted, their short
+   * string values pooled in `bounds.strings` when it is set (inspectOrWarn
+   * does all three): a list of what the informer does not hold yet is
+   * walked once.
    */
   list(options: {
     signal: AbortSignal;
@@ -128,6 +131,12 @@ export async function listScope(options: {
   keep?: (namespace: string) => boolean;
   namespaceCount?: number;
   signal: AbortSignal;
+  /**
+   * Whether the objects' short string values are pooled (informerStrings)
+   * as they are read (the default: every object of a first list is kept).
+   * A relist leaves it to the informer, which pools only what changed.
+   */
+  poolStrings?: boolean;
 }): Promise<ListedKind> {
   const listedAt = new Date().toISOString();
   const warnings: ListedKind['warnings'] = [];
@@ -136,6 +145,7 @@ export async function listScope(options: {
     options.maxObjects * Math.max(1, options.namespaceCount ?? 1),
     (warning, namespace) => warnings.push({ warning, namespace }),
     options.signal,
+    options.poolStrings === false ? undefined : informerStrings,
   );
   let resourceVersion: string | undefined;
   const objects = await options.list({
@@ -160,8 +170,19 @@ export type InformerState = 'starting' | 'live' | 'reconnecting' | 'stopped';
 /** Ends a watch so the loop lists again (410 Gone) or backs off. */
 class Relist extends Error {}
 
+/** Pools the strings of what a list added or changed, when the list did not as it read them. */
+function internChanged(events: readonly InformerEvent[], strings: StringPool) {
+  for (const event of events)
+    if (event.type !== 'DELETED') strings.internValues(event.object);
+}
+
+/** How byNamespace keys an object in its namespace: objectKey is `namespace/` and this. */
+function nameKey(o: KubernetesObject): string {
+  return `${o.metadata?.name}`;
+}
+
 function objectKey(o: KubernetesObject): string {
-  return `${o.metadata?.namespace ?? ''}/${o.metadata?.name}`;
+  return `${o.metadata?.namespace ?? ''}/${nameKey(o)}`;
 }
 
 /** Jittered exponential back-off, so many informers of one agent do not reconnect in step. */
@@ -210,7 +231,7 @@ const DONE: Promise<void> = Promise.resolve();
  */
 export class SharedInformer {
   private readonly byKey = new Map<string, KubernetesObject>();
-  /** The same objects by namespace, then `namespace/name`. */
+  /** The same objects by namespace, then name (nameKey): no second key string per object. */
   private readonly byNamespace = new Map<
     string,
     Map<string, KubernetesObject>
@@ -413,7 +434,7 @@ export class SharedInformer {
 
   /** The object of that namespace and name, when it holds it. */
   object(namespace: string, name: string): KubernetesObject | undefined {
-    return this.byNamespace.get(namespace)?.get(`${namespace}/${name}`);
+    return this.byNamespace.get(namespace)?.get(name);
   }
 
   /** Drops what it holds of a namespace nobody reads any more (a cluster-wide informer). */
@@ -456,14 +477,15 @@ export class SharedInformer {
       for (const namespace of wanted.keys()) this.covered.add(namespace);
     else this.narrowedDuringList = new Set(wanted.keys());
     this.coversEvery = false;
-    for (const namespace of [...this.byNamespace.keys()])
+    // Deleting the entry at hand does not disturb a Map's iteration.
+    for (const namespace of this.byNamespace.keys())
       if (!wanted.has(namespace)) this.dropNamespace(namespace);
   }
 
   private dropNamespace(namespace: string) {
     const held = this.byNamespace.get(namespace);
     if (!held) return;
-    for (const key of held.keys()) this.byKey.delete(key);
+    for (const name of held.keys()) this.byKey.delete(`${namespace}/${name}`);
     this.byNamespace.delete(namespace);
   }
 
@@ -474,14 +496,18 @@ export class SharedInformer {
   namespaceFailure(
     namespace: string,
   ): { error: GitlabEnvError; failedAt: number } | undefined {
-    return this.namespaceFailures.get(namespace);
+    // Asked per environment and kind, almost always of none.
+    return this.namespaceFailures.size === 0
+      ? undefined
+      : this.namespaceFailures.get(namespace);
   }
 
   /** Keeps the namespace index in step with what the events changed in byKey. */
   private indexEvents(events: readonly InformerEvent[]) {
-    for (const { type, object } of events) {
+    for (let i = 0; i < events.length; i++) {
+      const { type, object } = events[i];
       const namespace = object.metadata?.namespace ?? '';
-      const key = objectKey(object);
+      const key = nameKey(object);
       let held = this.byNamespace.get(namespace);
       if (type === 'DELETED') {
         held?.delete(key);
@@ -543,11 +569,14 @@ export class SharedInformer {
 
   private async listOneNamespace(namespace: string, started: number) {
     this.options.onUpstream?.('list');
+    // Nothing held of it: every object listed is kept, pooled as it is read.
+    const pooled = !this.byNamespace.has(namespace);
     const bounds = new ReadBounds(
       this.options.maxPagesPerList,
       this.options.maxObjects,
       () => undefined,
       this.controller.signal,
+      pooled ? informerStrings : undefined,
     );
     try {
       const listed = await this.options.list({
@@ -557,15 +586,16 @@ export class SharedInformer {
         onResourceVersion: () => undefined,
       });
       if (this.state === 'stopped') return;
-      const held = new Map(this.byNamespace.get(namespace));
+      const held = new Map<string, KubernetesObject>();
+      this.byNamespace
+        .get(namespace)
+        ?.forEach((object, name) => held.set(`${namespace}/${name}`, object));
       const events = replaceObjects(held, listed, objectKey);
+      if (!pooled) internChanged(events, informerStrings);
       for (const event of events) {
         if (event.type === 'DELETED')
           this.byKey.delete(objectKey(event.object));
-        else {
-          informerStrings.internValues(event.object);
-          this.byKey.set(objectKey(event.object), event.object);
-        }
+        else this.byKey.set(objectKey(event.object), event.object);
       }
       this.indexEvents(events);
       this.namespaceListedAt.set(namespace, started);
@@ -727,10 +757,14 @@ export class SharedInformer {
     const shared = every ? undefined : this.options.sharedList;
     let listed = first ? await shared?.get() : undefined;
     if (listed?.refused) throw new GitlabEnvFailure(listed.refused);
+    // Whether its objects' strings were pooled as they were read (listScope).
+    let pooled = false;
     if (!listed) {
       try {
-        listed = await ((first && this.options.earlyList?.(asked, every)) ||
-          this.listUpstream());
+        // An early list kept what this list would keep (LivePlanner.takeEarly).
+        const early = first && this.options.earlyList?.(asked, every);
+        pooled = !!early || this.byKey.size === 0;
+        listed = await (early || this.listUpstream(pooled));
       } catch (error) {
         const refused = asGitlabEnvError(error);
         if (this.currentMode === 'once' && refused.code === 'KIND_FORBIDDEN')
@@ -767,8 +801,7 @@ export class SharedInformer {
       this.covered.add(n);
     });
     const events = this.replaceListed(objects, asked);
-    for (const event of events)
-      if (event.type !== 'DELETED') informerStrings.internValues(event.object);
+    if (!pooled) internChanged(events, informerStrings);
     this.indexEvents(events);
     this.resourceVersion = listed.resourceVersion ?? '';
     this.hasListed = true;
@@ -814,7 +847,7 @@ export class SharedInformer {
     return events;
   }
 
-  private listUpstream(): Promise<ListedKind> {
+  private listUpstream(poolStrings: boolean): Promise<ListedKind> {
     this.options.onUpstream?.('list');
     const { namespaces } = this.options;
     return listScope({
@@ -824,6 +857,7 @@ export class SharedInformer {
       keep: namespaces ? ns => this.keeps(ns) : undefined,
       namespaceCount: namespaces?.().size,
       signal: this.controller.signal,
+      poolStrings,
     });
   }
 

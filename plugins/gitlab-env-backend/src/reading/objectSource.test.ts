@@ -4,6 +4,7 @@ import type { KasClient } from '../transport/kasClient';
 import { getObject, listKind } from './objectSource';
 import { REDACTED_SECRET_VALUE } from './objects';
 import { ReadBounds } from './readBounds';
+import { StringPool } from './stringPool';
 import { POD_KIND as pods } from '../__testUtils__/kinds';
 
 /** An API server with `count` pods that pages as Kubernetes does, refusing pages over `maxItems`. */
@@ -112,5 +113,28 @@ describe('reading a Secret embedded in an item', () => {
         token: REDACTED_SECRET_VALUE,
       });
     }
+  });
+
+  it("pools the short values of a list in its bounds' pool as it redacts", async () => {
+    const strings = new StringPool();
+    const answer = {
+      get: async () => ({
+        metadata: {},
+        items: [
+          {
+            ...item(),
+            metadata: { name: 'bundle', namespace: 'shop-production' },
+          },
+        ],
+      }),
+    } as unknown as KasClient;
+    const [listed] = await listKind(answer, pods, {
+      bounds: new ReadBounds(100, 100_000, () => undefined, undefined, strings),
+    });
+    expect(strings.has('shop-production')).toBe(true);
+    expect(strings.has('c2VjcmV0LXRva2Vu')).toBe(false);
+    expect(listed.spec?.a[0].b.c[0].d.data).toEqual({
+      token: REDACTED_SECRET_VALUE,
+    });
   });
 });

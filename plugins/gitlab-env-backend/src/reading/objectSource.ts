@@ -198,7 +198,8 @@ export async function listKind(
 /**
  * The item as an object, or a warning naming it and why it is left out.
  * `owned`: the item is a parsed answer held by nothing else, changed in
- * place (see inspectObject).
+ * place (see inspectObject). Its short string values are pooled in
+ * `bounds.strings`, if any.
  */
 export function inspectOrWarn(
   item: unknown,
@@ -208,7 +209,10 @@ export function inspectOrWarn(
   namespace: string | undefined,
   owned = false,
 ): KubernetesObject | undefined {
-  const { object, problem } = inspectObject(item, planned, { owned });
+  const { object, problem } = inspectObject(item, planned, {
+    owned,
+    strings: bounds.strings,
+  });
   if (!object) {
     bounds.warn(
       {

@@ -6,6 +6,7 @@ import {
   redactSecretsDeep,
   REDACTED_SECRET_VALUE,
 } from './objects';
+import { StringPool } from './stringPool';
 
 describe('normalizeObject', () => {
   it('fills kind and apiVersion and drops managedFields and the last-applied copy', () => {
@@ -282,5 +283,63 @@ describe('inspectObject of an owned item', () => {
         { owned: true },
       ).problem,
     ).toBe('its metadata.labels are not strings');
+  });
+});
+
+describe('inspectObject pooling strings as it redacts', () => {
+  const item = (name: string) => ({
+    metadata: {
+      name,
+      namespace: 'production-eu',
+      uid: `uid-of-${name}`,
+      labels: { 'app.kubernetes.io/part-of': 'storefront-eu' },
+    },
+    spec: {
+      containers: [{ image: 'registry.example.com/web:1.2.3' }],
+      args: ['--listen-address'],
+      bundle: embedded(40),
+    },
+  });
+  const planned = { apiVersion: 'example.com/v1', kind: 'Bundle' };
+
+  it('pools the short values it walks, at any depth, objects equal to a walk without a pool', () => {
+    const strings = new StringPool();
+    const pooled = inspectObject(item('storefront-web-1'), planned, {
+      owned: true,
+      strings,
+    }).object;
+    expect(pooled).toEqual(normalizeObject(item('storefront-web-1'), planned));
+    for (const value of [
+      'production-eu',
+      'storefront-eu',
+      'registry.example.com/web:1.2.3',
+      '--listen-address',
+    ])
+      expect(strings.has(value)).toBe(true);
+    expect(strings.has('uid-of-storefront-web-1')).toBe(false);
+    // A second object's values are the pool's: nothing new but its name.
+    const size = strings.size;
+    inspectObject(item('storefront-web-2'), planned, { owned: true, strings });
+    expect(strings.size).toBe(size + 1);
+  });
+
+  it('still redacts a Secret deep in the item, and never pools its values', () => {
+    const strings = new StringPool();
+    const { object } = inspectObject(item('storefront-web-1'), planned, {
+      owned: true,
+      strings,
+    });
+    const text = JSON.stringify(object);
+    expect(text).not.toContain('c2VjcmV0LXRva2Vu');
+    expect(text).not.toContain('managedFields');
+    expect(text).toContain(REDACTED_SECRET_VALUE);
+    expect(strings.has('c2VjcmV0LXRva2Vu')).toBe(false);
+    expect(
+      inspectObject(
+        { metadata: { name: 'deep' }, spec: embedded(MAX_JSON_DEPTH) },
+        planned,
+        { owned: true, strings },
+      ).problem,
+    ).toBe(`it nests deeper than ${MAX_JSON_DEPTH} levels`);
   });
 });

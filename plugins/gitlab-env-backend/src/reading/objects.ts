@@ -5,6 +5,7 @@ import {
   lastAppliedChanges,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { isRecord, MAX_JSON_DEPTH } from '../validation/json';
+import type { StringPool } from './stringPool';
 
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
@@ -121,10 +122,13 @@ const MAX_KEPT_STACK = 4096;
  * and the last-applied and managed-fields copies. Iterative, so nesting
  * depth cannot overflow it. Mutates `value`; false when it nests deeper
  * than `maxDepth` (then it may be left half-walked and must be dropped).
+ * With `strings`, the string values it passes become their pooled copies
+ * (StringPool.shared), so an object kept by an informer is walked once.
  */
 export function redactSecretsDeep(
   value: unknown,
   maxDepth = Infinity,
+  strings?: StringPool,
 ): boolean {
   // Two stacks kept from walk to walk, and no array of values per object:
   // it walks every object of every list, so what it allocates is what the
@@ -146,12 +150,14 @@ export function redactSecretsDeep(
           if (typeof child === 'object' && child !== null) {
             values[top] = child;
             depths[top++] = depth + 1;
+          } else if (strings && typeof child === 'string') {
+            const shared = strings.shared(child);
+            if (shared !== undefined) current[i] = shared;
           }
         }
         continue;
       }
-      if (isCoreSecret(current.apiVersion, current.kind))
-        redactSecret(current);
+      if (isCoreSecret(current.apiVersion, current.kind)) redactSecret(current);
       // Every enumerable key, own or inherited: never fewer than Object.values.
       // eslint-disable-next-line guard-for-in
       for (const key in current) {
@@ -159,6 +165,9 @@ export function redactSecretsDeep(
         if (typeof child === 'object' && child !== null) {
           values[top] = child;
           depths[top++] = depth + 1;
+        } else if (strings && typeof child === 'string') {
+          const shared = strings.shared(child, key);
+          if (shared !== undefined) current[key] = shared;
         }
       }
     }
@@ -211,6 +220,8 @@ export function inspectObject(
      * A refused item may be left half changed.
      */
     owned?: boolean;
+    /** Where the object's short string values are pooled (an informer's list): none when undefined. */
+    strings?: StringPool;
   } = {},
 ): { object?: KubernetesObject; problem?: string } {
   const problem = objectProblem(item);
@@ -218,7 +229,7 @@ export function inspectObject(
   const record = item as Record<string, any>;
   const claimedSecret = isCoreSecret(record.apiVersion, record.kind);
   const stripped = stripCopiesKeepingDrift(record);
-  const { owned } = options;
+  const { owned, strings } = options;
   // A copy has the item's keys in their order, as assigning them does.
   const object: KubernetesObject = owned ? record : { ...record };
   object.apiVersion = planned.apiVersion;
@@ -229,7 +240,7 @@ export function inspectObject(
     redactSecret(object);
   // Redacts nested objects of the item in place: a copy is shallow, and
   // the items read are parsed answers, held by nothing else.
-  if (!redactSecretsDeep(object, MAX_JSON_DEPTH))
+  if (!redactSecretsDeep(object, MAX_JSON_DEPTH, strings))
     return { problem: `it nests deeper than ${MAX_JSON_DEPTH} levels` };
   return { object };
 }

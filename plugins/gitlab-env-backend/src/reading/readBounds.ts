@@ -1,4 +1,5 @@
 import { GitlabEnvError } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import type { StringPool } from './stringPool';
 
 /** A warning of one read, with the namespace it concerns when the read spans several. */
 export type WarningSink = (warning: GitlabEnvError, namespace?: string) => void;
@@ -6,7 +7,9 @@ export type WarningSink = (warning: GitlabEnvError, namespace?: string) => void;
 /**
  * The bounds of one environment read (or one cluster-wide read): pages per
  * list, objects in all, where warnings go, and the signal that ends it (its
- * deadline, or every reader having gone).
+ * deadline, or every reader having gone), and where the short string
+ * values of the objects read are pooled (an informer's list of what it does
+ * not hold yet: see InformerOptions.list).
  */
 export class ReadBounds {
   private taken = 0;
@@ -18,6 +21,7 @@ export class ReadBounds {
     readonly maxObjects: number,
     readonly warn: WarningSink,
     readonly signal?: AbortSignal,
+    readonly strings?: StringPool,
   ) {}
 
   /** Takes room for one more object; false (and `exceeded`) when there is none. */

@@ -44,9 +44,24 @@ export class StringPool {
   }
 
   /**
+   * The pool's copy of a string value (of the property `key`; none for an
+   * array's element), or undefined for a value it leaves alone: too short,
+   * too long, or unique to its object's version. Undefined rather than the
+   * value, so a walk writes back only what it pools.
+   */
+  shared(value: string, key?: string): string | undefined {
+    return value.length > MAX_SHARED_BY_PARSE &&
+      value.length <= MAX_POOLED_LENGTH &&
+      (key === undefined || !isUniqueKey(key))
+      ? this.pooled(value)
+      : undefined;
+  }
+
+  /**
    * Replaces the short string values of an object the caller owns (a
    * parsed answer, checked for depth already) with their pooled copies.
-   * Keys need nothing: V8 keeps one copy of each property name.
+   * Keys need nothing: V8 keeps one copy of each property name. What is
+   * walked anyway can pool as it goes instead (redactSecretsDeep).
    */
   internValues(object: unknown): void {
     // No array of keys per object: it walks every object an informer
@@ -59,11 +74,8 @@ export class StringPool {
         for (let i = 0; i < current.length; i++) {
           const value = current[i];
           if (typeof value === 'string') {
-            if (
-              value.length > MAX_SHARED_BY_PARSE &&
-              value.length <= MAX_POOLED_LENGTH
-            )
-              current[i] = this.pooled(value);
+            const shared = this.shared(value);
+            if (shared !== undefined) current[i] = shared;
           } else if (typeof value === 'object' && value !== null)
             stack.push(value);
         }
@@ -74,15 +86,10 @@ export class StringPool {
       for (const key in record) {
         const value = record[key];
         if (typeof value === 'string') {
-          if (
-            value.length > MAX_SHARED_BY_PARSE &&
-            value.length <= MAX_POOLED_LENGTH &&
-            !isUniqueKey(key)
-          )
-            record[key] = this.pooled(value);
-        } else if (typeof value === 'object' && value !== null) {
+          const shared = this.shared(value, key);
+          if (shared !== undefined) record[key] = shared;
+        } else if (typeof value === 'object' && value !== null)
           stack.push(value);
-        }
       }
     }
   }
