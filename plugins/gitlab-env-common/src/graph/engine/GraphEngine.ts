@@ -20,7 +20,15 @@ import { BUILTIN_RELATIONS, REFERENCE_LABELS, RelationSet } from '../relations';
 import { RelationContext } from '../relations/types';
 import { hasResourceKey, namespaceOf, resourceId } from '../../k8s/resourceId';
 import { BidTable } from './bids';
-import { Arena, NO_INT32, NO_INT8, NO_UINT8, inOneBuffer } from './columns';
+import {
+  Arena,
+  NO_INT32,
+  NO_INT8,
+  NO_UINT8,
+  capacityFor,
+  inOneBuffer,
+  listWithRoom,
+} from './columns';
 import { sameItem, sameLabels, selectorMatches } from './compare';
 import { EngineContext, EngineLookups } from './context';
 import { EDGE_TYPE_NUMBER, EdgeChanges, EdgeTable } from './edges';
@@ -90,16 +98,17 @@ type KeyedObject = KubernetesObject & {
  * changed: an apply copies a node it changes, unless the node is new in it.
  */
 export class GraphEngine implements EngineLookups, ForestNodes {
-  readonly nodes: Array<ResourceNode | undefined> = [];
-  private readonly objectsOf: Array<KubernetesObject | undefined> = [];
+  // Lists per slot are made with room for what is reserved (see listWithRoom).
+  nodes: Array<ResourceNode | undefined> = [];
+  private objectsOf: Array<KubernetesObject | undefined> = [];
   /**
    * The id prefix shared by a node's id (`group/Kind/namespace/`), for
    * nodes of unslashed keys from objects: ids are compared by prefix and
    * name, never flattened.
    */
-  private readonly prefixes: Array<string | undefined> = [];
+  private prefixes: Array<string | undefined> = [];
   /** The name keys of each object node's kind and namespace. */
-  private readonly kindKeysOf: Array<KindKeys | undefined> = [];
+  private kindKeysOf: Array<KindKeys | undefined> = [];
   /** Those of the last object upserted: lists come kind by kind. */
   private lastKindKeys: KindKeys | undefined = undefined;
   /** Place in the input: the order objects were first added; Missing entries after all. */
@@ -124,7 +133,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
   private readonly counts: number[] = new Array(NO_HEALTH + 1).fill(0);
   private readonly frames = new FrameTable();
   private readonly keys = new KeyIndex(this.frames);
-  private readonly edges = new EdgeTable(this.nodes);
+  private readonly edges = new EdgeTable(this);
   private readonly bids = new BidTable();
   private readonly forest = new Forest(this);
   private readonly apiVersions = new ApiVersions();
@@ -203,23 +212,30 @@ export class GraphEngine implements EngineLookups, ForestNodes {
   graph(): ResourceGraph {
     const { nodes } = this;
     const roots: number[] = [];
-    for (let slot = 0; slot < this.slotCount; slot++)
-      if (nodes[slot] !== undefined && this.forest.isRoot(slot))
-        roots.push(slot);
-    roots.sort(this.compareSlots);
-    const ordered: ResourceNode[] = [];
-    const stack = roots.slice().reverse();
-    while (stack.length > 0) {
-      const slot = stack.pop()!;
-      ordered.push(nodes[slot]!);
-      const children = this.forest.childrenOf(slot);
-      for (let c = children.length - 1; c >= 0; c--) stack.push(children[c]);
+    let live = 0;
+    for (let slot = 0; slot < this.slotCount; slot++) {
+      if (nodes[slot] === undefined) continue;
+      live += 1;
+      if (this.forest.isRoot(slot)) roots.push(slot);
     }
-    return {
-      nodes: ordered,
-      edges: this.edges.edges(),
-      roots: roots.map(slot => nodes[slot]!.id),
-    };
+    roots.sort(this.compareSlots);
+    // Sized once: every node is in the tree of one root.
+    const ordered: ResourceNode[] = new Array(live);
+    let count = 0;
+    const stack = new Int32Array(live);
+    let depth = 0;
+    for (let r = roots.length - 1; r >= 0; r--) stack[depth++] = roots[r];
+    while (depth > 0) {
+      const slot = stack[--depth];
+      ordered[count++] = nodes[slot]!;
+      const children = this.forest.childrenOf(slot);
+      for (let c = children.length - 1; c >= 0; c--)
+        stack[depth++] = children[c];
+    }
+    ordered.length = count;
+    const rootIds: string[] = new Array(roots.length);
+    for (let r = 0; r < roots.length; r++) rootIds[r] = nodes[roots[r]]!.id;
+    return { nodes: ordered, edges: this.edges.edges(), roots: rootIds };
   }
 
   /** The objects, in the order they were first added (a modified object keeps its place). */
@@ -318,6 +334,13 @@ export class GraphEngine implements EngineLookups, ForestNodes {
   }
 
   private growSlots(size: number, arena: Arena) {
+    if (arena.making) {
+      const room = capacityFor(this.orders.length, size);
+      this.nodes = listWithRoom(this.nodes, room);
+      this.objectsOf = listWithRoom(this.objectsOf, room);
+      this.prefixes = listWithRoom(this.prefixes, room);
+      this.kindKeysOf = listWithRoom(this.kindKeysOf, room);
+    }
     this.orders = arena.grown(this.orders, size);
     this.frameOf = arena.grown(this.frameOf, size, NONE);
     this.bornIn = arena.grown(this.bornIn, size);

@@ -87,6 +87,11 @@ export class Arena {
     return true;
   }
 
+  /** Whether this is the pass that makes the columns (lists beside them are grown in it alone). */
+  get making(): boolean {
+    return this.buffer !== undefined;
+  }
+
   /** The column grown to hold `size` entries, new entries `fill` (while measuring: the column). */
   grown<T extends Column>(column: T, size: number, fill = 0): T {
     if (size <= column.length) return column;
@@ -119,6 +124,19 @@ export function inOneBuffer(grow: (arena: Arena) => void) {
   const arena = new Arena();
   grow(arena);
   if (arena.start()) grow(arena);
+}
+
+/**
+ * A list of values per number (node slot, edge) with room for `size`:
+ * made whole rather than grown one entry at a time, since growing copies it
+ * and leaves the old copies behind, every one for the collector, and the
+ * engine fills these for every node of a bulk load.
+ */
+export function listWithRoom<T>(list: T[], size: number): T[] {
+  if (size <= list.length) return list;
+  const made: T[] = new Array(size);
+  for (let at = 0; at < list.length; at++) made[at] = list[at];
+  return made;
 }
 
 /**

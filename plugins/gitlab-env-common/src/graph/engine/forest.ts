@@ -30,16 +30,24 @@ export interface ForestNodes {
   compareSlots(a: number, b: number): number;
 }
 
-/** A list of slots each marked while in it. */
+/**
+ * A list of slots each marked while in it. The list is a typed column, and
+ * two take turns: slots marked while a taken list is gone through go to
+ * the other, and neither is made again (a bulk load marks every node).
+ */
 class Marks {
-  list: number[] = [];
+  private list = NO_INT32;
+  private spare = NO_INT32;
+  size = 0;
   private marked = NO_UINT8;
 
   add(slot: number) {
     if (slot >= this.marked.length) this.marked = grown(this.marked, slot + 1);
     if (this.marked[slot]) return;
     this.marked[slot] = 1;
-    this.list.push(slot);
+    if (this.size >= this.list.length)
+      this.list = grown(this.list, this.size + 1);
+    this.list[this.size++] = slot;
   }
 
   /** Room for this many slots without growing. */
@@ -47,13 +55,18 @@ class Marks {
     if (slots > this.marked.length) this.marked = grown(this.marked, slots);
   }
 
-  /** The slots marked since the last take, unmarked. */
-  take(): number[] {
+  /**
+   * The slots marked since the last take, unmarked; valid until the next
+   * take, which reuses its storage.
+   */
+  take(): Int32Array {
     const list = this.list;
-    if (list.length === 0) return list;
-    this.list = [];
-    for (const slot of list) this.marked[slot] = 0;
-    return list;
+    const size = this.size;
+    this.list = this.spare;
+    this.spare = list;
+    this.size = 0;
+    for (let at = 0; at < size; at++) this.marked[list[at]] = 0;
+    return list.subarray(0, size);
   }
 }
 
@@ -138,10 +151,10 @@ export class Forest {
     this.rawParents[slot] = NONE;
     this.parents[slot] = NONE;
     this.subtree[slot] = NONE;
-    if (reused) {
-      this.children[slot] = undefined;
-      this.counts.fill(0, slot * STATUSES, (slot + 1) * STATUSES);
-    }
+    // Set for every new slot, in order: a parent's list set first at a slot
+    // past the end would make the array sparse (a dictionary, slow to grow).
+    this.children[slot] = undefined;
+    if (reused) this.counts.fill(0, slot * STATUSES, (slot + 1) * STATUSES);
     this.rollupDirty.add(slot);
   }
 
@@ -191,26 +204,31 @@ export class Forest {
   }
 
   private settleParents() {
-    const changed: number[] = [];
-    for (const slot of this.parentDirty.take()) {
+    // The nodes whose raw parent changed, kept in the taken list itself.
+    const dirty = this.parentDirty.take();
+    let count = 0;
+    for (let at = 0; at < dirty.length; at++) {
+      const slot = dirty[at];
       if (!this.host.alive(slot)) continue;
       const raw = this.host.bestParent(slot);
       if (raw !== this.rawParents[slot]) {
         this.rawParents[slot] = raw;
-        changed.push(slot);
+        dirty[count++] = slot;
       }
     }
-    if (changed.length === 0 && this.cut.size === 0) return;
+    const changed = dirty.subarray(0, count);
+    if (count === 0 && this.cut.size === 0) return;
     const affected = this.affected;
     for (const slot of changed) affected.add(slot);
     // A cut that is no longer its cycle's smallest member (or no longer on
     // a cycle) is joined again.
-    for (const slot of [...this.cut]) {
-      if (!this.host.alive(slot) || this.cycleCutOf(slot) !== slot) {
-        this.cut.delete(slot);
-        affected.add(slot);
+    if (this.cut.size > 0)
+      for (const slot of [...this.cut]) {
+        if (!this.host.alive(slot) || this.cycleCutOf(slot) !== slot) {
+          this.cut.delete(slot);
+          affected.add(slot);
+        }
       }
-    }
     // Every new cycle runs through a node whose parent changed: walk up
     // from each, never twice over a node in one settle.
     const open = ++this.walks * 2;
@@ -293,7 +311,7 @@ export class Forest {
     const counts = this.counts;
     const queue = this.rollupDirty;
     const statuses = HEALTH_STATUSES;
-    while (queue.list.length > 0) {
+    while (queue.size > 0) {
       for (const slot of queue.take()) {
         if (!this.host.alive(slot)) continue;
         let worst = this.host.ownSeverity(slot);
