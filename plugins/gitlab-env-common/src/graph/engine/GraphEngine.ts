@@ -22,6 +22,7 @@ import { hasResourceKey, namespaceOf, resourceId } from '../../k8s/resourceId';
 import { BidTable } from './bids';
 import {
   Arena,
+  Marks,
   NO_INT32,
   NO_INT8,
   NO_UINT8,
@@ -122,7 +123,6 @@ export class GraphEngine implements EngineLookups, ForestNodes {
   private bornIn = NO_INT32;
   private upsertedIn = NO_INT32;
   private releasedNow = NO_UINT8;
-  private dirtyNow = NO_UINT8;
   private slotCount = 0;
   /** The most nodes reserved room for. */
   private reserved = 0;
@@ -148,7 +148,8 @@ export class GraphEngine implements EngineLookups, ForestNodes {
 
   // State of the apply in progress.
   private applying = 0;
-  private dirty: number[] = [];
+  /** Origins to infer again. */
+  private readonly dirty = new Marks();
   private dirtyItems = new Set<number>();
   /** While an origin is inferred again: its items' last frames, by place. */
   private reusable: readonly number[] = NO_FRAMES;
@@ -331,6 +332,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     this.bids.reserve(nodes, arena);
     this.frames.reserve(nodes * 2, arena);
     this.forest.reserve(nodes, arena);
+    this.dirty.reserve(nodes);
   }
 
   private growSlots(size: number, arena: Arena) {
@@ -347,7 +349,6 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     this.upsertedIn = arena.grown(this.upsertedIn, size);
     this.severities = arena.grown(this.severities, size);
     this.releasedNow = arena.grown(this.releasedNow, size);
-    this.dirtyNow = arena.grown(this.dirtyNow, size);
   }
 
   private allocate(node: ResourceNode, order: number, severity: number) {
@@ -365,7 +366,6 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     this.frameOf[slot] = NONE;
     this.bornIn[slot] = this.applying;
     this.releasedNow[slot] = 0;
-    this.dirtyNow[slot] = 0;
     if (this.watching) this.born.push(slot);
     this.keys.addSlot(slot, reused);
     this.bids.addSlot(slot, reused);
@@ -557,9 +557,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
   }
 
   private markDirty(slot: number) {
-    if (this.dirtyNow[slot]) return;
-    this.dirtyNow[slot] = 1;
-    this.dirty.push(slot);
+    this.dirty.add(slot);
   }
 
   private markUpserted(slot: number) {
@@ -758,7 +756,8 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     // inference (and stay marked if what they read changed).
     const reusable = this.itemsOf[origin] ?? NO_FRAMES;
     this.reusable = reusable;
-    this.itemsOf[origin] = undefined;
+    // A one-shot load keeps no items (see item).
+    if (reusable !== NO_FRAMES) this.itemsOf[origin] = undefined;
     const frame = this.newFrame(origin, 0);
     this.frameOf[origin] = frame;
     const context = this.enter(frame);
@@ -921,10 +920,12 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     let smallestSize = 0;
     let smallestHome: Map<string, number> | undefined;
     let smallestValue = '';
-    for (const label of Object.keys(selector)) {
+    const labels = Object.keys(selector);
+    this.indexPodLabels(namespace, selector, labels);
+    for (const label of labels) {
       const value = selector[label];
       if (typeof value !== 'string') continue;
-      const home = this.podLabelHome(namespace, label);
+      const home = this.keys.podLabelHome(namespace, label)!;
       const size = this.keys.countOf(home.get(value));
       if (smallestHome === undefined || size < smallestSize) {
         smallestSize = size;
@@ -959,10 +960,23 @@ export class GraphEngine implements EngineLookups, ForestNodes {
       .sort((a, b) => this.orders[a] - this.orders[b]);
   }
 
-  /** The values of a Pod label in a namespace, indexed from the namespace's Pods on first use. */
-  private podLabelHome(namespace: string, label: string): Map<string, number> {
-    const home = this.keys.podLabelHome(namespace, label);
-    if (home !== undefined) return home;
+  /**
+   * Indexes the selector's labels not indexed yet in the namespace, from
+   * its Pods, all in one pass: each Pod's labels are read once.
+   */
+  private indexPodLabels(
+    namespace: string,
+    selector: Record<string, unknown>,
+    labels: readonly string[],
+  ) {
+    let missing: string[] | undefined;
+    for (const label of labels)
+      if (
+        typeof selector[label] === 'string' &&
+        this.keys.podLabelHome(namespace, label) === undefined
+      )
+        (missing ??= []).push(label);
+    if (missing === undefined) return;
     const pods: number[] = [];
     const names = this.keys.namesOf(namespace, 'Pod');
     if (names !== undefined)
@@ -972,9 +986,9 @@ export class GraphEngine implements EngineLookups, ForestNodes {
         else
           for (const slot of this.keys.slotsOf(held)) this.addPod(pods, slot);
       }
-    return this.indexLabel(
-      this.keys.addPodLabel(namespace, label),
-      label,
+    this.indexLabels(
+      missing.map(label => this.keys.addPodLabel(namespace, label)),
+      missing,
       pods,
       POD_LABEL,
     );
@@ -987,32 +1001,36 @@ export class GraphEngine implements EngineLookups, ForestNodes {
 
   /** The values of a reference label, indexed from every object on first use. */
   private referenceHome(label: string): Map<string, number> {
-    const home = this.keys.referenceHome(label);
-    if (home !== undefined) return home;
+    const indexed = this.keys.referenceHome(label);
+    if (indexed !== undefined) return indexed;
     const labelled: number[] = [];
     for (let slot = 0; slot < this.slotCount; slot++)
       if (this.holdsObject(slot)) labelled.push(slot);
-    return this.indexLabel(
-      this.keys.addReferenceLabel(label),
-      label,
-      labelled,
-      0,
-    );
+    const home = this.keys.addReferenceLabel(label);
+    this.indexLabels([home], [label], labelled, 0);
+    return home;
   }
 
-  /** Joins the slots' values of a label to a new home, in the order their objects came, as if indexed all along. */
-  private indexLabel(
-    home: Map<string, number>,
-    label: string,
+  /**
+   * Joins the slots' values of labels to their new homes (`homes[i]` for
+   * `labels[i]`), in the order their objects came, as if indexed all along.
+   */
+  private indexLabels(
+    homes: ReadonlyArray<Map<string, number>>,
+    labels: readonly string[],
     slots: number[],
     flags: number,
-  ): Map<string, number> {
-    slots.sort((a, b) => this.orders[a] - this.orders[b]);
+  ) {
+    if (!this.inOrder(slots))
+      slots.sort((a, b) => this.orders[a] - this.orders[b]);
     for (const slot of slots) {
-      const value = this.labelsOf(slot)[label];
-      if (typeof value === 'string') this.keys.place(home, value, slot, flags);
+      const held = this.labelsOf(slot);
+      for (let at = 0; at < labels.length; at++) {
+        const value = held[labels[at]];
+        if (typeof value === 'string')
+          this.keys.place(homes[at], value, slot, flags);
+      }
     }
-    return home;
   }
 
   /** Whether the slot holds a node built from an object that stays after this apply. */
@@ -1093,10 +1111,8 @@ export class GraphEngine implements EngineLookups, ForestNodes {
   // ---- settling: inference, forest, patch --------------------------------
 
   private settle(report: boolean): ResourceGraphPatch | undefined {
-    while (this.dirty.length > 0 || this.dirtyItems.size > 0) {
-      const batch = this.dirty;
-      this.dirty = [];
-      for (const slot of batch) this.dirtyNow[slot] = 0;
+    while (this.dirty.size > 0 || this.dirtyItems.size > 0) {
+      const batch = this.dirty.take();
       // In input order, as objects come; one marked again meanwhile runs again.
       if (!this.inOrder(batch))
         batch.sort((a, b) => this.orders[a] - this.orders[b]);
@@ -1133,7 +1149,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     return patch;
   }
 
-  private inOrder(slots: readonly number[]): boolean {
+  private inOrder(slots: ArrayLike<number>): boolean {
     for (let at = 1; at < slots.length; at++)
       if (this.orders[slots[at - 1]] > this.orders[slots[at]]) return false;
     return true;

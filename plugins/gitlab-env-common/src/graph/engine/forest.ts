@@ -1,11 +1,10 @@
 import { HEALTH_STATUSES, ResourceNode } from '../../types';
 import {
   Arena,
+  Marks,
   NO_INT32,
   NO_INT8,
-  NO_UINT8,
   capacityFor,
-  grown,
   inOneBuffer,
 } from './columns';
 
@@ -28,46 +27,6 @@ export interface ForestNodes {
   ownSeverity(slot: number): number;
   /** Orders nodes as their ids compare. */
   compareSlots(a: number, b: number): number;
-}
-
-/**
- * A list of slots each marked while in it. The list is a typed column, and
- * two take turns: slots marked while a taken list is gone through go to
- * the other, and neither is made again (a bulk load marks every node).
- */
-class Marks {
-  private list = NO_INT32;
-  private spare = NO_INT32;
-  size = 0;
-  private marked = NO_UINT8;
-
-  add(slot: number) {
-    if (slot >= this.marked.length) this.marked = grown(this.marked, slot + 1);
-    if (this.marked[slot]) return;
-    this.marked[slot] = 1;
-    if (this.size >= this.list.length)
-      this.list = grown(this.list, this.size + 1);
-    this.list[this.size++] = slot;
-  }
-
-  /** Room for this many slots without growing. */
-  reserve(slots: number) {
-    if (slots > this.marked.length) this.marked = grown(this.marked, slots);
-  }
-
-  /**
-   * The slots marked since the last take, unmarked; valid until the next
-   * take, which reuses its storage.
-   */
-  take(): Int32Array {
-    const list = this.list;
-    const size = this.size;
-    this.list = this.spare;
-    this.spare = list;
-    this.size = 0;
-    for (let at = 0; at < size; at++) this.marked[list[at]] = 0;
-    return list.subarray(0, size);
-  }
 }
 
 /** Longest list sorted by insertion (no allocation); most child lists are a handful long. */

@@ -452,12 +452,15 @@ export class KeyIndex {
 
   /** Joins the names of an object's uid and labels (a Pod's label pairs, the reference labels), those indexed. */
   joinVariable(slot: number, node: ResourceNode, object: KubernetesObject) {
-    const uid = object.metadata?.uid;
-    if (typeof uid === 'string' && uid) this.place(this.uids, uid, slot, 0);
+    // The node's copy of the uid: every node has one shape, and objects of
+    // each kind another, so reading the object's costs far more.
+    const uid = node.uid;
+    if (uid) this.place(this.uids, uid, slot, 0);
+    // Most loads index no label before every object is in (see addPodLabel):
+    // nothing to read, look up or iterate then.
+    if (this.podLabels.size === 0 && this.references.size === 0) return;
     const labels = object.metadata?.labels;
     if (!isRecord(labels)) return;
-    // Most loads index no label before every object is in (see addPodLabel):
-    // nothing to look up or iterate then.
     if (node.group === '' && node.kind === 'Pod' && this.podLabels.size > 0) {
       const byLabel = this.podLabels.get(node.namespace);
       if (byLabel !== undefined)
