@@ -128,6 +128,8 @@ export class GraphEngine implements EngineLookups, ForestNodes {
   private reserved = 0;
   private readonly freeSlots: number[] = [];
   private nextOrder = 0;
+  /** While a load defers joining uids: the first slot it filled (see joinUids); else NONE. */
+  private joinUidsFrom = NONE;
   private objectTotal = 0;
   /** Nodes per own severity, and at NO_HEALTH those whose health does not roll up. */
   private readonly counts: number[] = new Array(NO_HEALTH + 1).fill(0);
@@ -178,10 +180,26 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     const list = Array.isArray(objects) ? objects : [];
     this.reserve(this.slotCount + list.length);
     this.begin();
+    // A one-shot engine's first load: nothing reads a uid before every
+    // object is in, so uids join in one pass after them (see joinUids).
+    this.joinUidsFrom = !this.watching && this.slotCount === 0 ? 0 : NONE;
     for (const object of list) {
       if (isRecord(object) && hasResourceKey(object)) this.upsert(object, true);
     }
+    if (this.joinUidsFrom !== NONE) this.joinUids();
     this.settle(false);
+  }
+
+  /**
+   * Joins the uids (and labels, none indexed yet) of the slots filled since
+   * `joinUidsFrom`, in slot order: one map filled in a tight loop rather
+   * than between the building of nodes, which leaves it out of cache.
+   */
+  private joinUids() {
+    for (let slot = this.joinUidsFrom; slot < this.slotCount; slot++)
+      if (this.objectsOf[slot] !== undefined)
+        this.keys.joinVariable(slot, this.nodes[slot]!, this.objectsOf[slot]!);
+    this.joinUidsFrom = NONE;
   }
 
   /**
@@ -486,7 +504,15 @@ export class GraphEngine implements EngineLookups, ForestNodes {
       this.objectsOf[slot] = object;
       this.prefixes[slot] = prefix;
       this.kindKeysOf[slot] = kindKeys;
-      this.keys.joinAll(slot, node, object, kindKeys, heldName, slashed);
+      this.keys.joinAll(
+        slot,
+        node,
+        object,
+        kindKeys,
+        heldName,
+        slashed,
+        this.joinUidsFrom === NONE,
+      );
       this.notifyAll(this.keys.takeChanged(), object, undefined);
       this.objectTotal += 1;
       this.markDirty(slot);
@@ -516,8 +542,9 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     this.forest.markHealth(existing);
     this.objectsOf[existing] = object;
     if (
-      !sameLabels(previous.metadata?.labels, object.metadata.labels) ||
-      previous.metadata?.uid !== object.metadata.uid
+      this.joinUidsFrom === NONE &&
+      (!sameLabels(previous.metadata?.labels, object.metadata.labels) ||
+        previous.metadata?.uid !== object.metadata.uid)
     ) {
       // Readers of any of its keys may read its labels.
       this.keys.leave(existing, current, previous, false);
@@ -938,7 +965,9 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     // A Pod the selector matches holds this pair: its changes reach here.
     const held = this.look(smallestHome, smallestValue, POD_LABEL, frame);
     for (const pod of this.keys.slotsOf(held))
-      if (selectorMatches(this.objectsOf[pod]!.metadata?.labels, selector))
+      if (
+        selectorMatches(this.objectsOf[pod]!.metadata?.labels, selector, labels)
+      )
         selected.push(pod);
     return selected;
   }

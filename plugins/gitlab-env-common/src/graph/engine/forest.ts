@@ -266,7 +266,6 @@ export class Forest {
   }
 
   private settleRollup() {
-    const { nodes } = this.host;
     const counts = this.counts;
     const queue = this.rollupDirty;
     const statuses = HEALTH_STATUSES;
@@ -281,18 +280,18 @@ export class Forest {
             break;
           }
         const old = this.subtree[slot];
-        if (worst !== old) {
-          this.subtree[slot] = worst;
-          const parent = this.parents[slot];
-          if (parent !== NONE) {
-            if (old >= 0) counts[parent * STATUSES + old] -= 1;
-            if (worst >= 0) counts[parent * STATUSES + worst] += 1;
-            queue.add(parent);
-          }
+        // The node holds the status of `old` (a new node none): written only
+        // when it changes, so an unchanged node is not read at all.
+        if (worst === old) continue;
+        this.subtree[slot] = worst;
+        const parent = this.parents[slot];
+        if (parent !== NONE) {
+          if (old >= 0) counts[parent * STATUSES + old] -= 1;
+          if (worst >= 0) counts[parent * STATUSES + worst] += 1;
+          queue.add(parent);
         }
-        const status = worst < 0 ? undefined : statuses[worst];
-        if (nodes[slot]!.subtreeHealth !== status)
-          this.host.writable(slot).subtreeHealth = status;
+        this.host.writable(slot).subtreeHealth =
+          worst < 0 ? undefined : statuses[worst];
       }
     }
   }

@@ -430,7 +430,8 @@ export class KeyIndex {
   /**
    * Joins the node built from an object to the names of its key (its
    * name, given; for a slashed key its id; for a claim named
-   * `<stem>-<ordinal>` its stem), then to those of its uid and labels.
+   * `<stem>-<ordinal>` its stem), then, unless `variable` is false (the
+   * caller joins them later), to those of its uid and labels.
    */
   joinAll(
     slot: number,
@@ -439,6 +440,7 @@ export class KeyIndex {
     kindKeys: KindKeys,
     heldName: number | undefined,
     slashed: boolean,
+    variable = true,
   ) {
     this.placeHeld(kindKeys.names, node.name, slot, FIXED, heldName);
     if (slashed) this.place(this.slashedIds, node.id, slot, FIXED);
@@ -447,7 +449,7 @@ export class KeyIndex {
       if (stem !== undefined)
         this.place(mapIn(this.stems, node.namespace), stem, slot, FIXED);
     }
-    this.joinVariable(slot, node, object);
+    if (variable) this.joinVariable(slot, node, object);
   }
 
   /** Joins the names of an object's uid and labels (a Pod's label pairs, the reference labels), those indexed. */
