@@ -136,7 +136,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
   private readonly frames = new FrameTable();
   private readonly keys = new KeyIndex(this.frames);
   private readonly edges = new EdgeTable(this);
-  private readonly bids = new BidTable();
+  private readonly bids: BidTable;
   private readonly forest = new Forest(this);
   private readonly apiVersions = new ApiVersions();
   private readonly relations: RelationSet;
@@ -169,6 +169,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     this.healthOptions = options.health;
     this.readOnly = options.readOnly;
     this.watching = options.watch ?? true;
+    this.bids = new BidTable(this.watching);
   }
 
   /**
@@ -1132,6 +1133,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
         rank,
         source,
         target,
+        this.orders,
       );
       this.forest.markParent(target);
     }
