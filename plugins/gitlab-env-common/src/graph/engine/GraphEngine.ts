@@ -351,7 +351,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     this.bids.reserve(nodes, arena);
     this.frames.reserve(nodes * 2, arena);
     this.forest.reserve(nodes, arena);
-    this.dirty.reserve(nodes);
+    this.dirty.reserve(nodes, arena);
   }
 
   private growSlots(size: number, arena: Arena) {
@@ -1143,13 +1143,18 @@ export class GraphEngine implements EngineLookups, ForestNodes {
 
   private settle(report: boolean): ResourceGraphPatch | undefined {
     while (this.dirty.size > 0 || this.dirtyItems.size > 0) {
-      const batch = this.dirty.take();
+      const count = this.dirty.take();
+      let batch = this.dirty.taken;
       // In input order, as objects come; one marked again meanwhile runs again.
-      if (!this.inOrder(batch))
-        batch.sort((a, b) => this.orders[a] - this.orders[b]);
-      for (const origin of batch)
+      if (!this.inOrder(batch, count))
+        batch = batch
+          .slice(0, count)
+          .sort((a, b) => this.orders[a] - this.orders[b]);
+      for (let at = 0; at < count; at++) {
+        const origin = batch[at];
         if (this.objectsOf[origin] !== undefined && this.alive(origin))
           this.infer(origin);
+      }
       const items = [...this.dirtyItems];
       this.dirtyItems.clear();
       for (const frame of items) {
@@ -1180,8 +1185,8 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     return patch;
   }
 
-  private inOrder(slots: ArrayLike<number>): boolean {
-    for (let at = 1; at < slots.length; at++)
+  private inOrder(slots: ArrayLike<number>, count = slots.length): boolean {
+    for (let at = 1; at < count; at++)
       if (this.orders[slots[at - 1]] > this.orders[slots[at]]) return false;
     return true;
   }

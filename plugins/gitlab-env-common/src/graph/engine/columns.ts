@@ -183,23 +183,30 @@ export class Marks {
     this.list[this.size++] = slot;
   }
 
-  /** Room for this many slots without growing. */
-  reserve(slots: number) {
-    if (slots > this.marked.length) this.marked = grown(this.marked, slots);
-    if (slots > this.list.length) this.list = grown(this.list, slots);
+  /** Room for this many slots without growing, in the arena's buffer. */
+  reserve(slots: number, arena: Arena) {
+    this.marked = arena.grown(this.marked, slots);
+    this.list = arena.grown(this.list, slots);
+    this.spare = arena.grown(this.spare, slots);
   }
 
   /**
-   * The slots marked since the last take, unmarked; valid until the next
-   * take, which reuses its storage.
+   * Takes the slots marked since the last take, unmarked: gives how many,
+   * and `taken` holds them until the next take, which reuses its storage
+   * (no list or view is made per take: an apply takes several).
    */
-  take(): Int32Array {
+  take(): number {
     const list = this.list;
     const size = this.size;
     this.list = this.spare;
     this.spare = list;
     this.size = 0;
     for (let at = 0; at < size; at++) this.marked[list[at]] = 0;
-    return list.subarray(0, size);
+    return size;
+  }
+
+  /** The slots of the last take (the first as many as it gave). */
+  get taken(): Int32Array {
+    return this.spare;
   }
 }

@@ -101,7 +101,7 @@ export class Forest {
       this.childrenChanged,
       this.affected,
     ])
-      marks.reserve(size);
+      marks.reserve(size, arena);
   }
 
   add(slot: number, reused: boolean) {
@@ -147,7 +147,10 @@ export class Forest {
     this.settleParents();
     const { nodes } = this.host;
     const byId = this.host.compareSlots;
-    for (const slot of this.childrenChanged.take()) {
+    const changedCount = this.childrenChanged.take();
+    const changedChildren = this.childrenChanged.taken;
+    for (let at = 0; at < changedCount; at++) {
+      const slot = changedChildren[at];
       if (!this.host.alive(slot)) continue;
       const children = this.children[slot];
       if (children === undefined || children.length === 0) {
@@ -164,9 +167,10 @@ export class Forest {
 
   private settleParents() {
     // The nodes whose raw parent changed, kept in the taken list itself.
-    const dirty = this.parentDirty.take();
+    const dirtyCount = this.parentDirty.take();
+    const dirty = this.parentDirty.taken;
     let count = 0;
-    for (let at = 0; at < dirty.length; at++) {
+    for (let at = 0; at < dirtyCount; at++) {
       const slot = dirty[at];
       if (!this.host.alive(slot)) continue;
       const raw = this.host.bestParent(slot);
@@ -175,10 +179,9 @@ export class Forest {
         dirty[count++] = slot;
       }
     }
-    const changed = dirty.subarray(0, count);
     if (count === 0 && this.cut.size === 0) return;
     const affected = this.affected;
-    for (const slot of changed) affected.add(slot);
+    for (let at = 0; at < count; at++) affected.add(dirty[at]);
     // A cut that is no longer its cycle's smallest member (or no longer on
     // a cycle) is joined again.
     if (this.cut.size > 0)
@@ -192,7 +195,8 @@ export class Forest {
     // from each, never twice over a node in one settle.
     const open = ++this.walks * 2;
     const done = open + 1;
-    for (const start of changed) {
+    for (let at = 0; at < count; at++) {
+      const start = dirty[at];
       let current = start;
       while (current !== NONE && this.walked[current] < open) {
         this.walked[current] = open;
@@ -211,7 +215,10 @@ export class Forest {
       }
     }
     this.walks += 1;
-    for (const slot of affected.take()) {
+    const affectedCount = affected.take();
+    const affectedSlots = affected.taken;
+    for (let at = 0; at < affectedCount; at++) {
+      const slot = affectedSlots[at];
       if (!this.host.alive(slot)) continue;
       this.setParent(slot, this.cut.has(slot) ? NONE : this.rawParents[slot]);
     }
@@ -270,7 +277,10 @@ export class Forest {
     const queue = this.rollupDirty;
     const statuses = HEALTH_STATUSES;
     while (queue.size > 0) {
-      for (const slot of queue.take()) {
+      const queued = queue.take();
+      const slots = queue.taken;
+      for (let at = 0; at < queued; at++) {
+        const slot = slots[at];
         if (!this.host.alive(slot)) continue;
         let worst = this.host.ownSeverity(slot);
         const base = slot * STATUSES;
