@@ -44,32 +44,41 @@ function isBuiltinGroup(group: string): boolean {
   return !group.includes('.') || BUILTIN_GROUPS.has(group);
 }
 
-/**
- * The group, built-in rule and whether the group is Kubernetes' own, of
- * the last apiVersion and kind asked for: objects come kind by kind, and
- * the group is otherwise a new string to slice and hash for every object.
- */
-class LastKind {
-  apiVersion: unknown = undefined;
-  kind = '';
-  group = '';
-  rule: HealthRule | undefined = undefined;
-  builtinGroup = true;
-
-  of(object: KubernetesObject & { kind: string }): this {
-    if (object.apiVersion === this.apiVersion && object.kind === this.kind)
-      return this;
-    const group = groupOf(object);
-    this.apiVersion = object.apiVersion;
-    this.kind = object.kind;
-    this.group = group;
-    this.rule = healthRuleOf(group, object.kind);
-    this.builtinGroup = isBuiltinGroup(group);
-    return this;
-  }
+/** The group, built-in rule and whether the group is Kubernetes' own, of an apiVersion and kind. */
+class KnownKind {
+  constructor(
+    readonly apiVersion: unknown,
+    readonly group: string,
+    readonly rule: HealthRule | undefined,
+    readonly builtinGroup: boolean,
+  ) {}
 }
 
-const lastKind = new LastKind();
+/**
+ * What is known of each kind, for the last apiVersion it came with:
+ * objects of a dozen kinds come interleaved (a Deployment, its ReplicaSets,
+ * their Pods, a Service...), and otherwise each would slice its group from
+ * the apiVersion and look its rule up (wildcard suffixes included) anew.
+ */
+const knownKinds = new Map<string, KnownKind>();
+/** Kinds come from clusters: past this many, the ones not yet kept are worked out each time. */
+const MAX_KNOWN_KINDS = 1024;
+
+function knownKindOf(object: KubernetesObject & { kind: string }): KnownKind {
+  const known = knownKinds.get(object.kind);
+  if (known !== undefined && known.apiVersion === object.apiVersion)
+    return known;
+  const group = groupOf(object);
+  const made = new KnownKind(
+    object.apiVersion,
+    group,
+    healthRuleOf(group, object.kind),
+    isBuiltinGroup(group),
+  );
+  if (known !== undefined || knownKinds.size < MAX_KNOWN_KINDS)
+    knownKinds.set(object.kind, made);
+  return made;
+}
 
 /** @public */
 export interface ComputeHealthOptions {
@@ -110,7 +119,7 @@ export function computeHealth(
         return { status: 'Progressing', message: 'Pending deletion' };
       }
     }
-    const known = lastKind.of(object as KubernetesObject & { kind: string });
+    const known = knownKindOf(object as KubernetesObject & { kind: string });
     const { group, rule } = known;
     const builtinGroup = known.builtinGroup;
     let result: HealthAssessment | undefined;

@@ -56,7 +56,14 @@ const NO_CONDITIONS: readonly Condition[] = [];
  * through copies nothing.
  */
 export function readConditionsOf(obj: KubernetesObject): readonly Condition[] {
-  const conditions = isRecord(obj.status) ? obj.status.conditions : undefined;
+  return readConditionsIn(isRecord(obj.status) ? obj.status : undefined);
+}
+
+/** As readConditionsOf, given the object's status (a record, if any) already read. */
+export function readConditionsIn(
+  status: Readonly<Record<string, unknown>> | undefined,
+): readonly Condition[] {
+  const conditions = status?.conditions;
   if (!Array.isArray(conditions)) return NO_CONDITIONS;
   for (const condition of conditions)
     if (!isCondition(condition)) return conditions.filter(isCondition);

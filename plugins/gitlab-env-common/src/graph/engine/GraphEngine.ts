@@ -20,7 +20,16 @@ import { BUILTIN_RELATIONS, REFERENCE_LABELS, RelationSet } from '../relations';
 import { RelationContext } from '../relations/types';
 import { hasResourceKey, namespaceOf, resourceId } from '../../k8s/resourceId';
 import { BidTable } from './bids';
-import { Arena, NO_INT32, NO_INT8, NO_UINT8, inOneBuffer } from './columns';
+import {
+  Arena,
+  Marks,
+  NO_INT32,
+  NO_INT8,
+  NO_UINT8,
+  capacityFor,
+  inOneBuffer,
+  listWithRoom,
+} from './columns';
 import { sameItem, sameLabels, selectorMatches } from './compare';
 import { EngineContext, EngineLookups } from './context';
 import { EDGE_TYPE_NUMBER, EdgeChanges, EdgeTable } from './edges';
@@ -90,16 +99,17 @@ type KeyedObject = KubernetesObject & {
  * changed: an apply copies a node it changes, unless the node is new in it.
  */
 export class GraphEngine implements EngineLookups, ForestNodes {
-  readonly nodes: Array<ResourceNode | undefined> = [];
-  private readonly objectsOf: Array<KubernetesObject | undefined> = [];
+  // Lists per slot are made with room for what is reserved (see listWithRoom).
+  nodes: Array<ResourceNode | undefined> = [];
+  private objectsOf: Array<KubernetesObject | undefined> = [];
   /**
    * The id prefix shared by a node's id (`group/Kind/namespace/`), for
    * nodes of unslashed keys from objects: ids are compared by prefix and
    * name, never flattened.
    */
-  private readonly prefixes: Array<string | undefined> = [];
+  private prefixes: Array<string | undefined> = [];
   /** The name keys of each object node's kind and namespace. */
-  private readonly kindKeysOf: Array<KindKeys | undefined> = [];
+  private kindKeysOf: Array<KindKeys | undefined> = [];
   /** Those of the last object upserted: lists come kind by kind. */
   private lastKindKeys: KindKeys | undefined = undefined;
   /** Place in the input: the order objects were first added; Missing entries after all. */
@@ -113,19 +123,20 @@ export class GraphEngine implements EngineLookups, ForestNodes {
   private bornIn = NO_INT32;
   private upsertedIn = NO_INT32;
   private releasedNow = NO_UINT8;
-  private dirtyNow = NO_UINT8;
   private slotCount = 0;
   /** The most nodes reserved room for. */
   private reserved = 0;
   private readonly freeSlots: number[] = [];
   private nextOrder = 0;
+  /** While a load defers joining uids: the first slot it filled (see joinUids); else NONE. */
+  private joinUidsFrom = NONE;
   private objectTotal = 0;
   /** Nodes per own severity, and at NO_HEALTH those whose health does not roll up. */
   private readonly counts: number[] = new Array(NO_HEALTH + 1).fill(0);
   private readonly frames = new FrameTable();
   private readonly keys = new KeyIndex(this.frames);
-  private readonly edges = new EdgeTable(this.nodes);
-  private readonly bids = new BidTable();
+  private readonly edges = new EdgeTable(this);
+  private readonly bids: BidTable;
   private readonly forest = new Forest(this);
   private readonly apiVersions = new ApiVersions();
   private readonly relations: RelationSet;
@@ -139,7 +150,8 @@ export class GraphEngine implements EngineLookups, ForestNodes {
 
   // State of the apply in progress.
   private applying = 0;
-  private dirty: number[] = [];
+  /** Origins to infer again. */
+  private readonly dirty = new Marks();
   private dirtyItems = new Set<number>();
   /** While an origin is inferred again: its items' last frames, by place. */
   private reusable: readonly number[] = NO_FRAMES;
@@ -157,6 +169,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     this.healthOptions = options.health;
     this.readOnly = options.readOnly;
     this.watching = options.watch ?? true;
+    this.bids = new BidTable(this.watching);
   }
 
   /**
@@ -168,10 +181,26 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     const list = Array.isArray(objects) ? objects : [];
     this.reserve(this.slotCount + list.length);
     this.begin();
+    // A one-shot engine's first load: nothing reads a uid before every
+    // object is in, so uids join in one pass after them (see joinUids).
+    this.joinUidsFrom = !this.watching && this.slotCount === 0 ? 0 : NONE;
     for (const object of list) {
       if (isRecord(object) && hasResourceKey(object)) this.upsert(object, true);
     }
+    if (this.joinUidsFrom !== NONE) this.joinUids();
     this.settle(false);
+  }
+
+  /**
+   * Joins the uids (and labels, none indexed yet) of the slots filled since
+   * `joinUidsFrom`, in slot order: one map filled in a tight loop rather
+   * than between the building of nodes, which leaves it out of cache.
+   */
+  private joinUids() {
+    for (let slot = this.joinUidsFrom; slot < this.slotCount; slot++)
+      if (this.objectsOf[slot] !== undefined)
+        this.keys.joinVariable(slot, this.nodes[slot]!, this.objectsOf[slot]!);
+    this.joinUidsFrom = NONE;
   }
 
   /**
@@ -203,23 +232,30 @@ export class GraphEngine implements EngineLookups, ForestNodes {
   graph(): ResourceGraph {
     const { nodes } = this;
     const roots: number[] = [];
-    for (let slot = 0; slot < this.slotCount; slot++)
-      if (nodes[slot] !== undefined && this.forest.isRoot(slot))
-        roots.push(slot);
-    roots.sort(this.compareSlots);
-    const ordered: ResourceNode[] = [];
-    const stack = roots.slice().reverse();
-    while (stack.length > 0) {
-      const slot = stack.pop()!;
-      ordered.push(nodes[slot]!);
-      const children = this.forest.childrenOf(slot);
-      for (let c = children.length - 1; c >= 0; c--) stack.push(children[c]);
+    let live = 0;
+    for (let slot = 0; slot < this.slotCount; slot++) {
+      if (nodes[slot] === undefined) continue;
+      live += 1;
+      if (this.forest.isRoot(slot)) roots.push(slot);
     }
-    return {
-      nodes: ordered,
-      edges: this.edges.edges(),
-      roots: roots.map(slot => nodes[slot]!.id),
-    };
+    roots.sort(this.compareSlots);
+    // Sized once: every node is in the tree of one root.
+    const ordered: ResourceNode[] = new Array(live);
+    let count = 0;
+    const stack = new Int32Array(live);
+    let depth = 0;
+    for (let r = roots.length - 1; r >= 0; r--) stack[depth++] = roots[r];
+    while (depth > 0) {
+      const slot = stack[--depth];
+      ordered[count++] = nodes[slot]!;
+      const children = this.forest.childrenOf(slot);
+      for (let c = children.length - 1; c >= 0; c--)
+        stack[depth++] = children[c];
+    }
+    ordered.length = count;
+    const rootIds: string[] = new Array(roots.length);
+    for (let r = 0; r < roots.length; r++) rootIds[r] = nodes[roots[r]]!.id;
+    return { nodes: ordered, edges: this.edges.edges(), roots: rootIds };
   }
 
   /** The objects, in the order they were first added (a modified object keeps its place). */
@@ -315,16 +351,23 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     this.bids.reserve(nodes, arena);
     this.frames.reserve(nodes * 2, arena);
     this.forest.reserve(nodes, arena);
+    this.dirty.reserve(nodes, arena);
   }
 
   private growSlots(size: number, arena: Arena) {
+    if (arena.making) {
+      const room = capacityFor(this.orders.length, size);
+      this.nodes = listWithRoom(this.nodes, room);
+      this.objectsOf = listWithRoom(this.objectsOf, room);
+      this.prefixes = listWithRoom(this.prefixes, room);
+      this.kindKeysOf = listWithRoom(this.kindKeysOf, room);
+    }
     this.orders = arena.grown(this.orders, size);
     this.frameOf = arena.grown(this.frameOf, size, NONE);
     this.bornIn = arena.grown(this.bornIn, size);
     this.upsertedIn = arena.grown(this.upsertedIn, size);
     this.severities = arena.grown(this.severities, size);
     this.releasedNow = arena.grown(this.releasedNow, size);
-    this.dirtyNow = arena.grown(this.dirtyNow, size);
   }
 
   private allocate(node: ResourceNode, order: number, severity: number) {
@@ -342,7 +385,6 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     this.frameOf[slot] = NONE;
     this.bornIn[slot] = this.applying;
     this.releasedNow[slot] = 0;
-    this.dirtyNow[slot] = 0;
     if (this.watching) this.born.push(slot);
     this.keys.addSlot(slot, reused);
     this.bids.addSlot(slot, reused);
@@ -463,7 +505,15 @@ export class GraphEngine implements EngineLookups, ForestNodes {
       this.objectsOf[slot] = object;
       this.prefixes[slot] = prefix;
       this.kindKeysOf[slot] = kindKeys;
-      this.keys.joinAll(slot, node, object, kindKeys, heldName, slashed);
+      this.keys.joinAll(
+        slot,
+        node,
+        object,
+        kindKeys,
+        heldName,
+        slashed,
+        this.joinUidsFrom === NONE,
+      );
       this.notifyAll(this.keys.takeChanged(), object, undefined);
       this.objectTotal += 1;
       this.markDirty(slot);
@@ -493,8 +543,9 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     this.forest.markHealth(existing);
     this.objectsOf[existing] = object;
     if (
-      !sameLabels(previous.metadata?.labels, object.metadata.labels) ||
-      previous.metadata?.uid !== object.metadata.uid
+      this.joinUidsFrom === NONE &&
+      (!sameLabels(previous.metadata?.labels, object.metadata.labels) ||
+        previous.metadata?.uid !== object.metadata.uid)
     ) {
       // Readers of any of its keys may read its labels.
       this.keys.leave(existing, current, previous, false);
@@ -534,9 +585,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
   }
 
   private markDirty(slot: number) {
-    if (this.dirtyNow[slot]) return;
-    this.dirtyNow[slot] = 1;
-    this.dirty.push(slot);
+    this.dirty.add(slot);
   }
 
   private markUpserted(slot: number) {
@@ -735,7 +784,8 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     // inference (and stay marked if what they read changed).
     const reusable = this.itemsOf[origin] ?? NO_FRAMES;
     this.reusable = reusable;
-    this.itemsOf[origin] = undefined;
+    // A one-shot load keeps no items (see item).
+    if (reusable !== NO_FRAMES) this.itemsOf[origin] = undefined;
     const frame = this.newFrame(origin, 0);
     this.frameOf[origin] = frame;
     const context = this.enter(frame);
@@ -898,10 +948,12 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     let smallestSize = 0;
     let smallestHome: Map<string, number> | undefined;
     let smallestValue = '';
-    for (const label of Object.keys(selector)) {
+    const labels = Object.keys(selector);
+    this.indexPodLabels(namespace, selector, labels);
+    for (const label of labels) {
       const value = selector[label];
       if (typeof value !== 'string') continue;
-      const home = this.podLabelHome(namespace, label);
+      const home = this.keys.podLabelHome(namespace, label)!;
       const size = this.keys.countOf(home.get(value));
       if (smallestHome === undefined || size < smallestSize) {
         smallestSize = size;
@@ -914,7 +966,9 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     // A Pod the selector matches holds this pair: its changes reach here.
     const held = this.look(smallestHome, smallestValue, POD_LABEL, frame);
     for (const pod of this.keys.slotsOf(held))
-      if (selectorMatches(this.objectsOf[pod]!.metadata?.labels, selector))
+      if (
+        selectorMatches(this.objectsOf[pod]!.metadata?.labels, selector, labels)
+      )
         selected.push(pod);
     return selected;
   }
@@ -936,10 +990,23 @@ export class GraphEngine implements EngineLookups, ForestNodes {
       .sort((a, b) => this.orders[a] - this.orders[b]);
   }
 
-  /** The values of a Pod label in a namespace, indexed from the namespace's Pods on first use. */
-  private podLabelHome(namespace: string, label: string): Map<string, number> {
-    const home = this.keys.podLabelHome(namespace, label);
-    if (home !== undefined) return home;
+  /**
+   * Indexes the selector's labels not indexed yet in the namespace, from
+   * its Pods, all in one pass: each Pod's labels are read once.
+   */
+  private indexPodLabels(
+    namespace: string,
+    selector: Record<string, unknown>,
+    labels: readonly string[],
+  ) {
+    let missing: string[] | undefined;
+    for (const label of labels)
+      if (
+        typeof selector[label] === 'string' &&
+        this.keys.podLabelHome(namespace, label) === undefined
+      )
+        (missing ??= []).push(label);
+    if (missing === undefined) return;
     const pods: number[] = [];
     const names = this.keys.namesOf(namespace, 'Pod');
     if (names !== undefined)
@@ -949,9 +1016,9 @@ export class GraphEngine implements EngineLookups, ForestNodes {
         else
           for (const slot of this.keys.slotsOf(held)) this.addPod(pods, slot);
       }
-    return this.indexLabel(
-      this.keys.addPodLabel(namespace, label),
-      label,
+    this.indexLabels(
+      missing.map(label => this.keys.addPodLabel(namespace, label)),
+      missing,
       pods,
       POD_LABEL,
     );
@@ -964,32 +1031,36 @@ export class GraphEngine implements EngineLookups, ForestNodes {
 
   /** The values of a reference label, indexed from every object on first use. */
   private referenceHome(label: string): Map<string, number> {
-    const home = this.keys.referenceHome(label);
-    if (home !== undefined) return home;
+    const indexed = this.keys.referenceHome(label);
+    if (indexed !== undefined) return indexed;
     const labelled: number[] = [];
     for (let slot = 0; slot < this.slotCount; slot++)
       if (this.holdsObject(slot)) labelled.push(slot);
-    return this.indexLabel(
-      this.keys.addReferenceLabel(label),
-      label,
-      labelled,
-      0,
-    );
+    const home = this.keys.addReferenceLabel(label);
+    this.indexLabels([home], [label], labelled, 0);
+    return home;
   }
 
-  /** Joins the slots' values of a label to a new home, in the order their objects came, as if indexed all along. */
-  private indexLabel(
-    home: Map<string, number>,
-    label: string,
+  /**
+   * Joins the slots' values of labels to their new homes (`homes[i]` for
+   * `labels[i]`), in the order their objects came, as if indexed all along.
+   */
+  private indexLabels(
+    homes: ReadonlyArray<Map<string, number>>,
+    labels: readonly string[],
     slots: number[],
     flags: number,
-  ): Map<string, number> {
-    slots.sort((a, b) => this.orders[a] - this.orders[b]);
+  ) {
+    if (!this.inOrder(slots))
+      slots.sort((a, b) => this.orders[a] - this.orders[b]);
     for (const slot of slots) {
-      const value = this.labelsOf(slot)[label];
-      if (typeof value === 'string') this.keys.place(home, value, slot, flags);
+      const held = this.labelsOf(slot);
+      for (let at = 0; at < labels.length; at++) {
+        const value = held[labels[at]];
+        if (typeof value === 'string')
+          this.keys.place(homes[at], value, slot, flags);
+      }
     }
-    return home;
   }
 
   /** Whether the slot holds a node built from an object that stays after this apply. */
@@ -1062,6 +1133,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
         rank,
         source,
         target,
+        this.orders,
       );
       this.forest.markParent(target);
     }
@@ -1070,16 +1142,19 @@ export class GraphEngine implements EngineLookups, ForestNodes {
   // ---- settling: inference, forest, patch --------------------------------
 
   private settle(report: boolean): ResourceGraphPatch | undefined {
-    while (this.dirty.length > 0 || this.dirtyItems.size > 0) {
-      const batch = this.dirty;
-      this.dirty = [];
-      for (const slot of batch) this.dirtyNow[slot] = 0;
+    while (this.dirty.size > 0 || this.dirtyItems.size > 0) {
+      const count = this.dirty.take();
+      let batch = this.dirty.taken;
       // In input order, as objects come; one marked again meanwhile runs again.
-      if (!this.inOrder(batch))
-        batch.sort((a, b) => this.orders[a] - this.orders[b]);
-      for (const origin of batch)
+      if (!this.inOrder(batch, count))
+        batch = batch
+          .slice(0, count)
+          .sort((a, b) => this.orders[a] - this.orders[b]);
+      for (let at = 0; at < count; at++) {
+        const origin = batch[at];
         if (this.objectsOf[origin] !== undefined && this.alive(origin))
           this.infer(origin);
+      }
       const items = [...this.dirtyItems];
       this.dirtyItems.clear();
       for (const frame of items) {
@@ -1110,8 +1185,8 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     return patch;
   }
 
-  private inOrder(slots: readonly number[]): boolean {
-    for (let at = 1; at < slots.length; at++)
+  private inOrder(slots: ArrayLike<number>, count = slots.length): boolean {
+    for (let at = 1; at < count; at++)
       if (this.orders[slots[at - 1]] > this.orders[slots[at]]) return false;
     return true;
   }

@@ -16,6 +16,9 @@ const NONE = -1;
  * the frame's place (the whole before its items, items in list order) and
  * the addition's index within the frame. Forgetting a frame marks its bids
  * dead; a target's list drops them when next read.
+ *
+ * A one-shot engine (`keepAll` false) forgets nothing, so only each
+ * target's best bid so far is kept, in the same columns (a bid per node).
  */
 export class BidTable {
   private readonly numbers = new Numbers();
@@ -32,13 +35,17 @@ export class BidTable {
   private targetBids = NO_INT32;
   private frameBids = NO_INT32;
 
+  constructor(private readonly keepAll: boolean) {}
+
   private grow(size: number, arena: Arena) {
-    this.frame = arena.grown(this.frame, size);
     this.origin = arena.grown(this.origin, size);
     this.place = arena.grown(this.place, size);
     this.index = arena.grown(this.index, size);
     this.rank = arena.grown(this.rank, size);
     this.source = arena.grown(this.source, size);
+    // What only a list of bids per target needs.
+    if (!this.keepAll) return;
+    this.frame = arena.grown(this.frame, size);
     this.target = arena.grown(this.target, size);
     this.nextInTarget = arena.grown(this.nextInTarget, size);
     this.nextOfFrame = arena.grown(this.nextOfFrame, size);
@@ -49,7 +56,8 @@ export class BidTable {
   reserve(nodes: number, arena: Arena) {
     this.grow(nodes, arena);
     this.targetBids = arena.grown(this.targetBids, nodes, NONE);
-    this.frameBids = arena.grown(this.frameBids, nodes * 2, NONE);
+    if (this.keepAll)
+      this.frameBids = arena.grown(this.frameBids, nodes * 2, NONE);
   }
 
   addSlot(slot: number, reused: boolean) {
@@ -59,6 +67,7 @@ export class BidTable {
   }
 
   addFrame(frame: number) {
+    if (!this.keepAll) return;
     if (frame >= this.frameBids.length)
       this.frameBids = grown(this.frameBids, frame + 1, NONE);
     this.frameBids[frame] = NONE;
@@ -72,16 +81,17 @@ export class BidTable {
     rank: number,
     source: number,
     target: number,
+    orders: ArrayLike<number>,
   ) {
+    if (!this.keepAll) {
+      this.keepBest(origin, place, index, rank, source, target, orders);
+      return;
+    }
     const bid = this.numbers.take();
     if (bid >= this.frame.length)
       inOneBuffer(arena => this.grow(bid + 1, arena));
+    this.write(bid, origin, place, index, rank, source);
     this.frame[bid] = frame;
-    this.origin[bid] = origin;
-    this.place[bid] = place;
-    this.index[bid] = index;
-    this.rank[bid] = rank;
-    this.source[bid] = source;
     this.target[bid] = target;
     this.dead[bid] = 0;
     this.nextInTarget[bid] = this.targetBids[target];
@@ -90,8 +100,50 @@ export class BidTable {
     this.frameBids[frame] = bid;
   }
 
+  private write(
+    bid: number,
+    origin: number,
+    place: number,
+    index: number,
+    rank: number,
+    source: number,
+  ) {
+    this.origin[bid] = origin;
+    this.place[bid] = place;
+    this.index[bid] = index;
+    this.rank[bid] = rank;
+    this.source[bid] = source;
+  }
+
+  /**
+   * A one-shot engine's bid: kept in the target's own entry (bid number =
+   * target) when it is the first or better than the one kept there.
+   */
+  private keepBest(
+    origin: number,
+    place: number,
+    index: number,
+    rank: number,
+    source: number,
+    target: number,
+    orders: ArrayLike<number>,
+  ) {
+    if (target >= this.rank.length)
+      inOneBuffer(arena => this.grow(target + 1, arena));
+    if (
+      this.targetBids[target] !== NONE &&
+      // Compared as a list stores it: an int32.
+      !this.precedes(rank | 0, origin, place, index, target, orders)
+    )
+      return;
+    this.targetBids[target] = target;
+    this.write(target, origin, place, index, rank, source);
+  }
+
   /** Marks the frame's bids dead; calls `changed` with each target. */
   forget(frame: number, changed: (target: number) => void) {
+    // A one-shot engine never forgets: it keeps no bids per frame.
+    if (!this.keepAll) return;
     for (let bid = this.frameBids[frame]; bid !== NONE; ) {
       this.dead[bid] = 1;
       changed(this.target[bid]);
@@ -102,6 +154,8 @@ export class BidTable {
 
   /** The source of the node's best live bid, or -1; `orders[slot]` is a node's place in the input. */
   best(target: number, orders: ArrayLike<number>): number {
+    if (!this.keepAll)
+      return this.targetBids[target] === NONE ? NONE : this.source[target];
     let best = NONE;
     let prev = NONE;
     for (let bid = this.targetBids[target]; bid !== NONE; ) {
@@ -121,16 +175,38 @@ export class BidTable {
   }
 
   private better(a: number, b: number, orders: ArrayLike<number>): boolean {
-    if (this.rank[a] !== this.rank[b]) return this.rank[a] < this.rank[b];
-    const originA = this.origin[a];
+    return this.precedes(
+      this.rank[a],
+      this.origin[a],
+      this.place[a],
+      this.index[a],
+      b,
+      orders,
+    );
+  }
+
+  /** Whether a bid of these fields is better than bid `b`. */
+  private precedes(
+    rank: number,
+    origin: number,
+    place: number,
+    index: number,
+    b: number,
+    orders: ArrayLike<number>,
+  ): boolean {
+    if (rank !== this.rank[b]) return rank < this.rank[b];
     const originB = this.origin[b];
-    if (originA !== originB) return orders[originA] < orders[originB];
-    if (this.place[a] !== this.place[b]) return this.place[a] < this.place[b];
-    return this.index[a] < this.index[b];
+    if (origin !== originB) return orders[origin] < orders[originB];
+    if (place !== this.place[b]) return place < this.place[b];
+    return index < this.index[b];
   }
 
   /** A freed node: its bids (all dead by now) go. */
   clearSlot(slot: number) {
+    if (!this.keepAll) {
+      this.targetBids[slot] = NONE;
+      return;
+    }
     for (let bid = this.targetBids[slot]; bid !== NONE; ) {
       const next = this.nextInTarget[bid];
       this.numbers.release(bid);

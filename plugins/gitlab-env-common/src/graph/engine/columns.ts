@@ -87,6 +87,11 @@ export class Arena {
     return true;
   }
 
+  /** Whether this is the pass that makes the columns (lists beside them are grown in it alone). */
+  get making(): boolean {
+    return this.buffer !== undefined;
+  }
+
   /** The column grown to hold `size` entries, new entries `fill` (while measuring: the column). */
   grown<T extends Column>(column: T, size: number, fill = 0): T {
     if (size <= column.length) return column;
@@ -122,6 +127,19 @@ export function inOneBuffer(grow: (arena: Arena) => void) {
 }
 
 /**
+ * A list of values per number (node slot, edge) with room for `size`:
+ * made whole rather than grown one entry at a time, since growing copies it
+ * and leaves the old copies behind, every one for the collector, and the
+ * engine fills these for every node of a bulk load.
+ */
+export function listWithRoom<T>(list: T[], size: number): T[] {
+  if (size <= list.length) return list;
+  const made: T[] = new Array(size);
+  for (let at = 0; at < list.length; at++) made[at] = list[at];
+  return made;
+}
+
+/**
  * Numbers for records of one kind, reused once freed: a free list threaded
  * through a column the caller names.
  */
@@ -142,5 +160,53 @@ export class Numbers {
   /** How many numbers are in use. */
   get inUse(): number {
     return this.next - this.free.length;
+  }
+}
+
+/**
+ * A list of slots each marked while in it. The list is a typed column, and
+ * two take turns: slots marked while a taken list is gone through go to
+ * the other, and neither is made again (a bulk load marks every node).
+ */
+export class Marks {
+  private list = NO_INT32;
+  private spare = NO_INT32;
+  size = 0;
+  private marked = NO_UINT8;
+
+  add(slot: number) {
+    if (slot >= this.marked.length) this.marked = grown(this.marked, slot + 1);
+    if (this.marked[slot]) return;
+    this.marked[slot] = 1;
+    if (this.size >= this.list.length)
+      this.list = grown(this.list, this.size + 1);
+    this.list[this.size++] = slot;
+  }
+
+  /** Room for this many slots without growing, in the arena's buffer. */
+  reserve(slots: number, arena: Arena) {
+    this.marked = arena.grown(this.marked, slots);
+    this.list = arena.grown(this.list, slots);
+    this.spare = arena.grown(this.spare, slots);
+  }
+
+  /**
+   * Takes the slots marked since the last take, unmarked: gives how many,
+   * and `taken` holds them until the next take, which reuses its storage
+   * (no list or view is made per take: an apply takes several).
+   */
+  take(): number {
+    const list = this.list;
+    const size = this.size;
+    this.list = this.spare;
+    this.spare = list;
+    this.size = 0;
+    for (let at = 0; at < size; at++) this.marked[list[at]] = 0;
+    return size;
+  }
+
+  /** The slots of the last take (the first as many as it gave). */
+  get taken(): Int32Array {
+    return this.spare;
   }
 }

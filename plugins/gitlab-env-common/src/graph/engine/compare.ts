@@ -1,12 +1,16 @@
-import { isRecord } from '../../k8s/objects';
+import { NO_FIELDS, isRecord } from '../../k8s/objects';
 
 /** Whether labels hold every string-valued pair of a selector. */
 export function selectorMatches(
   labels: unknown,
   selector: Record<string, unknown>,
+  keys: readonly string[] = Object.keys(selector),
 ): boolean {
-  const record = (isRecord(labels) ? labels : {}) as Record<string, unknown>;
-  for (const key of Object.keys(selector)) {
+  const record = (isRecord(labels) ? labels : NO_FIELDS) as Record<
+    string,
+    unknown
+  >;
+  for (const key of keys) {
     const value = selector[key];
     if (typeof value === 'string' && record[key] !== value) return false;
   }

@@ -7,6 +7,7 @@ import {
   Numbers,
   grown,
   inOneBuffer,
+  listWithRoom,
 } from './columns';
 
 const NONE = -1;
@@ -52,7 +53,7 @@ export class EdgeTable {
   /** The apply that last took the edge in or out of the graph. */
   private touched = NO_INT32;
   private flags = NO_UINT8;
-  private readonly handedOut: Array<ResourceEdge | undefined> = [];
+  private handedOut: Array<ResourceEdge | undefined> = [];
 
   private table = NO_INT32;
   private filled = 0;
@@ -72,8 +73,11 @@ export class EdgeTable {
   /** How many additions each frame holds, for their sequence numbers. */
   private frameAdditionCount = NO_INT32;
 
+  /** `host.nodes`: the nodes by slot, as they are now. */
   constructor(
-    private readonly nodes: ReadonlyArray<ResourceNode | undefined>,
+    private readonly host: {
+      readonly nodes: ReadonlyArray<ResourceNode | undefined>;
+    },
   ) {}
 
   /** Starts an apply: what it takes in or out is reported at `settle`. */
@@ -248,11 +252,13 @@ export class EdgeTable {
   }
 
   private objectOf(edge: number): ResourceEdge {
+    if (edge >= this.handedOut.length)
+      this.handedOut = listWithRoom(this.handedOut, this.source.length);
     let object = this.handedOut[edge];
     if (object === undefined) {
       object = {
-        source: this.nodes[this.source[edge]]!.id,
-        target: this.nodes[this.target[edge]]!.id,
+        source: this.host.nodes[this.source[edge]]!.id,
+        target: this.host.nodes[this.target[edge]]!.id,
         type: RESOURCE_EDGE_TYPES[this.type[edge]],
       };
       this.handedOut[edge] = object;
@@ -303,10 +309,14 @@ export class EdgeTable {
 
   /** The edges of the graph, in the order first added. */
   edges(): ResourceEdge[] {
-    const edges: ResourceEdge[] = [];
+    const edges: ResourceEdge[] = new Array(
+      this.orderLength - this.removedInOrder,
+    );
+    let count = 0;
     for (let at = 0; at < this.orderLength; at++) {
       const edge = this.order[at];
-      if ((this.flags[edge] & REMOVED) === 0) edges.push(this.objectOf(edge));
+      if ((this.flags[edge] & REMOVED) === 0)
+        edges[count++] = this.objectOf(edge);
     }
     return edges;
   }

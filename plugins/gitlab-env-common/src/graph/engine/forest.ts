@@ -1,11 +1,10 @@
 import { HEALTH_STATUSES, ResourceNode } from '../../types';
 import {
   Arena,
+  Marks,
   NO_INT32,
   NO_INT8,
-  NO_UINT8,
   capacityFor,
-  grown,
   inOneBuffer,
 } from './columns';
 
@@ -28,33 +27,6 @@ export interface ForestNodes {
   ownSeverity(slot: number): number;
   /** Orders nodes as their ids compare. */
   compareSlots(a: number, b: number): number;
-}
-
-/** A list of slots each marked while in it. */
-class Marks {
-  list: number[] = [];
-  private marked = NO_UINT8;
-
-  add(slot: number) {
-    if (slot >= this.marked.length) this.marked = grown(this.marked, slot + 1);
-    if (this.marked[slot]) return;
-    this.marked[slot] = 1;
-    this.list.push(slot);
-  }
-
-  /** Room for this many slots without growing. */
-  reserve(slots: number) {
-    if (slots > this.marked.length) this.marked = grown(this.marked, slots);
-  }
-
-  /** The slots marked since the last take, unmarked. */
-  take(): number[] {
-    const list = this.list;
-    if (list.length === 0) return list;
-    this.list = [];
-    for (const slot of list) this.marked[slot] = 0;
-    return list;
-  }
 }
 
 /** Longest list sorted by insertion (no allocation); most child lists are a handful long. */
@@ -129,7 +101,7 @@ export class Forest {
       this.childrenChanged,
       this.affected,
     ])
-      marks.reserve(size);
+      marks.reserve(size, arena);
   }
 
   add(slot: number, reused: boolean) {
@@ -138,10 +110,10 @@ export class Forest {
     this.rawParents[slot] = NONE;
     this.parents[slot] = NONE;
     this.subtree[slot] = NONE;
-    if (reused) {
-      this.children[slot] = undefined;
-      this.counts.fill(0, slot * STATUSES, (slot + 1) * STATUSES);
-    }
+    // Set for every new slot, in order: a parent's list set first at a slot
+    // past the end would make the array sparse (a dictionary, slow to grow).
+    this.children[slot] = undefined;
+    if (reused) this.counts.fill(0, slot * STATUSES, (slot + 1) * STATUSES);
     this.rollupDirty.add(slot);
   }
 
@@ -175,7 +147,10 @@ export class Forest {
     this.settleParents();
     const { nodes } = this.host;
     const byId = this.host.compareSlots;
-    for (const slot of this.childrenChanged.take()) {
+    const changedCount = this.childrenChanged.take();
+    const changedChildren = this.childrenChanged.taken;
+    for (let at = 0; at < changedCount; at++) {
+      const slot = changedChildren[at];
       if (!this.host.alive(slot)) continue;
       const children = this.children[slot];
       if (children === undefined || children.length === 0) {
@@ -191,31 +166,37 @@ export class Forest {
   }
 
   private settleParents() {
-    const changed: number[] = [];
-    for (const slot of this.parentDirty.take()) {
+    // The nodes whose raw parent changed, kept in the taken list itself.
+    const dirtyCount = this.parentDirty.take();
+    const dirty = this.parentDirty.taken;
+    let count = 0;
+    for (let at = 0; at < dirtyCount; at++) {
+      const slot = dirty[at];
       if (!this.host.alive(slot)) continue;
       const raw = this.host.bestParent(slot);
       if (raw !== this.rawParents[slot]) {
         this.rawParents[slot] = raw;
-        changed.push(slot);
+        dirty[count++] = slot;
       }
     }
-    if (changed.length === 0 && this.cut.size === 0) return;
+    if (count === 0 && this.cut.size === 0) return;
     const affected = this.affected;
-    for (const slot of changed) affected.add(slot);
+    for (let at = 0; at < count; at++) affected.add(dirty[at]);
     // A cut that is no longer its cycle's smallest member (or no longer on
     // a cycle) is joined again.
-    for (const slot of [...this.cut]) {
-      if (!this.host.alive(slot) || this.cycleCutOf(slot) !== slot) {
-        this.cut.delete(slot);
-        affected.add(slot);
+    if (this.cut.size > 0)
+      for (const slot of [...this.cut]) {
+        if (!this.host.alive(slot) || this.cycleCutOf(slot) !== slot) {
+          this.cut.delete(slot);
+          affected.add(slot);
+        }
       }
-    }
     // Every new cycle runs through a node whose parent changed: walk up
     // from each, never twice over a node in one settle.
     const open = ++this.walks * 2;
     const done = open + 1;
-    for (const start of changed) {
+    for (let at = 0; at < count; at++) {
+      const start = dirty[at];
       let current = start;
       while (current !== NONE && this.walked[current] < open) {
         this.walked[current] = open;
@@ -234,7 +215,10 @@ export class Forest {
       }
     }
     this.walks += 1;
-    for (const slot of affected.take()) {
+    const affectedCount = affected.take();
+    const affectedSlots = affected.taken;
+    for (let at = 0; at < affectedCount; at++) {
+      const slot = affectedSlots[at];
       if (!this.host.alive(slot)) continue;
       this.setParent(slot, this.cut.has(slot) ? NONE : this.rawParents[slot]);
     }
@@ -289,12 +273,14 @@ export class Forest {
   }
 
   private settleRollup() {
-    const { nodes } = this.host;
     const counts = this.counts;
     const queue = this.rollupDirty;
     const statuses = HEALTH_STATUSES;
-    while (queue.list.length > 0) {
-      for (const slot of queue.take()) {
+    while (queue.size > 0) {
+      const queued = queue.take();
+      const slots = queue.taken;
+      for (let at = 0; at < queued; at++) {
+        const slot = slots[at];
         if (!this.host.alive(slot)) continue;
         let worst = this.host.ownSeverity(slot);
         const base = slot * STATUSES;
@@ -304,18 +290,18 @@ export class Forest {
             break;
           }
         const old = this.subtree[slot];
-        if (worst !== old) {
-          this.subtree[slot] = worst;
-          const parent = this.parents[slot];
-          if (parent !== NONE) {
-            if (old >= 0) counts[parent * STATUSES + old] -= 1;
-            if (worst >= 0) counts[parent * STATUSES + worst] += 1;
-            queue.add(parent);
-          }
+        // The node holds the status of `old` (a new node none): written only
+        // when it changes, so an unchanged node is not read at all.
+        if (worst === old) continue;
+        this.subtree[slot] = worst;
+        const parent = this.parents[slot];
+        if (parent !== NONE) {
+          if (old >= 0) counts[parent * STATUSES + old] -= 1;
+          if (worst >= 0) counts[parent * STATUSES + worst] += 1;
+          queue.add(parent);
         }
-        const status = worst < 0 ? undefined : statuses[worst];
-        if (nodes[slot]!.subtreeHealth !== status)
-          this.host.writable(slot).subtreeHealth = status;
+        this.host.writable(slot).subtreeHealth =
+          worst < 0 ? undefined : statuses[worst];
       }
     }
   }

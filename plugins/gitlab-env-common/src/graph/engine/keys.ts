@@ -430,7 +430,8 @@ export class KeyIndex {
   /**
    * Joins the node built from an object to the names of its key (its
    * name, given; for a slashed key its id; for a claim named
-   * `<stem>-<ordinal>` its stem), then to those of its uid and labels.
+   * `<stem>-<ordinal>` its stem), then, unless `variable` is false (the
+   * caller joins them later), to those of its uid and labels.
    */
   joinAll(
     slot: number,
@@ -439,6 +440,7 @@ export class KeyIndex {
     kindKeys: KindKeys,
     heldName: number | undefined,
     slashed: boolean,
+    variable = true,
   ) {
     this.placeHeld(kindKeys.names, node.name, slot, FIXED, heldName);
     if (slashed) this.place(this.slashedIds, node.id, slot, FIXED);
@@ -447,17 +449,20 @@ export class KeyIndex {
       if (stem !== undefined)
         this.place(mapIn(this.stems, node.namespace), stem, slot, FIXED);
     }
-    this.joinVariable(slot, node, object);
+    if (variable) this.joinVariable(slot, node, object);
   }
 
   /** Joins the names of an object's uid and labels (a Pod's label pairs, the reference labels), those indexed. */
   joinVariable(slot: number, node: ResourceNode, object: KubernetesObject) {
-    const uid = object.metadata?.uid;
-    if (typeof uid === 'string' && uid) this.place(this.uids, uid, slot, 0);
+    // The node's copy of the uid: every node has one shape, and objects of
+    // each kind another, so reading the object's costs far more.
+    const uid = node.uid;
+    if (uid) this.place(this.uids, uid, slot, 0);
+    // Most loads index no label before every object is in (see addPodLabel):
+    // nothing to read, look up or iterate then.
+    if (this.podLabels.size === 0 && this.references.size === 0) return;
     const labels = object.metadata?.labels;
     if (!isRecord(labels)) return;
-    // Most loads index no label before every object is in (see addPodLabel):
-    // nothing to look up or iterate then.
     if (node.group === '' && node.kind === 'Pod' && this.podLabels.size > 0) {
       const byLabel = this.podLabels.get(node.namespace);
       if (byLabel !== undefined)
