@@ -1,3 +1,4 @@
+import { stringOf } from '../k8s/objects';
 import { wildcardMatches } from './wildcard';
 
 /**
@@ -21,5 +22,5 @@ export function environmentAllowed(
 ): boolean {
   if (!patterns || patterns.length === 0) return true;
   if (!environment) return false;
-  return patterns.some(p => environmentMatches(String(p), environment));
+  return patterns.some(p => environmentMatches(stringOf(p), environment));
 }

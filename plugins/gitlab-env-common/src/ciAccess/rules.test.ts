@@ -341,6 +341,27 @@ describe('selectCiAccessEntry', () => {
   });
 });
 
+describe('rule evaluation never throws', () => {
+  it('reads a mapping whose toString is not a function (YAML can write one) as any other mapping', () => {
+    const garbage = { toString: '' };
+    for (const entry of [
+      { environments: [garbage] },
+      { rules: [{ if: garbage }] },
+      { rules: [{ namespace: garbage }] },
+      { default_namespace: garbage },
+    ]) {
+      const decision = evaluateCiAccessRules(entry as any, job(), {
+        namespaceOverflow: 'refuse',
+      });
+      expect(typeof decision.authorized).toBe('boolean');
+      expect(decision.message).not.toBe('');
+    }
+    expect(
+      selectCiAccessEntry({ groups: [{ id: garbage as any }] }, 'acme/x'),
+    ).toBeUndefined();
+  });
+});
+
 describe('property: rule evaluation never throws', () => {
   it('decides for arbitrary entries and variables', () => {
     const rule = fc.record(

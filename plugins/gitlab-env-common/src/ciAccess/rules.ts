@@ -1,3 +1,4 @@
+import { stringOf } from '../k8s/objects';
 import { evaluateCiExpression } from './evaluate';
 import { environmentAllowed } from './environments';
 import { PatternLimitError } from './patternLimits';
@@ -76,12 +77,12 @@ function fallbackNamespace(
   }
   const name = entry.default_namespace;
   if (name === undefined || name === null || name === '') return {};
-  const problem = namespaceNameProblem(String(name));
+  const problem = namespaceNameProblem(stringOf(name));
   const namespace: CiAccessNamespace = {
     source: 'default_namespace',
-    template: String(name),
-    full: String(name),
-    final: String(name),
+    template: stringOf(name),
+    full: stringOf(name),
+    final: stringOf(name),
     truncated: false,
   };
   return problem
@@ -117,7 +118,7 @@ function describeRef(ref?: CiAccessEntryRef): string {
   if (!ref) return 'the entry';
   return ref.scope === 'instance'
     ? 'ci_access.instance'
-    : `ci_access.${ref.scope}[${ref.index}] (${ref.id})`;
+    : `ci_access.${ref.scope}[${ref.index}] (${stringOf(ref.id)})`;
 }
 
 /**
@@ -170,7 +171,7 @@ export function evaluateCiAccessRules(
       message: `${where} allows only the environments ${(
         entry.environments ?? []
       )
-        .map(e => `"${e}"`)
+        .map(e => `"${stringOf(e)}"`)
         .join(', ')}; "${environment ?? '(none)'}" is not one of them.`,
     };
   }
@@ -209,7 +210,7 @@ export function evaluateCiAccessRules(
   for (let index = 0; index < entry.rules.length; index++) {
     const rule = entry.rules[index] ?? {};
     if (rule.if !== undefined && rule.if !== null) {
-      const result = evaluateCiExpression(String(rule.if), variables);
+      const result = evaluateCiExpression(stringOf(rule.if), variables);
       if ('error' in result) {
         return {
           ...base,
@@ -235,7 +236,7 @@ export function evaluateCiAccessRules(
     }
     const outcome =
       rule.namespace !== undefined && rule.namespace !== null
-        ? ruleNamespace(String(rule.namespace), variables, overflow)
+        ? ruleNamespace(stringOf(rule.namespace), variables, overflow)
         : fallbackNamespace(entry, options);
     if ('invalid' in outcome) {
       return {
@@ -285,7 +286,7 @@ export function selectCiAccessEntry(
   if (!config) return undefined;
   const projects = Array.isArray(config.projects) ? config.projects : [];
   const projectIndex = projects.findIndex(
-    e => String(e?.id ?? '').toLowerCase() === projectPath.toLowerCase(),
+    e => stringOf(e?.id ?? '').toLowerCase() === projectPath.toLowerCase(),
   );
   if (projectIndex >= 0) {
     return {
@@ -300,9 +301,9 @@ export function selectCiAccessEntry(
   const groups = Array.isArray(config.groups) ? config.groups : [];
   let best: { entry: CiAccessEntry; ref: CiAccessEntryRef } | undefined;
   groups.forEach((entry, index) => {
-    const id = String(entry?.id ?? '');
+    const id = stringOf(entry?.id ?? '');
     if (id === '' || !sameGroupOrAncestor(id, projectPath)) return;
-    if (!best || id.length > String(best.ref.id).length) {
+    if (!best || id.length > stringOf(best.ref.id).length) {
       best = { entry, ref: { scope: 'groups', index, id } };
     }
   });

@@ -57,6 +57,19 @@ export function text(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 
+/**
+ * String(value) that never throws: an object whose toString and valueOf
+ * are not functions (a YAML mapping can write `toString: ""`) reads as its
+ * tag, `[object Object]`, as any other mapping does.
+ */
+export function stringOf(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}
+
 /** API group of an object: '' for the core group. */
 export function groupOf(obj: KubernetesObject): string {
   const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
