@@ -220,6 +220,7 @@ export const gitlabEnvPlugin = createBackendPlugin({
             catalog,
             permissions,
             auditor,
+            requestDeadlineMs: gitlabEnvConfig.requestDeadlineMs,
             locate: (entity, options) => service.locate(entity, options),
           }),
           httpAuth,

@@ -110,7 +110,7 @@ export function createActionsRouter(
         locate: 'environment',
       },
       async (
-        { entity, entityRef, located, params, granted, signal },
+        { entity, entityRef, located, params, granted, requestSignal },
         _req,
         res,
       ) => {
@@ -121,7 +121,7 @@ export function createActionsRouter(
             slug,
             agent =>
               decideAllowed(targets, agent, { granted, entityRef, reviewer }),
-            { signal, located },
+            { signal: requestSignal, located },
           )
           .catch(error => {
             // A cluster read through a backend module takes no actions: say so

@@ -66,6 +66,7 @@ describe('createActionsRouter onWritten', () => {
           catalog: catalogServiceMock({ entities: [storefrontComponent()] }),
           permissions,
           auditor: mockServices.auditor.mock(),
+          requestDeadlineMs: config.requestDeadlineMs,
           locate: (entity, options) => service.locate(entity, options),
         }),
         httpAuth: mockServices.httpAuth(),

@@ -280,11 +280,15 @@ export function createHistoryRouter(
         }),
         'environment',
       ),
-      async ({ entity, located, environment, params, signal }, _req, res) => {
+      async (
+        { entity, located, environment, params, requestSignal },
+        _req,
+        res,
+      ) => {
         const body = await history.page(entity, environment.slug, {
           cursor: params.cursor,
           limit: params.limit,
-          signal,
+          signal: requestSignal,
           located,
         });
         res.json(body);
@@ -302,12 +306,16 @@ export function createHistoryRouter(
         deploymentParams,
         'environment',
       ),
-      async ({ entity, located, environment, params, signal }, _req, res) => {
+      async (
+        { entity, located, environment, params, requestSignal },
+        _req,
+        res,
+      ) => {
         const body = await history.changes(
           entity,
           environment.slug,
           params.deploymentId,
-          { signal, located },
+          { signal: requestSignal, located },
         );
         res.json(body);
         return { commits: body.commits.length, images: body.images.length };
@@ -331,13 +339,13 @@ export function createHistoryRouter(
     route(
       options,
       read('environment-revisions-read', entityPathParams, 'environment'),
-      async ({ entity, located, environment, signal }, _req, res) => {
+      async ({ entity, located, environment, requestSignal }, _req, res) => {
         const body = await workloadHistories(
           service,
           entity,
           environment.slug,
           {
-            signal,
+            signal: requestSignal,
             located,
           },
         );
@@ -362,9 +370,11 @@ export function createHistoryRouter(
     route(
       options,
       read('entity-versions-read', entityPathParams, 'entity'),
-      async ({ entity, located, signal }, _req, res) => {
+      async ({ entity, located, requestSignal }, _req, res) => {
         const body: VersionsResponse = {
-          entities: [await versions.ofEntity(entity, { signal, located })],
+          entities: [
+            await versions.ofEntity(entity, { signal: requestSignal, located }),
+          ],
         };
         res.json(body);
         return { environments: body.entities[0].environments.length };
@@ -461,9 +471,9 @@ export function createHistoryRouter(
         },
         'entity',
       ),
-      async ({ entity, located, params, signal }, _req, res) => {
+      async ({ entity, located, params, requestSignal }, _req, res) => {
         const body = await versions.promotion(entity, params.from, params.to, {
-          signal,
+          signal: requestSignal,
           located,
         });
         res.json(body);
@@ -481,8 +491,11 @@ export function createHistoryRouter(
     route(
       options,
       read('entity-merge-request-preview-read', entityPathParams, 'entity'),
-      async ({ entity, located, signal }, _req, res) => {
-        const body = await previews.preview(entity, { signal, located });
+      async ({ entity, located, requestSignal }, _req, res) => {
+        const body = await previews.preview(entity, {
+          signal: requestSignal,
+          located,
+        });
         res.json(body);
         return { mergeRequests: body.mergeRequests.length };
       },

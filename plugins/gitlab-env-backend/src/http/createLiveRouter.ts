@@ -484,14 +484,18 @@ export function createLiveRouter(options: LiveRouterOptions): express.Router {
         permission: {},
         locate: 'environment',
       },
-      async ({ entity, located, environment, params, signal }, _req, res) => {
+      async (
+        { entity, located, environment, params, requestSignal },
+        _req,
+        res,
+      ) => {
         // The one read path: the live store's state when the stream follows
         // the environment or it was read within the TTL (no upstream
         // request), else its kinds listed once, held for the next drawer.
         const state = await service.getEnvironmentResources(
           entity,
           environment.slug,
-          { signal, located },
+          { signal: requestSignal, located },
         );
         const body = environmentObject(state, params.id);
         if (!body)

@@ -2,27 +2,23 @@ import {
   mockCredentials,
   mockServices,
   registerMswTestHooks,
-  startTestBackend,
 } from '@backstage/backend-test-utils';
-import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
-import { http, passthrough } from 'msw';
 import { setupServer } from 'msw/node';
 import request from 'supertest';
+import {
+  loopbackPassthrough,
+  startBackendOnFakeGitlab,
+} from '../__testUtils__/backendOnFakeGitlab';
 import {
   GITLAB_URL,
   gitlabGraphql,
   item,
   kasCluster,
-  TOKEN,
 } from '../__testUtils__/fakeGitlab';
 import { entityWith } from '../__testUtils__/serviceFixture';
-import { gitlabEnvPlugin } from '../plugin';
 
-const server = setupServer(
-  // supertest talks to the test backend over loopback: let it through.
-  http.all(/^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?\//, () => passthrough()),
-);
+const server = setupServer(loopbackPassthrough);
 registerMswTestHooks(server);
 
 const app = { ...entityWith({ 'gitlab.com/project-slug': 'acme/app' }) };
@@ -39,24 +35,11 @@ async function startBackend(
   permissions.authorize.mockImplementation(async requests =>
     requests.map(() => ({ result } as any)),
   );
-  const { server: http_ } = await startTestBackend({
-    features: [
-      gitlabEnvPlugin,
-      permissions.factory,
-      auditor.factory,
-      catalogServiceMock.factory({ entities: [app, bare] }),
-      mockServices.rootConfig.factory({
-        data: {
-          gitlabEnv: {
-            instances: [
-              { host: 'gitlab.test', baseUrl: GITLAB_URL, token: TOKEN },
-            ],
-          },
-        },
-      }),
-    ],
+  const backend = await startBackendOnFakeGitlab({
+    entities: [app, bare],
+    features: [permissions.factory, auditor.factory],
   });
-  return { app: http_, permissions };
+  return { app: backend, permissions };
 }
 
 describe('gitlab-env router', () => {

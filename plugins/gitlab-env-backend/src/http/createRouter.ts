@@ -69,9 +69,9 @@ export function createRouter(options: RouterOptions): express.Router {
     route(
       options,
       environmentRead('environment-desired-read'),
-      async ({ entity, located, environment, signal }, _req, res) => {
+      async ({ entity, located, environment, requestSignal }, _req, res) => {
         const body = await service.getDesiredState(entity, environment.slug, {
-          signal,
+          signal: requestSignal,
           located,
         });
         res.json(body);
@@ -103,12 +103,16 @@ export function createRouter(options: RouterOptions): express.Router {
             };
           },
         },
-        async ({ entity, located, environment, params, signal }, _req, res) => {
+        async (
+          { entity, located, environment, params, requestSignal },
+          _req,
+          res,
+        ) => {
           const body = await environmentUsage(
             entity,
             environment.slug,
             { pod: params.pod, workload: params.workload },
-            { signal, located },
+            { signal: requestSignal, located },
           );
           res.json(body);
           return {

@@ -64,11 +64,11 @@ export function environmentsListRoute(
       // Without health the list is GitLab's alone: no agent holds it.
       clusterLookups: params => (params.withHealth ? 'wait' : 'known'),
     },
-    run: ({ entity, located, params, signal }) =>
+    run: ({ entity, located, params, requestSignal }) =>
       service.listEnvironments(entity, {
         includeStopped: params.includeStopped,
         withHealth: params.withHealth,
-        signal,
+        signal: requestSignal,
         located,
       }),
     outcome: body => ({ environments: body.environments.length }),
@@ -81,9 +81,9 @@ export function environmentResourcesRoute(
 ): RouteCore<EntityTarget, EnvironmentResourcesResponse> {
   return {
     spec: environmentRead('environment-resources-read'),
-    run: ({ entity, located, environment, signal }) =>
+    run: ({ entity, located, environment, requestSignal }) =>
       service.getEnvironmentResources(entity, environment.slug, {
-        signal,
+        signal: requestSignal,
         located,
       }),
     // The audit records what was served: partial reads name their gaps.

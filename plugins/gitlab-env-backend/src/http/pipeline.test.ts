@@ -62,6 +62,7 @@ function pipelineWith(options: { allow: boolean; entities?: Entity[] }) {
     catalog,
     permissions,
     auditor,
+    requestDeadlineMs: 30_000,
     locate: async () => {
       steps.push('locate');
       return located;

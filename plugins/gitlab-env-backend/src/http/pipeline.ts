@@ -26,6 +26,7 @@ import type { Request } from 'express';
 import { asGitlabEnvError, failure, GitlabEnvFailure } from '../errors';
 import { environmentOf } from '../locating';
 import type { LocatedEntity, LocateOptions } from '../locating';
+import { deadlineSignal } from '../transport/deadline';
 import { isEnvironmentSlug, quote } from '../validation';
 import { annotatedEntities } from './annotatedEntities';
 
@@ -114,6 +115,15 @@ export interface RouteContext<P> {
   credentials: BackstageCredentials;
   /** Aborted when the caller leaves. */
   signal: AbortSignal;
+  /**
+   * Aborted when the caller leaves or the call reaches its deadline
+   * (PipelineDeps.requestDeadlineMs), counted once its body (if any) is
+   * read. The locate step carries it, and so must a one-shot route's own
+   * work: a deadline started again after locating let an answer come the
+   * locate step's time past the deadline. Streams, which outlast it, end
+   * with `signal`.
+   */
+  requestSignal: AbortSignal;
   /** The names of the permissions granted on the entity (required and decided ones). */
   granted: Set<string>;
   /** `one` routes. */
@@ -175,6 +185,8 @@ export interface PipelineDeps {
   catalog: CatalogService;
   permissions: PermissionsService;
   auditor: AuditorService;
+  /** How long a call may take from its arrival (gitlabEnv.requestDeadlineMs): see RouteContext.requestSignal. */
+  requestDeadlineMs: number;
   /** The one locator: the façade's (ownership applied). */
   locate: (
     entity: Entity,
@@ -317,9 +329,16 @@ export class RequestPipeline {
       ended = true;
       await event.success({ meta: { ...notes, ...(meta ?? {}) } });
     };
+    const deadline = deadlineSignal(this.deps.requestDeadlineMs, [call.signal]);
     try {
       if (unreadable) throw unreadable;
-      const context = await this.prepare(spec, call, body, notes);
+      const context = await this.prepare(
+        spec,
+        call,
+        body,
+        notes,
+        deadline.signal,
+      );
       context.opened = succeed;
       const outcome = await handler(context);
       await succeed(outcome);
@@ -341,6 +360,9 @@ export class RequestPipeline {
       });
       if (typeof error === 'object' && error !== null) audited.add(error);
       throw error;
+    } finally {
+      // The call's work is over: the timer holds nothing past it.
+      deadline.dispose();
     }
   }
 
@@ -359,6 +381,7 @@ export class RequestPipeline {
     call: PipelineCall,
     body: unknown,
     notes: JsonObject,
+    requestSignal: AbortSignal,
   ): Promise<RouteContext<P>> {
     const { credentials } = call;
     const signal = call.signal ?? new AbortController().signal;
@@ -368,6 +391,7 @@ export class RequestPipeline {
       params,
       credentials,
       signal,
+      requestSignal,
       granted: new Set<string>(),
       entities: [] as ListedEntity[],
       locate: (
@@ -421,7 +445,7 @@ export class RequestPipeline {
       // 5. Where it deploys, through the one locator.
       if (spec.locate !== 'none') {
         context.located = await this.deps.locate(entity, {
-          signal,
+          signal: requestSignal,
           clusterLookups: spec.clusterLookups?.(params),
           ...(spec.locate === 'environment' && { environment: target.slug }),
         });
