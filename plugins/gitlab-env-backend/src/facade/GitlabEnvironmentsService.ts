@@ -620,6 +620,7 @@ export class GitlabEnvironmentsService {
     const readKey = options.readKey ?? this.access.readKey(ctx);
     const { kinds, access } = await this.access.throughAgent(
       ctx,
+      signal,
       async reached => {
         let early = !options.listEarly;
         const listEarly = () => {
@@ -765,7 +766,9 @@ export class GitlabEnvironmentsService {
       const ok = found.flatMap(f => ('target' in f ? [f.target] : []));
       const started = this.reads.readMany(ok, this.freshness, signal);
       return found.map(f =>
-        'target' in f ? { read: started[ok.indexOf(f.target)] } : f,
+        'target' in f
+          ? { read: started[ok.indexOf(f.target)], access: f.target.access }
+          : f,
       );
     });
     const answers = contexts.map(async (ctx, i) => {
@@ -775,7 +778,7 @@ export class GitlabEnvironmentsService {
       // Could not be located or reached: already explained and recorded.
       if ('error' in found) throw found.error;
       return this.asCaller(
-        await this.access.throughAgent(ctx, () => found.read),
+        await this.access.readOutcome(ctx, found.access, found.read),
         ctx,
       );
     });
@@ -864,7 +867,7 @@ export class GitlabEnvironmentsService {
       options.streaming && options.signal ? options.signal : signal;
     // The agent's diagnostics record how the agent answered; a refusal of
     // the object (forbidden, gone, outside the environment) is not that.
-    const outcome = await this.access.throughAgent(ctx, async access => {
+    const result = await this.access.throughAgent(ctx, signal, async access => {
       try {
         if (access.via !== 'kas')
           throw failure(
@@ -918,8 +921,8 @@ export class GitlabEnvironmentsService {
         throw error;
       }
     });
-    if ('refused' in outcome) throw outcome.refused;
-    return outcome.value;
+    if ('refused' in result) throw result.refused;
+    return result.value;
   }
 
   /**

@@ -438,6 +438,36 @@ describe('bounded walks', () => {
     expect(detail.code).toBe('UPSTREAM_TIMEOUT');
     expect(Date.now() - started).toBeLessThan(1_500);
   });
+
+  it('ends a read whose agent GitLab is slow to say is connected at requestDeadlineMs, while GitLab is still asked', async () => {
+    server.use(gitlabGraphql(), ...kasCluster());
+    /** GitLab's answers to the agent's connection query still awaited. */
+    let open = 0;
+    server.use(
+      http.post(`${GITLAB_URL}/api/graphql`, async ({ request }) => {
+        const { query } = (await request.clone().json()) as { query: string };
+        if (!query.includes('query GitlabEnvAgentActivity(')) return undefined;
+        open += 1;
+        request.signal.addEventListener('abort', () => {
+          open -= 1;
+        });
+        // Never answered: only the attempt's timeout ends it.
+        return new Promise<never>(() => {});
+      }),
+    );
+    // Located by another service, so this one's agent state is not seeded
+    // from the listing and its read asks GitLab.
+    const located = await createTestService().service.locate(appEntity);
+    const { service } = createTestService({
+      requestTimeoutMs: 1_500,
+      requestDeadlineMs: 300,
+    });
+    const detail = await failureOf(
+      service.getEnvironmentResources(appEntity, 'production', { located }),
+    );
+    expect(detail.code).toBe('UPSTREAM_TIMEOUT');
+    expect(open).toBe(1);
+  }, 15_000);
 });
 
 describe('flaky and malformed answers', () => {

@@ -1,6 +1,7 @@
 import { registerMswTestHooks } from '@backstage/backend-test-utils';
 import {
   EntityEnvironmentsResponse,
+  EnvironmentResourcesResponse,
   GitlabEnvErrorResponse,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { delay, http, HttpResponse } from 'msw';
@@ -22,8 +23,9 @@ import { appEntity } from '../__testUtils__/serviceFixture';
 /**
  * A request answers by its deadline (gitlabEnv.requestDeadlineMs) counted
  * from when it came, however its time is split between the request
- * pipeline's steps. Each case has an upstream still on its way when the
- * answer must come; the order of the two is what is asserted.
+ * pipeline's steps, and a wait that cannot change the answer does not
+ * hold it. Each case has an upstream still on its way when the answer must
+ * come; the order of the two is what is asserted.
  */
 const server = setupServer(loopbackPassthrough);
 registerMswTestHooks(server);
@@ -175,4 +177,40 @@ describe('the request deadline, whatever step its time goes to', () => {
       expect.objectContaining({ code: 'UPSTREAM_TIMEOUT' }),
     ]);
   });
+
+  it(
+    'a read that outlived what GitLab said of its agent answers with its data, without asking GitLab again',
+    async () => {
+      // What GitLab said is kept 1 s: the read, slower, finds it expired
+      // when its discovery ends.
+      const backend = await startBackend({
+        cacheTtlSeconds: 1,
+        transientCacheSeconds: 0.05,
+      });
+      server.use(
+        http.get(
+          `${KAS_URL}/apis`,
+          async () => {
+            await delay(2_000);
+          },
+          { once: true },
+        ),
+        http.get(`${KAS_URL}/api/v1/namespaces/app/pods`, () =>
+          HttpResponse.json({ kind: 'PodList', items: [item('web')] }),
+        ),
+      );
+      const activity = slowGitlab('GitlabEnvAgentActivity', 2 * DEADLINE_MS);
+      const res = await request(backend).get(
+        `${APP}/environments/production/resources`,
+      );
+      expect(activity.answered).toBe(false);
+      expect(res.status).toBe(200);
+      const body = res.body as EnvironmentResourcesResponse;
+      expect(
+        body.resources.filter(r => r.kind === 'Pod').map(r => r.metadata?.name),
+      ).toEqual(['web']);
+      // Longer than GitLab's hold: a wait for it fails the assertions, not the clock.
+    },
+    4 * DEADLINE_MS,
+  );
 });

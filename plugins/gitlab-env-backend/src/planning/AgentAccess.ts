@@ -1,5 +1,6 @@
 import { GitlabEnvironment } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { GitlabInstanceConfig } from '../config';
+import { untilLeft } from '../caching/cache';
 import { asGitlabEnvError, GitlabEnvFailure } from '../errors';
 import { scopeKey } from '../locating/ownership';
 import { explainKasRefusal } from './explainKasRefusal';
@@ -123,36 +124,73 @@ export class AgentAccess {
 
   /**
    * Runs an agent's read through its cluster access, names the cause of a
-   * KAS refusal and records the outcome.
+   * KAS refusal and records the outcome. `signal` (the call's, its deadline
+   * included) also ends the wait for the instance check and GitLab's word
+   * on the agent's connection: both are shared loads that carry no
+   * caller's signal, and a GitLab slow to answer them held the answer past
+   * the request's deadline.
    */
-  async throughAgent<T>(
+  throughAgent<T>(
     ctx: EnvironmentContext,
+    signal: AbortSignal | undefined,
     read: (access: ClusterAccess) => Promise<T>,
   ): Promise<T> {
     const { instance, located, environment } = ctx;
     const agent = environment.agent!;
-    const { host } = instance;
-    try {
+    return this.recorded(ctx, async () => {
       const module = this.moduleSource(instance, environment);
-      let result: T;
-      if (module) {
-        result = await read({ via: 'module', ...module });
-      } else {
-        const facts = await this.transport.usableInstance(instance);
-        const kasScope = tokenFailure(host, facts, 'k8s_proxy');
-        if (kasScope) throw kasScope;
-        // What GitLab knows spares KAS's 20 s search for an absent agentk.
-        await this.connections.refuseDisconnected({
+      if (module) return read({ via: 'module', ...module });
+      const facts = await untilLeft(
+        this.transport.usableInstance(instance),
+        signal,
+      );
+      const kasScope = tokenFailure(instance.host, facts, 'k8s_proxy');
+      if (kasScope) throw kasScope;
+      // What GitLab knows spares KAS's 20 s search for an absent agentk.
+      await untilLeft(
+        this.connections.refuseDisconnected({
           instance,
           projectFullPath: located.project.fullPath,
           environmentName: environment.name,
           agent,
-        });
-        result = await read({
-          via: 'kas',
-          kas: signal => this.transport.kas(instance, facts, agent, signal),
-        }).catch(error => this.explained(ctx, error));
-      }
+        }),
+        signal,
+      );
+      return read({
+        via: 'kas',
+        kas: kasSignal => this.transport.kas(instance, facts, agent, kasSignal),
+      }).catch(error => this.explained(ctx, error));
+    });
+  }
+
+  /**
+   * The outcome of a read started on what `throughAgent` reached (the
+   * instance and the agent's connection checked then), a KAS refusal
+   * explained and recorded as there. Not checked again: once the read is
+   * under way a check could only hold its answer, past the request's
+   * deadline when GitLab is slow to give it.
+   */
+  readOutcome<T>(
+    ctx: EnvironmentContext,
+    access: ClusterAccess,
+    read: Promise<T>,
+  ): Promise<T> {
+    return this.recorded(ctx, () =>
+      access.via === 'kas'
+        ? read.catch(error => this.explained(ctx, error))
+        : read,
+    );
+  }
+
+  /** The agent's outcome of `work`, recorded for diagnostics. */
+  private async recorded<T>(
+    { instance, located, environment }: EnvironmentContext,
+    work: () => Promise<T>,
+  ): Promise<T> {
+    const agent = environment.agent!;
+    const { host } = instance;
+    try {
+      const result = await work();
       this.transport.diagnostics.agentResult(host, agent, 'ok');
       return result;
     } catch (error) {
