@@ -615,12 +615,31 @@ export class LivePlanner {
 
   /** The namespaces expected to be read through the agent with this selector (readMany, announce). */
   private expectedOf(groupKey: string): Set<string> {
-    const expected = new Set(this.expectedNamespaces.get(groupKey));
-    const now = Date.now();
-    this.announced.get(groupKey)?.forEach((until, namespace) => {
-      if (until > now) expected.add(namespace);
+    const expected = new Set<string>();
+    this.someExpected(groupKey, namespace => {
+      expected.add(namespace);
+      return false;
     });
     return expected;
+  }
+
+  /**
+   * Visits the namespaces expected through the agent with this selector
+   * (expectedOf, repeats possible) until `visit` says stop; whether it did.
+   */
+  private someExpected(
+    groupKey: string,
+    visit: (namespace: string) => boolean,
+  ): boolean {
+    const registered = this.expectedNamespaces.get(groupKey);
+    if (registered)
+      for (const namespace of registered) if (visit(namespace)) return true;
+    const announced = this.announced.get(groupKey);
+    if (!announced) return false;
+    const now = Date.now();
+    for (const [namespace, until] of announced)
+      if (until > now && visit(namespace)) return true;
+    return false;
   }
 
   /**
@@ -743,18 +762,46 @@ export class LivePlanner {
 
   /** Namespaces of the environments read or followed through the agent with this selector. */
   private namespacesOfAgent(target: LiveTarget): Set<string> {
-    const namespaces = new Set<string>([target.environment.namespace!]);
-    this.expectedOf(this.groupKey(target)).forEach(n => namespaces.add(n));
+    const namespaces = new Set<string>();
+    this.someNamespaceOfAgent(target, namespace => {
+      namespaces.add(namespace);
+      return false;
+    });
+    return namespaces;
+  }
+
+  /**
+   * Whether the agent with this selector reads at least `count` namespaces
+   * (namespacesOfAgent): asked for every kind a read leases, so it stops
+   * at the count instead of gathering all of them, which for an overview's
+   * agent are as many as its environments.
+   */
+  private readsNamespaces(target: LiveTarget, count: number): boolean {
+    const seen = new Set<string>();
+    return this.someNamespaceOfAgent(
+      target,
+      namespace => seen.add(namespace).size >= count,
+    );
+  }
+
+  /** Visits namespacesOfAgent's namespaces (repeats possible) until `visit` says stop; whether it did. */
+  private someNamespaceOfAgent(
+    target: LiveTarget,
+    visit: (namespace: string) => boolean,
+  ): boolean {
+    if (visit(target.environment.namespace!)) return true;
+    if (this.someExpected(this.groupKey(target), visit)) return true;
     for (const held of this.environments.values()) {
       const t = held.environment?.target;
       if (
         t &&
         t.agentKey === target.agentKey &&
-        t.labelSelector === target.labelSelector
+        t.labelSelector === target.labelSelector &&
+        visit(t.environment.namespace!)
       )
-        namespaces.add(t.environment.namespace!);
+        return true;
     }
-    return namespaces;
+    return false;
   }
 
   private watchesOf(agentKey: string, replaced?: ListableKind): number {
@@ -892,7 +939,7 @@ export class LivePlanner {
       (this.clusterForbidden.size === 0 ||
         !this.clusterForbidden.has(this.forbiddenKey(target, kind))) &&
       (this.informers.has(clusterKey) ||
-        this.namespacesOfAgent(target).size >= this.clusterWide.minNamespaces)
+        this.readsNamespaces(target, this.clusterWide.minNamespaces))
     );
   }
 
