@@ -4,11 +4,11 @@
  * and its body, decoded as fetch decodes it (gzip, deflate, br).
  *
  * Not fetch: every upstream answer of a page passes here, and undici's
- * Request, Response and Headers objects and WHATWG streams cost about twice
- * the main thread's time per request that node:http does, body read
- * included. What fetch did besides is done here: its default request
- * headers (content negotiation included), the decoding, no redirect
- * followed (fetch's `redirect: 'manual'`), and aborts by signal.
+ * Request, Response and Headers objects and WHATWG streams cost the main
+ * thread more per request than node:http, body read included. What fetch
+ * did besides is done here: its default request headers (content
+ * negotiation included), the decoding, no redirect followed (fetch's
+ * `redirect: 'manual'`), and aborts by signal.
  *
  * Requests go through `http.globalAgent` / `https.globalAgent`, read at
  * each request: on Node 20 and later they keep sockets alive and open as
@@ -201,7 +201,12 @@ export function openExchange(
         body,
         corruptCoding: error =>
           corrupt && corrupt.error === error ? corrupt.coding : undefined,
-        close: () => destroyAll(new Error('closed by its reader')),
+        close: () => {
+          // An error, not a bare destroy: msw's node:http interception
+          // stops writing a mocked body on a socket error only.
+          failed = true;
+          destroyAll(new Error('The answer was closed by its reader.'));
+        },
       });
     });
     outgoing.end(request.body);
