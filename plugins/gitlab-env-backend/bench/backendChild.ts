@@ -4,7 +4,7 @@
 // beside it. Answers the parent's questions over IPC: its memory and CPU
 // time (as they are, without a forced collection), a heap snapshot, and,
 // when started with meterUpstream, the upstream meter (upstreamMeter.ts,
-// which must see this process's fetch) and a CPU profile of a span.
+// which must see this process's node:http) and a CPU profile of a span.
 import { Entity } from '@backstage/catalog-model';
 import { readFileSync } from 'node:fs';
 import { AddressInfo } from 'node:net';

@@ -1,3 +1,6 @@
+import http, { ClientRequest } from 'node:http';
+import https from 'node:https';
+
 /**
  * The meter's clock: milliseconds since the epoch at performance.now()'s
  * resolution, so that times taken in the backend's process and in the
@@ -33,41 +36,59 @@ function graphqlOperations(body: unknown): string[] | undefined {
   }
 }
 
+type RequestFunction = typeof http.request;
+
 /**
- * Counts the backend's upstream requests at the network boundary, its
- * `fetch`: how many, the most in flight at once, and each one's timing
- * (for the timeline). Installed in the backend's process (the benchmark's
- * own, or the one backendChild.ts runs), so every GitLab and KAS call
- * passes here; calls to other URLs (the benchmark's own, to the backend)
- * are not counted.
+ * Counts the backend's upstream requests at the network boundary, node's
+ * `http.request` / `https.request` (what the transport calls): how many,
+ * the most in flight at once, and each one's timing until its answer's
+ * headers (for the timeline). Installed in the backend's process (the
+ * benchmark's own, or the one backendChild.ts runs), so every GitLab and
+ * KAS call passes here; calls to other URLs (the benchmark's own, to the
+ * backend) are not counted.
  */
 export function meterUpstreamRequests(upstreamUrl: string) {
   let requests = 0;
   let inFlight = 0;
   let maxInFlight = 0;
   let log: MeteredRequest[] = [];
-  const realFetch = globalThis.fetch;
-  globalThis.fetch = async (input: any, init?: any) => {
-    const url = String(input instanceof Request ? input.url : input);
-    if (!url.startsWith(upstreamUrl)) return realFetch(input, init);
-    requests += 1;
-    inFlight += 1;
-    maxInFlight = Math.max(maxInFlight, inFlight);
-    const entry: MeteredRequest = {
-      startMs: meterClockMs(),
-      endMs: NaN,
-      method: String(init?.method ?? 'GET'),
-      path: url.slice(upstreamUrl.length),
-      operations: graphqlOperations(init?.body),
+  const modules = [http, https];
+  const realRequests = modules.map(module => module.request);
+  const metered =
+    (real: RequestFunction): RequestFunction =>
+    (...args: unknown[]) => {
+      const sent: ClientRequest = (real as (...a: unknown[]) => ClientRequest)(
+        ...args,
+      );
+      const url = `${sent.protocol}//${sent.getHeader('host')}${sent.path}`;
+      if (!url.startsWith(upstreamUrl)) return sent;
+      requests += 1;
+      inFlight += 1;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      const entry: MeteredRequest = {
+        startMs: meterClockMs(),
+        endMs: NaN,
+        method: sent.method,
+        path: url.slice(upstreamUrl.length),
+      };
+      log.push(entry);
+      const end = sent.end;
+      sent.end = function endWithBody(this: ClientRequest, ...endArgs: any[]) {
+        entry.operations = graphqlOperations(endArgs[0]);
+        return end.apply(this, endArgs as Parameters<typeof end>);
+      } as typeof end;
+      const answered = () => {
+        if (!Number.isNaN(entry.endMs)) return;
+        entry.endMs = meterClockMs();
+        inFlight -= 1;
+      };
+      sent.once('response', answered);
+      sent.once('close', answered);
+      return sent;
     };
-    log.push(entry);
-    try {
-      return await realFetch(input, init);
-    } finally {
-      entry.endMs = meterClockMs();
-      inFlight -= 1;
-    }
-  };
+  modules.forEach((module, i) =>
+    Object.assign(module, { request: metered(realRequests[i]) }),
+  );
   return {
     /** Counts since the last reset. */
     read: () => ({ requests, maxInFlight }),
@@ -79,7 +100,9 @@ export function meterUpstreamRequests(upstreamUrl: string) {
       log = [];
     },
     restore() {
-      globalThis.fetch = realFetch;
+      modules.forEach((module, i) =>
+        Object.assign(module, { request: realRequests[i] }),
+      );
     },
   };
 }

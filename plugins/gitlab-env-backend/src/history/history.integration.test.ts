@@ -14,6 +14,8 @@ import {
   RunningSimulator,
   startGitlabSimulator,
 } from '@gitlab-env/gitlab-simulator';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
 import request from 'supertest';
 import {
   ownedComponent,
@@ -512,7 +514,10 @@ describe('history against the simulator', () => {
 });
 
 describe('merge request previews when GitLab cannot show one', () => {
-  afterEach(() => jest.restoreAllMocks());
+  // One answer replaced at the socket; the rest pass through to the simulator.
+  const upstream = setupServer();
+  beforeAll(() => upstream.listen({ onUnhandledRequest: 'bypass' }));
+  afterAll(() => upstream.close());
 
   it("keeps the others' previews and says which one failed", async () => {
     const simulator = await startTestSimulator();
@@ -521,22 +526,12 @@ describe('merge request previews when GitLab cannot show one', () => {
         entities,
         gitlabEnv: { requestTimeoutMs: 5000 },
       });
-      const realFetch = globalThis.fetch;
       // Merge request !57's changes fail, as GitLab answers for one merged meanwhile.
-      jest
-        .spyOn(globalThis, 'fetch')
-        .mockImplementation((input: any, init?: any) =>
-          String(input instanceof Request ? input.url : input).includes(
-            '/merge_requests/57/diffs',
-          )
-            ? Promise.resolve(
-                new Response('{"message":"404 Not found"}', {
-                  status: 404,
-                  headers: { 'content-type': 'application/json' },
-                }),
-              )
-            : realFetch(input, init),
-        );
+      upstream.use(
+        http.get(`${simulator.url}/*/merge_requests/57/diffs`, () =>
+          HttpResponse.json({ message: '404 Not found' }, { status: 404 }),
+        ),
+      );
       const res = await request(server)
         .get(`${CHECKOUT}/merge-requests/preview`)
         .expect(200);

@@ -13,6 +13,8 @@ import {
   scenarioCatalogEntities,
   startGitlabSimulator,
 } from '@gitlab-env/gitlab-simulator';
+import { http, passthrough } from 'msw';
+import { setupServer } from 'msw/node';
 import request from 'supertest';
 import {
   startBackendOnSimulator,
@@ -209,9 +211,14 @@ describe('the overview reads many namespaces of an agent across the cluster', ()
 
 describe("the overview reads an agent's cluster while it still lists rows", () => {
   let simulator: RunningSimulator;
-  const realFetch = globalThis.fetch;
+  // The backend's upstream requests, watched (and one held) at the socket;
+  // the rest pass through to the simulator.
+  const upstream = setupServer();
+  beforeAll(() => upstream.listen({ onUnhandledRequest: 'bypass' }));
+  afterAll(() => upstream.close());
   afterEach(async () => {
-    globalThis.fetch = realFetch;
+    upstream.resetHandlers();
+    upstream.events.removeAllListeners();
     await simulator?.close();
   });
 
@@ -232,33 +239,35 @@ describe("the overview reads an agent's cluster while it still lists rows", () =
     // is held until a list across the cluster has left (or a while, as
     // when lists wait for every row).
     const order: string[] = [];
+    const isLate = async (sent: Request) =>
+      sent.method === 'POST' &&
+      (await sent.clone().text()).includes('bench/project-3');
     const kasPaths: string[] = [];
     let listedAcross!: () => void;
     const across = new Promise<void>(resolve => {
       listedAcross = resolve;
     });
-    globalThis.fetch = async (input: any, init?: any) => {
-      const url = String(input instanceof Request ? input.url : input);
-      if (!url.startsWith(simulator.url)) return realFetch(input, init);
-      const path = url.slice(simulator.url.length);
-      if (path.includes('/k8s-proxy/')) {
-        kasPaths.push(path);
-        if (!path.includes('/namespaces/') && path.includes('limit=')) {
-          order.push('list across the cluster');
-          listedAcross();
+    upstream.use(
+      http.all(`${simulator.url}/*`, async ({ request: sent }) => {
+        const path = sent.url.slice(simulator.url.length);
+        if (path.includes('/k8s-proxy/')) {
+          kasPaths.push(path);
+          if (!path.includes('/namespaces/') && path.includes('limit=')) {
+            order.push('list across the cluster');
+            listedAcross();
+          }
         }
-      }
-      const late =
-        typeof init?.body === 'string' && init.body.includes('bench/project-3');
-      if (late)
-        await Promise.race([
-          across,
-          new Promise(resolve => setTimeout(resolve, 3000)),
-        ]);
-      const response = await realFetch(input, init);
-      if (late) order.push('project-3 listed');
-      return response;
-    };
+        if (await isLate(sent))
+          await Promise.race([
+            across,
+            new Promise(resolve => setTimeout(resolve, 3000)),
+          ]);
+        return passthrough();
+      }),
+    );
+    upstream.events.on('response:bypass', async ({ request: sent }) => {
+      if (await isLate(sent)) order.push('project-3 listed');
+    });
     const { server } = await startBackendOnSimulator(simulator, {
       entities: scenarioCatalogEntities(generated),
       features: [mockServices.permissions.factory()],

@@ -59,7 +59,7 @@ export function whenAborted(
   };
 }
 
-function timeoutReason(ms: number): DOMException {
+export function timeoutReason(ms: number): DOMException {
   return new DOMException(
     `The operation was aborted due to timeout (${ms} ms)`,
     'TimeoutError',

@@ -1,6 +1,13 @@
 import { setTimeout as delay } from 'timers/promises';
 import { failure, GitlabEnvFailure } from '../errors';
-import { deadlineSignal } from './deadline';
+import { deadlineSignal, timeoutReason, whenAborted } from './deadline';
+import {
+  Answer,
+  bodyStream,
+  BodyRead,
+  openExchange,
+  readBody,
+} from './httpExchange';
 
 /** What an upstream answered, body parsed as JSON when it was JSON. */
 export interface UpstreamResponse {
@@ -26,7 +33,7 @@ export interface UpstreamRequest {
    * deadline, or every reader of a shared read having gone.
    */
   signal?: AbortSignal;
-  /** Bytes accepted in the answer; past it the call fails with LIMIT_REACHED (or `tooLarge`). */
+  /** Bytes accepted in the answer, once decoded; past it the call fails with LIMIT_REACHED (or `tooLarge`). */
   maxBytes?: number;
   /**
    * A size the answer's headers declare besides Content-Length (GitLab's
@@ -86,34 +93,6 @@ function isAbort(error: unknown): boolean {
   return name === 'TimeoutError' || name === 'AbortError';
 }
 
-/** Reads at most `maxBytes` of a body; undefined when it is longer. */
-async function readBounded(
-  response: Response,
-  maxBytes: number,
-): Promise<Uint8Array | undefined> {
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    // Not awaited: a peer that stops sending must not hold the call.
-    response.body?.cancel().catch(() => undefined);
-    return undefined;
-  }
-  if (!response.body) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      reader.cancel().catch(() => undefined);
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, size);
-}
-
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Parses a JSON body; says why when it cannot be used. */
@@ -139,45 +118,41 @@ export function parseBody(bytes: Uint8Array): {
   return { body };
 }
 
+function timedOut(request: UpstreamRequest): GitlabEnvFailure {
+  return failure(
+    'UPSTREAM_TIMEOUT',
+    `${request.upstream} did not answer within ${request.timeoutMs} ms.`,
+    {
+      hint: 'Try again later; if it persists, check the instance or raise gitlabEnv.requestTimeoutMs.',
+    },
+  );
+}
+
 async function attempt(request: UpstreamRequest): Promise<UpstreamResponse> {
   const { signal, dispose } = deadlineSignal(request.timeoutMs, [
     request.signal,
   ]);
   const maxBytes = request.maxBytes ?? DEFAULT_MAX_BYTES;
-  let response: Response;
-  let bytes: Uint8Array | undefined;
+  let answer: Answer;
+  let read: BodyRead | undefined;
   let declared: number | undefined;
   try {
-    response = await fetch(request.url, {
-      method: request.method ?? 'GET',
-      headers: request.headers,
-      body: request.body,
-      signal,
-      redirect: 'manual',
-    });
-    declared = request.declaredSize?.(response.headers);
+    answer = await openExchange(request, signal);
+    declared = request.declaredSize?.(answer.headers);
     if (declared !== undefined && declared > maxBytes) {
-      // Not awaited, as in readBounded: nothing of the body is read.
-      response.body?.cancel().catch(() => undefined);
+      // Nothing of the body is read.
+      answer.close();
     } else {
-      bytes = await readBounded(response, maxBytes);
+      read = await readBody(answer, maxBytes);
     }
   } catch (error) {
     if (request.signal?.aborted) throw stoppedFailure(request);
-    if (isAbort(error)) {
-      throw failure(
-        'UPSTREAM_TIMEOUT',
-        `${request.upstream} did not answer within ${request.timeoutMs} ms.`,
-        {
-          hint: 'Try again later; if it persists, check the instance or raise gitlabEnv.requestTimeoutMs.',
-        },
-      );
-    }
+    if (signal.aborted || isAbort(error)) throw timedOut(request);
     throw new ConnectionFailure(error);
   } finally {
     dispose();
   }
-  if (bytes === undefined) {
+  if (read === undefined || 'tooLarge' in read) {
     if (request.tooLarge)
       throw request.tooLarge(
         declared !== undefined && declared > maxBytes ? declared : undefined,
@@ -190,13 +165,11 @@ async function attempt(request: UpstreamRequest): Promise<UpstreamResponse> {
       },
     );
   }
-  if (request.rawBody && response.status >= 200 && response.status < 300)
-    return { status: response.status, headers: response.headers, bytes };
-  return {
-    status: response.status,
-    headers: response.headers,
-    ...parseBody(bytes),
-  };
+  const { status, headers } = answer;
+  if ('corrupt' in read) return { status, headers, malformed: read.corrupt };
+  if (request.rawBody && status >= 200 && status < 300)
+    return { status, headers, bytes: read.bytes };
+  return { status, headers, ...parseBody(read.bytes) };
 }
 
 function retryable(error: unknown, request: UpstreamRequest): boolean {
@@ -285,22 +258,22 @@ export async function openUpstreamStream(
 ): Promise<UpstreamStream> {
   if (request.signal?.aborted) throw stoppedFailure(request);
   const controller = new AbortController();
-  const abort = () => controller.abort();
-  request.signal?.addEventListener('abort', abort, { once: true });
-  const timer = setTimeout(abort, request.timeoutMs);
-  let response: Response;
+  const stopListening = request.signal
+    ? whenAborted(request.signal, () =>
+        controller.abort(request.signal?.reason),
+      )
+    : () => undefined;
+  const timer = setTimeout(
+    () => controller.abort(timeoutReason(request.timeoutMs)),
+    request.timeoutMs,
+  );
+  let answer: Answer;
   try {
-    response = await fetch(request.url, {
-      method: request.method ?? 'GET',
-      headers: request.headers,
-      body: request.body,
-      signal: controller.signal,
-      redirect: 'manual',
-    });
+    answer = await openExchange(request, controller.signal);
   } catch (error) {
-    request.signal?.removeEventListener('abort', abort);
+    stopListening();
     if (request.signal?.aborted) throw stoppedFailure(request);
-    if (isAbort(error)) {
+    if (controller.signal.aborted || isAbort(error)) {
       throw failure(
         'UPSTREAM_TIMEOUT',
         `${request.upstream} did not answer within ${request.timeoutMs} ms.`,
@@ -313,24 +286,23 @@ export async function openUpstreamStream(
   } finally {
     clearTimeout(timer);
   }
-  if (response.status >= 200 && response.status < 300 && response.body) {
+  const { status, headers } = answer;
+  if (status >= 200 && status < 300 && status !== 204 && status !== 205) {
     // The caller's signal stays attached: it is what ends the stream.
-    return {
-      status: response.status,
-      headers: response.headers,
-      stream: response.body,
-    };
+    return { status, headers, stream: bodyStream(answer, stopListening) };
   }
-  request.signal?.removeEventListener('abort', abort);
-  const bytes = await readBounded(
-    response,
+  const read = await readBody(
+    answer,
     request.maxBytes ?? DEFAULT_MAX_BYTES,
   ).catch(() => undefined);
+  stopListening();
+  if (read && 'corrupt' in read)
+    return { status, headers, malformed: read.corrupt };
   return {
-    status: response.status,
-    headers: response.headers,
-    ...(bytes === undefined
-      ? { malformed: 'a body that could not be read' }
-      : parseBody(bytes)),
+    status,
+    headers,
+    ...(read && 'bytes' in read
+      ? parseBody(read.bytes)
+      : { malformed: 'a body that could not be read' }),
   };
 }
