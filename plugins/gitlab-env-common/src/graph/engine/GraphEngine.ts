@@ -340,7 +340,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     if (nodes <= this.reserved) return;
     this.reserved = nodes;
     // Every table's columns in one buffer (see Arena).
-    inOneBuffer(arena => this.reserveIn(nodes, arena));
+    inOneBuffer(this, nodes, this.reserveIn);
   }
 
   private reserveIn(nodes: number, arena: Arena) {
@@ -377,7 +377,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     if (slot === undefined) {
       slot = this.slotCount++;
       if (slot >= this.orders.length)
-        inOneBuffer(arena => this.growSlots(slot! + 1, arena));
+        inOneBuffer(this, slot + 1, this.growSlots);
     }
     this.nodes[slot] = node;
     this.orders[slot] = order;

@@ -147,7 +147,7 @@ export class EdgeTable {
     if (this.count[edge] === 1) this.touch(edge, false);
     const addition = this.additionNumbers.take();
     if (addition >= this.additionEdge.length)
-      inOneBuffer(arena => this.growAdditions(addition + 1, arena));
+      inOneBuffer(this, addition + 1, this.growAdditions);
     this.additionEdge[addition] = edge;
     this.additionNext[addition] = this.frameAdditions[frame];
     this.frameAdditions[frame] = addition;
@@ -199,8 +199,7 @@ export class EdgeTable {
       at = (at + 1) & mask;
     }
     const edge = this.numbers.take();
-    if (edge >= this.source.length)
-      inOneBuffer(arena => this.growEdges(edge + 1, arena));
+    if (edge >= this.source.length) inOneBuffer(this, edge + 1, this.growEdges);
     this.source[edge] = source;
     this.target[edge] = target;
     this.type[edge] = type;

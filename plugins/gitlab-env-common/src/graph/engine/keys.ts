@@ -195,7 +195,7 @@ export class KeyIndex {
     if (held !== undefined && held >= 0) return held;
     const key = this.keys.take();
     if (key >= this.memberHead.length)
-      inOneBuffer(arena => this.growKeys(key + 1, arena));
+      inOneBuffer(this, key + 1, this.growKeys);
     this.memberHead[key] = NONE;
     this.memberTail[key] = NONE;
     this.memberCount[key] = 0;
@@ -405,7 +405,7 @@ export class KeyIndex {
   private joinKey(key: number, slot: number) {
     const entry = this.memberNumbers.take();
     if (entry >= this.memberSlot.length)
-      inOneBuffer(arena => this.growMembers(entry + 1, arena));
+      inOneBuffer(this, entry + 1, this.growMembers);
     this.memberSlot[entry] = slot;
     this.memberKey[entry] = key;
     this.memberNext[entry] = NONE;
@@ -586,7 +586,7 @@ export class KeyIndex {
       this.dropStale(key);
     const entry = this.readNumbers.take();
     if (entry >= this.readFrame.length)
-      inOneBuffer(arena => this.growReads(entry + 1, arena));
+      inOneBuffer(this, entry + 1, this.growReads);
     this.readFrame[entry] = frame;
     this.readGeneration[entry] = generation;
     this.readKey[entry] = key;
