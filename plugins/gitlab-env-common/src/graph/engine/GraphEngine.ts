@@ -35,7 +35,14 @@ import { EngineContext, EngineLookups } from './context';
 import { EDGE_TYPE_NUMBER, EdgeChanges, EdgeTable } from './edges';
 import { Forest, ForestNodes } from './forest';
 import { FrameTable, MissingEntry, listedEntries } from './frames';
-import { FIXED, KeyIndex, KindKeys, POD_LABEL, isSlashed } from './keys';
+import {
+  FIXED,
+  IdPrefix,
+  KeyIndex,
+  KindKeys,
+  POD_LABEL,
+  isSlashed,
+} from './keys';
 import {
   ApiVersions,
   copyNode,
@@ -107,7 +114,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
    * nodes of unslashed keys from objects: ids are compared by prefix and
    * name, never flattened.
    */
-  private prefixes: Array<string | undefined> = [];
+  private prefixes: Array<IdPrefix | undefined> = [];
   /** The name keys of each object node's kind and namespace. */
   private kindKeysOf: Array<KindKeys | undefined> = [];
   /** Those of the last object upserted: lists come kind by kind. */
@@ -238,6 +245,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
       live += 1;
       if (this.forest.isRoot(slot)) roots.push(slot);
     }
+    this.keys.idPrefixes.rank();
     roots.sort(this.compareSlots);
     // Sized once: every node is in the tree of one root.
     const ordered: ResourceNode[] = new Array(live);
@@ -430,8 +438,8 @@ export class GraphEngine implements EngineLookups, ForestNodes {
   /**
    * Orders nodes as their ids compare (code unit order). Two prefixes of
    * unslashed keys (three `/` each, the last at their end) never start one
-   * another, so ids order as their prefixes do or, for one prefix, as the
-   * names do.
+   * another, so ids order as their prefixes do (by rank, see IdPrefixes)
+   * or, for one prefix, as the names do.
    */
   readonly compareSlots = (a: number, b: number): number => {
     const prefixA = this.prefixes[a];
@@ -440,7 +448,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
       return compareIds(this.nodes[a]!.id, this.nodes[b]!.id);
     if (prefixA === prefixB)
       return compareIds(this.nodes[a]!.name, this.nodes[b]!.name);
-    return compareIds(prefixA, prefixB);
+    return prefixA.rank - prefixB.rank;
   };
 
   alive(slot: number): boolean {
@@ -491,7 +499,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     if (existing === undefined) {
       const prefix =
         slashedId === undefined ? kindKeys.prefixOf(group) : undefined;
-      const id = slashedId ?? prefix + name;
+      const id = slashedId ?? prefix!.text + name;
       const node = objectNode(
         object,
         group,
@@ -1163,6 +1171,8 @@ export class GraphEngine implements EngineLookups, ForestNodes {
           this.inferItem(frame);
       }
     }
+    // The forest sorts children by id.
+    this.keys.idPrefixes.rank();
     this.forest.settle();
     const edgeChanges = this.edges.settle(report);
     const patch = report ? this.patch(edgeChanges!) : undefined;

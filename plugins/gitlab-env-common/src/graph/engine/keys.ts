@@ -10,18 +10,53 @@ import {
   inOneBuffer,
 } from './columns';
 import type { FrameTable, MissingEntry } from './frames';
+import { compareIds } from '../forestOrder';
 
 const NONE = -1;
 
 type Keys = Map<string, number>;
+
+/**
+ * An id prefix `group/Kind/namespace/`, and its place among the prefixes
+ * made so far in code unit order (see IdPrefixes.rank).
+ */
+export interface IdPrefix {
+  readonly text: string;
+  rank: number;
+}
+
+/**
+ * The id prefixes of an engine's nodes, ranked in code unit order when
+ * asked after one was made: nodes are sorted by id, and two ids of
+ * different prefixes order as their prefixes do (see compareSlots), which
+ * then compares two numbers, not two strings.
+ */
+export class IdPrefixes {
+  private readonly made: IdPrefix[] = [];
+  private ranked = 0;
+
+  make(text: string): IdPrefix {
+    const prefix = { text, rank: 0 };
+    this.made.push(prefix);
+    return prefix;
+  }
+
+  /** Ranks the prefixes again if one was made since the last time. */
+  rank() {
+    if (this.ranked === this.made.length) return;
+    const sorted = this.made.slice().sort((a, b) => compareIds(a.text, b.text));
+    for (let at = 0; at < sorted.length; at++) sorted[at].rank = at;
+    this.ranked = this.made.length;
+  }
+}
 
 /** The name keys of one kind in one namespace, and the id prefixes of its nodes. */
 export class KindKeys {
   readonly names: Keys = new Map();
   /** The first API group seen and its prefix `group/Kind/namespace/`; others in `prefixes`. */
   private group: string | undefined = undefined;
-  private prefix = '';
-  private prefixes: Map<string, string> | undefined = undefined;
+  private prefix: IdPrefix | undefined = undefined;
+  private prefixes: Map<string, IdPrefix> | undefined = undefined;
 
   readonly namespace: string;
 
@@ -35,16 +70,20 @@ export class KindKeys {
    * unslashed key, made once per group, kind and namespace: their ids are
    * it and the name.
    */
-  prefixOf(group: string): string {
-    if (group === this.group) return this.prefix;
+  prefixOf(group: string): IdPrefix {
+    if (group === this.group) return this.prefix!;
     if (this.group === undefined) {
       this.group = group;
-      this.prefix = `${group}/${this.kind}/${this.namespace}/`;
+      this.prefix = this.kinds.idPrefixes.make(
+        `${group}/${this.kind}/${this.namespace}/`,
+      );
       return this.prefix;
     }
     let prefix = this.prefixes?.get(group);
     if (prefix === undefined) {
-      prefix = `${group}/${this.kind}/${this.namespace}/`;
+      prefix = this.kinds.idPrefixes.make(
+        `${group}/${this.kind}/${this.namespace}/`,
+      );
       (this.prefixes ??= new Map()).set(group, prefix);
     }
     return prefix;
@@ -55,7 +94,7 @@ export class KindKeys {
 export class NamespaceKinds {
   readonly kinds = new Map<string, KindKeys>();
 
-  constructor(readonly namespace: string) {}
+  constructor(readonly namespace: string, readonly idPrefixes: IdPrefixes) {}
 
   of(kind: string): KindKeys {
     let kindKeys = this.kinds.get(kind);
@@ -129,6 +168,8 @@ export const POD_LABEL = 2;
  */
 export class KeyIndex {
   private readonly names = new Map<string, NamespaceKinds>();
+  /** Every id prefix made, ranked for sorting by id. */
+  readonly idPrefixes = new IdPrefixes();
   /** Keys holding a `/`, by id: their node and Missing entry. */
   private readonly slashedIds: Keys = new Map();
   private readonly uids: Keys = new Map();
@@ -240,7 +281,7 @@ export class KeyIndex {
   kindsOf(namespace: string): NamespaceKinds {
     let kinds = this.names.get(namespace);
     if (kinds === undefined) {
-      kinds = new NamespaceKinds(namespace);
+      kinds = new NamespaceKinds(namespace, this.idPrefixes);
       this.names.set(namespace, kinds);
     }
     return kinds;
