@@ -131,8 +131,8 @@ export class EdgeTable {
 
   /**
    * The frame adds an edge; gives the index of the addition in the frame
-   * (its sequence among the frame's additions). Unless `record`, the
-   * addition is only counted (a one-shot load forgets nothing).
+   * (its sequence among the frame's additions). Unless `record`, only its
+   * index is counted (a one-shot load forgets nothing).
    */
   add(
     frame: number,
@@ -142,8 +142,9 @@ export class EdgeTable {
     record: boolean,
   ): number {
     const edge = this.findOrMake(source, target, type);
-    this.count[edge] += 1;
+    // A one-shot load forgets nothing: it keeps no count of additions.
     if (!record) return this.frameAdditionCount[frame]++;
+    this.count[edge] += 1;
     if (this.count[edge] === 1) this.touch(edge, false);
     const addition = this.additionNumbers.take();
     if (addition >= this.additionEdge.length)
@@ -200,13 +201,10 @@ export class EdgeTable {
     }
     const edge = this.numbers.take();
     if (edge >= this.source.length) inOneBuffer(this, edge + 1, this.growEdges);
+    // Its count, touched and flags are a new edge's (see compact).
     this.source[edge] = source;
     this.target[edge] = target;
     this.type[edge] = type;
-    this.count[edge] = 0;
-    this.touched[edge] = NONE;
-    this.flags[edge] = 0;
-    // Reset when the number was freed (see compact).
     if (reuse === NONE) {
       this.table[at] = edge;
       this.filled += 1;
@@ -297,6 +295,10 @@ export class EdgeTable {
       const edge = this.order[at];
       if (this.flags[edge] & REMOVED) {
         this.handedOut[edge] = undefined;
+        // As a new edge's, for the number's next edge.
+        this.count[edge] = 0;
+        this.touched[edge] = NONE;
+        this.flags[edge] = 0;
         this.numbers.release(edge);
       } else {
         this.order[kept++] = edge;
