@@ -482,9 +482,6 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     const kind = object.kind;
     const namespace = namespaceOf(object);
     const name = object.metadata.name;
-    // The group never holds a `/` (see isSlashed).
-    const slashed =
-      name.includes('/') || namespace.includes('/') || kind.includes('/');
     let kindKeys = this.lastKindKeys;
     if (
       kindKeys === undefined ||
@@ -492,6 +489,8 @@ export class GraphEngine implements EngineLookups, ForestNodes {
       kindKeys.namespace !== namespace
     )
       this.lastKindKeys = kindKeys = this.keys.kindsOf(namespace).of(kind);
+    // The group never holds a `/` (see isSlashed).
+    const slashed = kindKeys.slashed || name.includes('/');
     const slashedId = slashed
       ? resourceId({ group, kind, namespace, name })
       : undefined;

@@ -59,10 +59,13 @@ export class KindKeys {
   private prefixes: Map<string, IdPrefix> | undefined = undefined;
 
   readonly namespace: string;
+  /** Whether the kind or the namespace holds a `/` (see isSlashed): found once, not per object. */
+  readonly slashed: boolean;
 
   /** `kinds`: those of its namespace, where lookups by kind and name from its nodes start. */
   constructor(readonly kind: string, readonly kinds: NamespaceKinds) {
     this.namespace = kinds.namespace;
+    this.slashed = kind.includes('/') || this.namespace.includes('/');
   }
 
   /**
