@@ -1,4 +1,9 @@
-import { ComputeHealthOptions, emptyHealthCounts, rollsUp } from '../../health';
+import {
+  ComputeHealthOptions,
+  computeHealth,
+  emptyHealthCounts,
+  rollsUp,
+} from '../../health';
 import { healthSeverity } from '../../health/aggregate';
 import { isRecord } from '../../k8s/objects';
 import {
@@ -135,8 +140,12 @@ export class GraphEngine implements EngineLookups, ForestNodes {
   private reserved = 0;
   private readonly freeSlots: number[] = [];
   private nextOrder = 0;
-  /** While a load defers joining uids: the first slot it filled (see joinUids); else NONE. */
-  private joinUidsFrom = NONE;
+  /**
+   * While a one-shot engine's first load runs: the first slot it filled,
+   * whose objects' health and uids are assessed and joined in passes after
+   * every object is in (see assessHealth, joinUids); else NONE.
+   */
+  private deferredFrom = NONE;
   private objectTotal = 0;
   /** Nodes per own severity, and at NO_HEALTH those whose health does not roll up. */
   private readonly counts: number[] = new Array(NO_HEALTH + 1).fill(0);
@@ -188,9 +197,9 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     const list = Array.isArray(objects) ? objects : [];
     this.reserve(this.slotCount + list.length);
     this.begin();
-    // A one-shot engine's first load: nothing reads a uid before every
-    // object is in, so uids join in one pass after them (see joinUids).
-    this.joinUidsFrom = !this.watching && this.slotCount === 0 ? 0 : NONE;
+    // A one-shot engine's first load: nothing reads a uid or a health
+    // before every object is in (see assessHealth, joinUids).
+    this.deferredFrom = !this.watching && this.slotCount === 0 ? 0 : NONE;
     // Indexed, as every loop the engine runs per node or edge: a for...of
     // loop the optimizer has not compiled yet calls the array iterator per
     // item.
@@ -198,20 +207,41 @@ export class GraphEngine implements EngineLookups, ForestNodes {
       const object = list[at];
       if (isRecord(object) && hasResourceKey(object)) this.upsert(object, true);
     }
-    if (this.joinUidsFrom !== NONE) this.joinUids();
+    if (this.deferredFrom !== NONE) {
+      this.assessHealth();
+      this.joinUids();
+      this.deferredFrom = NONE;
+    }
     this.settle(false);
   }
 
   /**
+   * Assesses the health of the objects of the slots filled since
+   * `deferredFrom`, in slot order: the health rules run one after another
+   * in a loop of their own rather than between the building of nodes,
+   * which together are more code than the processor keeps at hand.
+   */
+  private assessHealth() {
+    for (let slot = this.deferredFrom; slot < this.slotCount; slot++) {
+      const object = this.objectsOf[slot];
+      if (object === undefined) continue;
+      const node = this.nodes[slot]!;
+      node.health = computeHealth(object, this.healthOptions);
+      this.count(slot, this.severities[slot], -1);
+      this.severities[slot] = severityOf(node);
+      this.count(slot, this.severities[slot], 1);
+    }
+  }
+
+  /**
    * Joins the uids (and labels, none indexed yet) of the slots filled since
-   * `joinUidsFrom`, in slot order: one map filled in a tight loop rather
+   * `deferredFrom`, in slot order: one map filled in a tight loop rather
    * than between the building of nodes, which leaves it out of cache.
    */
   private joinUids() {
-    for (let slot = this.joinUidsFrom; slot < this.slotCount; slot++)
+    for (let slot = this.deferredFrom; slot < this.slotCount; slot++)
       if (this.objectsOf[slot] !== undefined)
         this.keys.joinVariable(slot, this.nodes[slot]!, this.objectsOf[slot]!);
-    this.joinUidsFrom = NONE;
   }
 
   /**
@@ -509,7 +539,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
         namespace,
         id,
         version,
-        this.healthOptions,
+        this.assessedNow(object),
         this.readOnly,
       );
       const slot = this.allocate(node, this.nextOrder++, severityOf(node));
@@ -523,7 +553,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
         kindKeys,
         heldName,
         slashed,
-        this.joinUidsFrom === NONE,
+        this.deferredFrom === NONE,
       );
       this.notifyAll(this.keys.takeChanged(), object, undefined);
       this.objectTotal += 1;
@@ -540,7 +570,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
       namespace,
       current.id,
       version,
-      this.healthOptions,
+      this.assessedNow(object),
       this.readOnly,
     );
     current.version = fresh.version;
@@ -554,7 +584,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     this.forest.markHealth(existing);
     this.objectsOf[existing] = object;
     if (
-      this.joinUidsFrom === NONE &&
+      this.deferredFrom === NONE &&
       (!sameLabels(previous.metadata?.labels, object.metadata.labels) ||
         previous.metadata?.uid !== object.metadata.uid)
     ) {
@@ -566,6 +596,13 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     }
     this.markDirty(existing);
     this.markUpserted(existing);
+  }
+
+  /** An object's health, unless the load assesses it later (see assessHealth). */
+  private assessedNow(object: KubernetesObject) {
+    return this.deferredFrom === NONE
+      ? computeHealth(object, this.healthOptions)
+      : undefined;
   }
 
   private delete(object: KeyedObject) {
