@@ -1,10 +1,9 @@
+import { ComputeHealthOptions, computeHealth } from '../../health';
 import {
-  ComputeHealthOptions,
-  computeHealth,
   emptyHealthCounts,
+  healthSeverity,
   rollsUp,
-} from '../../health';
-import { healthSeverity } from '../../health/aggregate';
+} from '../../health/aggregate';
 import { isRecord } from '../../k8s/objects';
 import {
   HEALTH_STATUSES,
@@ -86,6 +85,8 @@ export interface EngineOptions {
 }
 
 function severityOf(node: ResourceNode): number {
+  // Most often none yet: a one-shot load assesses health after (see assessHealth).
+  if (node.health === undefined) return NONE;
   return rollsUp(node.health) ? healthSeverity(node.health.status) : NONE;
 }
 
@@ -227,9 +228,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
       if (object === undefined) continue;
       const node = this.nodes[slot]!;
       node.health = computeHealth(object, this.healthOptions);
-      this.count(slot, this.severities[slot], -1);
-      this.severities[slot] = severityOf(node);
-      this.count(slot, this.severities[slot], 1);
+      this.recount(slot, severityOf(node));
     }
   }
 
@@ -449,6 +448,16 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     this.counts[severity < 0 ? NO_HEALTH : severity] += delta;
   }
 
+  /** A node's own severity changes. */
+  private recount(slot: number, severity: number) {
+    const before = this.severities[slot];
+    if (severity === before) return;
+    this.severities[slot] = severity;
+    if (!counted(this.nodes[slot]!)) return;
+    this.counts[before < 0 ? NO_HEALTH : before] -= 1;
+    this.counts[severity < 0 ? NO_HEALTH : severity] += 1;
+  }
+
   private newFrame(origin: number, place: number): number {
     const frame = this.frames.take(origin, place);
     if (this.watching) this.keys.addFrame(frame);
@@ -578,9 +587,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     current.resourceVersion = fresh.resourceVersion;
     current.health = fresh.health;
     current.readOnly = fresh.readOnly;
-    this.count(existing, this.severities[existing], -1);
-    this.severities[existing] = severityOf(current);
-    this.count(existing, this.severities[existing], 1);
+    this.recount(existing, severityOf(current));
     this.forest.markHealth(existing);
     this.objectsOf[existing] = object;
     if (
