@@ -1,4 +1,7 @@
-import { ComputeHealthOptions, computeHealth } from '../../health';
+import {
+  ComputeHealthOptions,
+  computeHealth,
+} from '../../health/computeHealth';
 import {
   emptyHealthCounts,
   healthSeverity,

@@ -1,4 +1,5 @@
-import { RESOURCE_EDGE_TYPES, ResourceEdge, ResourceNode } from '../../types';
+import { RESOURCE_EDGE_TYPES, ResourceEdge } from '../../types/graph';
+import { ResourceNode } from '../../types';
 import {
   Arena,
   NO_INT32,

@@ -1,4 +1,5 @@
-import { HEALTH_STATUSES, ResourceNode } from '../../types';
+import { HEALTH_STATUSES } from '../../types/health';
+import { ResourceNode } from '../../types';
 import {
   Arena,
   Marks,
