@@ -231,7 +231,8 @@ export class GraphEngine implements EngineLookups, ForestNodes {
       if (object === undefined) continue;
       const node = this.nodes[slot]!;
       node.health = computeHealth(object, this.healthOptions);
-      this.recount(slot, severityOf(node));
+      this.severities[slot] = severityOf(node);
+      this.count(slot, this.severities[slot], 1);
     }
   }
 
@@ -433,7 +434,8 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     this.keys.addSlot(slot, reused);
     this.bids.addSlot(slot, reused);
     this.forest.add(slot, reused);
-    this.count(slot, severity, 1);
+    // A one-shot load counts its nodes as it assesses them (see assessHealth).
+    if (this.deferredFrom === NONE) this.count(slot, severity, 1);
     return slot;
   }
 
