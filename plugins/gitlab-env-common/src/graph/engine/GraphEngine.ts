@@ -300,7 +300,11 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     ordered.length = count;
     const rootIds: string[] = new Array(roots.length);
     for (let r = 0; r < roots.length; r++) rootIds[r] = nodes[roots[r]]!.id;
-    return { nodes: ordered, edges: this.edges.edges(), roots: rootIds };
+    return {
+      nodes: ordered,
+      edges: this.edges.edges(this.watching),
+      roots: rootIds,
+    };
   }
 
   /** The objects, in the order they were first added (a modified object keeps its place). */

@@ -249,19 +249,24 @@ export class EdgeTable {
     this.table[at] = TOMBSTONE;
   }
 
+  /** The edge's `ResourceEdge`, made once and kept to be handed out again. */
   private objectOf(edge: number): ResourceEdge {
     if (edge >= this.handedOut.length)
       this.handedOut = listWithRoom(this.handedOut, this.source.length);
     let object = this.handedOut[edge];
     if (object === undefined) {
-      object = {
-        source: this.host.nodes[this.source[edge]]!.id,
-        target: this.host.nodes[this.target[edge]]!.id,
-        type: RESOURCE_EDGE_TYPES[this.type[edge]],
-      };
+      object = this.made(edge);
       this.handedOut[edge] = object;
     }
     return object;
+  }
+
+  private made(edge: number): ResourceEdge {
+    return {
+      source: this.host.nodes[this.source[edge]]!.id,
+      target: this.host.nodes[this.target[edge]]!.id,
+      type: RESOURCE_EDGE_TYPES[this.type[edge]],
+    };
   }
 
   /**
@@ -309,8 +314,12 @@ export class EdgeTable {
     this.removedInOrder = 0;
   }
 
-  /** The edges of the graph, in the order first added. */
-  edges(): ResourceEdge[] {
+  /**
+   * The edges of the graph, in the order first added. `keep`: whether
+   * their objects are kept to be handed out again, in patches and later
+   * graphs (a one-shot graph hands them out once).
+   */
+  edges(keep: boolean): ResourceEdge[] {
     const edges: ResourceEdge[] = new Array(
       this.orderLength - this.removedInOrder,
     );
@@ -318,7 +327,7 @@ export class EdgeTable {
     for (let at = 0; at < this.orderLength; at++) {
       const edge = this.order[at];
       if ((this.flags[edge] & REMOVED) === 0)
-        edges[count++] = this.objectOf(edge);
+        edges[count++] = keep ? this.objectOf(edge) : this.made(edge);
     }
     return edges;
   }
