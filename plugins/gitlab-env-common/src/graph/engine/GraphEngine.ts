@@ -5,7 +5,7 @@ import {
 import {
   emptyHealthCounts,
   healthSeverity,
-  rollsUp,
+  rollupSeverity,
 } from '../../health/aggregate';
 import { isRecord } from '../../k8s/objects';
 import {
@@ -90,7 +90,7 @@ export interface EngineOptions {
 function severityOf(node: ResourceNode): number {
   // Most often none yet: a one-shot load assesses health after (see assessHealth).
   if (node.health === undefined) return NONE;
-  return rollsUp(node.health) ? healthSeverity(node.health.status) : NONE;
+  return rollupSeverity(node.health);
 }
 
 type KeyedObject = KubernetesObject & {
