@@ -204,9 +204,9 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     // A one-shot engine's first load: nothing reads a uid or a health
     // before every object is in (see assessHealth, joinUids).
     this.deferredFrom = !this.watching && this.slotCount === 0 ? 0 : NONE;
-    // Indexed, as every loop the engine runs per node or edge: a for...of
-    // loop the optimizer has not compiled yet calls the array iterator per
-    // item.
+    // Indexed: load runs once per read, mostly before the optimizer has
+    // compiled it, and a for...of loop there calls the array iterator per
+    // object.
     for (let at = 0; at < list.length; at++) {
       const object = list[at];
       if (isRecord(object) && hasResourceKey(object)) this.upsert(object, true);
