@@ -32,6 +32,16 @@ export function rollsUp(
   );
 }
 
+/**
+ * The severity an assessment rolls up with (see healthSeverity), or -1
+ * when it does not roll up (see rollsUp).
+ */
+export function rollupSeverity(
+  assessment: HealthAssessment | undefined,
+): number {
+  return rollsUp(assessment) ? healthSeverity(assessment.status) : -1;
+}
+
 /** ArgoCD's `IsWorse`: true when `next` is less healthy than `current`. @public */
 export function isWorseHealth(
   current: HealthStatus,

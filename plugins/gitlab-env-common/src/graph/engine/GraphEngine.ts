@@ -1,5 +1,12 @@
-import { ComputeHealthOptions, emptyHealthCounts, rollsUp } from '../../health';
-import { healthSeverity } from '../../health/aggregate';
+import {
+  ComputeHealthOptions,
+  computeHealth,
+} from '../../health/computeHealth';
+import {
+  emptyHealthCounts,
+  healthSeverity,
+  rollupSeverity,
+} from '../../health/aggregate';
 import { isRecord } from '../../k8s/objects';
 import {
   HEALTH_STATUSES,
@@ -35,7 +42,14 @@ import { EngineContext, EngineLookups } from './context';
 import { EDGE_TYPE_NUMBER, EdgeChanges, EdgeTable } from './edges';
 import { Forest, ForestNodes } from './forest';
 import { FrameTable, MissingEntry, listedEntries } from './frames';
-import { FIXED, KeyIndex, KindKeys, POD_LABEL, isSlashed } from './keys';
+import {
+  FIXED,
+  IdPrefix,
+  KeyIndex,
+  KindKeys,
+  POD_LABEL,
+  isSlashed,
+} from './keys';
 import {
   ApiVersions,
   copyNode,
@@ -74,7 +88,9 @@ export interface EngineOptions {
 }
 
 function severityOf(node: ResourceNode): number {
-  return rollsUp(node.health) ? healthSeverity(node.health.status) : NONE;
+  // Most often none yet: a one-shot load assesses health after (see assessHealth).
+  if (node.health === undefined) return NONE;
+  return rollupSeverity(node.health);
 }
 
 type KeyedObject = KubernetesObject & {
@@ -107,7 +123,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
    * nodes of unslashed keys from objects: ids are compared by prefix and
    * name, never flattened.
    */
-  private prefixes: Array<string | undefined> = [];
+  private prefixes: Array<IdPrefix | undefined> = [];
   /** The name keys of each object node's kind and namespace. */
   private kindKeysOf: Array<KindKeys | undefined> = [];
   /** Those of the last object upserted: lists come kind by kind. */
@@ -128,8 +144,12 @@ export class GraphEngine implements EngineLookups, ForestNodes {
   private reserved = 0;
   private readonly freeSlots: number[] = [];
   private nextOrder = 0;
-  /** While a load defers joining uids: the first slot it filled (see joinUids); else NONE. */
-  private joinUidsFrom = NONE;
+  /**
+   * While a one-shot engine's first load runs: the first slot it filled,
+   * whose objects' health and uids are assessed and joined in passes after
+   * every object is in (see assessHealth, joinUids); else NONE.
+   */
+  private deferredFrom = NONE;
   private objectTotal = 0;
   /** Nodes per own severity, and at NO_HEALTH those whose health does not roll up. */
   private readonly counts: number[] = new Array(NO_HEALTH + 1).fill(0);
@@ -181,26 +201,50 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     const list = Array.isArray(objects) ? objects : [];
     this.reserve(this.slotCount + list.length);
     this.begin();
-    // A one-shot engine's first load: nothing reads a uid before every
-    // object is in, so uids join in one pass after them (see joinUids).
-    this.joinUidsFrom = !this.watching && this.slotCount === 0 ? 0 : NONE;
-    for (const object of list) {
+    // A one-shot engine's first load: nothing reads a uid or a health
+    // before every object is in (see assessHealth, joinUids).
+    this.deferredFrom = !this.watching && this.slotCount === 0 ? 0 : NONE;
+    // Indexed: load runs once per read, mostly before the optimizer has
+    // compiled it, and a for...of loop there calls the array iterator per
+    // object.
+    for (let at = 0; at < list.length; at++) {
+      const object = list[at];
       if (isRecord(object) && hasResourceKey(object)) this.upsert(object, true);
     }
-    if (this.joinUidsFrom !== NONE) this.joinUids();
+    if (this.deferredFrom !== NONE) {
+      this.assessHealth();
+      this.joinUids();
+      this.deferredFrom = NONE;
+    }
     this.settle(false);
   }
 
   /**
+   * Assesses the health of the objects of the slots filled since
+   * `deferredFrom`, in slot order: the health rules run one after another
+   * in a loop of their own rather than between the building of nodes,
+   * which together are more code than the processor keeps at hand.
+   */
+  private assessHealth() {
+    for (let slot = this.deferredFrom; slot < this.slotCount; slot++) {
+      const object = this.objectsOf[slot];
+      if (object === undefined) continue;
+      const node = this.nodes[slot]!;
+      node.health = computeHealth(object, this.healthOptions);
+      this.severities[slot] = severityOf(node);
+      this.count(slot, this.severities[slot], 1);
+    }
+  }
+
+  /**
    * Joins the uids (and labels, none indexed yet) of the slots filled since
-   * `joinUidsFrom`, in slot order: one map filled in a tight loop rather
+   * `deferredFrom`, in slot order: one map filled in a tight loop rather
    * than between the building of nodes, which leaves it out of cache.
    */
   private joinUids() {
-    for (let slot = this.joinUidsFrom; slot < this.slotCount; slot++)
+    for (let slot = this.deferredFrom; slot < this.slotCount; slot++)
       if (this.objectsOf[slot] !== undefined)
         this.keys.joinVariable(slot, this.nodes[slot]!, this.objectsOf[slot]!);
-    this.joinUidsFrom = NONE;
   }
 
   /**
@@ -238,6 +282,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
       live += 1;
       if (this.forest.isRoot(slot)) roots.push(slot);
     }
+    this.keys.idPrefixes.rank();
     roots.sort(this.compareSlots);
     // Sized once: every node is in the tree of one root.
     const ordered: ResourceNode[] = new Array(live);
@@ -255,7 +300,11 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     ordered.length = count;
     const rootIds: string[] = new Array(roots.length);
     for (let r = 0; r < roots.length; r++) rootIds[r] = nodes[roots[r]]!.id;
-    return { nodes: ordered, edges: this.edges.edges(), roots: rootIds };
+    return {
+      nodes: ordered,
+      edges: this.edges.edges(this.watching),
+      roots: rootIds,
+    };
   }
 
   /** The objects, in the order they were first added (a modified object keeps its place). */
@@ -340,7 +389,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     if (nodes <= this.reserved) return;
     this.reserved = nodes;
     // Every table's columns in one buffer (see Arena).
-    inOneBuffer(arena => this.reserveIn(nodes, arena));
+    inOneBuffer(this, nodes, this.reserveIn);
   }
 
   private reserveIn(nodes: number, arena: Arena) {
@@ -377,7 +426,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     if (slot === undefined) {
       slot = this.slotCount++;
       if (slot >= this.orders.length)
-        inOneBuffer(arena => this.growSlots(slot! + 1, arena));
+        inOneBuffer(this, slot + 1, this.growSlots);
     }
     this.nodes[slot] = node;
     this.orders[slot] = order;
@@ -389,7 +438,8 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     this.keys.addSlot(slot, reused);
     this.bids.addSlot(slot, reused);
     this.forest.add(slot, reused);
-    this.count(slot, severity, 1);
+    // A one-shot load counts its nodes as it assesses them (see assessHealth).
+    if (this.deferredFrom === NONE) this.count(slot, severity, 1);
     return slot;
   }
 
@@ -405,6 +455,16 @@ export class GraphEngine implements EngineLookups, ForestNodes {
   private count(slot: number, severity: number, delta: number) {
     if (!counted(this.nodes[slot]!)) return;
     this.counts[severity < 0 ? NO_HEALTH : severity] += delta;
+  }
+
+  /** A node's own severity changes. */
+  private recount(slot: number, severity: number) {
+    const before = this.severities[slot];
+    if (severity === before) return;
+    this.severities[slot] = severity;
+    if (!counted(this.nodes[slot]!)) return;
+    this.counts[before < 0 ? NO_HEALTH : before] -= 1;
+    this.counts[severity < 0 ? NO_HEALTH : severity] += 1;
   }
 
   private newFrame(origin: number, place: number): number {
@@ -430,8 +490,8 @@ export class GraphEngine implements EngineLookups, ForestNodes {
   /**
    * Orders nodes as their ids compare (code unit order). Two prefixes of
    * unslashed keys (three `/` each, the last at their end) never start one
-   * another, so ids order as their prefixes do or, for one prefix, as the
-   * names do.
+   * another, so ids order as their prefixes do (by rank, see IdPrefixes)
+   * or, for one prefix, as the names do.
    */
   readonly compareSlots = (a: number, b: number): number => {
     const prefixA = this.prefixes[a];
@@ -440,7 +500,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
       return compareIds(this.nodes[a]!.id, this.nodes[b]!.id);
     if (prefixA === prefixB)
       return compareIds(this.nodes[a]!.name, this.nodes[b]!.name);
-    return compareIds(prefixA, prefixB);
+    return prefixA.rank - prefixB.rank;
   };
 
   alive(slot: number): boolean {
@@ -470,9 +530,6 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     const kind = object.kind;
     const namespace = namespaceOf(object);
     const name = object.metadata.name;
-    // The group never holds a `/` (see isSlashed).
-    const slashed =
-      name.includes('/') || namespace.includes('/') || kind.includes('/');
     let kindKeys = this.lastKindKeys;
     if (
       kindKeys === undefined ||
@@ -480,6 +537,8 @@ export class GraphEngine implements EngineLookups, ForestNodes {
       kindKeys.namespace !== namespace
     )
       this.lastKindKeys = kindKeys = this.keys.kindsOf(namespace).of(kind);
+    // The group never holds a `/` (see isSlashed).
+    const slashed = kindKeys.slashed || name.includes('/');
     const slashedId = slashed
       ? resourceId({ group, kind, namespace, name })
       : undefined;
@@ -491,14 +550,14 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     if (existing === undefined) {
       const prefix =
         slashedId === undefined ? kindKeys.prefixOf(group) : undefined;
-      const id = slashedId ?? prefix + name;
+      const id = slashedId ?? prefix!.text + name;
       const node = objectNode(
         object,
         group,
         namespace,
         id,
         version,
-        this.healthOptions,
+        this.assessedNow(object),
         this.readOnly,
       );
       const slot = this.allocate(node, this.nextOrder++, severityOf(node));
@@ -512,7 +571,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
         kindKeys,
         heldName,
         slashed,
-        this.joinUidsFrom === NONE,
+        this.deferredFrom === NONE,
       );
       this.notifyAll(this.keys.takeChanged(), object, undefined);
       this.objectTotal += 1;
@@ -529,7 +588,7 @@ export class GraphEngine implements EngineLookups, ForestNodes {
       namespace,
       current.id,
       version,
-      this.healthOptions,
+      this.assessedNow(object),
       this.readOnly,
     );
     current.version = fresh.version;
@@ -537,13 +596,11 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     current.resourceVersion = fresh.resourceVersion;
     current.health = fresh.health;
     current.readOnly = fresh.readOnly;
-    this.count(existing, this.severities[existing], -1);
-    this.severities[existing] = severityOf(current);
-    this.count(existing, this.severities[existing], 1);
+    this.recount(existing, severityOf(current));
     this.forest.markHealth(existing);
     this.objectsOf[existing] = object;
     if (
-      this.joinUidsFrom === NONE &&
+      this.deferredFrom === NONE &&
       (!sameLabels(previous.metadata?.labels, object.metadata.labels) ||
         previous.metadata?.uid !== object.metadata.uid)
     ) {
@@ -555,6 +612,13 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     }
     this.markDirty(existing);
     this.markUpserted(existing);
+  }
+
+  /** An object's health, unless the load assesses it later (see assessHealth). */
+  private assessedNow(object: KubernetesObject) {
+    return this.deferredFrom === NONE
+      ? computeHealth(object, this.healthOptions)
+      : undefined;
   }
 
   private delete(object: KeyedObject) {
@@ -601,7 +665,8 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     object: KubernetesObject | undefined,
     previous: KubernetesObject | undefined,
   ) {
-    for (const key of keys) this.notify(key, object, previous, NONE);
+    for (let at = 0; at < keys.length; at++)
+      this.notify(keys[at], object, previous, NONE);
   }
 
   /**
@@ -792,9 +857,10 @@ export class GraphEngine implements EngineLookups, ForestNodes {
     this.inferring = origin;
     this.oneShotPlace = 0;
     const { group, kind } = context.node;
-    for (const source of this.relations.sourcesOf(group, kind)) {
+    const sources = this.relations.sourcesOf(group, kind);
+    for (let at = 0; at < sources.length; at++) {
       try {
-        source.infer(context);
+        sources[at].infer(context);
       } catch {
         // An adopter's source failed on this object: what it added stays.
       }
@@ -1163,6 +1229,8 @@ export class GraphEngine implements EngineLookups, ForestNodes {
           this.inferItem(frame);
       }
     }
+    // The forest sorts children by id.
+    this.keys.idPrefixes.rank();
     this.forest.settle();
     const edgeChanges = this.edges.settle(report);
     const patch = report ? this.patch(edgeChanges!) : undefined;

@@ -88,8 +88,7 @@ export class BidTable {
       return;
     }
     const bid = this.numbers.take();
-    if (bid >= this.frame.length)
-      inOneBuffer(arena => this.grow(bid + 1, arena));
+    if (bid >= this.frame.length) inOneBuffer(this, bid + 1, this.grow);
     this.write(bid, origin, place, index, rank, source);
     this.frame[bid] = frame;
     this.target[bid] = target;
@@ -128,8 +127,7 @@ export class BidTable {
     target: number,
     orders: ArrayLike<number>,
   ) {
-    if (target >= this.rank.length)
-      inOneBuffer(arena => this.grow(target + 1, arena));
+    if (target >= this.rank.length) inOneBuffer(this, target + 1, this.grow);
     if (
       this.targetBids[target] !== NONE &&
       // Compared as a list stores it: an int32.

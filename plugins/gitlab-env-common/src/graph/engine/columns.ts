@@ -119,11 +119,21 @@ function filled<T extends Column>(made: T, column: T, fill: number): T {
   return made;
 }
 
-/** Runs `grow` (which grows columns through the arena) measuring, then making them in one buffer. */
-export function inOneBuffer(grow: (arena: Arena) => void) {
+/**
+ * Runs `owner.grow(size, arena)` (which grows columns through the arena)
+ * measuring, then making them in one buffer. A method and its owner rather
+ * than a closure: a function that makes a closure over its own variables
+ * allocates their context on every call, grow or not, and the engine
+ * grows from paths it runs for every node, edge and frame.
+ */
+export function inOneBuffer<T>(
+  owner: T,
+  size: number,
+  grow: (this: T, size: number, arena: Arena) => void,
+) {
   const arena = new Arena();
-  grow(arena);
-  if (arena.start()) grow(arena);
+  grow.call(owner, size, arena);
+  if (arena.start()) grow.call(owner, size, arena);
 }
 
 /**

@@ -10,7 +10,8 @@ export function selectorMatches(
     string,
     unknown
   >;
-  for (const key of keys) {
+  for (let at = 0; at < keys.length; at++) {
+    const key = keys[at];
     const value = selector[key];
     if (typeof value === 'string' && record[key] !== value) return false;
   }

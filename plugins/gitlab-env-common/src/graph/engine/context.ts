@@ -69,7 +69,8 @@ export class EngineContext implements RelationContext {
     items: readonly T[],
     infer: (item: T, context: RelationContext) => void,
   ) {
-    for (const item of items) this.engine.item(this.frame, item, infer);
+    for (let at = 0; at < items.length; at++)
+      this.engine.item(this.frame, items[at], infer);
   }
   byUid(uid: string) {
     return this.engine.byUid(this.frame, uid);

@@ -1,4 +1,5 @@
-import { RESOURCE_EDGE_TYPES, ResourceEdge, ResourceNode } from '../../types';
+import { RESOURCE_EDGE_TYPES, ResourceEdge } from '../../types/graph';
+import { ResourceNode } from '../../types';
 import {
   Arena,
   NO_INT32,
@@ -131,8 +132,8 @@ export class EdgeTable {
 
   /**
    * The frame adds an edge; gives the index of the addition in the frame
-   * (its sequence among the frame's additions). Unless `record`, the
-   * addition is only counted (a one-shot load forgets nothing).
+   * (its sequence among the frame's additions). Unless `record`, only its
+   * index is counted (a one-shot load forgets nothing).
    */
   add(
     frame: number,
@@ -142,12 +143,13 @@ export class EdgeTable {
     record: boolean,
   ): number {
     const edge = this.findOrMake(source, target, type);
-    this.count[edge] += 1;
+    // A one-shot load forgets nothing: it keeps no count of additions.
     if (!record) return this.frameAdditionCount[frame]++;
+    this.count[edge] += 1;
     if (this.count[edge] === 1) this.touch(edge, false);
     const addition = this.additionNumbers.take();
     if (addition >= this.additionEdge.length)
-      inOneBuffer(arena => this.growAdditions(addition + 1, arena));
+      inOneBuffer(this, addition + 1, this.growAdditions);
     this.additionEdge[addition] = edge;
     this.additionNext[addition] = this.frameAdditions[frame];
     this.frameAdditions[frame] = addition;
@@ -199,15 +201,11 @@ export class EdgeTable {
       at = (at + 1) & mask;
     }
     const edge = this.numbers.take();
-    if (edge >= this.source.length)
-      inOneBuffer(arena => this.growEdges(edge + 1, arena));
+    if (edge >= this.source.length) inOneBuffer(this, edge + 1, this.growEdges);
+    // Its count, touched and flags are a new edge's (see compact).
     this.source[edge] = source;
     this.target[edge] = target;
     this.type[edge] = type;
-    this.count[edge] = 0;
-    this.touched[edge] = NONE;
-    this.flags[edge] = 0;
-    // Reset when the number was freed (see compact).
     if (reuse === NONE) {
       this.table[at] = edge;
       this.filled += 1;
@@ -251,19 +249,24 @@ export class EdgeTable {
     this.table[at] = TOMBSTONE;
   }
 
+  /** The edge's `ResourceEdge`, made once and kept to be handed out again. */
   private objectOf(edge: number): ResourceEdge {
     if (edge >= this.handedOut.length)
       this.handedOut = listWithRoom(this.handedOut, this.source.length);
     let object = this.handedOut[edge];
     if (object === undefined) {
-      object = {
-        source: this.host.nodes[this.source[edge]]!.id,
-        target: this.host.nodes[this.target[edge]]!.id,
-        type: RESOURCE_EDGE_TYPES[this.type[edge]],
-      };
+      object = this.made(edge);
       this.handedOut[edge] = object;
     }
     return object;
+  }
+
+  private made(edge: number): ResourceEdge {
+    return {
+      source: this.host.nodes[this.source[edge]]!.id,
+      target: this.host.nodes[this.target[edge]]!.id,
+      type: RESOURCE_EDGE_TYPES[this.type[edge]],
+    };
   }
 
   /**
@@ -298,6 +301,10 @@ export class EdgeTable {
       const edge = this.order[at];
       if (this.flags[edge] & REMOVED) {
         this.handedOut[edge] = undefined;
+        // As a new edge's, for the number's next edge.
+        this.count[edge] = 0;
+        this.touched[edge] = NONE;
+        this.flags[edge] = 0;
         this.numbers.release(edge);
       } else {
         this.order[kept++] = edge;
@@ -307,8 +314,12 @@ export class EdgeTable {
     this.removedInOrder = 0;
   }
 
-  /** The edges of the graph, in the order first added. */
-  edges(): ResourceEdge[] {
+  /**
+   * The edges of the graph, in the order first added. `keep`: whether
+   * their objects are kept to be handed out again, in patches and later
+   * graphs (a one-shot graph hands them out once).
+   */
+  edges(keep: boolean): ResourceEdge[] {
     const edges: ResourceEdge[] = new Array(
       this.orderLength - this.removedInOrder,
     );
@@ -316,7 +327,7 @@ export class EdgeTable {
     for (let at = 0; at < this.orderLength; at++) {
       const edge = this.order[at];
       if ((this.flags[edge] & REMOVED) === 0)
-        edges[count++] = this.objectOf(edge);
+        edges[count++] = keep ? this.objectOf(edge) : this.made(edge);
     }
     return edges;
   }

@@ -1,4 +1,5 @@
-import { HEALTH_STATUSES, ResourceNode } from '../../types';
+import { HEALTH_STATUSES } from '../../types/health';
+import { ResourceNode } from '../../types';
 import {
   Arena,
   Marks,
@@ -105,8 +106,7 @@ export class Forest {
   }
 
   add(slot: number, reused: boolean) {
-    if (slot >= this.parents.length)
-      inOneBuffer(arena => this.grow(slot + 1, arena));
+    if (slot >= this.parents.length) inOneBuffer(this, slot + 1, this.grow);
     this.rawParents[slot] = NONE;
     this.parents[slot] = NONE;
     this.subtree[slot] = NONE;

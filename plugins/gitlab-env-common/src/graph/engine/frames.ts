@@ -59,8 +59,7 @@ export class FrameTable {
   /** A frame for an origin at a place. */
   take(origin: number, place: number): number {
     const frame = this.numbers.take();
-    if (frame >= this.origin.length)
-      inOneBuffer(arena => this.grow(frame + 1, arena));
+    if (frame >= this.origin.length) inOneBuffer(this, frame + 1, this.grow);
     this.origin[frame] = origin;
     this.place[frame] = place;
     // A frame's run, item and listed entries are cleared when it is

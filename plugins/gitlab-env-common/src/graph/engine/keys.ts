@@ -10,24 +10,62 @@ import {
   inOneBuffer,
 } from './columns';
 import type { FrameTable, MissingEntry } from './frames';
+import { compareIds } from '../forestOrder';
 
 const NONE = -1;
 
 type Keys = Map<string, number>;
+
+/**
+ * An id prefix `group/Kind/namespace/`, and its place among the prefixes
+ * made so far in code unit order (see IdPrefixes.rank).
+ */
+export interface IdPrefix {
+  readonly text: string;
+  rank: number;
+}
+
+/**
+ * The id prefixes of an engine's nodes, ranked in code unit order when
+ * asked after one was made: nodes are sorted by id, and two ids of
+ * different prefixes order as their prefixes do (see compareSlots), which
+ * then compares two numbers, not two strings.
+ */
+export class IdPrefixes {
+  private readonly made: IdPrefix[] = [];
+  private ranked = 0;
+
+  make(text: string): IdPrefix {
+    const prefix = { text, rank: 0 };
+    this.made.push(prefix);
+    return prefix;
+  }
+
+  /** Ranks the prefixes again if one was made since the last time. */
+  rank() {
+    if (this.ranked === this.made.length) return;
+    const sorted = this.made.slice().sort((a, b) => compareIds(a.text, b.text));
+    for (let at = 0; at < sorted.length; at++) sorted[at].rank = at;
+    this.ranked = this.made.length;
+  }
+}
 
 /** The name keys of one kind in one namespace, and the id prefixes of its nodes. */
 export class KindKeys {
   readonly names: Keys = new Map();
   /** The first API group seen and its prefix `group/Kind/namespace/`; others in `prefixes`. */
   private group: string | undefined = undefined;
-  private prefix = '';
-  private prefixes: Map<string, string> | undefined = undefined;
+  private prefix: IdPrefix | undefined = undefined;
+  private prefixes: Map<string, IdPrefix> | undefined = undefined;
 
   readonly namespace: string;
+  /** Whether the kind or the namespace holds a `/` (see isSlashed): found once, not per object. */
+  readonly slashed: boolean;
 
   /** `kinds`: those of its namespace, where lookups by kind and name from its nodes start. */
   constructor(readonly kind: string, readonly kinds: NamespaceKinds) {
     this.namespace = kinds.namespace;
+    this.slashed = kind.includes('/') || this.namespace.includes('/');
   }
 
   /**
@@ -35,16 +73,20 @@ export class KindKeys {
    * unslashed key, made once per group, kind and namespace: their ids are
    * it and the name.
    */
-  prefixOf(group: string): string {
-    if (group === this.group) return this.prefix;
+  prefixOf(group: string): IdPrefix {
+    if (group === this.group) return this.prefix!;
     if (this.group === undefined) {
       this.group = group;
-      this.prefix = `${group}/${this.kind}/${this.namespace}/`;
+      this.prefix = this.kinds.idPrefixes.make(
+        `${group}/${this.kind}/${this.namespace}/`,
+      );
       return this.prefix;
     }
     let prefix = this.prefixes?.get(group);
     if (prefix === undefined) {
-      prefix = `${group}/${this.kind}/${this.namespace}/`;
+      prefix = this.kinds.idPrefixes.make(
+        `${group}/${this.kind}/${this.namespace}/`,
+      );
       (this.prefixes ??= new Map()).set(group, prefix);
     }
     return prefix;
@@ -55,7 +97,7 @@ export class KindKeys {
 export class NamespaceKinds {
   readonly kinds = new Map<string, KindKeys>();
 
-  constructor(readonly namespace: string) {}
+  constructor(readonly namespace: string, readonly idPrefixes: IdPrefixes) {}
 
   of(kind: string): KindKeys {
     let kindKeys = this.kinds.get(kind);
@@ -129,6 +171,8 @@ export const POD_LABEL = 2;
  */
 export class KeyIndex {
   private readonly names = new Map<string, NamespaceKinds>();
+  /** Every id prefix made, ranked for sorting by id. */
+  readonly idPrefixes = new IdPrefixes();
   /** Keys holding a `/`, by id: their node and Missing entry. */
   private readonly slashedIds: Keys = new Map();
   private readonly uids: Keys = new Map();
@@ -195,7 +239,7 @@ export class KeyIndex {
     if (held !== undefined && held >= 0) return held;
     const key = this.keys.take();
     if (key >= this.memberHead.length)
-      inOneBuffer(arena => this.growKeys(key + 1, arena));
+      inOneBuffer(this, key + 1, this.growKeys);
     this.memberHead[key] = NONE;
     this.memberTail[key] = NONE;
     this.memberCount[key] = 0;
@@ -240,7 +284,7 @@ export class KeyIndex {
   kindsOf(namespace: string): NamespaceKinds {
     let kinds = this.names.get(namespace);
     if (kinds === undefined) {
-      kinds = new NamespaceKinds(namespace);
+      kinds = new NamespaceKinds(namespace, this.idPrefixes);
       this.names.set(namespace, kinds);
     }
     return kinds;
@@ -405,7 +449,7 @@ export class KeyIndex {
   private joinKey(key: number, slot: number) {
     const entry = this.memberNumbers.take();
     if (entry >= this.memberSlot.length)
-      inOneBuffer(arena => this.growMembers(entry + 1, arena));
+      inOneBuffer(this, entry + 1, this.growMembers);
     this.memberSlot[entry] = slot;
     this.memberKey[entry] = key;
     this.memberNext[entry] = NONE;
@@ -586,7 +630,7 @@ export class KeyIndex {
       this.dropStale(key);
     const entry = this.readNumbers.take();
     if (entry >= this.readFrame.length)
-      inOneBuffer(arena => this.growReads(entry + 1, arena));
+      inOneBuffer(this, entry + 1, this.growReads);
     this.readFrame[entry] = frame;
     this.readGeneration[entry] = generation;
     this.readKey[entry] = key;

@@ -1,5 +1,9 @@
-import { ComputeHealthOptions, computeHealth } from '../../health';
-import { KubernetesObject, ResourceKey, ResourceNode } from '../../types';
+import {
+  HealthAssessment,
+  KubernetesObject,
+  ResourceKey,
+  ResourceNode,
+} from '../../types';
 import { groupOfApiVersion, versionOfApiVersion } from '../../k8s/resourceId';
 
 const NO_API_VERSION = { group: '', version: '' };
@@ -35,14 +39,14 @@ export class ApiVersions {
   }
 }
 
-/** The node of an object, with its own health; tree fields are the forest's to fill. */
+/** The node of an object, with its own health (as assessed by the caller); tree fields are the forest's to fill. */
 export function objectNode(
   object: KubernetesObject & { kind: string; metadata: { name: string } },
   group: string,
   namespace: string,
   id: string,
   version: string,
-  health: ComputeHealthOptions | undefined,
+  health: HealthAssessment | undefined,
   readOnly?: (key: ResourceKey, object: KubernetesObject) => string | undefined,
 ): ResourceNode {
   const { uid, resourceVersion } = object.metadata;
@@ -58,7 +62,7 @@ export function objectNode(
     uid: typeof uid === 'string' ? uid : undefined,
     resourceVersion:
       typeof resourceVersion === 'string' ? resourceVersion : undefined,
-    health: computeHealth(object, health),
+    health,
     subtreeHealth: undefined,
     parentId: undefined,
     childIds: [],
