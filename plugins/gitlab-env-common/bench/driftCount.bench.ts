@@ -2,13 +2,14 @@
 // The DRIFT count of an environment card: what it costs per card against
 // the engine work the read itself does for that card (graph + health +
 // roll-up), for the whole GitOps view the count used to build and for
-// countDrifted, which computes the drift alone. Then an overview of many
+// environmentDrift, which computes the drift alone. Then an overview of many
 // environments: the count for every card, as one request computes it.
 // Timings are printed, never asserted: machines are noisy.
 import {
   buildGitOpsView,
   buildResourceGraph,
-  countDrifted,
+  driftedCount,
+  environmentDrift,
   KubernetesObject,
   summarizeGraphHealth,
 } from '../src';
@@ -82,12 +83,15 @@ function perCard(size: number) {
     () => Object.keys(buildGitOpsView(objects, graph, []).drift).length,
     runs,
   );
-  const count = time(() => countDrifted(objects, graph), runs);
+  const count = time(
+    () => driftedCount(environmentDrift(objects, graph)),
+    runs,
+  );
   console.log(
     `objects=${objects.length} read's engine ${read.toFixed(2)} ms; ` +
       `count through the whole GitOps view ${view.toFixed(2)} ms (${(
         view / read
-      ).toFixed(2)}x the read); countDrifted ${count.toFixed(2)} ms (${(
+      ).toFixed(2)}x the read); environmentDrift ${count.toFixed(2)} ms (${(
         count / read
       ).toFixed(2)}x the read)`,
   );
@@ -104,12 +108,13 @@ function overview(environments: number, size: number) {
     runs,
   );
   const count = time(
-    () => cards.forEach(c => countDrifted(c.objects, c.graph)),
+    () =>
+      cards.forEach(c => driftedCount(environmentDrift(c.objects, c.graph))),
     runs,
   );
   console.log(
     `overview of ${environments} environments x ${size} objects: ` +
-      `whole view ${view.toFixed(1)} ms, countDrifted ${count.toFixed(
+      `whole view ${view.toFixed(1)} ms, environmentDrift ${count.toFixed(
         1,
       )} ms per request (ratio ${(view / count).toFixed(2)})`,
   );

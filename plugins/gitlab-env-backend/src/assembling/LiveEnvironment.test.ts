@@ -1,6 +1,7 @@
 import { KubernetesObject } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { POD_KIND } from '../__testUtils__/kinds';
 import { SharedInformer } from '../reading/informer';
+import { SharedTree } from '../http/sharedTrees';
 import { InformerLease, LiveEnvironment } from './LiveEnvironment';
 import type { EnvironmentObserver } from './environmentObserver';
 import type { LiveTarget } from './liveTarget';
@@ -270,6 +271,108 @@ describe('LiveEnvironment', () => {
     await turns();
     expect(namesOf()).toEqual(['web-2', 'web-3']);
     expect(limited()).toBe(false);
+    environment.stop();
+  });
+  it('shows one drift count, the one it computed for the state, in its snapshot, its patches and its shared tree', async () => {
+    const flux = {
+      'helm.toolkit.fluxcd.io/name': 'web',
+      'helm.toolkit.fluxcd.io/namespace': 'shop',
+    };
+    const release = {
+      apiVersion: 'helm.toolkit.fluxcd.io/v2',
+      kind: 'HelmRelease',
+      metadata: { name: 'web', namespace: 'shop', uid: 'hr' },
+      status: {
+        conditions: [{ type: 'Ready', status: 'True', reason: 'Succeeded' }],
+      },
+    } as KubernetesObject;
+    const configMap = (name: string, manager: string) =>
+      ({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: {
+          name,
+          namespace: 'shop',
+          uid: `cm-${name}`,
+          labels: flux,
+          managedFields: [
+            {
+              manager,
+              operation: 'Update',
+              fieldsV1: { 'f:data': { 'f:x': {} } },
+            },
+          ],
+        },
+      } as KubernetesObject);
+    // An Event in Flux's words about no Flux object, before and after it says so.
+    const event = (message: string) =>
+      ({
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name: 'web.drift', namespace: 'shop', uid: 'ev' },
+        involvedObject: { apiVersion: 'v1', kind: 'ConfigMap', name: 'a' },
+        type: 'Warning',
+        reason: 'DriftDetected',
+        lastTimestamp: '2026-11-21T09:31:00Z',
+        message,
+      } as KubernetesObject);
+    const drifting = event(
+      'Cluster state of release shop/web.v3 has drifted from the desired state:\nConfigMap/shop/a changed (0 additions, 1 changes, 0 removals)',
+    );
+    let listed = [release, configMap('a', 'helm-controller'), event('Updated')];
+    // A new version of an object each time it changes, as a cluster writes it.
+    const versions = new Map<string, string>();
+    const informed = informer(Promise.resolve(), 'shop', () =>
+      listed.map(o => {
+        const json = JSON.stringify(o);
+        if (!versions.has(json)) versions.set(json, String(versions.size + 1));
+        return {
+          ...o,
+          metadata: { ...o.metadata, resourceVersion: versions.get(json) },
+        };
+      }),
+    );
+    const environment = environmentOf(
+      targetOf(async () => undefined),
+      () => lease(informed),
+    );
+    await environment.start();
+    const tree = SharedTree.of(environment);
+    const patched: number[] = [];
+    environment.subscribe(e => {
+      if (e.type === 'patch' && e.driftedCount !== undefined)
+        patched.push(e.driftedCount);
+    });
+    const counts = () => {
+      const snapshot = tree.snapshot();
+      return {
+        read: environment.snapshot().environment.driftedCount ?? 0,
+        tree: snapshot.environment.driftedCount ?? 0,
+        markedInTree: snapshot.nodes.filter(n => n.d).length,
+        lastPatch: patched[patched.length - 1] ?? 0,
+      };
+    };
+    const same = (count: number) => ({
+      read: count,
+      tree: count,
+      markedInTree: count,
+      lastPatch: count,
+    });
+    expect(counts()).toEqual(same(0));
+
+    for (const [objects, count] of [
+      [[release, configMap('a', 'kubectl-edit'), event('Updated')], 1],
+      [[release, configMap('a', 'helm-controller'), event('Updated')], 0],
+      // Only the Event changes: it says the ConfigMap drifted, then not.
+      [[release, configMap('a', 'helm-controller'), drifting], 1],
+      [[release, configMap('a', 'helm-controller'), event('Updated')], 0],
+      [[release, configMap('a', 'kubectl-edit'), configMap('b', 'kubectl')], 2],
+    ] as const) {
+      listed = [...objects];
+      await informed.relist();
+      await turns();
+      expect(counts()).toEqual(same(count));
+    }
     environment.stop();
   });
 });

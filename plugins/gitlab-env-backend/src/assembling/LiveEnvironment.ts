@@ -1,4 +1,7 @@
 import {
+  driftedCount,
+  EnvironmentDrift,
+  environmentDrift,
   EnvironmentResourcesResponse,
   EventSubject,
   GitlabEnvError,
@@ -10,6 +13,7 @@ import {
   LiveResourceGraph,
   NarrowedScope,
   narrowEnvironmentObjects,
+  NO_DRIFT,
   parseFluxResourcePath,
   resourceId,
   ResourceGraph,
@@ -38,7 +42,6 @@ import {
   isTransportFailure,
   SharedInformer,
 } from '../reading/informer';
-import { driftedCount } from './driftedCount';
 import { EnvironmentObserver, notify } from './environmentObserver';
 
 /** What an environment tells its viewers; the stream turns it into LiveMessages. */
@@ -48,7 +51,9 @@ export type LiveEnvironmentEvent =
       seq: number;
       patch: ResourceGraphPatch;
       dataAt: string;
-      /** How many objects drifted, when the patch changed it. */
+      /** The drift of the state the patch leads to (the tree marks it). */
+      drift: EnvironmentDrift;
+      /** How many objects drifted (driftedCount of `drift`), when the patch changed it. */
       driftedCount?: number;
     }
   /** Patches cannot say it (errors changed, the scope moved): send a snapshot. */
@@ -351,9 +356,14 @@ export class LiveEnvironment {
   private live = false;
   /** The Flux object, as far as its Events are concerned. */
   private readonly fluxSubject: EventSubject | undefined;
-  /** Flux objects among the graph's nodes: drift is counted only where there are some. */
+  /** Flux objects among the graph's nodes: drift is computed only where there are some. */
   private fluxNodes = 0;
-  private drifted = 0;
+  /**
+   * The drift of the graph's state, computed once per applied batch: its
+   * one owner, which the snapshot's count, the patches' count and the
+   * tree's marks all read.
+   */
+  private drift: EnvironmentDrift = NO_DRIFT;
   /**
    * A shared namespace: every object of it as the informers see it, the
    * ones narrowing admits (what the graph holds), and what it left out.
@@ -617,9 +627,10 @@ export class LiveEnvironment {
     // neighbour's churn changes it and must not cost every viewer a snapshot.
     if (JSON.stringify(this.narrowed) !== narrowedBefore)
       this.stateChanged = true;
-    const drifted = patch ? this.countDrifted(patch) : this.drifted;
-    const driftChanged = drifted !== this.drifted;
-    this.drifted = drifted;
+    const driftedBefore = driftedCount(this.drift);
+    if (patch) this.drift = this.driftAfter(patch);
+    const drifted = driftedCount(this.drift);
+    const driftChanged = drifted !== driftedBefore;
     // How the kinds are kept is said before the data it explains.
     if (this.stateChanged) {
       this.stateChanged = false;
@@ -639,25 +650,25 @@ export class LiveEnvironment {
         seq: this.deps.nextSeq(),
         patch,
         dataAt: this.dataAt,
+        drift: this.drift,
         ...(driftChanged && { driftedCount: drifted }),
       });
     }
   }
 
   /**
-   * How many objects drifted, as the GitOps view counts them: counted again
-   * after a patch, where the graph holds a Flux object (nothing else can
-   * carry drift).
+   * The drift of the state after a patch: computed again where the graph
+   * holds a Flux object (nothing else can carry drift).
    */
-  private countDrifted(patch: ResourceGraphPatch): number {
+  private driftAfter(patch: ResourceGraphPatch): EnvironmentDrift {
     for (const node of patch.nodesAdded)
       if (isFluxObject(node.group, node.kind)) this.fluxNodes += 1;
     for (const id of patch.nodesRemoved) {
       const [group, kind] = id.split('/');
       if (isFluxObject(group, kind)) this.fluxNodes -= 1;
     }
-    if (this.fluxNodes <= 0) return 0;
-    return driftedCount(this.currentObjects(), this.currentGraph());
+    if (this.fluxNodes <= 0) return NO_DRIFT;
+    return environmentDrift(this.currentObjects(), this.currentGraph());
   }
 
   /** The graph's objects as of the last applied batch (see builtObjects). */
@@ -783,19 +794,25 @@ export class LiveEnvironment {
     return this.snapshotMemo;
   }
 
+  /** The drift of the state `snapshot()` answers, which its count is of. */
+  snapshotDrift(): EnvironmentDrift {
+    this.flush();
+    return this.drift;
+  }
+
   private buildSnapshot(): EnvironmentResourcesResponse {
     const { target } = this.deps;
     const errors = this.errors();
     const health = markPartial(this.graph.health(), errors);
     const resources = this.currentObjects();
     const graph = this.currentGraph();
-    this.drifted = this.fluxNodes > 0 ? driftedCount(resources, graph) : 0;
+    const drifted = driftedCount(this.drift);
     return {
       entityRef: target.entityRef,
       environment: {
         ...target.environment,
         health,
-        ...(this.drifted > 0 && { driftedCount: this.drifted }),
+        ...(drifted > 0 && { driftedCount: drifted }),
       },
       scope: {
         namespace: target.environment.namespace,

@@ -13,7 +13,8 @@ import type {
  * viewer that asked for the tree form: it follows the environment's events
  * from the moment the first such viewer came, as the environment's first
  * listener of them, so each patch event's tree patch is computed once, in
- * order, and kept with the event for viewers that resume.
+ * order, and kept with the event for viewers that resume. The tree marks
+ * and counts the drift the environment computed for each state.
  */
 export class SharedTree {
   private readonly tree: LiveTree;
@@ -27,15 +28,24 @@ export class SharedTree {
 
   private constructor(private readonly environment: LiveEnvironment) {
     // The environment's state now (flushed), then every event after it.
-    this.tree = new LiveTree(environment.snapshot());
+    this.tree = new LiveTree(
+      environment.snapshot(),
+      environment.snapshotDrift(),
+    );
     environment.subscribe(event => this.follow(event));
   }
 
   private follow(event: LiveEnvironmentEvent) {
     if (event.type === 'patch') {
-      this.patches.set(event, this.tree.apply(event.patch) ?? null);
+      this.patches.set(
+        event,
+        this.tree.apply(event.patch, event.drift) ?? null,
+      );
     } else if (event.type === 'reset') {
-      this.tree.reset(this.environment.snapshot());
+      this.tree.reset(
+        this.environment.snapshot(),
+        this.environment.snapshotDrift(),
+      );
     }
   }
 

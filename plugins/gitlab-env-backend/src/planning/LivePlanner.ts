@@ -28,6 +28,7 @@ import {
 } from '../reading/informer';
 import { sameKind } from '../reading/builtInKinds';
 import { planWatchSlots } from './watchSlots';
+import { ExpectedNamespaces } from './expectedNamespaces';
 import type { EnvironmentObserver } from '../assembling/environmentObserver';
 
 /** What a write names: the objects it changed (see LivePlanner.refresh). @public */
@@ -366,22 +367,10 @@ export class LivePlanner {
   private readonly environments = new Map<string, HeldEnvironment>();
   /** `agent|selector|kind` whose list across the cluster RBAC refused. */
   private readonly clusterForbidden = new Set<string>();
-  /**
-   * Per `agent|selector`: the namespaces of environments registered to be
-   * read together (readMany), so their informers span all of them from the
-   * first list instead of listing again as each joins.
-   */
-  private readonly expectedNamespaces = new Map<string, Set<string>>();
+  /** The namespaces expected to be read through each agent and selector (readMany, announce). */
+  private readonly expected = new ExpectedNamespaces();
   /** Per agent: reads still gathering (see gather), counted. */
   private readonly gatherings = new Map<string, number>();
-  /**
-   * Per `agent|selector`: namespaces a listing said will be read soon
-   * (announce), each until when (ms), so the reads that follow one by one
-   * (an entity page's cards) start informers that span all of them.
-   */
-  private readonly announced = new Map<string, Map<string, number>>();
-  /** No announcement ends before then (ms). */
-  private announcedUntil = Infinity;
   /** Lists started before discovery, by the key of the informer that will take them. */
   private readonly early = new Map<string, EarlyList>();
   /**
@@ -562,18 +551,14 @@ export class LivePlanner {
       namespacesRead(target.environment).forEach(n => namespaces.add(n));
       groups.set(key, namespaces);
     }
-    for (const [key, namespaces] of groups) {
-      const expected = this.expectedNamespaces.get(key) ?? new Set<string>();
-      namespaces.forEach(n => expected.add(n));
-      this.expectedNamespaces.set(key, expected);
-    }
-    const reads = targets.map(target => this.read(target, freshness, signal));
+    // Once registered, the informers know every namespace they list.
+    const reads = this.expected.during(groups, () =>
+      targets.map(target => this.read(target, freshness, signal)),
+    );
     // Started now, awaited by their callers later (after locating, the
     // instance check, GitLab's connection state): a read failing before then
     // is theirs to handle, not an unhandled rejection of the process.
     for (const read of reads) read.catch(() => undefined);
-    // Registered: the informers now know every namespace they list.
-    for (const key of groups.keys()) this.expectedNamespaces.delete(key);
     return reads;
   }
 
@@ -590,56 +575,23 @@ export class LivePlanner {
     forMs: number,
   ): void {
     const now = Date.now();
-    // Announcements past their time are forgotten (looked for only once
-    // one may be: an overview announces each entity's environments).
-    if (this.announcedUntil <= now) {
-      this.announcedUntil = Infinity;
-      for (const [key, namespaces] of this.announced) {
-        namespaces.forEach((until, n) => {
-          if (until <= now) namespaces.delete(n);
-          else this.announcedUntil = Math.min(this.announcedUntil, until);
-        });
-        if (namespaces.size === 0) this.announced.delete(key);
-      }
-    }
-    const until = now + forMs;
-    if (reads.length > 0)
-      this.announcedUntil = Math.min(this.announcedUntil, until);
-    for (const read of reads) {
-      const key = this.groupKey(read);
-      const namespaces = this.announced.get(key) ?? new Map<string, number>();
-      namespacesRead(read.environment).forEach(n => namespaces.set(n, until));
-      this.announced.set(key, namespaces);
-    }
+    this.expected.forgetEnded(now);
+    for (const read of reads)
+      this.expected.announce(
+        this.groupKey(read),
+        namespacesRead(read.environment),
+        now + forMs,
+      );
   }
 
   /** The namespaces expected to be read through the agent with this selector (readMany, announce). */
   private expectedOf(groupKey: string): Set<string> {
     const expected = new Set<string>();
-    this.someExpected(groupKey, namespace => {
+    this.expected.some(groupKey, namespace => {
       expected.add(namespace);
       return false;
     });
     return expected;
-  }
-
-  /**
-   * Visits the namespaces expected through the agent with this selector
-   * (expectedOf, repeats possible) until `visit` says stop; whether it did.
-   */
-  private someExpected(
-    groupKey: string,
-    visit: (namespace: string) => boolean,
-  ): boolean {
-    const registered = this.expectedNamespaces.get(groupKey);
-    if (registered)
-      for (const namespace of registered) if (visit(namespace)) return true;
-    const announced = this.announced.get(groupKey);
-    if (!announced) return false;
-    const now = Date.now();
-    for (const [namespace, until] of announced)
-      if (until > now && visit(namespace)) return true;
-    return false;
   }
 
   /**
@@ -790,7 +742,7 @@ export class LivePlanner {
     visit: (namespace: string) => boolean,
   ): boolean {
     if (visit(target.environment.namespace!)) return true;
-    if (this.someExpected(this.groupKey(target), visit)) return true;
+    if (this.expected.some(this.groupKey(target), visit)) return true;
     for (const held of this.environments.values()) {
       const t = held.environment?.target;
       if (

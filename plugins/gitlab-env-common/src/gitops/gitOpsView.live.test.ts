@@ -7,7 +7,8 @@ import {
 } from '../graph/applyResourceGraphPatch';
 import { resourceId, resourceKeyOf } from '../k8s/resourceId';
 import { KubernetesObject, WatchEvent } from '../types';
-import { buildGitOpsView, countDrifted, GitOpsView } from './gitOpsView';
+import { buildGitOpsView, GitOpsView } from './gitOpsView';
+import { driftedCount, environmentDrift } from './environmentDrift';
 
 const NAMESPACES = ['shop'];
 const helmLabels = {
@@ -216,7 +217,9 @@ describe('buildGitOpsView on the live path', () => {
               viewOf({ ...read, health: page.health }),
             );
             // The card's count is the view's.
-            expect(countDrifted(read.resources, read.graph)).toBe(
+            expect(
+              driftedCount(environmentDrift(read.resources, read.graph)),
+            ).toBe(
               Object.keys(viewOf({ ...read, health: page.health }).drift)
                 .length,
             );

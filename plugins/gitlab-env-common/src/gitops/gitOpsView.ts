@@ -1,13 +1,7 @@
 import { KubernetesObject, ResourceGraph, ResourceKey } from '../types';
 import { objectsByNodeId } from '../graph/objectsByNodeId';
 import { resourceId } from '../k8s/resourceId';
-import {
-  DriftReport,
-  driftOf,
-  fluxDriftCondition,
-  FluxDriftEventEntry,
-  fluxDriftEvents,
-} from './drift';
+import { driftByNodeId, EnvironmentDrift } from './environmentDrift';
 import {
   FLUX_OPERATOR_GROUP,
   fluxOwnerByLabels,
@@ -54,7 +48,7 @@ export interface FluxObjectView {
 export interface GitOpsView {
   fluxObjects: FluxObjectView[];
   /** Drift of the objects Flux manages, by node id; only those that drifted. */
-  drift: Record<string, DriftReport>;
+  drift: EnvironmentDrift;
   /** Node ids of objects of the namespaces that no inventory names. */
   unmanagedIds: string[];
   /** Node ids of objects a Flux Operator ResourceSet applied. */
@@ -83,58 +77,12 @@ function sourceLink(
 }
 
 /**
- * The drift of every object a Flux applier manages, and of Flux objects
- * whose own conditions say their release drifted; only those that drifted.
- */
-function driftByNodeId(
-  graph: ResourceGraph,
-  byId: ReadonlyMap<string, KubernetesObject>,
-  driftEvents: readonly FluxDriftEventEntry[],
-): Record<string, DriftReport> {
-  const nodes = new Map(graph.nodes.map(node => [node.id, node]));
-  const drift: Record<string, DriftReport> = {};
-  for (const edge of graph.edges) {
-    if (edge.type !== 'manages') continue;
-    const applier = nodes.get(edge.source);
-    const target = nodes.get(edge.target);
-    if (!applier || !target || !isFluxApplier(applier.group, applier.kind))
-      continue;
-    const object = byId.get(target.id);
-    if (!object || drift[target.id]) continue;
-    const report = driftOf(object, target, driftEvents);
-    if (report.drifted) drift[target.id] = report;
-  }
-  // A HelmRelease no applier here manages still says its release drifted.
-  for (const node of graph.nodes) {
-    if (drift[node.id] || !isFluxObject(node.group, node.kind)) continue;
-    const object = byId.get(node.id);
-    const condition = object && fluxDriftCondition(object);
-    if (condition)
-      drift[node.id] = { drifted: true, signals: [condition], changes: [] };
-  }
-  return drift;
-}
-
-/**
- * How many objects drifted, as the GitOps view counts them (an environment
- * card's badge), without the rest of the view.
- *
- * @public
- */
-export function countDrifted(
-  objects: readonly KubernetesObject[],
-  graph: ResourceGraph,
-): number {
-  return Object.keys(
-    driftByNodeId(graph, objectsByNodeId(objects), fluxDriftEvents(objects)),
-  ).length;
-}
-
-/**
  * The GitOps view of an environment computed from its objects (Events
  * included) and their graph: each Flux object's sync state, source and
  * revisions, dependencies and history; the drift of every object a Flux
- * applier manages; the objects of `namespaces` no inventory names.
+ * applier manages; the objects of `namespaces` no inventory names. Given
+ * `drift` (the state's, as its owner computed it with environmentDrift),
+ * the view shows that one instead of computing it again.
  *
  * @public
  */
@@ -142,10 +90,10 @@ export function buildGitOpsView(
   objects: readonly KubernetesObject[],
   graph: ResourceGraph,
   namespaces: readonly string[],
+  drift?: EnvironmentDrift,
 ): GitOpsView {
   const byId = objectsByNodeId(objects);
   const nodes = new Map(graph.nodes.map(node => [node.id, node]));
-  const driftEvents = fluxDriftEvents(objects);
   const fluxObjects: FluxObjectView[] = [];
   const resourceSetManagedIds = new Set<string>();
 
@@ -168,7 +116,6 @@ export function buildGitOpsView(
     if (applier?.group === FLUX_OPERATOR_GROUP && nodes.has(edge.target))
       resourceSetManagedIds.add(edge.target);
   }
-  const drift = driftByNodeId(graph, byId, driftEvents);
   // Objects whose labels name a Flux applier are Flux's even when that
   // applier lives where the environment's read does not reach.
   const labelledByFlux = new Set<string>();
@@ -189,7 +136,7 @@ export function buildGitOpsView(
     });
   return {
     fluxObjects,
-    drift,
+    drift: drift ?? driftByNodeId(graph, byId, objects),
     unmanagedIds: gitOpsManaged
       ? unmanagedNodes(graph, new Set(namespaces))
           .map(n => n.id)

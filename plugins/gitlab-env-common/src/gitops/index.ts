@@ -1,4 +1,6 @@
-export { buildGitOpsView, countDrifted } from './gitOpsView';
+export { buildGitOpsView } from './gitOpsView';
+export { driftedCount, environmentDrift, NO_DRIFT } from './environmentDrift';
+export type { EnvironmentDrift } from './environmentDrift';
 export type { FluxObjectView, FluxSourceLink, GitOpsView } from './gitOpsView';
 export { fluxSyncState } from './syncState';
 export type { FluxSyncState, FluxSyncStatus } from './syncState';

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { driftedCount, environmentDrift } from '../gitops';
 import { LiveResourceGraph } from '../graph/LiveResourceGraph';
 import { generateEnvironment } from '../graph/testing/generateEnvironment';
 import { CRAFTED, meta } from '../graph/testing/craftedObjects';
@@ -110,7 +111,13 @@ const event: fc.Arbitrary<WatchEvent> = fc.record({
   ),
 });
 
+/** The drift of the engine's state, as its owner (the backend's LiveEnvironment) computes it. */
+const driftOf = (live: LiveResourceGraph) =>
+  environmentDrift(live.objects(), live.graph());
+
+/** A read of the engine's state, its environment counting the state's drift as the backend's does. */
 function responseOf(live: LiveResourceGraph): EnvironmentResourcesResponse {
+  const drifted = driftedCount(driftOf(live));
   return {
     entityRef: 'component:default/shop',
     environment: {
@@ -119,6 +126,7 @@ function responseOf(live: LiveResourceGraph): EnvironmentResourcesResponse {
       slug: 'production',
       tier: 'production',
       state: 'available',
+      ...(drifted > 0 && { driftedCount: drifted }),
     },
     scope: { namespace: 'shop' },
     resources: live.objects(),
@@ -126,6 +134,30 @@ function responseOf(live: LiveResourceGraph): EnvironmentResourcesResponse {
     health: live.health(),
     errors: [],
     fetchedAt: '2026-01-01T00:00:00.000Z',
+  };
+}
+
+/**
+ * A LiveTree following the engine from `initial` as the backend's does (the
+ * state's drift given with each patch), and the page's tree read from what
+ * it sent, through JSON.
+ */
+function following(initial: KubernetesObject[]) {
+  const live = new LiveResourceGraph(initial);
+  const first = responseOf(live);
+  const tree = new LiveTree(first, driftOf(live));
+  const reader = new TreeReader();
+  let held = reader.read(JSON.parse(JSON.stringify(tree.snapshot(first))));
+  return {
+    live,
+    tree,
+    reader,
+    /** Applies a batch; answers what the page holds then. */
+    apply(batch: WatchEvent[]): EnvironmentTree {
+      const patch = tree.apply(live.apply(batch), driftOf(live));
+      if (patch) held = reader.apply(JSON.parse(JSON.stringify(patch)));
+      return held;
+    },
   };
 }
 
@@ -147,7 +179,7 @@ describe('LiveTree and TreeReader', () => {
   it('send a snapshot the page reads as the tree of the same state', () => {
     const live = new LiveResourceGraph(BASE);
     const response = responseOf(live);
-    const tree = new LiveTree(response);
+    const tree = new LiveTree(response, driftOf(live));
     const read = new TreeReader().read(
       JSON.parse(JSON.stringify(tree.snapshot(response))),
     );
@@ -172,16 +204,9 @@ describe('LiveTree and TreeReader', () => {
           maxLength: 8,
         }),
         (initial, batches) => {
-          const live = new LiveResourceGraph(initial);
-          const first = responseOf(live);
-          const tree = new LiveTree(first);
-          const reader = new TreeReader();
-          let held = reader.read(
-            JSON.parse(JSON.stringify(tree.snapshot(first))),
-          );
+          const { live, apply } = following(initial);
           for (const batch of batches) {
-            const patch = tree.apply(live.apply(batch));
-            if (patch) held = reader.apply(JSON.parse(JSON.stringify(patch)));
+            const held = apply(batch);
             const expected = environmentTree(responseOf(live));
             // The snapshot's health stays until a patch changes it.
             expect(comparable({ ...held, health: expected.health })).toEqual(
@@ -195,9 +220,79 @@ describe('LiveTree and TreeReader', () => {
     );
   });
 
+  it('show one drift count on the card, in the live patches and in the tree after any batches of events', () => {
+    // Flux's drift Event as a cluster may also hold it: about an object
+    // that is not a Flux one (a copy, an Event another tool wrote).
+    const aboutNoFluxObject = {
+      ...driftEvent(
+        'web.3',
+        'Deployment/shop/web-helm changed (0 additions, 1 changes, 0 removals)',
+      ),
+      involvedObject: { apiVersion: 'v1', kind: 'ConfigMap', name: 'web' },
+    };
+    // The same Event before it said so.
+    const quiet = { ...aboutNoFluxObject, message: 'Updated' };
+    const objects = [...BASE, aboutNoFluxObject, quiet];
+    const anyEvent: fc.Arbitrary<WatchEvent> = fc.record({
+      type: fc.constantFrom('ADDED', 'MODIFIED', 'DELETED'),
+      object: fc.oneof(
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom(...GITOPS, aboutNoFluxObject, quiet),
+        },
+        { weight: 2, arbitrary: fc.constantFrom(...objects) },
+        { weight: 2, arbitrary: variant },
+      ),
+    });
+    const drifted = (tree: EnvironmentTree) =>
+      tree.graph.nodes.filter(n => n.drifted).length;
+    fc.assert(
+      fc.property(
+        fc.subarray(objects),
+        fc.array(fc.array(anyEvent, { minLength: 1, maxLength: 6 }), {
+          maxLength: 8,
+        }),
+        (initial, batches) => {
+          const { live, tree, reader, apply } = following(initial);
+          for (const batch of batches) {
+            const held = apply(batch);
+            // The card's count: the backend's read of the state.
+            const card = responseOf(live).environment.driftedCount ?? 0;
+            expect({
+              patched: held.environment.driftedCount ?? 0,
+              markedInTree: drifted(held),
+              polled:
+                environmentTree(responseOf(live)).environment.driftedCount ?? 0,
+              polledMarks: drifted(environmentTree(responseOf(live))),
+              snapshot:
+                reader.read(tree.snapshot(responseOf(live))).environment
+                  .driftedCount ?? 0,
+            }).toEqual({
+              patched: card,
+              markedInTree: card,
+              polled: card,
+              polledMarks: card,
+              snapshot: card,
+            });
+          }
+        },
+      ),
+      {
+        numRuns: 150,
+        // The state drifts by an Event about no Flux object alone, changed.
+        examples: [
+          [
+            [helmRelease('True'), helmLabelled, quiet],
+            [[{ type: 'MODIFIED', object: aboutNoFluxObject }]],
+          ],
+        ],
+      },
+    );
+  });
+
   it('send nothing for a change the page does not draw, and only the changed fields otherwise', () => {
     const live = new LiveResourceGraph(BASE);
-    const tree = new LiveTree(responseOf(live));
+    const tree = new LiveTree(responseOf(live), driftOf(live));
     const pod = BASE.find(
       o => o.kind === 'Pod' && o.status?.containerStatuses?.[0]?.ready,
     )!;
@@ -210,12 +305,13 @@ describe('LiveTree and TreeReader', () => {
     ];
     const enginePatch = live.apply({ type: 'MODIFIED', object: touched });
     expect(enginePatch.nodesChanged).toHaveLength(1);
-    expect(tree.apply(enginePatch)).toBeUndefined();
+    expect(tree.apply(enginePatch, driftOf(live))).toBeUndefined();
 
     const restarted = structuredClone(touched);
     restarted.status.containerStatuses[0].restartCount = 3;
     const patch = tree.apply(
       live.apply({ type: 'MODIFIED', object: restarted }),
+      driftOf(live),
     ) as TreePatch;
     expect(patch.changed).toEqual([
       { i: expect.any(Number), w: ['Running', '1/1 ready', '3 restarts'] },
@@ -226,7 +322,7 @@ describe('LiveTree and TreeReader', () => {
   it('keep a 10,000-object environment under 300 bytes an object', () => {
     const live = new LiveResourceGraph(generateEnvironment(10_000));
     const response = responseOf(live);
-    const snapshot = new LiveTree(response).snapshot(response);
+    const snapshot = new LiveTree(response, driftOf(live)).snapshot(response);
     const perObject = bytes(snapshot) / response.resources.length;
     expect(perObject).toBeLessThan(300);
     // The whole objects, as the stream sent them before.
@@ -239,7 +335,9 @@ describe('LiveTree and TreeReader', () => {
     const live = new LiveResourceGraph(BASE);
     const response = responseOf(live);
     const reader = new TreeReader();
-    const held = reader.read(new LiveTree(response).snapshot(response));
+    const held = reader.read(
+      new LiveTree(response, driftOf(live)).snapshot(response),
+    );
     expect(() => reader.apply({ v: 1, removed: [987654] })).toThrow(
       /malformed/,
     );

@@ -1,4 +1,9 @@
-import { buildGitOpsView } from '../gitops';
+import {
+  buildGitOpsView,
+  driftedCount,
+  EnvironmentDrift,
+  NO_DRIFT,
+} from '../gitops';
 import { objectsByNodeId } from '../graph/objectsByNodeId';
 import { fluxOwnerByLabels, isFluxObject } from '../k8s/flux';
 import { isRecord } from '../k8s/objects';
@@ -59,9 +64,12 @@ function isFluxEvent(object: KubernetesObject | undefined): boolean {
  * what the page draws that changed (none when a patch changed nothing
  * drawn: a resourceVersion, a status field no node shows), and the
  * `TreeSnapshot` of the whole state. Nodes keep their ref for as long as
- * they exist, so every patch names them by it. The GitOps marks (drift,
- * unmanaged, sync states) are computed with the engine's GitOps view again
- * only after a change that can move them.
+ * they exist, so every patch names them by it. The drift is the state's
+ * as its owner computed it (EnvironmentDrift, given with each state): the
+ * tree marks those nodes drifted and counts them with driftedCount, and
+ * derives neither. The other GitOps marks (unmanaged, sync states) are
+ * computed with the engine's GitOps view again only after a change that
+ * can move them.
  *
  * @public
  */
@@ -76,19 +84,21 @@ export class LiveTree {
   /** What each node was last sent as. */
   private wire = new Map<string, TreeWireNode>();
   private marks: GitOpsMarks = NO_GITOPS_MARKS;
-  private driftedCount = 0;
+  private drift: EnvironmentDrift = NO_DRIFT;
   private namespace?: string;
   /** What can carry GitOps marks; without any, the view is not computed. */
   private fluxNodes = 0;
   private readonly managedTargets = new Map<string, number>();
   private readonly fluxLabelled = new Set<string>();
 
-  constructor(response: EnvironmentResourcesResponse) {
-    this.reset(response);
+  /** `drift`: the state's, as its owner computed it (environmentDrift). */
+  constructor(response: EnvironmentResourcesResponse, drift: EnvironmentDrift) {
+    this.reset(response, drift);
   }
 
-  /** Starts again from a whole state (the stream sends its viewers a snapshot). */
-  reset(response: EnvironmentResourcesResponse): void {
+  /** Starts again from a whole state and its drift (the stream sends its viewers a snapshot). */
+  reset(response: EnvironmentResourcesResponse, drift: EnvironmentDrift): void {
+    this.drift = drift;
     this.namespace = response.scope.namespace;
     this.nodes = new Map(response.graph.nodes.map(node => [node.id, node]));
     this.objects = objectsByNodeId(response.resources);
@@ -104,18 +114,24 @@ export class LiveTree {
       if (fluxOwnerByLabels(object)) this.fluxLabelled.add(id);
     for (const id of [...this.refs.keys()])
       if (!this.nodes.has(id)) this.refs.delete(id);
-    this.computeMarks();
+    this.computeMarks(true);
     this.wire = new Map();
     for (const node of this.nodes.values())
       this.wire.set(node.id, this.encode(node));
   }
 
-  /** The whole tree, with the environment, health and errors of `response` (the same state). */
+  /**
+   * The whole tree, with the environment, health and errors of `response`
+   * (the same state), the environment counting the drift the tree holds.
+   */
   snapshot(response: EnvironmentResourcesResponse): TreeSnapshot {
     return {
       v: TREE_FORMAT_VERSION,
       entityRef: response.entityRef,
-      environment: withDriftedCount(response.environment, this.driftedCount),
+      environment: withDriftedCount(
+        response.environment,
+        driftedCount(this.drift),
+      ),
       scope: response.scope,
       health: response.health,
       errors: response.errors,
@@ -127,8 +143,14 @@ export class LiveTree {
     };
   }
 
-  /** Applies an engine patch; answers what the page must change, if anything. */
-  apply(patch: ResourceGraphPatch): TreePatch | undefined {
+  /**
+   * Applies an engine patch and the drift of the state it leads to (as its
+   * owner computed it); answers what the page must change, if anything.
+   */
+  apply(
+    patch: ResourceGraphPatch,
+    drift: EnvironmentDrift,
+  ): TreePatch | undefined {
     const kindsFrom = this.tables.kinds.length;
     const namespacesFrom = this.tables.namespaces.length;
     // A tree parent comes from an edge: a change of one changes edges.
@@ -198,10 +220,11 @@ export class LiveTree {
       this.edges.set(key, edge);
       this.countEdge(edge, 1);
     }
-    const driftedBefore = this.driftedCount;
-    if (gitOps) {
+    const driftBefore = this.drift;
+    this.drift = drift;
+    if (gitOps || drift !== driftBefore) {
       const before = this.marks;
-      this.computeMarks();
+      this.computeMarks(gitOps);
       for (const id of markedIds(before, this.marks))
         if (!sameMarksOf(before, this.marks, id)) touched.add(id);
     }
@@ -236,8 +259,8 @@ export class LiveTree {
     if (edgesAdded.length > 0) out.edgesAdded = edgesAdded;
     if (wireEdgesRemoved.length > 0) out.edgesRemoved = wireEdgesRemoved;
     if (patch.health) out.health = patch.health;
-    if (this.driftedCount !== driftedBefore)
-      out.driftedCount = this.driftedCount;
+    const drifted = driftedCount(drift);
+    if (drifted !== driftedCount(driftBefore)) out.driftedCount = drifted;
     return Object.keys(out).length > 1 ? out : undefined;
   }
 
@@ -248,14 +271,22 @@ export class LiveTree {
     else this.managedTargets.delete(edge.target);
   }
 
-  private computeMarks() {
+  /** The marks of the held state: the drift's, and the view's too when `viewChanged`. */
+  private computeMarks(viewChanged: boolean) {
+    const drifted =
+      this.drift === NO_DRIFT
+        ? NO_GITOPS_MARKS.drifted
+        : new Set(Object.keys(this.drift));
+    if (!viewChanged) {
+      this.marks = { ...this.marks, drifted };
+      return;
+    }
     if (
       this.fluxNodes <= 0 &&
       this.managedTargets.size === 0 &&
       this.fluxLabelled.size === 0
     ) {
-      this.marks = NO_GITOPS_MARKS;
-      this.driftedCount = 0;
+      this.marks = { ...NO_GITOPS_MARKS, drifted };
       return;
     }
     const view = buildGitOpsView(
@@ -266,9 +297,9 @@ export class LiveTree {
         roots: [],
       },
       this.namespace ? [this.namespace] : [],
+      this.drift,
     );
-    this.marks = gitOpsMarks(view);
-    this.driftedCount = Object.keys(view.drift).length;
+    this.marks = { ...gitOpsMarks(view), drifted };
   }
 
   private refOf = (id: string): number => {

@@ -1,22 +1,18 @@
 import { buildGitOpsView } from '../gitops';
 import { objectsByNodeId } from '../graph/objectsByNodeId';
 import { EnvironmentResourcesResponse } from '../types';
-import {
-  gitOpsMarks,
-  objectFacts,
-  treeNodeOf,
-  withDriftedCount,
-} from './treeNodes';
+import { gitOpsMarks, objectFacts, treeNodeOf } from './treeNodes';
 import type { EnvironmentTree } from './types';
 
 /**
  * The tree of a read's answer, as the page draws it: each node with what
  * the engine computes from its object (status words, creation time,
  * suspension) and what GitOps says of it (drift, unmanaged, a Flux
- * object's sync state), the environment with its count of drifted
- * objects. The objects themselves stay behind: the drawer asks for one
- * when it opens. A live stream's compact tree decodes to the same value
- * (LiveTree, TreeReader).
+ * object's sync state); the environment as the read counted its drifted
+ * objects (its `driftedCount`, which the tree does not count again). The
+ * objects themselves stay behind: the drawer asks for one when it opens.
+ * A live stream's compact tree decodes to the same value (LiveTree,
+ * TreeReader).
  *
  * @public
  */
@@ -33,10 +29,7 @@ export function environmentTree(
   const marks = gitOpsMarks(view);
   return {
     entityRef: response.entityRef,
-    environment: withDriftedCount(
-      response.environment,
-      Object.keys(view.drift).length,
-    ),
+    environment: response.environment,
     scope: response.scope,
     graph: {
       nodes: response.graph.nodes.map(node =>

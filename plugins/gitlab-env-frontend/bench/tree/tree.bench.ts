@@ -19,7 +19,10 @@ import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { chromium, Page } from 'playwright-core';
-import { LiveTree } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import {
+  environmentDrift,
+  LiveTree,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import {
   environmentResponse,
   generateEnvironment,
@@ -89,7 +92,12 @@ async function main() {
     graph,
   );
   const bodies: Record<string, string> = {
-    '/tree.json': JSON.stringify(new LiveTree(response).snapshot(response)),
+    '/tree.json': JSON.stringify(
+      new LiveTree(
+        response,
+        environmentDrift(response.resources, response.graph),
+      ).snapshot(response),
+    ),
     '/objects.json': JSON.stringify(response),
   };
   const { js, css } = await bundle();

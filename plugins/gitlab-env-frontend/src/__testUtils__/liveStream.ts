@@ -1,5 +1,8 @@
 import { HttpResponse, http } from 'msw';
 import {
+  driftedCount,
+  EnvironmentDrift,
+  environmentDrift,
   EnvironmentResourcesResponse,
   EnvironmentTree,
   KubernetesObject,
@@ -95,7 +98,7 @@ export class EngineEnvironment {
   ) {
     this.engine = new LiveResourceGraph(base.resources);
     this.key = { entityRef: base.entityRef, slug };
-    this.live = new LiveTree(this.resources());
+    this.live = new LiveTree(this.resources(), this.drift());
   }
 
   snapshot(fetchedAt = new Date().toISOString()): LiveTreeMessage {
@@ -111,11 +114,21 @@ export class EngineEnvironment {
     return environmentTree(this.resources(fetchedAt));
   }
 
+  /** The drift of the engine's state, as the backend computes it once per state. */
+  drift(): EnvironmentDrift {
+    return environmentDrift(this.engine.objects(), this.engine.graph());
+  }
+
+  /** A read of the engine's state, counting its drift as the backend's read does. */
   resources(
     fetchedAt = new Date().toISOString(),
   ): EnvironmentResourcesResponse {
+    const { driftedCount: _, ...environment } = this.base.environment;
+    const drifted = driftedCount(this.drift());
     return {
       ...this.base,
+      environment:
+        drifted > 0 ? { ...environment, driftedCount: drifted } : environment,
       resources: this.engine.objects(),
       graph: this.engine.graph(),
       health: this.engine.health(),
@@ -131,7 +144,7 @@ export class EngineEnvironment {
       type: 'patch',
       key: this.key,
       // Nothing drawn changed: the backend sends nothing; tests send an empty patch.
-      patch: this.live.apply(this.engine.apply(events)) ?? {
+      patch: this.live.apply(this.engine.apply(events), this.drift()) ?? {
         v: TREE_FORMAT_VERSION,
       },
       dataAt,

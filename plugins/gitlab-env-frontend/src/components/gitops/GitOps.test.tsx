@@ -327,6 +327,70 @@ describe('The GitOps panel on the live tab', () => {
     expect(within(gitops).getByTestId('desired-summary')).toBeInTheDocument();
   });
 
+  it("shows the engine's one drift count on the card and in the panel, beside the objects it marked, as live patches move it", async () => {
+    const { env, stream, gitops } = await openLive(() => ({
+      desired: comparison(),
+    }));
+    const expectDrifted = (count: number, names: string[]) =>
+      waitFor(() => {
+        // What the backend's read of the same state says (the overview's card).
+        expect(env.resources().environment.driftedCount).toBe(count);
+        expect(screen.getByTestId('drifted-count')).toHaveTextContent(
+          `${count} drifted`,
+        );
+        expect(within(gitops).getByTestId('drift-count')).toHaveTextContent(
+          `${count} drifted object${count === 1 ? '' : 's'}`,
+        );
+        const list = within(gitops).getByRole('list', {
+          name: 'Drifted objects',
+        });
+        expect(
+          within(list)
+            .getAllByRole('button')
+            .map(b => b.textContent),
+        ).toEqual(names);
+      });
+    await expectDrifted(1, ['ConfigMap/config']);
+
+    // An Event in Flux's words about no Flux object: once it says the
+    // ClusterRole drifted, that is drift too (the engine reads the words).
+    const event: KubernetesObject = {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: 'shop.drift', namespace: 'shop', uid: 'ev-drift' },
+      involvedObject: { apiVersion: 'v1', kind: 'ConfigMap', name: 'config' },
+      type: 'Warning',
+      reason: 'DriftDetected',
+      lastTimestamp: new Date().toISOString(),
+      message: 'Updated',
+    };
+    stream.send(env.patch({ type: 'ADDED', object: event }));
+    stream.send(
+      env.patch({
+        type: 'MODIFIED',
+        object: {
+          ...event,
+          message:
+            'Cluster state of release shop/shop.v2 has drifted from the desired state:\nClusterRole/shop-reader changed (0 additions, 1 changes, 0 removals)',
+        },
+      }),
+    );
+    await expectDrifted(2, ['ConfigMap/config', 'ClusterRole/shop-reader']);
+
+    // Flux applies the ConfigMap over kubectl's edit: it drifts no more.
+    const config = env.object('ConfigMap', 'config');
+    stream.send(
+      env.patch({
+        type: 'MODIFIED',
+        object: {
+          ...config,
+          metadata: { ...config.metadata, managedFields: [] },
+        },
+      }),
+    );
+    await expectDrifted(1, ['ClusterRole/shop-reader']);
+  });
+
   it('says plainly why a HelmRelease has no repository comparison', async () => {
     const reason =
       'A HelmRelease is rendered by helm-controller from the chart and its values in the cluster; the repository holds no plain manifests to compare, so Helm values and templates are not compared here (use the drift signals).';

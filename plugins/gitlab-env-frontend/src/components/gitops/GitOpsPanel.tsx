@@ -124,17 +124,21 @@ function DesiredSummary({ repository }: { repository: RepositoryComparison }) {
 /**
  * The environment's GitOps at a glance, above its resources: each Flux
  * applier's sync state and whether its source is ahead, the objects that
- * drifted, and the objects no inventory names (shown apart), as the engine
- * marked the tree's nodes. Nothing when the environment has none of these.
+ * drifted (counted as the engine counted them: the environment's
+ * `driftedCount`, the number its card shows), and the objects no inventory
+ * names (shown apart), as the engine marked the tree's nodes. Nothing when the environment has none of these.
  * With a Flux object, the repository comparison, asked of the backend
  * once when the panel opens.
  */
 export function GitOpsPanel({
   graphNodes,
+  driftedCount,
   namespace,
   onSelect,
 }: {
   graphNodes: readonly TreeNode[];
+  /** The engine's count of drifted objects (the tree's environment's). */
+  driftedCount: number;
   namespace?: string;
   onSelect: (id: string) => void;
 }) {
@@ -157,7 +161,7 @@ export function GitOpsPanel({
   const repository = useRepositoryComparison({
     wanted: appliers.length > 0,
   });
-  if (appliers.length === 0 && drifted.length === 0 && unmanaged.length === 0)
+  if (appliers.length === 0 && driftedCount === 0 && unmanaged.length === 0)
     return null;
   return (
     <Box
@@ -212,15 +216,14 @@ export function GitOpsPanel({
         );
       })}
       {appliers.length > 0 ? <DesiredSummary repository={repository} /> : null}
-      {drifted.length > 0 ? (
+      {driftedCount > 0 ? (
         <Box>
           <Typography
             variant="subtitle2"
             component="h3"
             data-testid="drift-count"
           >
-            {drifted.length} drifted{' '}
-            {drifted.length === 1 ? 'object' : 'objects'}
+            {driftedCount} drifted {driftedCount === 1 ? 'object' : 'objects'}
           </Typography>
           <NodeLinks
             ids={drifted}

@@ -401,6 +401,7 @@ function ResourceExplorer({
     <>
       <GitOpsPanel
         graphNodes={graph.nodes}
+        driftedCount={data.environment.driftedCount ?? 0}
         namespace={namespace}
         onSelect={setSelectedId}
       />

@@ -1,9 +1,7 @@
-import {
-  buildGitOpsView,
-  buildResourceGraph,
-  KubernetesObject,
-} from '@gitlab-env/backstage-plugin-gitlab-env-common';
-import { driftedCount } from './driftedCount';
+import { buildResourceGraph } from '../graph';
+import { KubernetesObject } from '../types';
+import { buildGitOpsView } from './gitOpsView';
+import { driftedCount, environmentDrift, NO_DRIFT } from './environmentDrift';
 
 const release: KubernetesObject = {
   apiVersion: 'helm.toolkit.fluxcd.io/v2',
@@ -36,8 +34,8 @@ const managed = (name: string, manager: string): KubernetesObject => ({
   },
 });
 
-describe('driftedCount', () => {
-  it("counts what the GitOps view calls drifted, once per read's graph", () => {
+describe('environmentDrift and driftedCount', () => {
+  it("count what the GitOps view calls drifted, and the view shows its owner's drift without computing it again", () => {
     const objects = [
       release,
       managed('edited', 'kubectl-edit'),
@@ -49,9 +47,12 @@ describe('driftedCount', () => {
       '/ConfigMap/shop/edited',
       'helm.toolkit.fluxcd.io/HelmRelease/shop/web',
     ]);
-    expect(driftedCount(objects, graph)).toBe(2);
-    // The same read again: the count is not computed again.
-    expect(driftedCount([], graph)).toBe(2);
-    expect(driftedCount([], buildResourceGraph([]))).toBe(0);
+    const drift = environmentDrift(objects, graph);
+    expect(drift).toEqual(view.drift);
+    expect(driftedCount(drift)).toBe(2);
+    // Given the state's drift, the view reads it (the same value, not a second count).
+    expect(buildGitOpsView(objects, graph, ['shop'], drift).drift).toBe(drift);
+    expect(driftedCount(environmentDrift([], buildResourceGraph([])))).toBe(0);
+    expect(driftedCount(NO_DRIFT)).toBe(0);
   });
 });
