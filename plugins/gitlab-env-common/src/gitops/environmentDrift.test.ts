@@ -1,6 +1,7 @@
 import { buildResourceGraph } from '../graph';
 import { KubernetesObject } from '../types';
 import { buildGitOpsView } from './gitOpsView';
+import { helmManagedConfigMap } from './testing/helmManaged';
 import { driftedCount, environmentDrift, NO_DRIFT } from './environmentDrift';
 
 const release: KubernetesObject = {
@@ -18,28 +19,13 @@ const release: KubernetesObject = {
     ],
   },
 };
-const managed = (name: string, manager: string): KubernetesObject => ({
-  apiVersion: 'v1',
-  kind: 'ConfigMap',
-  metadata: {
-    name,
-    namespace: 'shop',
-    labels: {
-      'helm.toolkit.fluxcd.io/name': 'web',
-      'helm.toolkit.fluxcd.io/namespace': 'shop',
-    },
-    managedFields: [
-      { manager, operation: 'Update', fieldsV1: { 'f:data': { 'f:x': {} } } },
-    ],
-  },
-});
 
 describe('environmentDrift and driftedCount', () => {
   it("count what the GitOps view calls drifted, and the view shows its owner's drift without computing it again", () => {
     const objects = [
       release,
-      managed('edited', 'kubectl-edit'),
-      managed('clean', 'helm-controller'),
+      helmManagedConfigMap('edited', 'kubectl-edit'),
+      helmManagedConfigMap('clean', 'helm-controller'),
     ];
     const graph = buildResourceGraph(objects);
     const view = buildGitOpsView(objects, graph, ['shop']);
