@@ -6,6 +6,7 @@ import {
   applyResourceGraphPatch,
   buildGitOpsView,
   DesiredStateComparison,
+  environmentDrift,
   EnvironmentResourcesResponse,
   LiveMessage,
   PatchableResources,
@@ -621,7 +622,12 @@ describe('GET /live against the simulator', () => {
         .message as Of<'snapshot'>;
       let live: PatchableResources = snapshot.resources;
       const view = (held: PatchableResources) =>
-        buildGitOpsView(held.resources, held.graph, [NAMESPACE]);
+        buildGitOpsView(
+          held.resources,
+          held.graph,
+          [NAMESPACE],
+          environmentDrift(held.resources, held.graph),
+        );
       const read = (await (
         await fetch(
           `${url}/api/gitlab-env/entity/default/component/storefront/environments/staging/resources`,
@@ -633,6 +639,9 @@ describe('GET /live against the simulator', () => {
       expect(Object.keys(view(live).drift)).toEqual([
         'apps/Deployment/storefront-staging/storefront-web',
       ]);
+      // The read and the stream's snapshot carry the drift the backend computed.
+      expect(read.drift).toEqual(view(read).drift);
+      expect(snapshot.resources.drift).toEqual(view(read).drift);
       const status = (await stream.next(is('status'))).message as Of<'status'>;
       expect(
         status.kinds.find(k => k.resource === 'Event in flux-system')?.mode,

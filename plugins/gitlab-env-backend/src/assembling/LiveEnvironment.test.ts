@@ -1,4 +1,8 @@
-import { KubernetesObject } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import {
+  environmentObject,
+  environmentTree,
+  KubernetesObject,
+} from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { POD_KIND } from '../__testUtils__/kinds';
 import { SharedInformer } from '../reading/informer';
 import { SharedTree } from '../http/sharedTrees';
@@ -273,7 +277,7 @@ describe('LiveEnvironment', () => {
     expect(limited()).toBe(false);
     environment.stop();
   });
-  it('shows one drift count, the one it computed for the state, in its snapshot, its patches and its shared tree', async () => {
+  it('shows one drift, the one it computed for the state, in its snapshot (count and nodes), the polled tree, the drawer, its patches and its shared tree', async () => {
     const flux = {
       'helm.toolkit.fluxcd.io/name': 'web',
       'helm.toolkit.fluxcd.io/namespace': 'shop',
@@ -345,8 +349,16 @@ describe('LiveEnvironment', () => {
     });
     const counts = () => {
       const snapshot = tree.snapshot();
+      const read = environment.snapshot();
+      const drift = environment.snapshotDrift();
+      // The drawer of each drifted object shows the owner's report itself.
+      for (const id of Object.keys(drift))
+        expect(environmentObject(read, id)?.gitops.drift).toBe(drift[id]);
       return {
-        read: environment.snapshot().environment.driftedCount ?? 0,
+        read: read.environment.driftedCount ?? 0,
+        readDrift: Object.keys(read.drift ?? {}).length,
+        polledMarks: environmentTree(read).graph.nodes.filter(n => n.drifted)
+          .length,
         tree: snapshot.environment.driftedCount ?? 0,
         markedInTree: snapshot.nodes.filter(n => n.d).length,
         lastPatch: patched[patched.length - 1] ?? 0,
@@ -354,6 +366,8 @@ describe('LiveEnvironment', () => {
     };
     const same = (count: number) => ({
       read: count,
+      readDrift: count,
+      polledMarks: count,
       tree: count,
       markedInTree: count,
       lastPatch: count,

@@ -786,7 +786,7 @@ export class LiveEnvironment {
     return this.listeners.size;
   }
 
-  /** The whole state, as `GET …/resources` answers it. */
+  /** The whole state, as `GET …/resources` answers it (its drift included). */
   snapshot(): EnvironmentResourcesResponse {
     this.flush();
     // Viewers joining one after another share the one snapshot of a state.
@@ -824,6 +824,9 @@ export class LiveEnvironment {
       health,
       errors,
       fetchedAt: this.dataAt,
+      // The state's drift as this owner computed it: the polled tree marks
+      // it and the drawer shows its reports, without deriving it again.
+      ...(drifted > 0 && { drift: this.drift }),
     };
   }
 

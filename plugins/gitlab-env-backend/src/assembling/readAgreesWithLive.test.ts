@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import {
   applyResourceGraphPatch,
   buildGitOpsView,
+  environmentDrift,
   EnvironmentResourcesResponse,
   gitlabMarkers,
   KubernetesObject,
@@ -309,7 +310,8 @@ function canonical(
 ) {
   const sorted = <T>(items: T[]) =>
     [...items].map(i => JSON.stringify(i)).sort();
-  const view = buildGitOpsView(answer.resources, answer.graph, ['shop']);
+  const drift = environmentDrift(answer.resources, answer.graph);
+  const view = buildGitOpsView(answer.resources, answer.graph, ['shop'], drift);
   return {
     resources: sorted(
       answer.resources.map(o => `${keyOf(o)}@${o.metadata?.resourceVersion}`),
@@ -322,7 +324,7 @@ function canonical(
     errors: answer.errors,
     narrowed: answer.scope?.narrowed,
     drifted: drifted ?? 0,
-    drift: Object.keys(view.drift).sort(),
+    drift: Object.keys(drift).sort(),
     unmanaged: [...view.unmanagedIds].sort(),
   };
 }

@@ -33,25 +33,7 @@ export function environmentDrift(
   objects: readonly KubernetesObject[],
   graph: ResourceGraph,
 ): EnvironmentDrift {
-  return driftByNodeId(graph, objectsByNodeId(objects), objects);
-}
-
-/**
- * How many objects drifted: the one count an environment's card, its live
- * patches and its tree show, and the number of nodes the tree marks drifted.
- *
- * @public
- */
-export function driftedCount(drift: EnvironmentDrift): number {
-  return Object.keys(drift).length;
-}
-
-/** environmentDrift, for a caller that indexed the objects by node id already. */
-export function driftByNodeId(
-  graph: ResourceGraph,
-  byId: ReadonlyMap<string, KubernetesObject>,
-  objects: readonly KubernetesObject[],
-): EnvironmentDrift {
+  const byId = objectsByNodeId(objects);
   const driftEvents = fluxDriftEvents(objects);
   const nodes = new Map(graph.nodes.map(node => [node.id, node]));
   const drift: Record<string, DriftReport> = {};
@@ -75,4 +57,14 @@ export function driftByNodeId(
       drift[node.id] = { drifted: true, signals: [condition], changes: [] };
   }
   return drift;
+}
+
+/**
+ * How many objects drifted: the one count an environment's card, its live
+ * patches and its tree show, and the number of nodes the tree marks drifted.
+ *
+ * @public
+ */
+export function driftedCount(drift: EnvironmentDrift): number {
+  return Object.keys(drift).length;
 }

@@ -165,7 +165,14 @@ function canonical(view: GitOpsView) {
 }
 
 function viewOf(page: PatchableResources) {
-  return canonical(buildGitOpsView(page.resources, page.graph, NAMESPACES));
+  return canonical(
+    buildGitOpsView(
+      page.resources,
+      page.graph,
+      NAMESPACES,
+      environmentDrift(page.resources, page.graph),
+    ),
+  );
 }
 
 describe('buildGitOpsView on the live path', () => {
@@ -174,10 +181,12 @@ describe('buildGitOpsView on the live path', () => {
       [],
       POOL.map(object => ({ type: 'ADDED' as const, object })),
     );
+    const graph = buildResourceGraph(objects);
     const view = buildGitOpsView(
       objects,
-      buildResourceGraph(objects),
+      graph,
       NAMESPACES,
+      environmentDrift(objects, graph),
     );
     expect(
       new Set(

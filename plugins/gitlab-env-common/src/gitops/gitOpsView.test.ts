@@ -1,5 +1,6 @@
 import { buildResourceGraph } from '../graph';
 import { KubernetesObject } from '../types';
+import { environmentDrift } from './environmentDrift';
 import { buildGitOpsView } from './gitOpsView';
 import { diffDesiredLive } from './fieldDiff';
 import { planKustomization } from './desiredState';
@@ -75,7 +76,15 @@ const inventoryObjects: KubernetesObject[] = [
 
 function view(objects: KubernetesObject[], namespaces = ['shop']) {
   const graph = buildResourceGraph(objects);
-  return { graph, view: buildGitOpsView(objects, graph, namespaces) };
+  return {
+    graph,
+    view: buildGitOpsView(
+      objects,
+      graph,
+      namespaces,
+      environmentDrift(objects, graph),
+    ),
+  };
 }
 
 describe('buildGitOpsView: a Flux environment, whole', () => {

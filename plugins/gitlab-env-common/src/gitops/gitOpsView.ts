@@ -1,7 +1,7 @@
 import { KubernetesObject, ResourceGraph, ResourceKey } from '../types';
 import { objectsByNodeId } from '../graph/objectsByNodeId';
 import { resourceId } from '../k8s/resourceId';
-import { driftByNodeId, EnvironmentDrift } from './environmentDrift';
+import { EnvironmentDrift } from './environmentDrift';
 import {
   FLUX_OPERATOR_GROUP,
   fluxOwnerByLabels,
@@ -79,10 +79,10 @@ function sourceLink(
 /**
  * The GitOps view of an environment computed from its objects (Events
  * included) and their graph: each Flux object's sync state, source and
- * revisions, dependencies and history; the drift of every object a Flux
- * applier manages; the objects of `namespaces` no inventory names. Given
- * `drift` (the state's, as its owner computed it with environmentDrift),
- * the view shows that one instead of computing it again.
+ * revisions, dependencies and history; the objects of `namespaces` no
+ * inventory names; and `drift`, the state's drift as its owner computed it
+ * (environmentDrift, once per state), which the view shows and never
+ * computes.
  *
  * @public
  */
@@ -90,7 +90,7 @@ export function buildGitOpsView(
   objects: readonly KubernetesObject[],
   graph: ResourceGraph,
   namespaces: readonly string[],
-  drift?: EnvironmentDrift,
+  drift: EnvironmentDrift,
 ): GitOpsView {
   const byId = objectsByNodeId(objects);
   const nodes = new Map(graph.nodes.map(node => [node.id, node]));
@@ -136,7 +136,7 @@ export function buildGitOpsView(
     });
   return {
     fluxObjects,
-    drift: drift ?? driftByNodeId(graph, byId, objects),
+    drift,
     unmanagedIds: gitOpsManaged
       ? unmanagedNodes(graph, new Set(namespaces))
           .map(n => n.id)

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { driftedCount, environmentDrift } from '../gitops';
+import { environmentDrift } from '../gitops';
 import { LiveResourceGraph } from '../graph/LiveResourceGraph';
 import { generateEnvironment } from '../graph/testing/generateEnvironment';
 import { CRAFTED, meta } from '../graph/testing/craftedObjects';
@@ -13,6 +13,7 @@ import {
 import { environmentTree } from './environmentTree';
 import { LiveTree } from './LiveTree';
 import { TreeReader } from './TreeReader';
+import { readOf } from './testing/readOf';
 import { EnvironmentTree, TreePatch } from './types';
 
 const helmRelease = (ready: 'True' | 'Unknown'): KubernetesObject => ({
@@ -115,27 +116,12 @@ const event: fc.Arbitrary<WatchEvent> = fc.record({
 const driftOf = (live: LiveResourceGraph) =>
   environmentDrift(live.objects(), live.graph());
 
-/** A read of the engine's state, its environment counting the state's drift as the backend's does. */
-function responseOf(live: LiveResourceGraph): EnvironmentResourcesResponse {
-  const drifted = driftedCount(driftOf(live));
-  return {
-    entityRef: 'component:default/shop',
-    environment: {
-      id: '1',
-      name: 'production',
-      slug: 'production',
-      tier: 'production',
-      state: 'available',
-      ...(drifted > 0 && { driftedCount: drifted }),
-    },
-    scope: { namespace: 'shop' },
-    resources: live.objects(),
-    graph: live.graph(),
-    health: live.health(),
-    errors: [],
-    fetchedAt: '2026-01-01T00:00:00.000Z',
-  };
-}
+/** A read of the engine's state with its drift and count, as the backend's read carries them. */
+const responseOf = (live: LiveResourceGraph): EnvironmentResourcesResponse =>
+  readOf(
+    { resources: live.objects(), graph: live.graph(), health: live.health() },
+    driftOf(live),
+  );
 
 /**
  * A LiveTree following the engine from `initial` as the backend's does (the

@@ -1,3 +1,4 @@
+import type { EnvironmentDrift } from '../gitops/environmentDrift';
 import type { DesiredObjectDiff, NamespaceNarrowing } from './gitops';
 import { GitlabEnvError } from './errors';
 import { EnvironmentActionScope } from './actions';
@@ -187,6 +188,17 @@ export interface EnvironmentResourcesResponse {
   errors: GitlabEnvError[];
   /** ISO time the data was read from the cluster (it may come from cache). */
   fetchedAt: string;
+  /**
+   * The objects of this state that drifted, by node id with their drift
+   * reports, as the backend's one owner of the drift computed them (absent:
+   * nothing drifted; `environment.driftedCount` counts them). The tree
+   * marks these nodes and the drawer shows their reports; neither derives
+   * drift again. A backend older than this field sends none: nothing is
+   * marked then, the count still shows. In the live stream's `resources`
+   * form it is the snapshot's: patches do not update it (the `tree` form's
+   * patches carry the marks).
+   */
+  drift?: EnvironmentDrift;
 }
 
 /** The body of every error response of the backend's routes. @public */

@@ -1,4 +1,5 @@
 import {
+  environmentDrift,
   EnvironmentResourcesResponse,
   GitlabEnvironment,
   HealthAssessment,
@@ -7,6 +8,18 @@ import {
   summarizeGraphHealth,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { graphFrom } from './graphFrom';
+
+/**
+ * The `drift` a backend's read carries for these objects: the state's drift
+ * as its owner (LiveEnvironment) computes it, left out when nothing drifted.
+ */
+export function backendDrift(
+  resources: EnvironmentResourcesResponse['resources'],
+  graph: EnvironmentResourcesResponse['graph'],
+): Pick<EnvironmentResourcesResponse, 'drift'> {
+  const drift = environmentDrift(resources, graph);
+  return Object.keys(drift).length > 0 ? { drift } : {};
+}
 
 // Relative to the clock, as the UI shows ages against the time data arrived.
 const NOW = new Date().toISOString();

@@ -6,6 +6,7 @@ import {
   KubernetesObject,
   summarizeGraphHealth,
 } from '@gitlab-env/backstage-plugin-gitlab-env-common';
+import { backendDrift } from './fixtures';
 
 const NOW = new Date().toISOString();
 const REVISION = 'v3.8.2@sha1:5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f80';
@@ -128,6 +129,7 @@ export function fluxResources(
     health: summarizeGraphHealth(graph),
     errors: [],
     fetchedAt: NOW,
+    ...backendDrift(objects, graph),
   };
 }
 

@@ -119,20 +119,23 @@ export class EngineEnvironment {
     return environmentDrift(this.engine.objects(), this.engine.graph());
   }
 
-  /** A read of the engine's state, counting its drift as the backend's read does. */
+  /** A read of the engine's state, with its drift and count as the backend's read carries them. */
   resources(
     fetchedAt = new Date().toISOString(),
   ): EnvironmentResourcesResponse {
-    const { driftedCount: _, ...environment } = this.base.environment;
-    const drifted = driftedCount(this.drift());
+    const { drift: _, ...base } = this.base;
+    const { driftedCount: __, ...environment } = base.environment;
+    const drift = this.drift();
+    const drifted = driftedCount(drift);
     return {
-      ...this.base,
+      ...base,
       environment:
         drifted > 0 ? { ...environment, driftedCount: drifted } : environment,
       resources: this.engine.objects(),
       graph: this.engine.graph(),
       health: this.engine.health(),
       fetchedAt,
+      ...(drifted > 0 && { drift }),
     };
   }
 

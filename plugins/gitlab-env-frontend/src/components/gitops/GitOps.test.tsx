@@ -116,6 +116,67 @@ describe('GitOps in the environment tab', () => {
     );
   });
 
+  it("marks drifted, in the panel, the graph and the drawer, what the backend's read says drifted, not what the objects would say in the browser", async () => {
+    // The objects say the ConfigMap was edited with kubectl; the backend,
+    // the one owner of the drift, said the ClusterRole drifted (an Event
+    // this read no longer holds, say). The page shows the backend's word.
+    const read = fluxResources(production);
+    expect(Object.keys(read.drift ?? {})).toEqual(['/ConfigMap/shop/config']);
+    const owners = {
+      ...read,
+      drift: {
+        [read.graph.nodes.find(n => n.kind === 'ClusterRole')!.id]: {
+          drifted: true,
+          signals: [
+            {
+              signal: 'fluxEvent' as const,
+              detail: 'ClusterRole/shop-reader changed',
+            },
+          ],
+          changes: [
+            { path: 'rules', change: 'changed' as const, by: 'kubectl-patch' },
+          ],
+        },
+      },
+    };
+    serveFlux(owners);
+    await renderTab({ route: '/?env=production' });
+    const panel = await screen.findByRole('region', {
+      name: 'Resources of production',
+    });
+    const gitops = await within(panel).findByRole('region', { name: 'GitOps' });
+    expect(within(gitops).getByTestId('drift-count')).toHaveTextContent(
+      '1 drifted object',
+    );
+    const drifted = within(gitops).getByRole('list', {
+      name: 'Drifted objects',
+    });
+    expect(within(drifted).getByText('ClusterRole/shop-reader')).toBeVisible();
+    expect(within(drifted).queryByText('ConfigMap/config')).toBeNull();
+    // The graph's one drift badge is the ClusterRole's.
+    expect(
+      within(panel)
+        .getAllByTitle(/drifted from what Flux applied/)
+        .map(node => node.title),
+    ).toEqual(['ClusterRole shop-reader — drifted from what Flux applied']);
+
+    await userEvent.click(
+      within(drifted).getByRole('button', { name: 'ClusterRole/shop-reader' }),
+    );
+    const drawer = await screen.findByRole('dialog', {
+      name: 'ClusterRole shop-reader',
+    });
+    expect(
+      await within(drawer).findByText(
+        'Flux drift detection: ClusterRole/shop-reader changed',
+      ),
+    ).toBeInTheDocument();
+    const table = within(drawer).getByRole('table', { name: 'Drifted fields' });
+    expect(within(table).getByText('rules').closest('tr')).toHaveTextContent(
+      'kubectl-patch',
+    );
+  });
+
   it('opens the drift diff of the edited ConfigMap, with the kubectl that shows it', async () => {
     serveFlux();
     await renderTab({ route: '/?env=production' });
