@@ -167,6 +167,24 @@ describe('declarative health rules (app-config)', () => {
     expect(() => parseDeclarativeHealthRules({ group: 'x' })).toThrow(
       'gitlabEnv.health.rules must be a list of health rules',
     );
+    // YAML can write a mapping whose toString is no function (found by fuzz.test.ts).
+    for (const odd of [{ toString: '' }, { valueOf: 1, toString: null }])
+      expect(() =>
+        parseDeclarativeHealthRules([
+          {
+            group: odd,
+            kind: odd,
+            healthy: [{ field: 'status.phase', values: ['Up'] }],
+          },
+          {
+            group: odd,
+            kind: odd,
+            healthy: [{ field: 'status.phase', values: ['Up'] }],
+          },
+        ]),
+      ).toThrow(
+        /rules\[0\]\.group must be the API group(.|\n)*rules\[1\]\.kind must be a kind/,
+      );
     expect(parseDeclarativeHealthRules(undefined)).toEqual([]);
   });
 });

@@ -325,7 +325,14 @@ export function parseDeclarativeHealthRules(
   value.forEach((rule, i) => checkRule(rule, `${where}[${i}]`, problems));
   const seen = new Map<string, number>();
   value.forEach((rule, i) => {
-    if (!isRecord(rule)) return;
+    // A group or kind that is not a string is reported by checkRule; one
+    // from YAML may be a mapping whose `toString` is no function.
+    if (
+      !isRecord(rule) ||
+      typeof rule.group !== 'string' ||
+      typeof rule.kind !== 'string'
+    )
+      return;
     const key = `${rule.group}/${rule.kind}`;
     const first = seen.get(key);
     if (first !== undefined)
