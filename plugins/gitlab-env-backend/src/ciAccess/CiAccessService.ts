@@ -54,8 +54,12 @@ export class CiAccessService {
     };
   }
 
-  private context(located: LocatedEntity): Promise<CiAccessContext> {
-    return ciAccessContext(located, this.deps);
+  /** `signal`: the call's (its deadline included), carried by every read for it. */
+  private context(
+    located: LocatedEntity,
+    signal?: AbortSignal,
+  ): Promise<CiAccessContext> {
+    return ciAccessContext(located, this.deps, signal);
   }
 
   /**
@@ -67,13 +71,16 @@ export class CiAccessService {
     const facts = await transport.usableInstance(ctx.instance);
     const environment = ctx.environments.find(e => e.agent?.id === agent.id);
     if (environment)
-      await AgentConnections.of(transport, config, cache).refuseDisconnected({
-        instance: ctx.instance,
-        projectFullPath: ctx.project.fullPath,
-        environmentName: environment.name,
-        agent,
-      });
-    return transport.kas(ctx.instance, facts, agent);
+      await AgentConnections.of(transport, config, cache).refuseDisconnected(
+        {
+          instance: ctx.instance,
+          projectFullPath: ctx.project.fullPath,
+          environmentName: environment.name,
+          agent,
+        },
+        ctx.signal,
+      );
+    return transport.kas(ctx.instance, facts, agent, ctx.signal);
   }
 
   /** An agent's KAS refusal named as the environment reads name it (never connected, token). */
@@ -109,9 +116,10 @@ export class CiAccessService {
     entity: Entity,
     located: LocatedEntity,
     branch?: string,
+    signal?: AbortSignal,
   ): Promise<CiAccessMatrixResponse> {
     return ciAccessMatrix(
-      await this.context(located),
+      await this.context(located, signal),
       stringifyEntityRef(entity),
       branch,
       this.decisions,
@@ -125,16 +133,18 @@ export class CiAccessService {
    * waiting for one environment's agent only (the pipeline's locate with
    * `environment`): with it, `located` may be GitLab's answer alone
    * (`clusterLookups: 'known'`) and each agent's read waits for the
-   * namespaces its own cluster gives, never another's.
+   * namespaces its own cluster gives, never another's. Every read carries
+   * `signal`: a one-shot call's (its deadline included), a stream's.
    */
   async staleByAgent(
     entity: Entity,
     located: LocatedEntity,
     locateFor?: (environmentSlug: string) => Promise<LocatedEntity>,
+    signal?: AbortSignal,
   ): Promise<
     Array<{ agent: GitlabAgentRef; stale: Promise<StaleNamespace[]> }>
   > {
-    const listed = await this.context(located);
+    const listed = await this.context(located, signal);
     const entityRef = stringifyEntityRef(entity);
     const deps = await this.staleDeps();
     const contextFor = async (agent: GitlabAgentRef) => {
@@ -142,7 +152,7 @@ export class CiAccessService {
         e => e.agent?.id === agent.id,
       );
       return locateFor && environment
-        ? this.context(await locateFor(environment.slug))
+        ? this.context(await locateFor(environment.slug), signal)
         : listed;
     };
     return listed.agents.map(agent => ({
@@ -163,12 +173,13 @@ export class CiAccessService {
   async staleNamespaces(
     entity: Entity,
     located: LocatedEntity,
+    signal?: AbortSignal,
   ): Promise<StaleNamespacesResponse> {
     const entityRef = stringifyEntityRef(entity);
     const result: StaleNamespacesResponse = { namespaces: [], errors: [] };
     await Promise.all(
       (
-        await this.staleByAgent(entity, located)
+        await this.staleByAgent(entity, located, undefined, signal)
       ).map(({ agent, stale }) =>
         stale.then(
           namespaces => result.namespaces.push(...namespaces),

@@ -75,8 +75,13 @@ export function createCiAccessRouter(
         permission: {},
         locate: 'entity',
       },
-      async ({ entity, located, params }, _req, res) => {
-        const body = await service.matrix(entity, located, params.branch);
+      async ({ entity, located, params, requestSignal }, _req, res) => {
+        const body = await service.matrix(
+          entity,
+          located,
+          params.branch,
+          requestSignal,
+        );
         res.json(body);
         return { cells: body.cells.length };
       },
@@ -95,8 +100,12 @@ export function createCiAccessRouter(
         permission: {},
         locate: 'entity',
       },
-      async ({ entity, located }, _req, res) => {
-        const body = await service.staleNamespaces(entity, located);
+      async ({ entity, located, requestSignal }, _req, res) => {
+        const body = await service.staleNamespaces(
+          entity,
+          located,
+          requestSignal,
+        );
         res.json(body);
         return {
           namespaces: body.namespaces.length,
@@ -164,6 +173,10 @@ export function createCiAccessRouter(
         res.on('close', () => {
           closed = true;
         });
+        // Streamed, the list outlasts the request's deadline and ends with
+        // the browser; answered at once, it answers by that deadline with
+        // what loaded, the rest as errors.
+        const signal = streaming ? context.signal : context.requestSignal;
         let sofar = NO_STALE_NAMESPACES_YET;
         const emit = (line: StaleNamespacesStreamLine) => {
           sofar = addStaleNamespacesLine(sofar, line);
@@ -191,8 +204,12 @@ export function createCiAccessRouter(
                 // the namespaces its own cluster gives.
                 return await service.staleByAgent(
                   entity,
-                  await context.locate(entity, { clusterLookups: 'known' }),
-                  slug => context.locate(entity, { environment: slug }),
+                  await context.locate(entity, {
+                    clusterLookups: 'known',
+                    signal,
+                  }),
+                  slug => context.locate(entity, { environment: slug, signal }),
+                  signal,
                 );
               } catch (error) {
                 emit({

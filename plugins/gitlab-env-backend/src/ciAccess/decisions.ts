@@ -52,7 +52,13 @@ export async function decide(
   let template: EnvironmentTemplate | undefined;
   try {
     template = read.ref
-      ? await deps.configs.template(ctx.instance, agent, read.ref, 'default')
+      ? await deps.configs.template(
+          ctx.instance,
+          agent,
+          read.ref,
+          'default',
+          ctx.signal,
+        )
       : undefined;
   } catch (error) {
     deps.logger.debug(
@@ -103,7 +109,7 @@ export async function ciAccessMatrix(
   deps: DecisionDeps,
 ): Promise<CiAccessMatrixResponse> {
   const reads = await Promise.all(
-    ctx.agents.map(a => deps.configs.read(ctx.instance, a)),
+    ctx.agents.map(a => deps.configs.read(ctx.instance, a, ctx.signal)),
   );
   const shown = ctx.environments.filter(e => e.state !== 'stopped');
   // Without a pick, every job runs on the default branch: the last

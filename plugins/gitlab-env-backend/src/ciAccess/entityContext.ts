@@ -20,6 +20,8 @@ export interface CiAccessContext {
   allEnvironments: GitlabEnvironment[];
   /** The agents of the shown environments, by name. */
   agents: GitlabAgentRef[];
+  /** The call's signal (its deadline included): every read for it carries it. */
+  signal?: AbortSignal;
 }
 
 function uniqueAgents(environments: GitlabEnvironment[]): GitlabAgentRef[] {
@@ -36,6 +38,7 @@ export async function ciAccessContext(
     transport: GitlabEnvTransport;
     cache: SharedReadCache;
   },
+  signal?: AbortSignal,
 ): Promise<CiAccessContext> {
   const instance = instanceOf(deps.config, located.host);
   const { id, fullPath } = located.project;
@@ -44,6 +47,7 @@ export async function ciAccessContext(
     deps.cache,
     instance,
     fullPath,
+    signal,
   );
   return {
     instance,
@@ -53,5 +57,6 @@ export async function ciAccessContext(
     environments: located.environments,
     allEnvironments: located.allEnvironments ?? located.environments,
     agents: uniqueAgents(located.environments),
+    signal,
   };
 }

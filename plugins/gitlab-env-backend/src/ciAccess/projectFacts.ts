@@ -11,23 +11,30 @@ export interface ProjectFacts {
 
 /**
  * The project's default and protected branches, through the shared
- * transport's REST client, cached in the plugin's read cache.
+ * transport's REST client, cached in the plugin's read cache: a caller
+ * stops waiting when `signal` ends, the shared read when every caller left.
  */
 export async function readProjectFacts(
   transport: GitlabEnvTransport,
   cache: SharedReadCache,
   instance: GitlabInstanceConfig,
   fullPath: string,
+  signal?: AbortSignal,
 ): Promise<ProjectFacts> {
-  const rest = transport.rest(instance);
   const [project, protectedBranches] = await Promise.all([
     cache.getOrLoad(
       `ci-project|${instance.host}|${fullPath}`,
-      async () => (await rest.project(fullPath)) ?? null,
+      async loadSignal =>
+        (await transport.rest(instance, loadSignal).project(fullPath)) ?? null,
+      { signal },
     ),
     cache.getOrLoad(
       `ci-protected|${instance.host}|${fullPath}`,
-      async () => (await rest.protectedBranches(fullPath)) ?? null,
+      async loadSignal =>
+        (await transport
+          .rest(instance, loadSignal)
+          .protectedBranches(fullPath)) ?? null,
+      { signal },
     ),
   ]);
   return {

@@ -95,8 +95,15 @@ async function templateOf(
     // An unreadable annotation: fall back to the default template, as GitLab does without a name.
   }
   try {
-    return (await deps.configs.template(ctx.instance, agent, ref, templateName))
-      ?.deleteResources;
+    return (
+      await deps.configs.template(
+        ctx.instance,
+        agent,
+        ref,
+        templateName,
+        ctx.signal,
+      )
+    )?.deleteResources;
   } catch {
     return undefined;
   }
@@ -127,7 +134,7 @@ export async function staleForAgent(
   deps: StaleDeps,
   { contents = true }: { contents?: boolean } = {},
 ): Promise<StaleNamespace[]> {
-  const read = await deps.configs.read(ctx.instance, agent);
+  const read = await deps.configs.read(ctx.instance, agent, ctx.signal);
   const list = await kas.get(
     `/api/v1/namespaces?limit=${NAMESPACE_LIST_LIMIT}`,
     'namespaces',

@@ -414,7 +414,7 @@ export function createHistoryRouter(
         permission: {},
         locate: 'none',
       },
-      async ({ entities, params, signal, locate }, _req, res) => {
+      async ({ entities, params, requestSignal, locate }, _req, res) => {
         const members = entities
           .flatMap(e => ('entity' in e ? [e.entity] : []))
           .filter(entity => {
@@ -440,7 +440,7 @@ export function createHistoryRouter(
             members.map(entity =>
               limited(async () =>
                 versions.ofEntity(entity, {
-                  signal,
+                  signal: requestSignal,
                   located: await locate(entity).catch(() => undefined),
                 }),
               ),

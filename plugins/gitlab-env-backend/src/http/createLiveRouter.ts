@@ -252,7 +252,11 @@ export function createLiveRouter(options: LiveRouterOptions): express.Router {
           if (!located)
             locations.set(
               name,
-              (located = context.locate(entity, { environment: key.slug })),
+              (located = context.locate(entity, {
+                environment: key.slug,
+                // The stream's, not the request's deadline.
+                signal: context.signal,
+              })),
             );
           return located;
         };

@@ -136,11 +136,13 @@ export interface RouteContext<P> {
   /**
    * Locates an entity (of `listed` or `catalog` routes) through the one
    * locator; with `environment`, waiting for that environment's agent only,
-   * with `clusterLookups: 'known'` for none (LocateOptions).
+   * with `clusterLookups: 'known'` for none (LocateOptions). Carries
+   * `requestSignal`, so every entity of a one-shot call shares its one
+   * deadline; a stream, which outlasts it, passes `signal` (its own).
    */
   locate: (
     entity: Entity,
-    options?: Pick<LocateOptions, 'clusterLookups' | 'environment'>,
+    options?: Pick<LocateOptions, 'clusterLookups' | 'environment' | 'signal'>,
   ) => Promise<LocatedEntity>;
   /** Adds to what the audit record says, success or failure. */
   note: (meta: JsonObject) => void;
@@ -396,8 +398,11 @@ export class RequestPipeline {
       entities: [] as ListedEntity[],
       locate: (
         entity: Entity,
-        options?: Pick<LocateOptions, 'clusterLookups' | 'environment'>,
-      ) => this.deps.locate(entity, { ...options, signal }),
+        options?: Pick<
+          LocateOptions,
+          'clusterLookups' | 'environment' | 'signal'
+        >,
+      ) => this.deps.locate(entity, { signal: requestSignal, ...options }),
       note: (meta: JsonObject) => {
         Object.assign(notes, meta);
       },
