@@ -11,7 +11,8 @@
 // for plain branches and for branches that set off hostile rules and
 // wildcards (its p50 compared with the plain one's), and count a wrong
 // decision as a wrong badge. Last, the worst event-loop delay of
-// any mode (goal < 100 ms). Figures are printed, never asserted.
+// any mode (goal < 100 ms), the backend's: the client runs in a worker
+// thread (bench/faultSuiteClient.ts). Figures are printed, never asserted.
 // Run: npm run fault-suite -w plugins/gitlab-env-backend
 import { HealthSummary } from '@gitlab-env/backstage-plugin-gitlab-env-common';
 import { AddressInfo } from 'node:net';
@@ -22,19 +23,16 @@ import {
 } from '../src/__testUtils__/backendOnSimulator';
 import {
   badgesOf,
-  classify,
   FAULT_MODES,
   faultSuiteEntities,
   faultSuiteScenario,
-  ciAccessAnswerProblem,
-  isDefiniteButWrong,
   knobsOf,
-  Outcome,
   OUTCOMES,
   percentile,
   secretValues,
   SUITE_SETTINGS,
 } from '../src/__testUtils__/faultSuite';
+import { startClient } from './faultSuiteClient';
 import { startSimulatorProcess } from './simulatorProcess';
 import { measureWarmViewers } from './warmViewers';
 
@@ -44,36 +42,6 @@ const CONCURRENCY = 8;
 const HANG_AFTER_MS = SUITE_SETTINGS.requestDeadlineMs + 2_000;
 
 const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
-
-/**
- * A request's status and body, or a rejection once `ms` have passed. The
- * bench's own timer decides, not only the fetch's abort signal: with an
- * aborted signal, Node 20's fetch has left a body read pending for good,
- * which kept the suite from ever finishing a mode.
- */
-async function answerWithin(url: string, ms: number) {
-  const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      reject(new Error(`no answer after ${ms} ms`));
-    }, ms);
-  });
-  const answer = fetch(url, { signal: controller.signal }).then(
-    async response => ({
-      status: response.status,
-      text: await response.text(),
-    }),
-  );
-  // Once the timer has decided, a late failure of the fetch is not a crash.
-  answer.catch(() => undefined);
-  try {
-    return await Promise.race([answer, expired]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** RSS and heap after a full collection (the script runs with --expose-gc). */
 function memory() {
@@ -161,10 +129,6 @@ async function main() {
     requestsDone: number;
     after1000?: ReturnType<typeof memory>;
   } = { requestsDone: 0 };
-  const countRequest = () => {
-    progress.requestsDone += 1;
-    if (progress.requestsDone === 1000) progress.after1000 = memory();
-  };
   const p50Of = new Map<string, number>();
   const totals = { untyped: 0, crashes: 0, hangs: 0, wrong: 0, leaks: 0 };
   const worstDelay = { ms: 0, mode: '' };
@@ -179,55 +143,23 @@ async function main() {
     await simulator.setFaults(knobsOf(mode));
     const before = rss();
     const crashesBefore = crashes;
+    // The client runs in a worker thread of its own, started before and
+    // ended after the mode's measures: the delay and memory are the backend's.
+    const client = await startClient();
     // How long this process could not run at all: on a shared machine a
     // request can pass the hang mark without any bound of the backend failing.
     const loopDelay = monitorEventLoopDelay({ resolution: 20 });
     loopDelay.enable();
-    const outcomes: Record<Outcome, number> = {
-      ok: 0,
-      partial: 0,
-      'typed error': 0,
-      untyped: 0,
-    };
-    const durations: number[] = [];
-    let hangs = 0;
-    let wrong = 0;
-    let leaks = 0;
-    let next = 0;
-    const requests = mode.ciAccessRequests;
-    const worker = async () => {
-      while (next < REQUESTS_PER_MODE) {
-        const n = next++;
-        const expected = requests?.[n % requests.length];
-        const path = expected?.path ?? targets[n % targets.length];
-        const started = performance.now();
-        try {
-          const { status, text } = await answerWithin(
-            `${base}${path}`,
-            HANG_AFTER_MS,
-          );
-          durations.push(performance.now() - started);
-          let body: unknown;
-          try {
-            body = JSON.parse(text);
-          } catch {
-            body = undefined;
-          }
-          outcomes[classify(status, body)] += 1;
-          if (secrets.some(secret => text.includes(secret))) leaks++;
-          if (expected && ciAccessAnswerProblem(expected, status, body))
-            wrong++;
-          for (const badge of badgesOf(path, body)) {
-            if (isDefiniteButWrong(badge.health, baseline.get(badge.key)))
-              wrong++;
-          }
-        } catch {
-          hangs++;
-        }
-        countRequest();
-      }
-    };
-    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    const { outcomes, durations, hangs, wrong, leaks } = await client.send({
+      base,
+      targets,
+      requests: mode.ciAccessRequests,
+      count: REQUESTS_PER_MODE,
+      concurrency: CONCURRENCY,
+      hangAfterMs: HANG_AFTER_MS,
+      baseline: [...baseline],
+      secrets,
+    });
     // The backend still answers: no crash took it down.
     const alive = await fetch(`${base}/health`).then(
       r => r.ok,
@@ -235,6 +167,10 @@ async function main() {
     );
     const modeCrashes = crashes - crashesBefore + (alive ? 0 : 1);
     loopDelay.disable();
+    await client.close();
+    progress.requestsDone += REQUESTS_PER_MODE;
+    if (!progress.after1000 && progress.requestsDone >= 1000)
+      progress.after1000 = memory();
     if (loopDelay.max / 1e6 > worstDelay.ms)
       Object.assign(worstDelay, { ms: loopDelay.max / 1e6, mode: mode.name });
     const p50 = percentile(durations, 50);
