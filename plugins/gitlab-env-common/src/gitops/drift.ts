@@ -1,4 +1,9 @@
-import { FieldChange, KubernetesObject, ResourceKey } from '../types';
+import {
+  DriftReport,
+  FieldChange,
+  KubernetesObject,
+  ResourceKey,
+} from '../types';
 import { conditionsOf } from '../health/conditions';
 import { isRecord, str, annotationsOf } from '../k8s/objects';
 import { diffDesiredLive } from './fieldDiff';
@@ -8,21 +13,6 @@ import {
   formatFieldPath,
   valueAtFieldPath,
 } from './managedFields';
-
-/** @public */
-export type DriftSignal =
-  | 'fluxEvent'
-  | 'fluxCondition'
-  | 'managedFields'
-  | 'lastApplied';
-
-/** What the cluster says about one object's drift. @public */
-export interface DriftReport {
-  drifted: boolean;
-  /** Each signal that saw drift, with what it says. */
-  signals: Array<{ signal: DriftSignal; detail: string; time?: string }>;
-  changes: FieldChange[];
-}
 
 /** The field managers of Flux's appliers and CLI (`flux-client-side-apply`). @public */
 export const FLUX_FIELD_MANAGERS: ReadonlySet<string> = new Set([

@@ -1,23 +1,12 @@
 import { objectsByNodeId } from '../graph/objectsByNodeId';
 import { isFluxApplier, isFluxObject } from '../k8s/flux';
-import { KubernetesObject, ResourceGraph } from '../types';
 import {
   DriftReport,
-  driftOf,
-  fluxDriftCondition,
-  fluxDriftEvents,
-} from './drift';
-
-/**
- * The drift of one state of an environment, by node id: only the objects
- * that drifted. Its owner computes it once per state (the backend's
- * LiveEnvironment, with environmentDrift) and everything else reads it: the
- * count on the cards and in live patches (driftedCount), the nodes the tree
- * marks drifted, the GitOps view (buildGitOpsView's `drift`).
- *
- * @public
- */
-export type EnvironmentDrift = Readonly<Record<string, DriftReport>>;
+  EnvironmentDrift,
+  KubernetesObject,
+  ResourceGraph,
+} from '../types';
+import { driftOf, fluxDriftCondition, fluxDriftEvents } from './drift';
 
 /** The drift of a state where nothing drifted. @public */
 export const NO_DRIFT: EnvironmentDrift = Object.freeze({});

@@ -1,7 +1,11 @@
-import { KubernetesObject, ResourceGraph, ResourceKey } from '../types';
+import {
+  EnvironmentDrift,
+  KubernetesObject,
+  ResourceGraph,
+  ResourceKey,
+} from '../types';
 import { objectsByNodeId } from '../graph/objectsByNodeId';
 import { resourceId } from '../k8s/resourceId';
-import { EnvironmentDrift } from './environmentDrift';
 import {
   FLUX_OPERATOR_GROUP,
   fluxOwnerByLabels,

@@ -1,6 +1,5 @@
 export { buildGitOpsView } from './gitOpsView';
 export { driftedCount, environmentDrift, NO_DRIFT } from './environmentDrift';
-export type { EnvironmentDrift } from './environmentDrift';
 export type { FluxObjectView, FluxSourceLink, GitOpsView } from './gitOpsView';
 export { fluxSyncState } from './syncState';
 export type { FluxSyncState, FluxSyncStatus } from './syncState';
@@ -14,7 +13,7 @@ export {
   foreignFieldManagers,
   lastAppliedChanges,
 } from './drift';
-export type { DriftReport, DriftSignal, FluxDriftEventEntry } from './drift';
+export type { FluxDriftEventEntry } from './drift';
 export { diffDesiredLive } from './fieldDiff';
 export { fieldManagers, formatFieldPath, ownerOfField } from './managedFields';
 export type { FieldManagerEntry } from './managedFields';

@@ -1,9 +1,4 @@
-import {
-  buildGitOpsView,
-  driftedCount,
-  EnvironmentDrift,
-  NO_DRIFT,
-} from '../gitops';
+import { buildGitOpsView, driftedCount, NO_DRIFT } from '../gitops';
 import { objectsByNodeId } from '../graph/objectsByNodeId';
 import { fluxOwnerByLabels, isFluxObject } from '../k8s/flux';
 import { isRecord } from '../k8s/objects';
@@ -13,6 +8,7 @@ import {
   resourceKeyOf,
 } from '../k8s/resourceId';
 import {
+  EnvironmentDrift,
   EnvironmentResourcesResponse,
   KubernetesObject,
   ResourceEdge,

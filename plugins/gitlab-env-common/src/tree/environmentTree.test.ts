@@ -1,4 +1,5 @@
-import { environmentDrift, EnvironmentDrift, NO_DRIFT } from '../gitops';
+import { environmentDrift, NO_DRIFT } from '../gitops';
+import { EnvironmentDrift } from '../types';
 import { helmManagedConfigMap } from '../gitops/testing/helmManaged';
 import { buildResourceGraph, summarizeGraphHealth } from '../graph';
 import { KubernetesObject } from '../types';

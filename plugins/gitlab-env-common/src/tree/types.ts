@@ -3,7 +3,8 @@
 // and its wire form. The whole object is fetched when a drawer opens
 // (EnvironmentObjectResponse).
 import type { ResourceEventSummary } from '../events';
-import type { DriftReport, FluxObjectView, FluxSyncStatus } from '../gitops';
+import type { FluxObjectView, FluxSyncStatus } from '../gitops';
+import type { DriftReport } from '../types';
 import {
   EnvironmentResourcesResponse,
   HealthSummary,

@@ -1,4 +1,4 @@
-import type { EnvironmentDrift } from '../gitops/environmentDrift';
+import type { EnvironmentDrift } from './gitops';
 import type { DesiredObjectDiff, NamespaceNarrowing } from './gitops';
 import { GitlabEnvError } from './errors';
 import { EnvironmentActionScope } from './actions';

@@ -16,6 +16,32 @@ export interface FieldChange {
   at?: string;
 }
 
+/** What saw an object's drift. @public */
+export type DriftSignal =
+  | 'fluxEvent'
+  | 'fluxCondition'
+  | 'managedFields'
+  | 'lastApplied';
+
+/** What the cluster says about one object's drift. @public */
+export interface DriftReport {
+  drifted: boolean;
+  /** Each signal that saw drift, with what it says. */
+  signals: Array<{ signal: DriftSignal; detail: string; time?: string }>;
+  changes: FieldChange[];
+}
+
+/**
+ * The drift of one state of an environment, by node id: only the objects
+ * that drifted. Its owner computes it once per state (the backend's
+ * LiveEnvironment, with gitops/environmentDrift) and everything else reads
+ * it: the count on the cards and in live patches, the nodes the tree marks
+ * drifted, the GitOps view, the read and the drawer.
+ *
+ * @public
+ */
+export type EnvironmentDrift = Readonly<Record<string, DriftReport>>;
+
 /** One object of the repository against the live one. @public */
 export interface DesiredObjectDiff {
   /** Node id of the object, as the graph names it. */

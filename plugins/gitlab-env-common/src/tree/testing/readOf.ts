@@ -1,4 +1,5 @@
-import { driftedCount, EnvironmentDrift } from '../../gitops';
+import { driftedCount } from '../../gitops';
+import { EnvironmentDrift } from '../../types';
 import { EnvironmentResourcesResponse } from '../../types';
 
 /**
