@@ -794,12 +794,6 @@ export class LiveEnvironment {
     return this.snapshotMemo;
   }
 
-  /** The drift of the state `snapshot()` answers, which its count is of. */
-  snapshotDrift(): EnvironmentDrift {
-    this.flush();
-    return this.drift;
-  }
-
   private buildSnapshot(): EnvironmentResourcesResponse {
     const { target } = this.deps;
     const errors = this.errors();

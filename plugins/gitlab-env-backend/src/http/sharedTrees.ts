@@ -28,10 +28,7 @@ export class SharedTree {
 
   private constructor(private readonly environment: LiveEnvironment) {
     // The environment's state now (flushed), then every event after it.
-    this.tree = new LiveTree(
-      environment.snapshot(),
-      environment.snapshotDrift(),
-    );
+    this.tree = new LiveTree(environment.snapshot());
     environment.subscribe(event => this.follow(event));
   }
 
@@ -42,10 +39,7 @@ export class SharedTree {
         this.tree.apply(event.patch, event.drift) ?? null,
       );
     } else if (event.type === 'reset') {
-      this.tree.reset(
-        this.environment.snapshot(),
-        this.environment.snapshotDrift(),
-      );
+      this.tree.reset(this.environment.snapshot());
     }
   }
 

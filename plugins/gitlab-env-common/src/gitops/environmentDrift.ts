@@ -45,7 +45,8 @@ export function environmentDrift(
     if (condition)
       drift[node.id] = { drifted: true, signals: [condition], changes: [] };
   }
-  return drift;
+  // One value for "nothing drifted", so a follower compares states by identity.
+  return Object.keys(drift).length > 0 ? drift : NO_DRIFT;
 }
 
 /**

@@ -131,7 +131,7 @@ const responseOf = (live: LiveResourceGraph): EnvironmentResourcesResponse =>
 function following(initial: KubernetesObject[]) {
   const live = new LiveResourceGraph(initial);
   const first = responseOf(live);
-  const tree = new LiveTree(first, driftOf(live));
+  const tree = new LiveTree(first);
   const reader = new TreeReader();
   let held = reader.read(JSON.parse(JSON.stringify(tree.snapshot(first))));
   return {
@@ -165,7 +165,7 @@ describe('LiveTree and TreeReader', () => {
   it('send a snapshot the page reads as the tree of the same state', () => {
     const live = new LiveResourceGraph(BASE);
     const response = responseOf(live);
-    const tree = new LiveTree(response, driftOf(live));
+    const tree = new LiveTree(response);
     const read = new TreeReader().read(
       JSON.parse(JSON.stringify(tree.snapshot(response))),
     );
@@ -278,7 +278,7 @@ describe('LiveTree and TreeReader', () => {
 
   it('send nothing for a change the page does not draw, and only the changed fields otherwise', () => {
     const live = new LiveResourceGraph(BASE);
-    const tree = new LiveTree(responseOf(live), driftOf(live));
+    const tree = new LiveTree(responseOf(live));
     const pod = BASE.find(
       o => o.kind === 'Pod' && o.status?.containerStatuses?.[0]?.ready,
     )!;
@@ -308,7 +308,7 @@ describe('LiveTree and TreeReader', () => {
   it('keep a 10,000-object environment under 300 bytes an object', () => {
     const live = new LiveResourceGraph(generateEnvironment(10_000));
     const response = responseOf(live);
-    const snapshot = new LiveTree(response, driftOf(live)).snapshot(response);
+    const snapshot = new LiveTree(response).snapshot(response);
     const perObject = bytes(snapshot) / response.resources.length;
     expect(perObject).toBeLessThan(300);
     // The whole objects, as the stream sent them before.
@@ -322,7 +322,7 @@ describe('LiveTree and TreeReader', () => {
     const response = responseOf(live);
     const reader = new TreeReader();
     const held = reader.read(
-      new LiveTree(response, driftOf(live)).snapshot(response),
+      new LiveTree(response).snapshot(response),
     );
     expect(() => reader.apply({ v: 1, removed: [987654] })).toThrow(
       /malformed/,

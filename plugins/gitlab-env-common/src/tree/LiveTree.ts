@@ -61,7 +61,8 @@ function isFluxEvent(object: KubernetesObject | undefined): boolean {
  * drawn: a resourceVersion, a status field no node shows), and the
  * `TreeSnapshot` of the whole state. Nodes keep their ref for as long as
  * they exist, so every patch names them by it. The drift is the state's
- * as its owner computed it (EnvironmentDrift, given with each state): the
+ * as its owner computed it (the read's `drift`, then given with each
+ * patch): the
  * tree marks those nodes drifted and counts them with driftedCount, and
  * derives neither. The other GitOps marks (unmanaged, sync states) are
  * computed with the engine's GitOps view again only after a change that
@@ -87,14 +88,14 @@ export class LiveTree {
   private readonly managedTargets = new Map<string, number>();
   private readonly fluxLabelled = new Set<string>();
 
-  /** `drift`: the state's, as its owner computed it (environmentDrift). */
-  constructor(response: EnvironmentResourcesResponse, drift: EnvironmentDrift) {
-    this.reset(response, drift);
+  /** `response`: the state, with its drift as its owner computed it (`response.drift`). */
+  constructor(response: EnvironmentResourcesResponse) {
+    this.reset(response);
   }
 
-  /** Starts again from a whole state and its drift (the stream sends its viewers a snapshot). */
-  reset(response: EnvironmentResourcesResponse, drift: EnvironmentDrift): void {
-    this.drift = drift;
+  /** Starts again from a whole state (the stream sends its viewers a snapshot), its drift the read's. */
+  reset(response: EnvironmentResourcesResponse): void {
+    this.drift = response.drift ?? NO_DRIFT;
     this.namespace = response.scope.namespace;
     this.nodes = new Map(response.graph.nodes.map(node => [node.id, node]));
     this.objects = objectsByNodeId(response.resources);

@@ -93,10 +93,10 @@ async function main() {
   );
   const bodies: Record<string, string> = {
     '/tree.json': JSON.stringify(
-      new LiveTree(
-        response,
-        environmentDrift(response.resources, response.graph),
-      ).snapshot(response),
+      new LiveTree({
+        ...response,
+        drift: environmentDrift(response.resources, response.graph),
+      }).snapshot(response),
     ),
     '/objects.json': JSON.stringify(response),
   };

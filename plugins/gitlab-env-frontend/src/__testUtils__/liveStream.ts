@@ -98,7 +98,7 @@ export class EngineEnvironment {
   ) {
     this.engine = new LiveResourceGraph(base.resources);
     this.key = { entityRef: base.entityRef, slug };
-    this.live = new LiveTree(this.resources(), this.drift());
+    this.live = new LiveTree(this.resources());
   }
 
   snapshot(fetchedAt = new Date().toISOString()): LiveTreeMessage {
