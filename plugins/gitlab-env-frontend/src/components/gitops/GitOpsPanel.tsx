@@ -126,7 +126,8 @@ function DesiredSummary({ repository }: { repository: RepositoryComparison }) {
  * applier's sync state and whether its source is ahead, the objects that
  * drifted (counted as the engine counted them: the environment's
  * `driftedCount`, the number its card shows), and the objects no inventory
- * names (shown apart), as the engine marked the tree's nodes. Nothing when the environment has none of these.
+ * names (shown apart), as the engine marked the tree's nodes. Nothing
+ * when the environment has none of these.
  * With a Flux object, the repository comparison, asked of the backend
  * once when the panel opens.
  */
